@@ -1,0 +1,156 @@
+import { z } from 'zod';
+import { ALERT_CATEGORIES } from '../alerts.ts';
+import { PERMISSIONS } from '../permissions.ts';
+import { LANGUAGES } from '../roles.ts';
+import { emailField, optionalText, passwordField, requiredText, uuidField } from '../validation.ts';
+
+export const LanguageSchema = z.enum(LANGUAGES, 'validation.select');
+export const RoleSchema = z.union([z.literal(1), z.literal(2), z.literal(3)]);
+
+export const AlertUserSettingSchema = z.object({ email: z.boolean() });
+export const AlertsSettingsSchema = z.object(
+  Object.fromEntries(ALERT_CATEGORIES.map((c) => [c, AlertUserSettingSchema])) as Record<
+    (typeof ALERT_CATEGORIES)[number],
+    typeof AlertUserSettingSchema
+  >,
+);
+export const AlertsSettingsPatchSchema = AlertsSettingsSchema.partial();
+/** Per-zone overrides of the user's alert settings: zone id → category → setting (spec §3). */
+export const AlertsInstanceSettingsSchema = z.record(z.uuid(), AlertsSettingsPatchSchema);
+
+export const PermissionValueSchema = z.enum(['authorised', 'denied'], 'validation.select');
+export const PermissionsSchema = z.object(
+  Object.fromEntries(PERMISSIONS.map((p) => [p, PermissionValueSchema])) as Record<
+    (typeof PERMISSIONS)[number],
+    typeof PermissionValueSchema
+  >,
+);
+export const PermissionsPatchSchema = PermissionsSchema.partial();
+
+export const UserSchema = z.object({
+  id: z.uuid(),
+  firstname: z.string(),
+  lastname: z.string(),
+  email: z.string(),
+  username: z.string(),
+  role: RoleSchema,
+  role_name: z.enum(['flovea_manager', 'customer_manager', 'site_manager']),
+  language: LanguageSchema,
+  last_logged_in: z.string().nullable(),
+  customer_id: z.uuid().nullable(),
+  site_id: z.array(z.uuid()),
+  address: z.string().nullable(),
+  alert_notification_enabled: z.boolean(),
+  alerts_settings: AlertsSettingsSchema,
+  alerts_instance_settings: AlertsInstanceSettingsSchema,
+  permissions: PermissionsSchema,
+  status: z.enum(['invited', 'active']),
+  created_at: z.string(),
+});
+export type User = z.infer<typeof UserSchema>;
+
+export const TokensSchema = z.object({
+  access_token: z.string(),
+  refresh_token: z.string(),
+  token_type: z.literal('Bearer'),
+  expires_in: z.number().int(),
+});
+export type Tokens = z.infer<typeof TokensSchema>;
+
+export const LoginSchema = z.object({
+  email: emailField,
+  password: z.string({ error: 'validation.required' }).min(1, 'validation.required').max(200, 'validation.too_long'),
+});
+export type LoginInput = z.infer<typeof LoginSchema>;
+
+export const LogoutSchema = z.object({ refresh_token: z.string().max(4000).optional() });
+
+export const RequestResetPasswordSchema = z.object({ email: emailField });
+export const TokenPasswordSchema = z.object({
+  token: z.string({ error: 'validation.required' }).min(1, 'validation.required').max(500),
+  password: passwordField,
+});
+export type TokenPasswordInput = z.infer<typeof TokenPasswordSchema>;
+
+export const UpdatePasswordSchema = z.object({
+  current_password: z
+    .string({ error: 'validation.required' })
+    .min(1, 'validation.required')
+    .max(200, 'validation.too_long'),
+  password: passwordField,
+});
+export type UpdatePasswordInput = z.infer<typeof UpdatePasswordSchema>;
+
+/**
+ * Registration of an end user whose building is pre-equipped with a flowbox (spec §1). It is
+ * recorded as a request that a provider manager reviews; see docs/decisions.md.
+ */
+export const RegisterSchema = z.object({
+  firstname: requiredText(),
+  lastname: requiredText(),
+  email: emailField,
+  password: passwordField,
+  language: LanguageSchema.default('en'),
+  flowbox_serial: requiredText(64),
+  terms_accepted: z.literal(true, 'validation.terms'),
+});
+export type RegisterInput = z.infer<typeof RegisterSchema>;
+
+/** Fields every manager record has (spec §3: managers carry an address; language defaults to en). */
+const managerFields = {
+  firstname: requiredText(),
+  lastname: requiredText(),
+  email: emailField,
+  language: LanguageSchema.default('en'),
+  address: optionalText().nullable().optional(),
+};
+
+export const ManagerCreateSchema = z.object({
+  ...managerFields,
+  permissions: PermissionsPatchSchema.optional(),
+});
+export type ManagerCreateInput = z.input<typeof ManagerCreateSchema>;
+
+export const SiteManagerCreateSchema = ManagerCreateSchema.extend({
+  site_id: z.array(uuidField, 'validation.at_least_one_site').min(1, 'validation.at_least_one_site').max(1000),
+});
+export type SiteManagerCreateInput = z.input<typeof SiteManagerCreateSchema>;
+
+export const ManagerUpdateSchema = z.object({
+  firstname: requiredText().optional(),
+  lastname: requiredText().optional(),
+  email: emailField.optional(),
+  language: LanguageSchema.optional(),
+  address: optionalText().nullable().optional(),
+  alert_notification_enabled: z.boolean().optional(),
+  alerts_settings: AlertsSettingsPatchSchema.optional(),
+  alerts_instance_settings: AlertsInstanceSettingsSchema.optional(),
+  permissions: PermissionsPatchSchema.optional(),
+});
+export type ManagerUpdateInput = z.input<typeof ManagerUpdateSchema>;
+
+export const SiteManagerUpdateSchema = ManagerUpdateSchema.extend({
+  site_id: z.array(uuidField).min(1, 'validation.at_least_one_site').max(1000).optional(),
+});
+export type SiteManagerUpdateInput = z.input<typeof SiteManagerUpdateSchema>;
+
+/** The update endpoints answer the record, and new tokens when the caller updated itself (spec §7). */
+export const ManagerUpdateAnswerSchema = z.object({
+  user: UserSchema,
+  access_token: z.string().optional(),
+  refresh_token: z.string().optional(),
+});
+export type ManagerUpdateAnswer = z.infer<typeof ManagerUpdateAnswerSchema>;
+
+export const SiteManagerListQuerySchema = z.object({ site_id: z.uuid('validation.invalid').optional() });
+
+export const OutboxEmailSchema = z.object({
+  id: z.uuid(),
+  to: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  kind: z.string(),
+  status: z.enum(['stored', 'sent', 'failed']),
+  created_at: z.string(),
+});
+export type OutboxEmail = z.infer<typeof OutboxEmailSchema>;

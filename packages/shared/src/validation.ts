@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { isBackendDate } from './dates.ts';
+import { isMessageKey, translate, type MessageKey } from './i18n/messages.ts';
+import type { Language } from './roles.ts';
+
+/**
+ * Field building blocks whose messages are catalogue keys (spec §5), so the server and the web
+ * translate the same issue into the same sentence.
+ */
+export const PASSWORD_MIN_LENGTH = 8;
+export const NAME_MAX = 120;
+export const TEXT_MAX = 500;
+
+export const requiredText = (max = NAME_MAX) =>
+  z
+    .string({ error: 'validation.required' })
+    .trim()
+    .min(1, 'validation.required')
+    .max(max, 'validation.too_long');
+
+export const optionalText = (max = TEXT_MAX) =>
+  z.string({ error: 'validation.invalid' }).trim().max(max, 'validation.too_long');
+
+export const emailField = z
+  .string({ error: 'validation.required' })
+  .trim()
+  .toLowerCase()
+  .min(1, 'validation.required')
+  .max(254, 'validation.too_long')
+  .pipe(z.email('validation.email'));
+
+/** spec §5: at least one number and one letter; we also ask for a minimum length. */
+export const passwordField = z
+  .string({ error: 'validation.required' })
+  .min(1, 'validation.required')
+  .min(PASSWORD_MIN_LENGTH, 'validation.password_length')
+  .max(200, 'validation.too_long')
+  .refine((p) => /[0-9]/.test(p) && /[A-Za-z\u00C0-\u024F]/.test(p), 'validation.password');
+
+export const backendDate = z
+  .string({ error: 'validation.date' })
+  .refine((s) => isBackendDate(s), 'validation.date');
+
+export const uuidField = z.uuid('validation.invalid');
+
+export type FieldIssue = { path: string; message: string };
+
+/** Turns zod issues into `{ path, message }` in the user's language. */
+export function describeIssues(issues: readonly z.core.$ZodIssue[], language: Language): FieldIssue[] {
+  return issues.map((issue) => ({
+    path: issue.path.map(String).join('.'),
+    message: translate(issueKey(issue), language, issueParams(issue)),
+  }));
+}
+
+function issueKey(issue: z.core.$ZodIssue): MessageKey {
+  if (isMessageKey(issue.message)) return issue.message;
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? 'validation.required' : 'validation.invalid';
+    case 'too_big':
+      return 'validation.too_long';
+    case 'invalid_value':
+      return 'validation.select';
+    default:
+      return 'validation.invalid';
+  }
+}
+
+function issueParams(issue: z.core.$ZodIssue): Record<string, string | number> {
+  if (issue.code === 'too_big') return { max: Number(issue.maximum) };
+  if (issue.code === 'too_small') return { min: Number(issue.minimum) };
+  return {};
+}
