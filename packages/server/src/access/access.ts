@@ -1,0 +1,84 @@
+import {
+  effectivePermissions,
+  type Language,
+  type Permission,
+  type PermissionSet,
+  type Role,
+} from '@flowbox/shared';
+import { forbidden } from '../errors.ts';
+
+/** The caller of an authenticated request, loaded fresh on every request (a role change takes effect at once). */
+export type Actor = {
+  id: string;
+  role: Role;
+  customerId: string | null;
+  siteIds: string[];
+  language: Language;
+  permissions: PermissionSet;
+  sessionId: string;
+};
+
+export function makeActor(
+  row: { id: string; role: Role; customerId: string | null; language: Language; permissions: Partial<PermissionSet> },
+  siteIds: string[],
+  sessionId: string,
+): Actor {
+  return {
+    id: row.id,
+    role: row.role,
+    customerId: row.customerId,
+    siteIds,
+    language: row.language,
+    permissions: effectivePermissions(row.role, row.permissions),
+    sessionId,
+  };
+}
+
+/*
+ * The one place that answers "may this actor do this to that?" (spec §2, §6). Every refusal is the
+ * same 403 "Unauthorized resource recovery", whether or not the target exists, so scope checks never
+ * tell one customer about another's records.
+ */
+
+export function requireRole(actor: Actor, ...roles: Role[]): void {
+  if (!roles.includes(actor.role)) throw forbidden();
+}
+
+export function requirePermission(actor: Actor, permission: Permission): void {
+  if (actor.permissions[permission] !== 'authorised') throw forbidden();
+}
+
+export function isProvider(actor: Actor): boolean {
+  return actor.role === 1;
+}
+
+/** Reading a customer's records: provider managers, and that customer's own managers. */
+export function canReadCustomer(actor: Actor, customerId: string): boolean {
+  return actor.role === 1 || actor.customerId === customerId;
+}
+
+export function requireCustomerRead(actor: Actor, customerId: string): void {
+  if (!canReadCustomer(actor, customerId)) throw forbidden();
+}
+
+/** Managing inside a customer (sites, managers): provider managers, and that customer's customer managers. */
+export function requireCustomerManage(actor: Actor, customerId: string, permission: Permission): void {
+  if (actor.role === 1) return requirePermission(actor, permission);
+  if (actor.role === 2 && actor.customerId === customerId) return requirePermission(actor, permission);
+  throw forbidden();
+}
+
+/** Reading one site: the customer's managers, or a site manager to whom the site is assigned. */
+export function canReadSite(actor: Actor, customerId: string, siteId: string): boolean {
+  if (actor.role === 3) return actor.customerId === customerId && actor.siteIds.includes(siteId);
+  return canReadCustomer(actor, customerId);
+}
+
+export function requireSiteRead(actor: Actor, customerId: string, siteId: string): void {
+  if (!canReadSite(actor, customerId, siteId)) throw forbidden();
+}
+
+/** The sites an actor sees inside a customer: all of them, or (site manager) only its own. */
+export function siteFilterFor(actor: Actor): string[] | 'all' {
+  return actor.role === 3 ? actor.siteIds : 'all';
+}

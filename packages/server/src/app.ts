@@ -1,0 +1,127 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { ListQuerySchema, listOf, OutboxEmailSchema, translate } from '@flowbox/shared';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { requireRole } from './access/access.ts';
+import { authRoutes, publicAuthRoutes } from './auth/auth.routes.ts';
+import { AuthService } from './auth/auth.service.ts';
+import type { Config } from './config.ts';
+import type { Context } from './context.ts';
+import { customersRoutes } from './customers/customers.routes.ts';
+import { CustomersService } from './customers/customers.service.ts';
+import type { Db } from './db/client.ts';
+import { installErrorHandler, zodValidatorCompiler } from './http/error-handler.ts';
+import { requestLanguage } from './http/language.ts';
+import { actorOf, bearerToken, errorResponses, type App } from './http/types.ts';
+import { Mailer } from './mail/mailer.ts';
+import { SitesService } from './sites/sites.service.ts';
+import { managersRoutes } from './users/managers.routes.ts';
+import { ManagersService } from './users/managers.service.ts';
+
+export type AppOptions = {
+  config: Pick<
+    Config,
+    'publicUrl' | 'accessTokenTtl' | 'refreshTokenTtl' | 'jwtSecret' | 'smtpUrl' | 'smtpFrom' | 'logLevel' | 'webDist'
+  >;
+  db: Db;
+  now?: () => Date;
+  logger?: FastifyServerOptions['logger'];
+};
+
+export type Services = {
+  auth: AuthService;
+  managers: ManagersService;
+  customers: CustomersService;
+  sites: SitesService;
+  mailer: Mailer;
+};
+
+/** Builds the HTTP app: `/v1` API, its OpenAPI docs at `/v1/docs`, and the web app. */
+export async function buildApp(options: AppOptions): Promise<{ app: App; services: Services }> {
+  const app = Fastify({
+    logger: options.logger ?? { level: options.config.logLevel },
+    bodyLimit: 1_048_576,
+    trustProxy: false,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(zodValidatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+
+  const mailer = new Mailer(options.db, { smtpUrl: options.config.smtpUrl, from: options.config.smtpFrom, log: app.log });
+  const ctx: Context = { db: options.db, mailer, now: options.now ?? (() => new Date()), config: options.config };
+  const auth = new AuthService(ctx);
+  const services: Services = {
+    auth,
+    managers: new ManagersService(ctx, auth),
+    customers: new CustomersService(ctx),
+    sites: new SitesService(ctx),
+    mailer,
+  };
+  app.addHook('onClose', async () => mailer.close());
+
+  await app.register(fastifyRateLimit, { global: true, max: 1200, timeWindow: '1 minute' });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Flowbox Manager API', version: '1' },
+      servers: [{ url: '/' }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/v1/docs' });
+
+  await app.register(
+    async (api) => {
+      const v1 = api.withTypeProvider<ZodTypeProvider>();
+      publicAuthRoutes(v1, auth);
+      await v1.register(async (secured) => {
+        const protectedApi = secured.withTypeProvider<ZodTypeProvider>();
+        protectedApi.addHook('onRequest', async (request) => {
+          request.actor = await auth.authenticate(bearerToken(request));
+        });
+        authRoutes(protectedApi, auth, services.managers);
+        managersRoutes(protectedApi, services.managers);
+        customersRoutes(protectedApi, services.customers, services.sites);
+        protectedApi.get(
+          '/outbox',
+          {
+            schema: {
+              tags: ['outbox'],
+              summary: 'Emails the product has sent (embedded set-up: read invitation and reset links here)',
+              security: [{ bearer: [] }],
+              querystring: ListQuerySchema,
+              response: { 200: listOf(OutboxEmailSchema), ...errorResponses },
+            },
+          },
+          async (request) => {
+            requireRole(actorOf(request), 1);
+            const items = await mailer.outbox(request.query.limit, request.query.offset);
+            return { items, total: items.length };
+          },
+        );
+      });
+    },
+    { prefix: '/v1' },
+  );
+
+  await serveWebApp(app, options.config.webDist);
+  return { app, services };
+}
+
+/** The built SPA: static files, and index.html for any other non-API path (client-side routes). */
+async function serveWebApp(app: App, webDist: string): Promise<void> {
+  const hasWeb = existsSync(join(webDist, 'index.html'));
+  if (hasWeb) await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = request.url === '/v1' || request.url.startsWith('/v1/');
+    if (!isApi && hasWeb && request.method === 'GET') {
+      return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
+    }
+    return reply.status(404).send({ code: 'errors.not_found', message: translate('errors.not_found', requestLanguage(request)) });
+  });
+}

@@ -1,0 +1,129 @@
+import {
+  LoginSchema,
+  LogoutSchema,
+  MessageSchema,
+  RegisterSchema,
+  RequestResetPasswordSchema,
+  TokenPasswordSchema,
+  TokensSchema,
+
+  UpdatePasswordSchema,
+  UserSchema,
+} from '@flowbox/shared';
+import { z } from 'zod';
+import { requestLanguage } from '../http/language.ts';
+import { actorOf, bearerToken, errorResponses, type App } from '../http/types.ts';
+import type { ManagersService } from '../users/managers.service.ts';
+import type { AuthService } from './auth.service.ts';
+
+const tags = ['users'];
+
+/** spec §7 account calls. Public ones are registered here; the rest sit behind `authenticate`. */
+export function publicAuthRoutes(app: App, auth: AuthService): void {
+  app.post(
+    '/users/token',
+    { schema: { tags, summary: 'Log in', body: LoginSchema, response: { 200: TokensSchema, ...errorResponses } } },
+    (request) =>
+      auth.login(request.body.email, request.body.password, {
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+      }),
+  );
+
+  app.post(
+    '/users/refresh',
+    {
+      schema: {
+        tags,
+        summary: 'Rotate tokens; the refresh token is the Bearer (spec §4)',
+        security: [{ bearer: [] }],
+        response: { 200: TokensSchema, ...errorResponses },
+      },
+    },
+    (request) => auth.refresh(bearerToken(request)),
+  );
+
+  app.post(
+    '/users/request_reset_password',
+    { schema: { tags, body: RequestResetPasswordSchema, response: { 202: MessageSchema, ...errorResponses } } },
+    async (request, reply) => {
+      await auth.requestResetPassword(request.body.email);
+      const message =
+        requestLanguage(request) === 'fr'
+          ? 'Si un compte existe pour cet email, un lien de réinitialisation vient de lui être envoyé.'
+          : 'If an account exists for this email, a reset link has just been sent to it.';
+      return reply.status(202).send({ message });
+    },
+  );
+
+  for (const [path, kind] of [
+    ['/users/reset_password', 'reset'],
+    ['/users/set_password', 'invite'],
+  ] as const) {
+    app.post(
+      path,
+      { schema: { tags, body: TokenPasswordSchema, response: { 200: MessageSchema, ...errorResponses } } },
+      async (request) => {
+        await auth.usePasswordLink(kind, request.body.token, request.body.password);
+        return { message: passwordSavedMessage(requestLanguage(request)) };
+      },
+    );
+  }
+
+  app.post(
+    '/users/register',
+    { schema: { tags, body: RegisterSchema, response: { 201: MessageSchema, ...errorResponses } } },
+    async (request, reply) => {
+      await auth.register(request.body);
+      const message =
+        requestLanguage(request) === 'fr'
+          ? 'Votre inscription est enregistrée. Vous recevrez un email dès que votre compte sera activé.'
+          : 'Your registration has been recorded. You will receive an email as soon as your account is activated.';
+      return reply.status(201).send({ message });
+    },
+  );
+}
+
+export function authRoutes(app: App, auth: AuthService, managers: ManagersService): void {
+  app.get(
+    '/users/me',
+    { schema: { tags, security: [{ bearer: [] }], response: { 200: UserSchema, ...errorResponses } } },
+    (request) => {
+      const actor = actorOf(request);
+      return managers.info(actor, { role: actor.role, customerId: actor.customerId }, actor.id);
+    },
+  );
+
+  app.put(
+    '/users/update_password',
+    {
+      schema: { tags, security: [{ bearer: [] }], body: UpdatePasswordSchema, response: { 200: MessageSchema, ...errorResponses } },
+    },
+    async (request) => {
+      await auth.updatePassword(actorOf(request), request.body.current_password, request.body.password);
+      return { message: passwordSavedMessage(requestLanguage(request)) };
+    },
+  );
+
+  app.post(
+    '/users/logout',
+    {
+      schema: {
+        tags,
+        summary: 'End the session: every token of it stops working',
+        security: [{ bearer: [] }],
+        body: LogoutSchema.optional(),
+        response: { 204: z.null(), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await auth.logout(actorOf(request));
+      return reply.status(204).send(null);
+    },
+  );
+}
+
+function passwordSavedMessage(language: 'en' | 'fr'): string {
+  return language === 'fr' ? 'Votre mot de passe a été enregistré.' : 'Your password has been saved.';
+}
+

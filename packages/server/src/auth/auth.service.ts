@@ -1,0 +1,221 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, gt, isNull, ne } from 'drizzle-orm';
+import type { Language, RegisterInput, Tokens } from '@flowbox/shared';
+import { makeActor, type Actor } from '../access/access.ts';
+import type { Context } from '../context.ts';
+import { refreshTokens, registrations, sessions, users, userTokens } from '../db/schema.ts';
+import { AppError } from '../errors.ts';
+import { invitationEmail, resetPasswordEmail } from '../mail/templates.ts';
+import { findUserByEmail, findUserById, siteIdsOf, type UserRow } from '../users/users.repo.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+import { LoginThrottle } from './throttle.ts';
+import { createLinkToken, hashLinkToken, TokenSigner } from './tokens.ts';
+
+export const INVITE_TTL_DAYS = 7;
+export const RESET_TTL_MINUTES = 60;
+
+type Client = { ip: string; userAgent: string | undefined };
+
+/** Sessions, passwords and emailed links (spec §4, §7). */
+export class AuthService {
+  readonly signer: TokenSigner;
+  private readonly throttle: LoginThrottle;
+
+  constructor(private readonly ctx: Context) {
+    this.signer = new TokenSigner(
+      ctx.config.jwtSecret,
+      { access: ctx.config.accessTokenTtl, refresh: ctx.config.refreshTokenTtl },
+      ctx.now,
+    );
+    this.throttle = new LoginThrottle(ctx.db, ctx.now);
+  }
+
+  async login(email: string, password: string, client: Client): Promise<Tokens> {
+    await this.throttle.check(email, client.ip);
+    const user = await findUserByEmail(this.ctx.db, email);
+    const ok = await verifyPassword(user?.passwordHash ?? null, password);
+    if (!user || !ok) {
+      await this.throttle.recordFailure(email, client.ip);
+      throw new AppError(401, 'errors.login_failed');
+    }
+    await this.throttle.clearAccount(email);
+    await this.ctx.db.update(users).set({ lastLoggedIn: this.ctx.now() }).where(eq(users.id, user.id));
+    return this.openSession(user.id, client);
+  }
+
+  /** Opens a new session (a refresh-token family) and answers its first pair of tokens. */
+  async openSession(userId: string, client: Client): Promise<Tokens> {
+    const [session] = await this.ctx.db
+      .insert(sessions)
+      .values({ userId, ip: client.ip, userAgent: client.userAgent?.slice(0, 300) })
+      .returning({ id: sessions.id });
+    return this.issueTokens(userId, session!.id);
+  }
+
+  /**
+   * Rotates the refresh token. A token used twice means it was copied: the whole session is
+   * revoked, so neither the thief nor the owner can go on with it.
+   */
+  async refresh(refreshToken: string): Promise<Tokens> {
+    const claims = await this.signer.verifyRefresh(refreshToken);
+    const now = this.ctx.now();
+    const [claimed] = await this.ctx.db
+      .update(refreshTokens)
+      .set({ usedAt: now })
+      .where(
+        and(
+          eq(refreshTokens.id, claims.tokenId),
+          eq(refreshTokens.sessionId, claims.sessionId),
+          isNull(refreshTokens.usedAt),
+          gt(refreshTokens.expiresAt, now),
+        ),
+      )
+      .returning({ id: refreshTokens.id });
+    if (!claimed) {
+      await this.revokeSession(claims.sessionId, 'refresh token reused');
+      throw new AppError(401, 'errors.invalid_token');
+    }
+    const [session] = await this.ctx.db
+      .select({ revokedAt: sessions.revokedAt })
+      .from(sessions)
+      .where(eq(sessions.id, claims.sessionId));
+    if (!session || session.revokedAt) throw new AppError(401, 'errors.auth_expired');
+    await this.ctx.db.update(sessions).set({ lastUsedAt: now }).where(eq(sessions.id, claims.sessionId));
+    return this.issueTokens(claims.userId, claims.sessionId);
+  }
+
+  async issueTokens(userId: string, sessionId: string): Promise<Tokens> {
+    const tokenId = randomUUID();
+    await this.ctx.db
+      .insert(refreshTokens)
+      .values({ id: tokenId, sessionId, expiresAt: this.signer.refreshExpiry() });
+    const [access_token, refresh_token] = await Promise.all([
+      this.signer.signAccess({ userId, sessionId }),
+      this.signer.signRefresh({ userId, sessionId, tokenId }),
+    ]);
+    return { access_token, refresh_token, token_type: 'Bearer', expires_in: this.signer.accessTtl };
+  }
+
+  /** Checks an access token and loads its user; a revoked session or a deleted user ends here. */
+  async authenticate(accessToken: string): Promise<Actor> {
+    const claims = await this.signer.verifyAccess(accessToken);
+    const [row] = await this.ctx.db
+      .select({ user: users, revokedAt: sessions.revokedAt })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(and(eq(sessions.id, claims.sessionId), eq(users.id, claims.userId)));
+    if (!row || row.revokedAt) throw new AppError(401, 'errors.auth_expired');
+    const siteIds = (await siteIdsOf(this.ctx.db, [row.user.id])).get(row.user.id) ?? [];
+    return makeActor(row.user, siteIds, claims.sessionId);
+  }
+
+  async logout(actor: Actor): Promise<void> {
+    await this.revokeSession(actor.sessionId, 'logout');
+  }
+
+  async revokeSession(sessionId: string, reason: string): Promise<void> {
+    await this.ctx.db
+      .update(sessions)
+      .set({ revokedAt: this.ctx.now(), revokedReason: reason })
+      .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+  }
+
+  /** Ends every session of a user but the one given (after a password change or reset). */
+  async revokeOtherSessions(userId: string, keepSessionId: string | null, reason: string): Promise<void> {
+    const conditions = [eq(sessions.userId, userId), isNull(sessions.revokedAt)];
+    if (keepSessionId) conditions.push(ne(sessions.id, keepSessionId));
+    await this.ctx.db
+      .update(sessions)
+      .set({ revokedAt: this.ctx.now(), revokedReason: reason })
+      .where(and(...conditions));
+  }
+
+  async updatePassword(actor: Actor, currentPassword: string, password: string): Promise<void> {
+    const user = await findUserById(this.ctx.db, actor.id);
+    if (!user || !(await verifyPassword(user.passwordHash, currentPassword))) {
+      throw new AppError(400, 'errors.wrong_current_password', {}, [
+        { path: 'current_password', message: 'errors.wrong_current_password' },
+      ]);
+    }
+    await this.ctx.db
+      .update(users)
+      .set({ passwordHash: await hashPassword(password), updatedAt: this.ctx.now() })
+      .where(eq(users.id, actor.id));
+    await this.revokeOtherSessions(actor.id, actor.sessionId, 'password changed');
+  }
+
+  /** Sends a reset link when the account exists; the caller answers the same either way. */
+  async requestResetPassword(email: string): Promise<void> {
+    const user = await findUserByEmail(this.ctx.db, email);
+    if (!user) return;
+    const token = await this.createLink(user.id, 'reset', RESET_TTL_MINUTES * 60_000);
+    const mail = resetPasswordEmail(user.language, user.firstname, this.link('/reset-password', token), RESET_TTL_MINUTES);
+    await this.ctx.mailer.send({ to: user.email, ...mail, kind: 'reset_password' });
+  }
+
+  async sendInvitation(user: UserRow): Promise<void> {
+    const token = await this.createLink(user.id, 'invite', INVITE_TTL_DAYS * 86_400_000);
+    const mail = invitationEmail(user.language, user.firstname, this.link('/set-password', token), INVITE_TTL_DAYS);
+    await this.ctx.mailer.send({ to: user.email, ...mail, kind: 'invitation' });
+  }
+
+  /** Uses a single-use link to set the password, then ends every session of that user. */
+  async usePasswordLink(kind: 'reset' | 'invite', token: string, password: string): Promise<void> {
+    const now = this.ctx.now();
+    const passwordHash = await hashPassword(password);
+    const userId = await this.ctx.db.transaction(async (tx) => {
+      const [link] = await tx
+        .update(userTokens)
+        .set({ usedAt: now })
+        .where(
+          and(
+            eq(userTokens.tokenHash, hashLinkToken(token)),
+            eq(userTokens.kind, kind),
+            isNull(userTokens.usedAt),
+            gt(userTokens.expiresAt, now),
+          ),
+        )
+        .returning({ userId: userTokens.userId });
+      if (!link) return null;
+      await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, link.userId));
+      // Any other link of the same user stops working too: only the newest intent counts.
+      await tx
+        .update(userTokens)
+        .set({ usedAt: now })
+        .where(and(eq(userTokens.userId, link.userId), isNull(userTokens.usedAt)));
+      return link.userId;
+    });
+    if (!userId) throw new AppError(400, 'errors.invalid_token');
+    await this.revokeOtherSessions(userId, null, 'password set from emailed link');
+  }
+
+  /** spec §1: an end user's registration is recorded for review; no account exists until then. */
+  async register(input: RegisterInput): Promise<void> {
+    const existingUser = await findUserByEmail(this.ctx.db, input.email);
+    const [pending] = await this.ctx.db
+      .select({ id: registrations.id })
+      .from(registrations)
+      .where(and(eq(registrations.email, input.email), eq(registrations.status, 'pending')));
+    if (existingUser || pending) throw new AppError(409, 'errors.email_taken');
+    await this.ctx.db.insert(registrations).values({
+      firstname: input.firstname,
+      lastname: input.lastname,
+      email: input.email,
+      passwordHash: await hashPassword(input.password),
+      language: input.language as Language,
+      flowboxSerial: input.flowbox_serial,
+    });
+  }
+
+  private async createLink(userId: string, kind: 'reset' | 'invite', ttlMs: number): Promise<string> {
+    const { token, hash } = createLinkToken();
+    await this.ctx.db
+      .insert(userTokens)
+      .values({ userId, kind, tokenHash: hash, expiresAt: new Date(this.ctx.now().getTime() + ttlMs) });
+    return token;
+  }
+
+  private link(path: string, token: string): string {
+    return `${this.ctx.config.publicUrl}${path}?token=${encodeURIComponent(token)}`;
+  }
+}

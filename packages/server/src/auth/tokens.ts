@@ -1,0 +1,85 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { errors, jwtVerify, SignJWT } from 'jose';
+import { AppError } from '../errors.ts';
+
+export type AccessClaims = { userId: string; sessionId: string };
+export type RefreshClaims = AccessClaims & { tokenId: string };
+
+type TokenKind = 'access' | 'refresh';
+
+/** Signs and checks the two JWTs of a session (HS256). The clock is injected for tests. */
+export class TokenSigner {
+  private readonly key: Uint8Array;
+
+  constructor(
+    secret: string,
+    private readonly ttl: { access: number; refresh: number },
+    private readonly now: () => Date,
+  ) {
+    this.key = new TextEncoder().encode(secret);
+  }
+
+  get accessTtl(): number {
+    return this.ttl.access;
+  }
+
+  signAccess(claims: AccessClaims): Promise<string> {
+    return this.sign('access', claims, randomUUID(), this.ttl.access);
+  }
+
+  signRefresh(claims: RefreshClaims): Promise<string> {
+    return this.sign('refresh', claims, claims.tokenId, this.ttl.refresh);
+  }
+
+  refreshExpiry(): Date {
+    return new Date(this.now().getTime() + this.ttl.refresh * 1000);
+  }
+
+  async verifyAccess(token: string): Promise<AccessClaims> {
+    const payload = await this.verify(token, 'access');
+    return { userId: payload.sub, sessionId: payload.sid };
+  }
+
+  async verifyRefresh(token: string): Promise<RefreshClaims> {
+    const payload = await this.verify(token, 'refresh');
+    return { userId: payload.sub, sessionId: payload.sid, tokenId: payload.jti };
+  }
+
+  private async sign(kind: TokenKind, claims: AccessClaims, jti: string, ttl: number): Promise<string> {
+    const iat = Math.floor(this.now().getTime() / 1000);
+    return new SignJWT({ sid: claims.sessionId, typ: kind })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(claims.userId)
+      .setJti(jti)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + ttl)
+      .sign(this.key);
+  }
+
+  private async verify(token: string, kind: TokenKind) {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        currentDate: this.now(),
+      });
+      if (payload.typ !== kind || typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || !payload.jti) {
+        throw new AppError(401, 'errors.invalid_token');
+      }
+      return { sub: payload.sub, sid: payload.sid, jti: payload.jti };
+    } catch (error) {
+      if (error instanceof errors.JWTExpired) throw new AppError(401, 'errors.auth_expired');
+      if (error instanceof AppError) throw error;
+      throw new AppError(401, 'errors.invalid_token');
+    }
+  }
+}
+
+/** A random single-use secret for an emailed link, and the hash that is stored instead of it. */
+export function createLinkToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: hashLinkToken(token) };
+}
+
+export function hashLinkToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}

@@ -1,0 +1,114 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { passwordField } from '@flowbox/shared';
+
+/** DESIGN.md §8: configuration is read from the environment once, validated, then passed in. */
+const port = (fallback: number) =>
+  z.coerce
+    .number({ error: 'must be an integer between 1 and 65535' })
+    .int('must be an integer between 1 and 65535')
+    .min(1, 'must be an integer between 1 and 65535')
+    .max(65535, 'must be an integer between 1 and 65535')
+    .default(fallback);
+
+const flag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], 'must be true or false')
+  .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
+
+const urlWithScheme = (schemes: string[]) =>
+  z.string().refine((v) => {
+    try {
+      return schemes.includes(new URL(v).protocol.replace(':', ''));
+    } catch {
+      return false;
+    }
+  }, `must be a URL starting with ${schemes.map((s) => `${s}://`).join(' or ')}`);
+
+const EnvSchema = z.object({
+  PORT: port(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: urlWithScheme(['postgres', 'postgresql']).optional(),
+  MQTT_URL: urlWithScheme(['mqtt', 'mqtts', 'tcp', 'ws', 'wss']).optional(),
+  MQTT_PORT: port(1883),
+  PUBLIC_URL: urlWithScheme(['http', 'https']).optional(),
+  SMTP_URL: urlWithScheme(['smtp', 'smtps']).optional(),
+  SMTP_FROM: z.string().min(3).default('Flowbox Manager <no-reply@flowbox.local>'),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  FLOWBOX_ADMIN_EMAIL: z.email('must be an email address').optional(),
+  FLOWBOX_ADMIN_PASSWORD: passwordField.optional(),
+  DEMO: flag.optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be one of fatal, error, warn, info, debug, trace, silent').default('info'),
+  ACCESS_TOKEN_TTL: z.coerce.number().int().min(5, 'must be at least 5 seconds').max(86400).default(900),
+  REFRESH_TOKEN_TTL: z.coerce.number().int().min(60).max(31_536_000).default(30 * 86400),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  mqttUrl: string | undefined;
+  mqttPort: number;
+  publicUrl: string;
+  smtpUrl: string | undefined;
+  smtpFrom: string;
+  jwtSecret: string;
+  admin: { email: string; password: string } | undefined;
+  demo: boolean;
+  logLevel: string;
+  accessTokenTtl: number;
+  refreshTokenTtl: number;
+  webDist: string;
+};
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment; throws a ConfigError with one clear line on a bad value. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0]);
+    const message = issue.message.startsWith('validation.') ? 'is not valid' : issue.message;
+    throw new ConfigError(`Invalid configuration: ${name} ${message} (got "${String(cleaned[name])}")`);
+  }
+  const e = parsed.data;
+  if (Boolean(e.FLOWBOX_ADMIN_EMAIL) !== Boolean(e.FLOWBOX_ADMIN_PASSWORD)) {
+    throw new ConfigError('Invalid configuration: FLOWBOX_ADMIN_EMAIL and FLOWBOX_ADMIN_PASSWORD go together; set both or neither');
+  }
+  const dataDir = resolve(e.DATA_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    mqttUrl: e.MQTT_URL,
+    mqttPort: e.MQTT_PORT,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    smtpUrl: e.SMTP_URL,
+    smtpFrom: e.SMTP_FROM,
+    jwtSecret: e.JWT_SECRET ?? loadOrCreateSecret(dataDir),
+    admin: e.FLOWBOX_ADMIN_EMAIL
+      ? { email: e.FLOWBOX_ADMIN_EMAIL.toLowerCase(), password: e.FLOWBOX_ADMIN_PASSWORD! }
+      : undefined,
+    demo: e.DEMO ?? !e.DATABASE_URL,
+    logLevel: e.LOG_LEVEL,
+    accessTokenTtl: e.ACCESS_TOKEN_TTL,
+    refreshTokenTtl: e.REFRESH_TOKEN_TTL,
+    webDist: resolve(import.meta.dirname, '../../web/dist'),
+  };
+}
+
+/** DESIGN.md §8: without JWT_SECRET a secret is generated once and kept in DATA_DIR. */
+function loadOrCreateSecret(dataDir: string): string {
+  const file = join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,67 @@
+import type { Customer, CustomerCreateSchema, CustomerUpdateSchema, ListQuery } from '@flowbox/shared';
+import type { z } from 'zod';
+import { requireCustomerRead, requireRole, type Actor } from '../access/access.ts';
+import type { Context } from '../context.ts';
+import { forbidden, namesMismatch, notFound } from '../errors.ts';
+import {
+  deleteCustomer,
+  findCustomer,
+  insertCustomer,
+  listCustomers,
+  updateCustomer,
+  type NewCustomerRow,
+} from './customers.repo.ts';
+
+type CreateInput = z.output<typeof CustomerCreateSchema>;
+type UpdateInput = z.output<typeof CustomerUpdateSchema>;
+
+/** Customers (spec §3): the provider creates and deletes them; a customer manager keeps its contacts. */
+export class CustomersService {
+  constructor(private readonly ctx: Context) {}
+
+  list(actor: Actor, query: ListQuery) {
+    requireRole(actor, 1);
+    return listCustomers(this.ctx.db, query);
+  }
+
+  async info(actor: Actor, id: string): Promise<Customer> {
+    requireRole(actor, 1, 2);
+    requireCustomerRead(actor, id);
+    const customer = await findCustomer(this.ctx.db, id);
+    if (!customer) throw notFound();
+    return customer;
+  }
+
+  async create(actor: Actor, input: CreateInput): Promise<Customer> {
+    requireRole(actor, 1);
+    const row = await insertCustomer(this.ctx.db, this.valuesOf(input) as NewCustomerRow);
+    return this.info(actor, row.id);
+  }
+
+  async update(actor: Actor, id: string, input: UpdateInput): Promise<Customer> {
+    requireRole(actor, 1, 2);
+    requireCustomerRead(actor, id);
+    // The name and the subscription date are the provider's commercial record.
+    if (actor.role !== 1 && (input.name !== undefined || input.subscription_date !== undefined)) throw forbidden();
+    await this.info(actor, id);
+    await updateCustomer(this.ctx.db, id, this.valuesOf(input));
+    return this.info(actor, id);
+  }
+
+  async remove(actor: Actor, id: string, confirmName: string): Promise<void> {
+    requireRole(actor, 1);
+    const customer = await this.info(actor, id);
+    if (confirmName.trim() !== customer.name) throw namesMismatch();
+    await deleteCustomer(this.ctx.db, id);
+  }
+
+  private valuesOf(input: UpdateInput): Partial<NewCustomerRow> {
+    const values: Partial<NewCustomerRow> = {};
+    if (input.name !== undefined) values.name = input.name;
+    if (input.operations_contact !== undefined) values.operationsContact = input.operations_contact;
+    if (input.technical_contact !== undefined) values.technicalContact = input.technical_contact;
+    if (input.administrative_contact !== undefined) values.administrativeContact = input.administrative_contact;
+    if (input.subscription_date !== undefined) values.subscriptionDate = input.subscription_date;
+    return values;
+  }
+}

@@ -1,0 +1,182 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  date,
+  index,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import type { AlertsSettings, Contact, PermissionSet } from '@flowbox/shared';
+
+const id = () => uuid('id').primaryKey().default(sql`gen_random_uuid()`);
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+export const customers = pgTable('customers', {
+  id: id(),
+  name: text('name').notNull(),
+  logo: text('logo'),
+  operationsContact: jsonb('operations_contact').$type<Contact>(),
+  technicalContact: jsonb('technical_contact').$type<Contact>(),
+  administrativeContact: jsonb('administrative_contact').$type<Contact>(),
+  subscriptionDate: date('subscription_date', { mode: 'string' }),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const sites = pgTable(
+  'sites',
+  {
+    id: id(),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    plan: text('plan'),
+    logo: text('logo'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('sites_customer_idx').on(t.customerId)],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    username: text('username').notNull(),
+    firstname: text('firstname').notNull(),
+    lastname: text('lastname').notNull(),
+    passwordHash: text('password_hash'),
+    role: smallint('role').notNull().$type<1 | 2 | 3>(),
+    customerId: uuid('customer_id').references(() => customers.id, { onDelete: 'cascade' }),
+    language: text('language').notNull().default('en').$type<'en' | 'fr'>(),
+    address: text('address'),
+    lastLoggedIn: timestamp('last_logged_in', { withTimezone: true }),
+    alertNotificationEnabled: boolean('alert_notification_enabled').notNull().default(true),
+    alertsSettings: jsonb('alerts_settings').$type<Partial<AlertsSettings>>().notNull().default({}),
+    alertsInstanceSettings: jsonb('alerts_instance_settings')
+      .$type<Record<string, Partial<AlertsSettings>>>()
+      .notNull()
+      .default({}),
+    permissions: jsonb('permissions').$type<Partial<PermissionSet>>().notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('users_email_unique').on(t.email), index('users_customer_idx').on(t.customerId)],
+);
+
+/** spec §3: a user's site_id list. */
+export const userSites = pgTable(
+  'user_sites',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    siteId: uuid('site_id')
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.siteId] }), index('user_sites_site_idx').on(t.siteId)],
+);
+
+/** A login session: the family of rotating refresh tokens. Revoking it ends every token in it. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    userAgent: text('user_agent'),
+    ip: text('ip'),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedReason: text('revoked_reason'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: uuid('id').primaryKey(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('refresh_tokens_session_idx').on(t.sessionId)],
+);
+
+/** Single-use links sent by email (password reset, invitation); only a hash is kept. */
+export const userTokens = pgTable(
+  'user_tokens',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull().$type<'reset' | 'invite'>(),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('user_tokens_hash_unique').on(t.tokenHash), index('user_tokens_user_idx').on(t.userId)],
+);
+
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    key: text('key').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('login_failures_key_at_idx').on(t.key, t.at)],
+);
+
+export const emails = pgTable(
+  'emails',
+  {
+    id: id(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    kind: text('kind').notNull(),
+    status: text('status').notNull().$type<'stored' | 'sent' | 'failed'>(),
+    error: text('error'),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [index('emails_created_idx').on(t.createdAt)],
+);
+
+/** End-user registrations (spec §1), reviewed by a provider manager before any account exists. */
+export const registrations = pgTable('registrations', {
+  id: id(),
+  firstname: text('firstname').notNull(),
+  lastname: text('lastname').notNull(),
+  email: text('email').notNull(),
+  passwordHash: text('password_hash').notNull(),
+  language: text('language').notNull().$type<'en' | 'fr'>(),
+  flowboxSerial: text('flowbox_serial').notNull(),
+  status: text('status').notNull().default('pending').$type<'pending' | 'approved' | 'rejected'>(),
+  createdAt: createdAt(),
+});
+
+export const appSettings = pgTable('app_settings', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+});

@@ -1,0 +1,62 @@
+import { describeIssues, translate, type ApiError, type ErrorCode, type FieldIssue } from '@flowbox/shared';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { AppError } from '../errors.ts';
+import { requestLanguage } from './language.ts';
+
+/** Request validation failure carrying zod's issues, so they can be translated per field. */
+export class RequestValidationError extends Error {
+  readonly statusCode = 400;
+  constructor(readonly issues: readonly z.core.$ZodIssue[]) {
+    super('request validation failed');
+  }
+}
+
+/** Fastify's own errors that are the caller's fault, with the catalogue code each answers. */
+const CLIENT_ERRORS: Record<string, { status: number; code: ErrorCode }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'errors.payload_too_large' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'errors.validation' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'errors.validation' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'errors.validation' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'errors.validation' },
+  FST_ERR_VALIDATION: { status: 400, code: 'errors.validation' },
+};
+
+/** The one place where errors become answers: `{ code, message, details? }` in the caller's language. */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const language = requestLanguage(request);
+    const send = (status: number, code: ErrorCode, params: Record<string, string | number> = {}, details?: FieldIssue[]) => {
+      const body: ApiError = { code, message: translate(code, language, params) };
+      if (details?.length) body.details = details;
+      return reply.status(status).send(body);
+    };
+
+    if (error instanceof AppError) {
+      const details = error.details?.map((d) => ({ path: d.path, message: translate(d.message as ErrorCode, language) }));
+      return send(error.status, error.code, error.params, details);
+    }
+    if (error instanceof RequestValidationError) {
+      return send(400, 'errors.validation', {}, describeIssues(error.issues, language));
+    }
+    if (error.statusCode === 429) return send(429, 'errors.rate_limited');
+    if (error instanceof SyntaxError && error.statusCode === 400) return send(400, 'errors.validation');
+    const known = CLIENT_ERRORS[error.code];
+    if (known) return send(known.status, known.code);
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      request.log.info({ err: error }, 'client error');
+      return send(error.statusCode, 'errors.validation');
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return send(500, 'errors.api_error');
+  });
+}
+
+/** Validates a request part with its zod schema; failures keep zod's issues for translation. */
+export function zodValidatorCompiler({ schema }: { schema: z.ZodType }) {
+  return (data: unknown) => {
+    const result = schema.safeParse(data);
+    if (result.success) return { value: result.data };
+    return { error: new RequestValidationError(result.error.issues) };
+  };
+}

@@ -1,0 +1,58 @@
+import { desc, eq } from 'drizzle-orm';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { OutboxEmail } from '@flowbox/shared';
+import type { Db } from '../db/client.ts';
+import { emails } from '../db/schema.ts';
+
+export type EmailMessage = { to: string; subject: string; text: string; kind: string };
+
+type Logger = { warn: (obj: object, msg: string) => void };
+
+/**
+ * Every email is recorded in the outbox table; with SMTP_URL it is also sent through nodemailer.
+ * In the embedded default the outbox is where a developer or admin reads invitation and reset links.
+ * A failed send is recorded and logged, never raised: the action that asked for the email has happened.
+ */
+export class Mailer {
+  private readonly transport: Transporter | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: { smtpUrl: string | undefined; from: string; log: Logger },
+  ) {
+    this.transport = options.smtpUrl ? nodemailer.createTransport(options.smtpUrl) : undefined;
+  }
+
+  async send(message: EmailMessage): Promise<void> {
+    const [row] = await this.db
+      .insert(emails)
+      .values({ ...message, status: 'stored' })
+      .returning({ id: emails.id });
+    if (!this.transport) return;
+    try {
+      await this.transport.sendMail({ from: this.options.from, to: message.to, subject: message.subject, text: message.text });
+      await this.db.update(emails).set({ status: 'sent', sentAt: new Date() }).where(eq(emails.id, row!.id));
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      this.options.log.warn({ err: text, to: message.to }, 'email not sent');
+      await this.db.update(emails).set({ status: 'failed', error: text }).where(eq(emails.id, row!.id));
+    }
+  }
+
+  async outbox(limit: number, offset: number): Promise<OutboxEmail[]> {
+    const rows = await this.db.select().from(emails).orderBy(desc(emails.createdAt), desc(emails.id)).limit(limit).offset(offset);
+    return rows.map((r) => ({
+      id: r.id,
+      to: r.to,
+      subject: r.subject,
+      text: r.text,
+      kind: r.kind,
+      status: r.status,
+      created_at: r.createdAt.toISOString(),
+    }));
+  }
+
+  close(): void {
+    this.transport?.close();
+  }
+}

@@ -1,0 +1,96 @@
+import { and, asc, count, eq, ilike, inArray, type SQL } from 'drizzle-orm';
+import type { ListQuery, Site } from '@flowbox/shared';
+import {
+  requireCustomerManage,
+  requireCustomerRead,
+  requireSiteRead,
+  siteFilterFor,
+  type Actor,
+} from '../access/access.ts';
+import type { Context } from '../context.ts';
+import { escapeLike } from '../customers/customers.repo.ts';
+import { customers, sites } from '../db/schema.ts';
+import { namesMismatch, notFound } from '../errors.ts';
+
+type SiteRow = typeof sites.$inferSelect;
+
+/** Sites of a customer (spec §3, §6): customer managers manage them, site managers see their own. */
+export class SitesService {
+  constructor(private readonly ctx: Context) {}
+
+  async list(actor: Actor, customerId: string, query: ListQuery) {
+    requireCustomerRead(actor, customerId);
+    await this.requireCustomer(customerId);
+    const conditions: SQL[] = [eq(sites.customerId, customerId)];
+    const visible = siteFilterFor(actor);
+    if (visible !== 'all') {
+      if (visible.length === 0) return { items: [], total: 0 };
+      conditions.push(inArray(sites.id, visible));
+    }
+    if (query.search) conditions.push(ilike(sites.name, `%${escapeLike(query.search)}%`));
+    const where = and(...conditions);
+    const [rows, [totalRow]] = await Promise.all([
+      this.ctx.db.select().from(sites).where(where).orderBy(asc(sites.name), asc(sites.id)).limit(query.limit).offset(query.offset),
+      this.ctx.db.select({ total: count() }).from(sites).where(where),
+    ]);
+    return { items: rows.map(toApiSite), total: totalRow?.total ?? 0 };
+  }
+
+  async info(actor: Actor, customerId: string, siteId: string): Promise<Site> {
+    requireSiteRead(actor, customerId, siteId);
+    return toApiSite(await this.find(customerId, siteId));
+  }
+
+  async create(actor: Actor, customerId: string, input: { name: string }): Promise<Site> {
+    requireCustomerManage(actor, customerId, 'sites.manage');
+    await this.requireCustomer(customerId);
+    const [row] = await this.ctx.db.insert(sites).values({ customerId, name: input.name }).returning();
+    return toApiSite(row!);
+  }
+
+  async update(actor: Actor, customerId: string, siteId: string, input: { name?: string }): Promise<Site> {
+    requireCustomerManage(actor, customerId, 'sites.manage');
+    await this.find(customerId, siteId);
+    const [row] = await this.ctx.db
+      .update(sites)
+      .set({ ...(input.name !== undefined ? { name: input.name } : {}), updatedAt: new Date() })
+      .where(eq(sites.id, siteId))
+      .returning();
+    return toApiSite(row!);
+  }
+
+  /** Site managers lose the assignment (user_sites cascades); their accounts stay. */
+  async remove(actor: Actor, customerId: string, siteId: string, confirmName: string): Promise<void> {
+    requireCustomerManage(actor, customerId, 'sites.manage');
+    const site = await this.find(customerId, siteId);
+    if (confirmName.trim() !== site.name) throw namesMismatch();
+    await this.ctx.db.delete(sites).where(eq(sites.id, siteId));
+  }
+
+  private async find(customerId: string, siteId: string): Promise<SiteRow> {
+    const [row] = await this.ctx.db
+      .select()
+      .from(sites)
+      .where(and(eq(sites.id, siteId), eq(sites.customerId, customerId)));
+    if (!row) throw notFound();
+    return row;
+  }
+
+  private async requireCustomer(customerId: string): Promise<void> {
+    const [row] = await this.ctx.db.select({ id: customers.id }).from(customers).where(eq(customers.id, customerId));
+    if (!row) throw notFound();
+  }
+}
+
+function toApiSite(row: SiteRow): Site {
+  return {
+    id: row.id,
+    customer_id: row.customerId,
+    name: row.name,
+    plan: row.plan,
+    logo: row.logo,
+    // Buildings arrive with the hierarchy issue (#3); until then no site has one.
+    building_count: 0,
+    created_at: row.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,192 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import {
+  type ManagerUpdateAnswer,
+  type PermissionSet,
+  type Role,
+  type SiteManagerCreateInput,
+  type SiteManagerUpdateInput,
+  type User,
+  ManagerCreateSchema,
+  ManagerUpdateSchema,
+} from '@flowbox/shared';
+import type { z } from 'zod';
+import { requireCustomerManage, requirePermission, requireRole, type Actor } from '../access/access.ts';
+import type { AuthService } from '../auth/auth.service.ts';
+import type { Context } from '../context.ts';
+import { refreshTokens, sites } from '../db/schema.ts';
+import { AppError, forbidden, namesMismatch, notFound } from '../errors.ts';
+import {
+  deleteUser,
+  findUserByEmail,
+  findUserById,
+  insertUser,
+  listUsers,
+  replaceUserSites,
+  siteIdsOf,
+  toApiUser,
+  updateUser,
+  type NewUserRow,
+  type UserRow,
+} from './users.repo.ts';
+
+/** Which family of managers a call is about (spec §7): provider, customer or site managers. */
+export type Family = { role: Role; customerId: string | null };
+
+type CreateInput = z.output<typeof ManagerCreateSchema> & { site_id?: string[] };
+type UpdateInput = z.output<typeof ManagerUpdateSchema> & { site_id?: string[] };
+export type { SiteManagerCreateInput, SiteManagerUpdateInput };
+
+const PG_UNIQUE_VIOLATION = '23505';
+
+/** The three manager families share one implementation; only who may act differs (spec §2, §6). */
+export class ManagersService {
+  constructor(
+    private readonly ctx: Context,
+    private readonly auth: AuthService,
+  ) {}
+
+  async list(actor: Actor, family: Family, query: { search?: string; limit: number; offset: number; siteId?: string }) {
+    this.requireRead(actor, family);
+    const { rows, total } = await listUsers(this.ctx.db, {
+      role: family.role,
+      customerId: family.customerId ?? undefined,
+      siteId: query.siteId,
+      search: query.search,
+      limit: query.limit,
+      offset: query.offset,
+    });
+    const sitesByUser = await siteIdsOf(this.ctx.db, rows.map((r) => r.id));
+    return { items: rows.map((r) => toApiUser(r, sitesByUser.get(r.id) ?? [])), total };
+  }
+
+  async info(actor: Actor, family: Family, managerId: string): Promise<User> {
+    if (actor.id !== managerId) this.requireRead(actor, family);
+    const row = await this.findInFamily(family, managerId);
+    return this.present(row);
+  }
+
+  async create(actor: Actor, family: Family, input: CreateInput): Promise<User> {
+    this.requireManage(actor, family);
+    if (family.role === 3) await this.requireSitesOfCustomer(family.customerId!, input.site_id ?? []);
+    if (await findUserByEmail(this.ctx.db, input.email)) throw emailTaken();
+    const values: NewUserRow = {
+      email: input.email,
+      username: input.email,
+      firstname: input.firstname,
+      lastname: input.lastname,
+      language: input.language,
+      address: input.address ?? null,
+      role: family.role,
+      customerId: family.customerId,
+      permissions: input.permissions ?? {},
+    };
+    const row = await this.ctx.db
+      .transaction((tx) => insertUser(tx, values, input.site_id ?? []))
+      .catch(rethrowUnique);
+    await this.auth.sendInvitation(row);
+    return this.present(row);
+  }
+
+  async update(actor: Actor, family: Family, managerId: string, input: UpdateInput): Promise<ManagerUpdateAnswer> {
+    const self = actor.id === managerId;
+    if (self) {
+      // A manager edits its own profile but never its own rights (spec §6 profile update).
+      if (input.permissions !== undefined || input.site_id !== undefined) throw forbidden();
+      requireRole(actor, family.role);
+    } else {
+      this.requireManage(actor, family);
+    }
+    const current = await this.findInFamily(family, managerId);
+    if (input.site_id) await this.requireSitesOfCustomer(family.customerId!, input.site_id);
+    if (input.email && input.email !== current.email) {
+      const other = await findUserByEmail(this.ctx.db, input.email);
+      if (other && other.id !== managerId) throw emailTaken();
+    }
+    const row = await this.ctx.db
+      .transaction(async (tx) => {
+        const updated = await updateUser(tx, managerId, this.patchOf(current, input));
+        if (input.site_id) await replaceUserSites(tx, managerId, input.site_id);
+        return updated;
+      })
+      .catch(rethrowUnique);
+    const user = await this.present(row);
+    if (!self) return { user };
+    // spec §7: updating one's own record answers new tokens; the session keeps one live refresh token.
+    await this.ctx.db
+      .update(refreshTokens)
+      .set({ usedAt: this.ctx.now() })
+      .where(eq(refreshTokens.sessionId, actor.sessionId));
+    const tokens = await this.auth.issueTokens(actor.id, actor.sessionId);
+    return { user, access_token: tokens.access_token, refresh_token: tokens.refresh_token };
+  }
+
+  async remove(actor: Actor, family: Family, managerId: string, confirmName: string): Promise<void> {
+    this.requireManage(actor, family);
+    if (actor.id === managerId) throw new AppError(400, 'errors.cannot_delete_self');
+    const row = await this.findInFamily(family, managerId);
+    if (confirmName.trim() !== `${row.firstname} ${row.lastname}`) throw namesMismatch();
+    await deleteUser(this.ctx.db, managerId);
+  }
+
+  private requireRead(actor: Actor, family: Family): void {
+    if (family.role === 1) return requireRole(actor, 1);
+    requireRole(actor, 1, 2);
+    if (actor.role === 2 && actor.customerId !== family.customerId) throw forbidden();
+  }
+
+  private requireManage(actor: Actor, family: Family): void {
+    if (family.role === 1) {
+      requireRole(actor, 1);
+      return requirePermission(actor, 'managers.manage');
+    }
+    requireCustomerManage(actor, family.customerId!, 'managers.manage');
+  }
+
+  private async findInFamily(family: Family, managerId: string): Promise<UserRow> {
+    const row = await findUserById(this.ctx.db, managerId);
+    if (!row || row.role !== family.role || row.customerId !== family.customerId) throw notFound();
+    return row;
+  }
+
+  private async requireSitesOfCustomer(customerId: string, siteIds: string[]): Promise<void> {
+    if (siteIds.length === 0) return;
+    const unique = [...new Set(siteIds)];
+    const found = await this.ctx.db
+      .select({ id: sites.id })
+      .from(sites)
+      .where(and(eq(sites.customerId, customerId), inArray(sites.id, unique)));
+    if (found.length !== unique.length) throw new AppError(400, 'errors.invalid_site_list');
+  }
+
+  private patchOf(current: UserRow, input: UpdateInput): Partial<NewUserRow> {
+    const patch: Partial<NewUserRow> = {};
+    if (input.firstname !== undefined) patch.firstname = input.firstname;
+    if (input.lastname !== undefined) patch.lastname = input.lastname;
+    if (input.email !== undefined) {
+      patch.email = input.email;
+      patch.username = input.email;
+    }
+    if (input.language !== undefined) patch.language = input.language;
+    if (input.address !== undefined) patch.address = input.address;
+    if (input.alert_notification_enabled !== undefined) patch.alertNotificationEnabled = input.alert_notification_enabled;
+    if (input.alerts_settings) patch.alertsSettings = { ...current.alertsSettings, ...input.alerts_settings };
+    if (input.alerts_instance_settings) patch.alertsInstanceSettings = input.alerts_instance_settings;
+    if (input.permissions) {
+      patch.permissions = { ...current.permissions, ...input.permissions } as Partial<PermissionSet>;
+    }
+    return patch;
+  }
+
+  private async present(row: UserRow): Promise<User> {
+    const siteIds = (await siteIdsOf(this.ctx.db, [row.id])).get(row.id) ?? [];
+    return toApiUser(row, siteIds);
+  }
+}
+
+const emailTaken = () => new AppError(409, 'errors.email_taken');
+
+function rethrowUnique(error: unknown): never {
+  const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+  if (code === PG_UNIQUE_VIOLATION) throw emailTaken();
+  throw error;
+}

@@ -1,0 +1,118 @@
+import { and, asc, count, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import {
+  defaultAlertsSettings,
+  effectivePermissions,
+  roleName,
+  type Role,
+  type User,
+} from '@flowbox/shared';
+import type { Db } from '../db/client.ts';
+import { users, userSites } from '../db/schema.ts';
+
+export type UserRow = typeof users.$inferSelect;
+export type NewUserRow = typeof users.$inferInsert;
+
+export async function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return row;
+}
+
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.email, email.toLowerCase())).limit(1);
+  return row;
+}
+
+export async function siteIdsOf(db: Db, userIds: string[]): Promise<Map<string, string[]>> {
+  const map = new Map<string, string[]>(userIds.map((id) => [id, []]));
+  if (userIds.length === 0) return map;
+  const rows = await db
+    .select()
+    .from(userSites)
+    .where(inArray(userSites.userId, userIds))
+    .orderBy(asc(userSites.siteId));
+  for (const row of rows) map.get(row.userId)?.push(row.siteId);
+  return map;
+}
+
+export type UserFilter = {
+  role: Role;
+  customerId?: string;
+  siteId?: string;
+  search?: string;
+  limit: number;
+  offset: number;
+};
+
+export async function listUsers(db: Db, filter: UserFilter): Promise<{ rows: UserRow[]; total: number }> {
+  const conditions: SQL[] = [eq(users.role, filter.role)];
+  if (filter.customerId) conditions.push(eq(users.customerId, filter.customerId));
+  if (filter.siteId) {
+    conditions.push(
+      inArray(users.id, db.select({ id: userSites.userId }).from(userSites).where(eq(userSites.siteId, filter.siteId))),
+    );
+  }
+  if (filter.search) {
+    const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conditions.push(or(ilike(users.firstname, pattern), ilike(users.lastname, pattern), ilike(users.email, pattern))!);
+  }
+  const where = and(...conditions);
+  const [rows, [totalRow]] = await Promise.all([
+    db
+      .select()
+      .from(users)
+      .where(where)
+      .orderBy(asc(users.lastname), asc(users.firstname), asc(users.id))
+      .limit(filter.limit)
+      .offset(filter.offset),
+    db.select({ total: count() }).from(users).where(where),
+  ]);
+  return { rows, total: totalRow?.total ?? 0 };
+}
+
+export async function insertUser(db: Db, values: NewUserRow, siteIds: string[] = []): Promise<UserRow> {
+  const [row] = await db.insert(users).values(values).returning();
+  if (siteIds.length > 0) await db.insert(userSites).values(siteIds.map((siteId) => ({ userId: row!.id, siteId })));
+  return row!;
+}
+
+export async function updateUser(db: Db, id: string, patch: Partial<NewUserRow>): Promise<UserRow> {
+  const [row] = await db
+    .update(users)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(eq(users.id, id))
+    .returning();
+  return row!;
+}
+
+export async function replaceUserSites(db: Db, userId: string, siteIds: string[]): Promise<void> {
+  await db.delete(userSites).where(eq(userSites.userId, userId));
+  if (siteIds.length > 0) await db.insert(userSites).values(siteIds.map((siteId) => ({ userId, siteId })));
+}
+
+export async function deleteUser(db: Db, id: string): Promise<void> {
+  await db.delete(users).where(eq(users.id, id));
+}
+
+/** The API view of a user: never the password hash, always complete settings (spec §3). */
+export function toApiUser(row: UserRow, siteIds: string[]): User {
+  return {
+    id: row.id,
+    firstname: row.firstname,
+    lastname: row.lastname,
+    email: row.email,
+    username: row.username,
+    role: row.role,
+    role_name: roleName(row.role),
+    language: row.language,
+    last_logged_in: row.lastLoggedIn?.toISOString() ?? null,
+    customer_id: row.customerId,
+    site_id: siteIds,
+    address: row.address,
+    alert_notification_enabled: row.alertNotificationEnabled,
+    alerts_settings: { ...defaultAlertsSettings(), ...row.alertsSettings },
+    alerts_instance_settings: row.alertsInstanceSettings,
+    permissions: effectivePermissions(row.role, row.permissions),
+    status: row.passwordHash ? 'active' : 'invited',
+    created_at: row.createdAt.toISOString(),
+  };
+}
