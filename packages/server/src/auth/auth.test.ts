@@ -1,0 +1,278 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emails, registrations, sessions } from '../db/schema.ts';
+import { ApiClient, createTestApp, createUser, PASSWORD, type TestApp } from '../test/harness.ts';
+import { THROTTLE } from './throttle.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ accessTokenTtl: 60 });
+  await createUser(t.db, { email: 'ada@test.io', role: 1, firstname: 'Ada', lastname: 'Lovelace' });
+});
+afterAll(() => t.close());
+
+const anonymous = (language?: 'en' | 'fr') => new ApiClient(t.app, language);
+
+async function linkFromOutbox(to: string, kind: string): Promise<string> {
+  const rows = await t.db.select().from(emails).where(eq(emails.to, to));
+  const mail = rows.filter((r) => r.kind === kind).at(-1);
+  const match = mail?.text.match(/token=([\w-]+)/);
+  if (!match?.[1]) throw new Error(`no ${kind} email for ${to}`);
+  return decodeURIComponent(match[1]);
+}
+
+describe('logging in', () => {
+  it('answers an access and a refresh token for the right password', async () => {
+    const res = await anonymous().post('/v1/users/token', { email: 'ADA@test.io ', password: PASSWORD });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ token_type: 'Bearer', expires_in: 60 });
+  });
+
+  it('refuses a wrong password with the catalogue message, in English and in French', async () => {
+    const en = await anonymous('en').post('/v1/users/token', { email: 'ada@test.io', password: 'wrong-password-1' });
+    expect(en.statusCode).toBe(401);
+    expect(en.json()).toEqual({ code: 'errors.login_failed', message: 'Unable to authenticate you, verify your email and password' });
+    const fr = await anonymous('fr').post('/v1/users/token', { email: 'nobody@test.io', password: 'whatever-1' });
+    expect(fr.statusCode).toBe(401);
+    expect(fr.json().message).toMatch(/^Impossible de vous authentifier/);
+  });
+
+  it('records the time of the last login', async () => {
+    const api = await anonymous().login('ada@test.io');
+    const me = await api.get('/v1/users/me');
+    expect(me.json().last_logged_in).not.toBeNull();
+  });
+});
+
+describe('login throttling', () => {
+  it('locks an account after repeated failures, even with the right password, then lets it in after the window', async () => {
+    await createUser(t.db, { email: 'target@test.io', role: 1 });
+    for (let i = 0; i < THROTTLE.perAccount; i++) {
+      const res = await anonymous().post('/v1/users/token', { email: 'target@test.io', password: `guess-${i}-x` });
+      expect(res.statusCode).toBe(401);
+    }
+    const locked = await anonymous('fr').post('/v1/users/token', { email: 'target@test.io', password: PASSWORD });
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json().code).toBe('errors.too_many_attempts');
+    expect(locked.json().message).toMatch(/Trop de tentatives, veuillez réessayer dans \d+ minutes/);
+    t.clock.advance(THROTTLE.windowMs + 1000);
+    const after = await anonymous().post('/v1/users/token', { email: 'target@test.io', password: PASSWORD });
+    expect(after.statusCode).toBe(200);
+  });
+
+  it('locks an address that tries many accounts', async () => {
+    t.clock.advance(THROTTLE.windowMs + 1000);
+    const from = { 'x-forwarded-for': 'ignored' };
+    for (let i = 0; i < THROTTLE.perAddress; i++) {
+      await anonymous().request('POST', '/v1/users/token', { email: `spray${i}@test.io`, password: 'guess-1-x' }, from);
+    }
+    const res = await anonymous().post('/v1/users/token', { email: 'ada@test.io', password: PASSWORD });
+    expect(res.statusCode).toBe(429);
+    t.clock.advance(THROTTLE.windowMs + 1000);
+  });
+});
+
+describe('sessions', () => {
+  it('rotates the refresh token, which is sent as the Bearer (spec §4)', async () => {
+    const api = await anonymous().login('ada@test.io');
+    const first = api.refreshToken!;
+    const res = await new ApiClient(t.app).request('POST', '/v1/users/refresh', undefined, { authorization: `Bearer ${first}` });
+    expect(res.statusCode).toBe(200);
+    const rotated = res.json();
+    expect(rotated.refresh_token).not.toBe(first);
+    const me = await new ApiClient(t.app).request('GET', '/v1/users/me', undefined, { authorization: `Bearer ${rotated.access_token}` });
+    expect(me.statusCode).toBe(200);
+  });
+
+  it('revokes the whole session when a used refresh token comes back', async () => {
+    const api = await anonymous().login('ada@test.io');
+    const stolen = api.refreshToken!;
+    const owner = await anonymous().request('POST', '/v1/users/refresh', undefined, { authorization: `Bearer ${stolen}` });
+    expect(owner.statusCode).toBe(200);
+    const thief = await anonymous().request('POST', '/v1/users/refresh', undefined, { authorization: `Bearer ${stolen}` });
+    expect(thief.statusCode).toBe(401);
+    // The owner's newer tokens die with the family.
+    const ownerAgain = await anonymous().request('POST', '/v1/users/refresh', undefined, {
+      authorization: `Bearer ${owner.json().refresh_token}`,
+    });
+    expect(ownerAgain.statusCode).toBe(401);
+    const me = await anonymous().request('GET', '/v1/users/me', undefined, { authorization: `Bearer ${owner.json().access_token}` });
+    expect(me.statusCode).toBe(401);
+  });
+
+  it('does not take an access token as a refresh token, nor the reverse', async () => {
+    const api = await anonymous().login('ada@test.io');
+    const refreshWithAccess = await anonymous().request('POST', '/v1/users/refresh', undefined, { authorization: `Bearer ${api.token}` });
+    expect(refreshWithAccess.statusCode).toBe(401);
+    const meWithRefresh = await anonymous().request('GET', '/v1/users/me', undefined, { authorization: `Bearer ${api.refreshToken}` });
+    expect(meWithRefresh.statusCode).toBe(401);
+  });
+
+  it('expires access tokens: the call answers 401 "Authentication expired", and a refresh goes on', async () => {
+    const api = await anonymous('fr').login('ada@test.io');
+    t.clock.advance(61_000);
+    const expired = await api.get('/v1/users/me');
+    expect(expired.statusCode).toBe(401);
+    expect(expired.json()).toEqual({ code: 'errors.auth_expired', message: 'Authentification expirée - veuillez vous identifier' });
+    const refreshed = await anonymous().request('POST', '/v1/users/refresh', undefined, { authorization: `Bearer ${api.refreshToken}` });
+    expect(refreshed.statusCode).toBe(200);
+  });
+
+  it('ends the session on logout: access and refresh tokens stop working', async () => {
+    const api = await anonymous().login('ada@test.io');
+    expect((await api.post('/v1/users/logout', {})).statusCode).toBe(204);
+    expect((await api.get('/v1/users/me')).statusCode).toBe(401);
+    const refresh = await anonymous().request('POST', '/v1/users/refresh', undefined, { authorization: `Bearer ${api.refreshToken}` });
+    expect(refresh.statusCode).toBe(401);
+  });
+
+  it('refuses garbage and forged tokens with "Invalid token"', async () => {
+    const garbage = await anonymous().request('GET', '/v1/users/me', undefined, { authorization: 'Bearer not.a.jwt' });
+    expect(garbage.statusCode).toBe(401);
+    expect(garbage.json().code).toBe('errors.invalid_token');
+    const none = await anonymous().get('/v1/users/me');
+    expect(none.statusCode).toBe(401);
+  });
+});
+
+describe('changing one\'s password', () => {
+  it('needs the current password', async () => {
+    await createUser(t.db, { email: 'pw@test.io', role: 1 });
+    const api = await anonymous().login('pw@test.io');
+    const res = await api.put('/v1/users/update_password', { current_password: 'not-it-1', password: 'new-password-2' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe('errors.wrong_current_password');
+  });
+
+  it('enforces the password rule on the server (spec §5)', async () => {
+    const api = await anonymous().login('pw@test.io');
+    const res = await api.put('/v1/users/update_password', { current_password: PASSWORD, password: 'onlyletters' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().details).toEqual([{ path: 'password', message: 'The password must contain at least one number and one letter' }]);
+  });
+
+  it('changes it, keeps this session and ends the others', async () => {
+    const other = await anonymous().login('pw@test.io');
+    const api = await anonymous().login('pw@test.io');
+    const res = await api.put('/v1/users/update_password', { current_password: PASSWORD, password: 'new-password-2' });
+    expect(res.statusCode).toBe(200);
+    expect((await api.get('/v1/users/me')).statusCode).toBe(200);
+    expect((await other.get('/v1/users/me')).statusCode).toBe(401);
+    await anonymous().login('pw@test.io', 'new-password-2');
+  });
+});
+
+describe('password reset by emailed link', () => {
+  it('answers the same whether or not the email exists, and mails only real accounts', async () => {
+    const known = await anonymous().post('/v1/users/request_reset_password', { email: 'ada@test.io' });
+    const unknown = await anonymous().post('/v1/users/request_reset_password', { email: 'ghost@test.io' });
+    expect(known.statusCode).toBe(202);
+    expect(unknown.statusCode).toBe(202);
+    expect(unknown.json()).toEqual(known.json());
+    expect(await t.db.select().from(emails).where(eq(emails.to, 'ghost@test.io'))).toHaveLength(0);
+    expect(await t.db.select().from(emails).where(eq(emails.to, 'ada@test.io'))).not.toHaveLength(0);
+  });
+
+  it('sets a new password once, ends every session, and refuses the link the second time', async () => {
+    await createUser(t.db, { email: 'reset@test.io', role: 1 });
+    const session = await anonymous().login('reset@test.io');
+    await anonymous().post('/v1/users/request_reset_password', { email: 'reset@test.io' });
+    const token = await linkFromOutbox('reset@test.io', 'reset_password');
+    const res = await anonymous().post('/v1/users/reset_password', { token, password: 'brand-new-3' });
+    expect(res.statusCode).toBe(200);
+    expect((await session.get('/v1/users/me')).statusCode).toBe(401);
+    await anonymous().login('reset@test.io', 'brand-new-3');
+    const again = await anonymous('fr').post('/v1/users/reset_password', { token, password: 'another-one-4' });
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toEqual({ code: 'errors.invalid_token', message: 'Le token est invalide' });
+  });
+
+  it('refuses an expired link', async () => {
+    await createUser(t.db, { email: 'late@test.io', role: 1 });
+    await anonymous().post('/v1/users/request_reset_password', { email: 'late@test.io' });
+    const token = await linkFromOutbox('late@test.io', 'reset_password');
+    t.clock.advance(61 * 60_000);
+    const res = await anonymous().post('/v1/users/reset_password', { token, password: 'brand-new-3' });
+    expect(res.statusCode).toBe(400);
+    await anonymous().login('late@test.io');
+  });
+
+  it('does not take a reset link for an invitation', async () => {
+    await createUser(t.db, { email: 'kind@test.io', role: 1 });
+    await anonymous().post('/v1/users/request_reset_password', { email: 'kind@test.io' });
+    const token = await linkFromOutbox('kind@test.io', 'reset_password');
+    const res = await anonymous().post('/v1/users/set_password', { token, password: 'brand-new-3' });
+    expect(res.statusCode).toBe(400);
+  });
+});
+
+describe('invitation', () => {
+  it('lets an invited manager choose a password from the emailed link, then log in', async () => {
+    const admin = await anonymous().login('ada@test.io');
+    const created = await admin.post('/v1/flovea_managers/create', {
+      firstname: 'Grace',
+      lastname: 'Hopper',
+      email: 'grace@test.io',
+      language: 'fr',
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().status).toBe('invited');
+    const [mail] = await t.db.select().from(emails).where(eq(emails.to, 'grace@test.io'));
+    expect(mail?.subject).toBe('Votre compte Flowbox Manager');
+    expect(mail?.text).toContain('http://flowbox.test/set-password?token=');
+    const token = await linkFromOutbox('grace@test.io', 'invitation');
+    expect((await anonymous().post('/v1/users/set_password', { token, password: 'grace-pass-1' })).statusCode).toBe(200);
+    const grace = await anonymous().login('grace@test.io', 'grace-pass-1');
+    expect((await grace.get('/v1/users/me')).json()).toMatchObject({ status: 'active', language: 'fr', role_name: 'flovea_manager' });
+  });
+
+  it('lets the provider read the outbox, and nobody else', async () => {
+    const admin = await anonymous().login('ada@test.io');
+    const res = await admin.get('/v1/outbox');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().items.length).toBeGreaterThan(0);
+    expect(res.json().items[0]).not.toHaveProperty('error');
+  });
+});
+
+describe('registration of an end user (spec §1)', () => {
+  const valid = {
+    firstname: 'End',
+    lastname: 'User',
+    email: 'end.user@test.io',
+    password: 'end-user-pass-1',
+    language: 'en',
+    flowbox_serial: 'FBX-000123',
+    terms_accepted: true,
+  };
+
+  it('records the request without creating an account, and never stores the password in clear', async () => {
+    const res = await anonymous().post('/v1/users/register', valid);
+    expect(res.statusCode).toBe(201);
+    const [row] = await t.db.select().from(registrations).where(eq(registrations.email, 'end.user@test.io'));
+    expect(row?.passwordHash).toMatch(/^\$argon2id\$/);
+    const login = await anonymous().post('/v1/users/token', { email: valid.email, password: valid.password });
+    expect(login.statusCode).toBe(401);
+  });
+
+  it('refuses an email already used, with the catalogue message', async () => {
+    const res = await anonymous('fr').post('/v1/users/register', { ...valid, email: 'ada@test.io' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ code: 'errors.email_taken', message: 'Cet email est déjà pris' });
+  });
+
+  it('needs the terms accepted and a valid password', async () => {
+    const res = await anonymous().post('/v1/users/register', { ...valid, email: 'x@test.io', terms_accepted: false, password: '12345678' });
+    expect(res.statusCode).toBe(400);
+    const details = res.json().details as { path: string; message: string }[];
+    expect(details).toContainEqual({ path: 'terms_accepted', message: 'You must accept the terms of use' });
+    expect(details).toContainEqual({ path: 'password', message: 'The password must contain at least one number and one letter' });
+  });
+});
+
+it('keeps sessions in the database, so a revoked one is revoked for every server instance', async () => {
+  const api = await anonymous().login('ada@test.io');
+  await api.post('/v1/users/logout', {});
+  const revoked = await t.db.select().from(sessions).where(eq(sessions.revokedReason, 'logout'));
+  expect(revoked.length).toBeGreaterThan(0);
+});

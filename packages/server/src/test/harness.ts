@@ -1,0 +1,177 @@
+import { randomBytes } from 'node:crypto';
+import type { LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { buildApp, type Services } from '../app.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import { openDatabase, type Database, type Db } from '../db/client.ts';
+import { customers, sites } from '../db/schema.ts';
+import type { App } from '../http/types.ts';
+import { insertUser } from '../users/users.repo.ts';
+
+/**
+ * Integration tests run the real app against a real database: in-memory PGlite by default, or
+ * a throw-away PostgreSQL database per test file when FLOWBOX_TEST_PG names a server
+ * (e.g. postgres://postgres@127.0.0.1:5432/postgres). `npm test` runs the suite both ways.
+ */
+export async function openTestDatabase(): Promise<Database> {
+  const adminUrl = process.env.FLOWBOX_TEST_PG;
+  if (!adminUrl) return openDatabase({ dataDir: null });
+  const name = `fbx_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: null });
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      const dropper = new pg.Client({ connectionString: adminUrl });
+      await dropper.connect();
+      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await dropper.end();
+    },
+  };
+}
+
+/** A clock the test moves by hand (STYLE.md: inject the clock). */
+export class TestClock {
+  private offsetMs = 0;
+  now = (): Date => new Date(Date.now() + this.offsetMs);
+  advance(ms: number): void {
+    this.offsetMs += ms;
+  }
+}
+
+export const PASSWORD = 'correct-horse-1';
+
+export type TestApp = {
+  app: App;
+  db: Db;
+  services: Services;
+  clock: TestClock;
+  close: () => Promise<void>;
+};
+
+export async function createTestApp(overrides: { accessTokenTtl?: number } = {}): Promise<TestApp> {
+  const database = await openTestDatabase();
+  const clock = new TestClock();
+  const { app, services } = await buildApp({
+    config: {
+      publicUrl: 'http://flowbox.test',
+      accessTokenTtl: overrides.accessTokenTtl ?? 900,
+      refreshTokenTtl: 30 * 86400,
+      jwtSecret: 'test-secret-that-is-long-enough-for-hs256-0123456789',
+      smtpUrl: undefined,
+      smtpFrom: 'Flowbox Manager <no-reply@flowbox.test>',
+      logLevel: 'silent',
+      webDist: '/nonexistent',
+    },
+    db: database.db,
+    now: clock.now,
+    logger: false,
+  });
+  await app.ready();
+  return {
+    app,
+    db: database.db,
+    services,
+    clock,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+let passwordHash: Promise<string> | undefined;
+
+export async function createUser(
+  db: Db,
+  fields: { email: string; role: 1 | 2 | 3; customerId?: string | null; siteIds?: string[]; firstname?: string; lastname?: string },
+) {
+  passwordHash ??= hashPassword(PASSWORD);
+  return insertUser(
+    db,
+    {
+      email: fields.email,
+      username: fields.email,
+      firstname: fields.firstname ?? 'Test',
+      lastname: fields.lastname ?? fields.email.split('@')[0]!,
+      role: fields.role,
+      customerId: fields.customerId ?? null,
+      passwordHash: await passwordHash,
+    },
+    fields.siteIds ?? [],
+  );
+}
+
+/** Two customers, each with two sites, a customer manager and a site manager of its first site. */
+export async function createWorld(db: Db) {
+  const [a, b] = await db.insert(customers).values([{ name: 'Customer A' }, { name: 'Customer B' }]).returning();
+  const [a1, a2, b1, b2] = await db
+    .insert(sites)
+    .values([
+      { customerId: a!.id, name: 'A site 1' },
+      { customerId: a!.id, name: 'A site 2' },
+      { customerId: b!.id, name: 'B site 1' },
+      { customerId: b!.id, name: 'B site 2' },
+    ])
+    .returning();
+  const provider = await createUser(db, { email: 'provider@test.io', role: 1, firstname: 'Pat', lastname: 'Provider' });
+  const cmA = await createUser(db, { email: 'cm.a@test.io', role: 2, customerId: a!.id, firstname: 'Cara', lastname: 'Amanager' });
+  const smA = await createUser(db, { email: 'sm.a@test.io', role: 3, customerId: a!.id, siteIds: [a1!.id], firstname: 'Sam', lastname: 'Asite' });
+  const cmB = await createUser(db, { email: 'cm.b@test.io', role: 2, customerId: b!.id, firstname: 'Cole', lastname: 'Bmanager' });
+  const smB = await createUser(db, { email: 'sm.b@test.io', role: 3, customerId: b!.id, siteIds: [b1!.id], firstname: 'Sue', lastname: 'Bsite' });
+  return {
+    customers: { a: a!, b: b! },
+    sites: { a1: a1!, a2: a2!, b1: b1!, b2: b2! },
+    users: { provider, cmA, smA, cmB, smB },
+  };
+}
+
+export type World = Awaited<ReturnType<typeof createWorld>>;
+
+/** A small client over `app.inject` that logs in once and sends the Bearer token. */
+export class ApiClient {
+  token: string | undefined;
+  refreshToken: string | undefined;
+
+  constructor(
+    private readonly app: App,
+    private readonly language?: 'en' | 'fr',
+  ) {}
+
+  async login(email: string, password = PASSWORD): Promise<this> {
+    const res = await this.request('POST', '/v1/users/token', { email, password });
+    if (res.statusCode !== 200) throw new Error(`login failed for ${email}: ${res.body}`);
+    const body = res.json<{ access_token: string; refresh_token: string }>();
+    this.token = body.access_token;
+    this.refreshToken = body.refresh_token;
+    return this;
+  }
+
+  request(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+    return this.app.inject({
+      method,
+      url,
+      ...(body !== undefined ? { payload: body as object } : {}),
+      headers: {
+        ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+        ...(this.language ? { 'accept-language': this.language } : {}),
+        ...headers,
+      },
+    });
+  }
+
+  get = (url: string) => this.request('GET', url);
+  post = (url: string, body?: unknown) => this.request('POST', url, body);
+  put = (url: string, body?: unknown) => this.request('PUT', url, body);
+  delete = (url: string, body?: unknown) => this.request('DELETE', url, body);
+}
+
+export async function loginAs(app: App, email: string, language?: 'en' | 'fr'): Promise<ApiClient> {
+  return new ApiClient(app, language).login(email);
+}
