@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { passwordField } from '@flowbox/shared';
+import { isMessageKey, passwordField, translate } from '@flowbox/shared';
 
 /** DESIGN.md §8: configuration is read from the environment once, validated, then passed in. */
 const port = (fallback: number) =>
@@ -45,6 +45,13 @@ const EnvSchema = z.object({
   REFRESH_TOKEN_TTL: z.coerce.number().int().min(60).max(31_536_000).default(30 * 86400),
 });
 
+/** Values never echoed in an error line: they hold passwords. */
+const SECRET_VARIABLES = new Set(['JWT_SECRET', 'FLOWBOX_ADMIN_PASSWORD', 'DATABASE_URL', 'SMTP_URL', 'MQTT_URL']);
+
+function paramsOf(issue: z.core.$ZodIssue): Record<string, number> {
+  return issue.code === 'too_small' ? { min: Number(issue.minimum) } : {};
+}
+
 export type Config = {
   port: number;
   host: string;
@@ -73,8 +80,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0]);
-    const message = issue.message.startsWith('validation.') ? 'is not valid' : issue.message;
-    throw new ConfigError(`Invalid configuration: ${name} ${message} (got "${String(cleaned[name])}")`);
+    const message = isMessageKey(issue.message) ? `is not valid: ${translate(issue.message, 'en', paramsOf(issue))}` : issue.message;
+    const shown = SECRET_VARIABLES.has(name) ? '' : ` (got "${String(cleaned[name])}")`;
+    throw new ConfigError(`Invalid configuration: ${name} ${message}${shown}`);
   }
   const e = parsed.data;
   if (Boolean(e.FLOWBOX_ADMIN_EMAIL) !== Boolean(e.FLOWBOX_ADMIN_PASSWORD)) {

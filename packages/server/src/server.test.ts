@@ -1,0 +1,150 @@
+import { mkdtempSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import mqtt from 'mqtt';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from './config.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './seed/seed.ts';
+import { startServer, type RunningServer } from './server.ts';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function holdPort(): Promise<{ port: number; release: () => Promise<void> }> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    release: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function embeddedConfig(dataDir: string, extra: Record<string, string> = {}) {
+  return loadConfig({
+    DATA_DIR: dataDir,
+    PORT: String(await freePort()),
+    MQTT_PORT: String(await freePort()),
+    LOG_LEVEL: 'silent',
+    ...extra,
+  });
+}
+
+async function login(server: RunningServer, email: string, password: string) {
+  return fetch(`${server.url}/v1/users/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+}
+
+const running: RunningServer[] = [];
+afterAll(async () => {
+  for (const server of running) await server.close().catch(() => undefined);
+});
+
+describe('npm start on embedded defaults', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'fbx-start-'));
+
+  it('serves the API over HTTP with the demo accounts and the admin from the environment', async () => {
+    const server = await startServer(
+      await embeddedConfig(dataDir, { FLOWBOX_ADMIN_EMAIL: 'boss@example.com', FLOWBOX_ADMIN_PASSWORD: 'boss-password-1' }),
+    );
+    running.push(server);
+    for (const account of DEMO_ACCOUNTS) expect((await login(server, account.email, DEMO_PASSWORD)).status).toBe(200);
+    const admin = await login(server, 'boss@example.com', 'boss-password-1');
+    expect(admin.status).toBe(200);
+    const { access_token } = (await admin.json()) as { access_token: string };
+    const created = await fetch(`${server.url}/v1/customers/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${access_token}` },
+      body: JSON.stringify({ name: 'Kept Across Restarts' }),
+    });
+    expect(created.status).toBe(201);
+    await server.close();
+    running.pop();
+  });
+
+  it('keeps every record after a restart, and seeds the demo only once', async () => {
+    const server = await startServer(await embeddedConfig(dataDir));
+    running.push(server);
+    const res = await login(server, 'boss@example.com', 'boss-password-1');
+    const { access_token } = (await res.json()) as { access_token: string };
+    const list = await fetch(`${server.url}/v1/customers/list`, { headers: { authorization: `Bearer ${access_token}` } });
+    const names = ((await list.json()) as { items: { name: string }[] }).items.map((c) => c.name);
+    expect(names).toContain('Kept Across Restarts');
+    expect(names.filter((n) => n === 'Acme Water Services')).toHaveLength(1);
+  });
+
+  it('refuses MQTT connections from unknown devices on the embedded broker', async () => {
+    const config = await embeddedConfig(mkdtempSync(join(tmpdir(), 'fbx-mqtt-')), { DEMO: 'false' });
+    const server = await startServer(config);
+    running.push(server);
+    const attempt = mqtt.connectAsync(`mqtt://127.0.0.1:${config.mqttPort}`, {
+      username: 'FBX-UNKNOWN',
+      password: 'guess',
+      reconnectPeriod: 0,
+    });
+    await expect(attempt).rejects.toThrow(/Not authorized|Bad username or password/i);
+  });
+
+  it('says which port is busy and how to change it', async () => {
+    const held = await holdPort();
+    try {
+      const mqttBusy = await embeddedConfig(mkdtempSync(join(tmpdir(), 'fbx-busy-')), { MQTT_PORT: String(held.port), DEMO: 'false' });
+      await expect(startServer(mqttBusy)).rejects.toThrow(
+        `MQTT port ${held.port} is already in use (another MQTT broker, such as Mosquitto, may be running). Start on another port with MQTT_PORT=${held.port + 1} npm start`,
+      );
+      const httpBusy = await embeddedConfig(mkdtempSync(join(tmpdir(), 'fbx-busy-')), { PORT: String(held.port), DEMO: 'false' });
+      await expect(startServer(httpBusy)).rejects.toThrow(
+        `Port ${held.port} is already in use. Start on another port with PORT=${held.port + 1} npm start.`,
+      );
+    } finally {
+      await held.release();
+    }
+  });
+});
+
+/** The production paths run in the PostgreSQL pass of `npm test`, against the machine's services. */
+describe.runIf(process.env.FLOWBOX_TEST_PG)('production services', () => {
+  it('applies migrations at start-up on PostgreSQL (DATABASE_URL) and ensures the provider manager', async () => {
+    const name = `fbx_start_${process.pid}`;
+    const admin = new pg.Client({ connectionString: process.env.FLOWBOX_TEST_PG });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(process.env.FLOWBOX_TEST_PG!);
+    url.pathname = `/${name}`;
+    try {
+      const config = await embeddedConfig(mkdtempSync(join(tmpdir(), 'fbx-pg-')), {
+        DATABASE_URL: url.toString(),
+        FLOWBOX_ADMIN_EMAIL: 'ops@example.com',
+        FLOWBOX_ADMIN_PASSWORD: 'ops-password-1',
+      });
+      expect(config.demo).toBe(false);
+      const server = await startServer(config);
+      expect((await login(server, 'ops@example.com', 'ops-password-1')).status).toBe(200);
+      expect((await login(server, DEMO_ACCOUNTS[0].email, DEMO_PASSWORD)).status).toBe(401);
+      await server.close();
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  });
+
+  it('connects to an external MQTT broker given by MQTT_URL (the machine\'s Mosquitto)', async () => {
+    const config = await embeddedConfig(mkdtempSync(join(tmpdir(), 'fbx-ext-')), {
+      MQTT_URL: process.env.FLOWBOX_TEST_MQTT ?? 'mqtt://127.0.0.1:1883',
+      DEMO: 'false',
+    });
+    const server = await startServer(config);
+    running.push(server);
+    expect(server.messaging.describe).toBe('MQTT broker mqtt://127.0.0.1:1883');
+  });
+});

@@ -1,0 +1,81 @@
+// `npm test`: lint, typecheck, unit and integration tests on PGlite and on PostgreSQL, browser tests.
+// Prints one line per step and a closing "N passed, N failed" line counting test cases.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import pg from 'pg';
+import { ensureWebBuild } from './web-build.mjs';
+
+const root = resolve(import.meta.dirname, '..');
+const ci = process.env.CI === 'true' || process.env.CI === '1';
+const pgUrl = process.env.FLOWBOX_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const only = process.argv.slice(2);
+const results = [];
+const totals = { passed: 0, failed: 0, skipped: 0 };
+
+function run(name, command, args, env = {}) {
+  if (only.length && !only.includes(name)) return true;
+  console.log(`\n=== ${name}: ${command} ${args.join(' ')}`);
+  const started = Date.now();
+  const res = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  const ok = res.status === 0;
+  results.push({ name, ok, seconds: ((Date.now() - started) / 1000).toFixed(1) });
+  return ok;
+}
+
+function vitest(name, config, env = {}) {
+  if (only.length && !only.includes(name)) return true;
+  const report = join(tmpdir(), `flowbox-vitest-${process.pid}-${name}.json`);
+  const args = ['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`];
+  if (config) args.push('--config', config);
+  const ok = run(name, process.execPath, args, env);
+  if (existsSync(report)) {
+    const json = JSON.parse(readFileSync(report, 'utf8'));
+    totals.passed += json.numPassedTests ?? 0;
+    totals.failed += json.numFailedTests ?? 0;
+    totals.skipped += (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
+    rmSync(report);
+  } else if (!ok) totals.failed += 1;
+  return ok;
+}
+
+async function postgresReachable() {
+  const client = new pg.Client({ connectionString: pgUrl, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function skip(name, reason) {
+  if (only.length && !only.includes(name)) return;
+  if (ci) {
+    console.error(`\n=== ${name}: cannot run in CI: ${reason}`);
+    results.push({ name, ok: false, seconds: '0.0' });
+    totals.failed += 1;
+  } else {
+    console.warn(`\n=== ${name}: SKIPPED: ${reason}`);
+    results.push({ name, ok: true, seconds: '0.0', skipped: true });
+  }
+}
+
+run('lint', process.execPath, ['node_modules/eslint/bin/eslint.js', '.', '--max-warnings', '0']) &&
+  run('format', process.execPath, ['node_modules/prettier/bin/prettier.cjs', '--check', '.', '--log-level', 'warn']);
+run('typecheck', 'npm', ['run', '--silent', 'typecheck']);
+vitest('unit-pglite');
+if (await postgresReachable()) vitest('integration-postgres', undefined, { FLOWBOX_TEST_PG: pgUrl });
+else skip('integration-postgres', `PostgreSQL is not reachable at ${pgUrl} (set FLOWBOX_TEST_PG)`);
+if (existsSync(chromium)) {
+  if (!only.length || only.includes('e2e')) ensureWebBuild();
+  vitest('e2e', 'e2e/vitest.config.ts', { CHROMIUM_PATH: chromium });
+} else skip('e2e', `Chromium not found at ${chromium} (apt-get install chromium, or set CHROMIUM_PATH)`);
+
+console.log('\n=== summary');
+for (const r of results) console.log(`${r.ok ? (r.skipped ? 'SKIP' : 'ok  ') : 'FAIL'}  ${r.name} (${r.seconds}s)`);
+console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+process.exit(results.every((r) => r.ok) ? 0 : 1);
