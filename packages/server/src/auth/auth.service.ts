@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, gt, isNull, ne } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Language, RegisterInput, Tokens } from '@flowbox/shared';
 import { makeActor, type Actor } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import { refreshTokens, registrations, sessions, users, userTokens } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { invitationEmail, resetPasswordEmail } from '../mail/templates.ts';
-import { findUserByEmail, findUserById, siteIdsOf, type UserRow } from '../users/users.repo.ts';
+import { findUserByEmail, findUserById, type UserRow } from '../users/users.repo.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { LoginThrottle } from './throttle.ts';
 import { createLinkToken, hashLinkToken, TokenSigner } from './tokens.ts';
@@ -99,14 +99,18 @@ export class AuthService {
   /** Checks an access token and loads its user; a revoked session or a deleted user ends here. */
   async authenticate(accessToken: string): Promise<Actor> {
     const claims = await this.signer.verifyAccess(accessToken);
+    // One round trip on every request: the session, its user and the user's sites.
     const [row] = await this.ctx.db
-      .select({ user: users, revokedAt: sessions.revokedAt })
+      .select({
+        user: users,
+        revokedAt: sessions.revokedAt,
+        siteIds: sql<string[]>`coalesce((SELECT array_agg(us.site_id::text ORDER BY us.site_id) FROM user_sites AS us WHERE us.user_id = "users"."id"), '{}')`,
+      })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(and(eq(sessions.id, claims.sessionId), eq(users.id, claims.userId)));
     if (!row || row.revokedAt) throw new AppError(401, 'errors.auth_expired');
-    const siteIds = (await siteIdsOf(this.ctx.db, [row.user.id])).get(row.user.id) ?? [];
-    return makeActor(row.user, siteIds, claims.sessionId);
+    return makeActor(row.user, row.siteIds, claims.sessionId);
   }
 
   async logout(actor: Actor): Promise<void> {

@@ -1,0 +1,54 @@
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+
+export const baseUrl = () => inject('baseUrl');
+
+/** Debian's Chromium, headless, with the flags this sandboxed machine needs (no network beyond loopback). */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
+
+export async function newPage(browser: Browser, options: { locale?: string } = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: baseUrl(), locale: options.locale ?? 'en-US', viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/** Calls the API directly (to read the outbox or prepare data), as a given user. */
+export async function apiAs(email: string, password: string) {
+  const res = await fetch(`${baseUrl()}/v1/users/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (!res.ok) throw new Error(`login failed for ${email}: ${res.status}`);
+  const { access_token } = (await res.json()) as { access_token: string };
+  return async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const answer = await fetch(`${baseUrl()}/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${access_token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${await answer.text()}`);
+    return (answer.status === 204 ? undefined : await answer.json()) as T;
+  };
+}
+
+export const DEMO = {
+  password: 'flowbox-demo-1',
+  provider: 'provider@demo.flowbox.local',
+  customer: 'customer@demo.flowbox.local',
+  site: 'site@demo.flowbox.local',
+};

@@ -1,0 +1,45 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { loadConfig } from '../packages/server/src/config.ts';
+import { startServer } from '../packages/server/src/server.ts';
+
+/** Access tokens live this long in the browser tests, so a test can watch one expire. */
+export const E2E_ACCESS_TOKEN_TTL = 5;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+  }
+}
+
+/** The real product, as `npm start` runs it: embedded PGlite, embedded broker, demo data, built web app. */
+export default async function setup(project: TestProject) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'fbx-e2e-'));
+  const port = await freePort();
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    MQTT_PORT: String(await freePort()),
+    LOG_LEVEL: 'warn',
+    DEMO: 'true',
+    ACCESS_TOKEN_TTL: String(E2E_ACCESS_TOKEN_TTL),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+  });
+  const server = await startServer(config);
+  project.provide('baseUrl', `http://127.0.0.1:${port}`);
+  return async () => {
+    await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}
