@@ -20,8 +20,15 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-export async function newPage(browser: Browser, options: { locale?: string } = {}): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: baseUrl(), locale: options.locale ?? 'en-US', viewport: { width: 1280, height: 800 } });
+export async function newPage(
+  browser: Browser,
+  options: { locale?: string } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL: baseUrl(),
+    locale: options.locale ?? 'en-US',
+    viewport: { width: 1280, height: 800 },
+  });
   const page = await context.newPage();
   return { context, page };
 }
@@ -38,7 +45,10 @@ export async function apiAs(email: string, password: string) {
   return async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const answer = await fetch(`${baseUrl()}/v1${path}`, {
       method,
-      headers: { authorization: `Bearer ${access_token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${access_token}`,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
       body: body ? JSON.stringify(body) : undefined,
     });
     if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${await answer.text()}`);

@@ -11,7 +11,10 @@ const benches = readdirSync(join(root, 'bench'))
 let failed = false;
 for (const file of benches) {
   console.log(`\n### bench/${file}`);
-  const res = spawnSync(process.execPath, ['--import', 'tsx', join('bench', file)], { cwd: root, stdio: 'inherit' });
+  const res = spawnSync(process.execPath, ['--import', 'tsx', join('bench', file)], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   failed ||= res.status !== 0;
 }
 process.exit(failed ? 1 : 0);

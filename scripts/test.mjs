@@ -28,7 +28,13 @@ function run(name, command, args, env = {}) {
 function vitest(name, config, env = {}) {
   if (only.length && !only.includes(name)) return true;
   const report = join(tmpdir(), `flowbox-vitest-${process.pid}-${name}.json`);
-  const args = ['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`];
+  const args = [
+    'node_modules/vitest/vitest.mjs',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+  ];
   if (config) args.push('--config', config);
   const ok = run(name, process.execPath, args, env);
   if (existsSync(report)) {
@@ -64,8 +70,14 @@ function skip(name, reason) {
   }
 }
 
-run('lint', process.execPath, ['node_modules/eslint/bin/eslint.js', '.', '--max-warnings', '0']) &&
-  run('format', process.execPath, ['node_modules/prettier/bin/prettier.cjs', '--check', '.', '--log-level', 'warn']);
+run('lint', process.execPath, ['node_modules/eslint/bin/eslint.js', '.', '--max-warnings', '0']);
+run('format', process.execPath, [
+  'node_modules/prettier/bin/prettier.cjs',
+  '--check',
+  '.',
+  '--log-level',
+  'warn',
+]);
 run('typecheck', 'npm', ['run', '--silent', 'typecheck']);
 vitest('unit-pglite');
 if (await postgresReachable()) vitest('integration-postgres', undefined, { FLOWBOX_TEST_PG: pgUrl });
@@ -76,6 +88,9 @@ if (existsSync(chromium)) {
 } else skip('e2e', `Chromium not found at ${chromium} (apt-get install chromium, or set CHROMIUM_PATH)`);
 
 console.log('\n=== summary');
-for (const r of results) console.log(`${r.ok ? (r.skipped ? 'SKIP' : 'ok  ') : 'FAIL'}  ${r.name} (${r.seconds}s)`);
-console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+for (const r of results)
+  console.log(`${r.ok ? (r.skipped ? 'SKIP' : 'ok  ') : 'FAIL'}  ${r.name} (${r.seconds}s)`);
+console.log(
+  `${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`,
+);
 process.exit(results.every((r) => r.ok) ? 0 : 1);

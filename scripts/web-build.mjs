@@ -4,7 +4,13 @@ import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 const dist = join(root, 'packages/web/dist/index.html');
-const sources = ['packages/web/src', 'packages/web/public', 'packages/web/index.html', 'packages/web/vite.config.ts', 'packages/shared/src'];
+const sources = [
+  'packages/web/src',
+  'packages/web/public',
+  'packages/web/index.html',
+  'packages/web/vite.config.ts',
+  'packages/shared/src',
+];
 
 function newestChange(path) {
   if (!existsSync(path)) return 0;
@@ -19,10 +25,15 @@ export function ensureWebBuild({ force = false } = {}) {
   const changed = Math.max(...sources.map((s) => newestChange(join(root, s))));
   if (!force && built > changed) return;
   console.log('Building the web app...');
-  execFileSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
-    cwd: join(root, 'packages/web'),
-    stdio: 'inherit',
-  });
+  execFileSync(
+    process.execPath,
+    [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
+    {
+      cwd: join(root, 'packages/web'),
+      stdio: 'inherit',
+    },
+  );
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) ensureWebBuild({ force: process.argv.includes('--force') });
+if (import.meta.url === `file://${process.argv[1]}`)
+  ensureWebBuild({ force: process.argv.includes('--force') });

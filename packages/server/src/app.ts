@@ -26,7 +26,14 @@ import { ManagersService } from './users/managers.service.ts';
 export type AppOptions = {
   config: Pick<
     Config,
-    'publicUrl' | 'accessTokenTtl' | 'refreshTokenTtl' | 'jwtSecret' | 'smtpUrl' | 'smtpFrom' | 'logLevel' | 'webDist'
+    | 'publicUrl'
+    | 'accessTokenTtl'
+    | 'refreshTokenTtl'
+    | 'jwtSecret'
+    | 'smtpUrl'
+    | 'smtpFrom'
+    | 'logLevel'
+    | 'webDist'
   >;
   db: Db;
   now?: () => Date;
@@ -54,8 +61,17 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
 
-  const mailer = new Mailer(options.db, { smtpUrl: options.config.smtpUrl, from: options.config.smtpFrom, log: app.log });
-  const ctx: Context = { db: options.db, mailer, now: options.now ?? (() => new Date()), config: options.config };
+  const mailer = new Mailer(options.db, {
+    smtpUrl: options.config.smtpUrl,
+    from: options.config.smtpFrom,
+    log: app.log,
+  });
+  const ctx: Context = {
+    db: options.db,
+    mailer,
+    now: options.now ?? (() => new Date()),
+    config: options.config,
+  };
   const auth = new AuthService(ctx);
   const services: Services = {
     auth,
@@ -66,7 +82,11 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   };
   app.addHook('onClose', async () => mailer.close());
 
-  await app.register(fastifyRateLimit, { global: true, max: options.rateLimitPerMinute ?? 1200, timeWindow: '1 minute' });
+  await app.register(fastifyRateLimit, {
+    global: true,
+    max: options.rateLimitPerMinute ?? 1200,
+    timeWindow: '1 minute',
+  });
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'Flowbox Manager API', version: '1' },
@@ -124,6 +144,8 @@ async function serveWebApp(app: App, webDist: string): Promise<void> {
     if (!isApi && hasWeb && request.method === 'GET') {
       return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
     }
-    return reply.status(404).send({ code: 'errors.not_found', message: translate('errors.not_found', requestLanguage(request)) });
+    return reply
+      .status(404)
+      .send({ code: 'errors.not_found', message: translate('errors.not_found', requestLanguage(request)) });
   });
 }

@@ -9,14 +9,22 @@ const dataDir = () => mkdtempSync(join(tmpdir(), 'fbx-config-'));
 describe('configuration (DESIGN.md §8)', () => {
   it('runs on embedded defaults: PGlite, embedded broker, demo data on', () => {
     const config = loadConfig({ DATA_DIR: dataDir() });
-    expect(config).toMatchObject({ port: 8080, mqttPort: 1883, databaseUrl: undefined, mqttUrl: undefined, demo: true });
+    expect(config).toMatchObject({
+      port: 8080,
+      mqttPort: 1883,
+      databaseUrl: undefined,
+      mqttUrl: undefined,
+      demo: true,
+    });
     expect(config.publicUrl).toBe('http://localhost:8080');
   });
 
   it('turns demo data off by default when DATABASE_URL points at PostgreSQL', () => {
     const config = loadConfig({ DATA_DIR: dataDir(), DATABASE_URL: 'postgres://u@db:5432/flowbox' });
     expect(config.demo).toBe(false);
-    expect(loadConfig({ DATA_DIR: dataDir(), DATABASE_URL: 'postgres://u@db/f', DEMO: 'true' }).demo).toBe(true);
+    expect(loadConfig({ DATA_DIR: dataDir(), DATABASE_URL: 'postgres://u@db/f', DEMO: 'true' }).demo).toBe(
+      true,
+    );
   });
 
   it('generates a JWT secret once and keeps it in DATA_DIR', () => {
@@ -29,15 +37,36 @@ describe('configuration (DESIGN.md §8)', () => {
 
   it.each([
     [{ PORT: 'eighty' }, 'Invalid configuration: PORT must be an integer between 1 and 65535 (got "eighty")'],
-    [{ MQTT_PORT: '70000' }, 'Invalid configuration: MQTT_PORT must be an integer between 1 and 65535 (got "70000")'],
-    [{ DATABASE_URL: 'mysql://x' }, 'Invalid configuration: DATABASE_URL must be a URL starting with postgres:// or postgresql://'],
-    [{ MQTT_URL: 'http://broker' }, 'Invalid configuration: MQTT_URL must be a URL starting with mqtt:// or mqtts:// or tcp:// or ws:// or wss://'],
+    [
+      { MQTT_PORT: '70000' },
+      'Invalid configuration: MQTT_PORT must be an integer between 1 and 65535 (got "70000")',
+    ],
+    [
+      { DATABASE_URL: 'mysql://x' },
+      'Invalid configuration: DATABASE_URL must be a URL starting with postgres:// or postgresql://',
+    ],
+    [
+      { MQTT_URL: 'http://broker' },
+      'Invalid configuration: MQTT_URL must be a URL starting with mqtt:// or mqtts:// or tcp:// or ws:// or wss://',
+    ],
     [{ DEMO: 'maybe' }, 'Invalid configuration: DEMO must be true or false (got "maybe")'],
     [{ JWT_SECRET: 'short' }, 'Invalid configuration: JWT_SECRET must be at least 32 characters'],
-    [{ LOG_LEVEL: 'loud' }, 'Invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
-    [{ FLOWBOX_ADMIN_EMAIL: 'boss@x.io' }, 'Invalid configuration: FLOWBOX_ADMIN_EMAIL and FLOWBOX_ADMIN_PASSWORD go together; set both or neither'],
-    [{ FLOWBOX_ADMIN_EMAIL: 'boss@x.io', FLOWBOX_ADMIN_PASSWORD: 'abc1' }, 'Invalid configuration: FLOWBOX_ADMIN_PASSWORD is not valid: The password must be at least 8 characters long'],
-    [{ FLOWBOX_ADMIN_EMAIL: 'boss@x.io', FLOWBOX_ADMIN_PASSWORD: 'password' }, 'Invalid configuration: FLOWBOX_ADMIN_PASSWORD is not valid: The password must contain at least one number and one letter'],
+    [
+      { LOG_LEVEL: 'loud' },
+      'Invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+    ],
+    [
+      { FLOWBOX_ADMIN_EMAIL: 'boss@x.io' },
+      'Invalid configuration: FLOWBOX_ADMIN_EMAIL and FLOWBOX_ADMIN_PASSWORD go together; set both or neither',
+    ],
+    [
+      { FLOWBOX_ADMIN_EMAIL: 'boss@x.io', FLOWBOX_ADMIN_PASSWORD: 'abc1' },
+      'Invalid configuration: FLOWBOX_ADMIN_PASSWORD is not valid: The password must be at least 8 characters long',
+    ],
+    [
+      { FLOWBOX_ADMIN_EMAIL: 'boss@x.io', FLOWBOX_ADMIN_PASSWORD: 'password' },
+      'Invalid configuration: FLOWBOX_ADMIN_PASSWORD is not valid: The password must contain at least one number and one letter',
+    ],
   ])('refuses %o with one clear line', (env, message) => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), ...env })).toThrow(new ConfigError(message));
   });

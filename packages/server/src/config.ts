@@ -18,13 +18,16 @@ const flag = z
   .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
 
 const urlWithScheme = (schemes: string[]) =>
-  z.string().refine((v) => {
-    try {
-      return schemes.includes(new URL(v).protocol.replace(':', ''));
-    } catch {
-      return false;
-    }
-  }, `must be a URL starting with ${schemes.map((s) => `${s}://`).join(' or ')}`);
+  z.string().refine(
+    (v) => {
+      try {
+        return schemes.includes(new URL(v).protocol.replace(':', ''));
+      } catch {
+        return false;
+      }
+    },
+    `must be a URL starting with ${schemes.map((s) => `${s}://`).join(' or ')}`,
+  );
 
 const EnvSchema = z.object({
   PORT: port(8080),
@@ -40,13 +43,29 @@ const EnvSchema = z.object({
   FLOWBOX_ADMIN_EMAIL: z.email('must be an email address').optional(),
   FLOWBOX_ADMIN_PASSWORD: passwordField.optional(),
   DEMO: flag.optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be one of fatal, error, warn, info, debug, trace, silent').default('info'),
+  LOG_LEVEL: z
+    .enum(
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+      'must be one of fatal, error, warn, info, debug, trace, silent',
+    )
+    .default('info'),
   ACCESS_TOKEN_TTL: z.coerce.number().int().min(5, 'must be at least 5 seconds').max(86400).default(900),
-  REFRESH_TOKEN_TTL: z.coerce.number().int().min(60).max(31_536_000).default(30 * 86400),
+  REFRESH_TOKEN_TTL: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(31_536_000)
+    .default(30 * 86400),
 });
 
 /** Values never echoed in an error line: they hold passwords. */
-const SECRET_VARIABLES = new Set(['JWT_SECRET', 'FLOWBOX_ADMIN_PASSWORD', 'DATABASE_URL', 'SMTP_URL', 'MQTT_URL']);
+const SECRET_VARIABLES = new Set([
+  'JWT_SECRET',
+  'FLOWBOX_ADMIN_PASSWORD',
+  'DATABASE_URL',
+  'SMTP_URL',
+  'MQTT_URL',
+]);
 
 function paramsOf(issue: z.core.$ZodIssue): Record<string, number> {
   return issue.code === 'too_small' ? { min: Number(issue.minimum) } : {};
@@ -80,13 +99,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0]);
-    const message = isMessageKey(issue.message) ? `is not valid: ${translate(issue.message, 'en', paramsOf(issue))}` : issue.message;
+    const message = isMessageKey(issue.message)
+      ? `is not valid: ${translate(issue.message, 'en', paramsOf(issue))}`
+      : issue.message;
     const shown = SECRET_VARIABLES.has(name) ? '' : ` (got "${String(cleaned[name])}")`;
     throw new ConfigError(`Invalid configuration: ${name} ${message}${shown}`);
   }
   const e = parsed.data;
   if (Boolean(e.FLOWBOX_ADMIN_EMAIL) !== Boolean(e.FLOWBOX_ADMIN_PASSWORD)) {
-    throw new ConfigError('Invalid configuration: FLOWBOX_ADMIN_EMAIL and FLOWBOX_ADMIN_PASSWORD go together; set both or neither');
+    throw new ConfigError(
+      'Invalid configuration: FLOWBOX_ADMIN_EMAIL and FLOWBOX_ADMIN_PASSWORD go together; set both or neither',
+    );
   }
   const dataDir = resolve(e.DATA_DIR);
   return {

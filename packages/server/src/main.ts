@@ -35,7 +35,10 @@ async function main(): Promise<void> {
   ];
   if (config.demo) {
     lines.push(`  Log in with any demo account, password "${DEMO_PASSWORD}":`);
-    for (const a of DEMO_ACCOUNTS) lines.push(`    ${a.email.padEnd(30)} (${['', 'provider manager', 'customer manager', 'site manager'][a.role]})`);
+    for (const a of DEMO_ACCOUNTS)
+      lines.push(
+        `    ${a.email.padEnd(30)} (${['', 'provider manager', 'customer manager', 'site manager'][a.role]})`,
+      );
   }
   if (config.admin) lines.push(`  Provider manager: ${config.admin.email} (FLOWBOX_ADMIN_PASSWORD)`);
   lines.push('  Stop with Ctrl-C.', '');

@@ -54,10 +54,14 @@ describe('npm start on embedded defaults', () => {
 
   it('serves the API over HTTP with the demo accounts and the admin from the environment', async () => {
     const server = await startServer(
-      await embeddedConfig(dataDir, { FLOWBOX_ADMIN_EMAIL: 'boss@example.com', FLOWBOX_ADMIN_PASSWORD: 'boss-password-1' }),
+      await embeddedConfig(dataDir, {
+        FLOWBOX_ADMIN_EMAIL: 'boss@example.com',
+        FLOWBOX_ADMIN_PASSWORD: 'boss-password-1',
+      }),
     );
     running.push(server);
-    for (const account of DEMO_ACCOUNTS) expect((await login(server, account.email, DEMO_PASSWORD)).status).toBe(200);
+    for (const account of DEMO_ACCOUNTS)
+      expect((await login(server, account.email, DEMO_PASSWORD)).status).toBe(200);
     const admin = await login(server, 'boss@example.com', 'boss-password-1');
     expect(admin.status).toBe(200);
     const { access_token } = (await admin.json()) as { access_token: string };
@@ -76,7 +80,9 @@ describe('npm start on embedded defaults', () => {
     running.push(server);
     const res = await login(server, 'boss@example.com', 'boss-password-1');
     const { access_token } = (await res.json()) as { access_token: string };
-    const list = await fetch(`${server.url}/v1/customers/list`, { headers: { authorization: `Bearer ${access_token}` } });
+    const list = await fetch(`${server.url}/v1/customers/list`, {
+      headers: { authorization: `Bearer ${access_token}` },
+    });
     const names = ((await list.json()) as { items: { name: string }[] }).items.map((c) => c.name);
     expect(names).toContain('Kept Across Restarts');
     expect(names.filter((n) => n === 'Acme Water Services')).toHaveLength(1);
@@ -97,11 +103,17 @@ describe('npm start on embedded defaults', () => {
   it('says which port is busy and how to change it', async () => {
     const held = await holdPort();
     try {
-      const mqttBusy = await embeddedConfig(mkdtempSync(join(tmpdir(), 'fbx-busy-')), { MQTT_PORT: String(held.port), DEMO: 'false' });
+      const mqttBusy = await embeddedConfig(mkdtempSync(join(tmpdir(), 'fbx-busy-')), {
+        MQTT_PORT: String(held.port),
+        DEMO: 'false',
+      });
       await expect(startServer(mqttBusy)).rejects.toThrow(
         `MQTT port ${held.port} is already in use (another MQTT broker, such as Mosquitto, may be running). Start on another port with MQTT_PORT=${held.port + 1} npm start`,
       );
-      const httpBusy = await embeddedConfig(mkdtempSync(join(tmpdir(), 'fbx-busy-')), { PORT: String(held.port), DEMO: 'false' });
+      const httpBusy = await embeddedConfig(mkdtempSync(join(tmpdir(), 'fbx-busy-')), {
+        PORT: String(held.port),
+        DEMO: 'false',
+      });
       await expect(startServer(httpBusy)).rejects.toThrow(
         `Port ${held.port} is already in use. Start on another port with PORT=${held.port + 1} npm start.`,
       );
@@ -138,7 +150,7 @@ describe.runIf(process.env.FLOWBOX_TEST_PG)('production services', () => {
     }
   });
 
-  it('connects to an external MQTT broker given by MQTT_URL (the machine\'s Mosquitto)', async () => {
+  it("connects to an external MQTT broker given by MQTT_URL (the machine's Mosquitto)", async () => {
     const config = await embeddedConfig(mkdtempSync(join(tmpdir(), 'fbx-ext-')), {
       MQTT_URL: process.env.FLOWBOX_TEST_MQTT ?? 'mqtt://127.0.0.1:1883',
       DEMO: 'false',

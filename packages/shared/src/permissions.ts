@@ -31,6 +31,9 @@ export function defaultPermissions(role: Role): PermissionSet {
 }
 
 /** Fills the permissions a stored record lacks (a permission added later) with the role default. */
-export function effectivePermissions(role: Role, stored: Partial<PermissionSet> | null | undefined): PermissionSet {
+export function effectivePermissions(
+  role: Role,
+  stored: Partial<PermissionSet> | null | undefined,
+): PermissionSet {
   return { ...defaultPermissions(role), ...(stored ?? {}) };
 }

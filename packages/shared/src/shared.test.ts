@@ -17,7 +17,7 @@ describe('message catalogue (spec §8)', () => {
     for (const text of Object.values(MESSAGES.fr)) expect(text.trim()).not.toBe('');
   });
 
-  it('keeps the spec\'s exact texts', () => {
+  it("keeps the spec's exact texts", () => {
     expect(translate('errors.forbidden', 'en')).toBe('Unauthorized resource recovery');
     expect(translate('errors.forbidden', 'fr')).toBe('Récupération de la resource non autorisée');
     expect(translate('errors.names_mismatch', 'fr')).toBe('Les deux noms ne correspondent pas');
@@ -25,7 +25,9 @@ describe('message catalogue (spec §8)', () => {
   });
 
   it('fills placeholders', () => {
-    expect(translate('errors.too_many_attempts', 'en', { minutes: 3 })).toBe('Too many attempts, please try again in 3 minutes');
+    expect(translate('errors.too_many_attempts', 'en', { minutes: 3 })).toBe(
+      'Too many attempts, please try again in 3 minutes',
+    );
   });
 });
 
@@ -63,19 +65,24 @@ describe('password rule (spec §5: at least one number and one letter)', () => {
   });
 });
 
-describe('field issues in the user\'s language', () => {
+describe("field issues in the user's language", () => {
   it('names the field and uses the catalogue', () => {
     const result = RegisterSchema.safeParse({ email: 'not-an-email', terms_accepted: false });
     expect(result.success).toBe(false);
     const issues = describeIssues(result.error!.issues, 'fr');
     expect(issues).toContainEqual({ path: 'firstname', message: 'Ce champ est requis' });
     expect(issues).toContainEqual({ path: 'email', message: 'Veuillez saisir une adresse email valide' });
-    expect(issues).toContainEqual({ path: 'terms_accepted', message: "Vous devez accepter les conditions d'utilisation" });
+    expect(issues).toContainEqual({
+      path: 'terms_accepted',
+      message: "Vous devez accepter les conditions d'utilisation",
+    });
   });
 
   it('gives the length limit', () => {
     const result = LoginSchema.safeParse({ email: 'a@b.io', password: 'x'.repeat(201) });
-    expect(describeIssues(result.error!.issues, 'en')).toEqual([{ path: 'password', message: 'Must be at most 200 characters' }]);
+    expect(describeIssues(result.error!.issues, 'en')).toEqual([
+      { path: 'password', message: 'Must be at most 200 characters' },
+    ]);
   });
 });
 
@@ -89,8 +96,9 @@ describe('backend dates (spec §3: yyyy-MM-dd)', () => {
 
   it('accepts every date it formats itself', () => {
     fc.assert(
-      fc.property(fc.date({ min: new Date('1900-01-01'), max: new Date('2199-12-31'), noInvalidDate: true }), (d) =>
-        isBackendDate(d.toISOString().slice(0, 10)),
+      fc.property(
+        fc.date({ min: new Date('1900-01-01'), max: new Date('2199-12-31'), noInvalidDate: true }),
+        (d) => isBackendDate(d.toISOString().slice(0, 10)),
       ),
     );
   });

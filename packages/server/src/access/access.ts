@@ -19,7 +19,13 @@ export type Actor = {
 };
 
 export function makeActor(
-  row: { id: string; role: Role; customerId: string | null; language: Language; permissions: Partial<PermissionSet> },
+  row: {
+    id: string;
+    role: Role;
+    customerId: string | null;
+    language: Language;
+    permissions: Partial<PermissionSet>;
+  },
   siteIds: string[],
   sessionId: string,
 ): Actor {

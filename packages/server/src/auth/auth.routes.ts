@@ -6,7 +6,6 @@ import {
   RequestResetPasswordSchema,
   TokenPasswordSchema,
   TokensSchema,
-
   UpdatePasswordSchema,
   UserSchema,
 } from '@flowbox/shared';
@@ -22,7 +21,14 @@ const tags = ['users'];
 export function publicAuthRoutes(app: App, auth: AuthService): void {
   app.post(
     '/users/token',
-    { schema: { tags, summary: 'Log in', body: LoginSchema, response: { 200: TokensSchema, ...errorResponses } } },
+    {
+      schema: {
+        tags,
+        summary: 'Log in',
+        body: LoginSchema,
+        response: { 200: TokensSchema, ...errorResponses },
+      },
+    },
     (request) =>
       auth.login(request.body.email, request.body.password, {
         ip: request.ip,
@@ -45,7 +51,9 @@ export function publicAuthRoutes(app: App, auth: AuthService): void {
 
   app.post(
     '/users/request_reset_password',
-    { schema: { tags, body: RequestResetPasswordSchema, response: { 202: MessageSchema, ...errorResponses } } },
+    {
+      schema: { tags, body: RequestResetPasswordSchema, response: { 202: MessageSchema, ...errorResponses } },
+    },
     async (request, reply) => {
       await auth.requestResetPassword(request.body.email);
       const message =
@@ -97,7 +105,12 @@ export function authRoutes(app: App, auth: AuthService, managers: ManagersServic
   app.put(
     '/users/update_password',
     {
-      schema: { tags, security: [{ bearer: [] }], body: UpdatePasswordSchema, response: { 200: MessageSchema, ...errorResponses } },
+      schema: {
+        tags,
+        security: [{ bearer: [] }],
+        body: UpdatePasswordSchema,
+        response: { 200: MessageSchema, ...errorResponses },
+      },
     },
     async (request) => {
       await auth.updatePassword(actorOf(request), request.body.current_password, request.body.password);
@@ -126,4 +139,3 @@ export function authRoutes(app: App, auth: AuthService, managers: ManagersServic
 function passwordSavedMessage(language: 'en' | 'fr'): string {
   return language === 'fr' ? 'Votre mot de passe a été enregistré.' : 'Your password has been saved.';
 }
-

@@ -104,7 +104,9 @@ export class AuthService {
       .select({
         user: users,
         revokedAt: sessions.revokedAt,
-        siteIds: sql<string[]>`coalesce((SELECT array_agg(us.site_id::text ORDER BY us.site_id) FROM user_sites AS us WHERE us.user_id = "users"."id"), '{}')`,
+        siteIds: sql<
+          string[]
+        >`coalesce((SELECT array_agg(us.site_id::text ORDER BY us.site_id) FROM user_sites AS us WHERE us.user_id = "users"."id"), '{}')`,
       })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
@@ -153,13 +155,23 @@ export class AuthService {
     const user = await findUserByEmail(this.ctx.db, email);
     if (!user) return;
     const token = await this.createLink(user.id, 'reset', RESET_TTL_MINUTES * 60_000);
-    const mail = resetPasswordEmail(user.language, user.firstname, this.link('/reset-password', token), RESET_TTL_MINUTES);
+    const mail = resetPasswordEmail(
+      user.language,
+      user.firstname,
+      this.link('/reset-password', token),
+      RESET_TTL_MINUTES,
+    );
     await this.ctx.mailer.send({ to: user.email, ...mail, kind: 'reset_password' });
   }
 
   async sendInvitation(user: UserRow): Promise<void> {
     const token = await this.createLink(user.id, 'invite', INVITE_TTL_DAYS * 86_400_000);
-    const mail = invitationEmail(user.language, user.firstname, this.link('/set-password', token), INVITE_TTL_DAYS);
+    const mail = invitationEmail(
+      user.language,
+      user.firstname,
+      this.link('/set-password', token),
+      INVITE_TTL_DAYS,
+    );
     await this.ctx.mailer.send({ to: user.email, ...mail, kind: 'invitation' });
   }
 

@@ -29,10 +29,19 @@ describe('logging in', () => {
   });
 
   it('refuses a wrong password with the catalogue message, in English and in French', async () => {
-    const en = await anonymous('en').post('/v1/users/token', { email: 'ada@test.io', password: 'wrong-password-1' });
+    const en = await anonymous('en').post('/v1/users/token', {
+      email: 'ada@test.io',
+      password: 'wrong-password-1',
+    });
     expect(en.statusCode).toBe(401);
-    expect(en.json()).toEqual({ code: 'errors.login_failed', message: 'Unable to authenticate you, verify your email and password' });
-    const fr = await anonymous('fr').post('/v1/users/token', { email: 'nobody@test.io', password: 'whatever-1' });
+    expect(en.json()).toEqual({
+      code: 'errors.login_failed',
+      message: 'Unable to authenticate you, verify your email and password',
+    });
+    const fr = await anonymous('fr').post('/v1/users/token', {
+      email: 'nobody@test.io',
+      password: 'whatever-1',
+    });
     expect(fr.statusCode).toBe(401);
     expect(fr.json().message).toMatch(/^Impossible de vous authentifier/);
   });
@@ -48,10 +57,16 @@ describe('login throttling', () => {
   it('locks an account after repeated failures, even with the right password, then lets it in after the window', async () => {
     await createUser(t.db, { email: 'target@test.io', role: 1 });
     for (let i = 0; i < THROTTLE.perAccount; i++) {
-      const res = await anonymous().post('/v1/users/token', { email: 'target@test.io', password: `guess-${i}-x` });
+      const res = await anonymous().post('/v1/users/token', {
+        email: 'target@test.io',
+        password: `guess-${i}-x`,
+      });
       expect(res.statusCode).toBe(401);
     }
-    const locked = await anonymous('fr').post('/v1/users/token', { email: 'target@test.io', password: PASSWORD });
+    const locked = await anonymous('fr').post('/v1/users/token', {
+      email: 'target@test.io',
+      password: PASSWORD,
+    });
     expect(locked.statusCode).toBe(429);
     expect(locked.json().code).toBe('errors.too_many_attempts');
     expect(locked.json().message).toMatch(/Trop de tentatives, veuillez réessayer dans \d+ minutes/);
@@ -64,7 +79,12 @@ describe('login throttling', () => {
     t.clock.advance(THROTTLE.windowMs + 1000);
     const from = { 'x-forwarded-for': 'ignored' };
     for (let i = 0; i < THROTTLE.perAddress; i++) {
-      await anonymous().request('POST', '/v1/users/token', { email: `spray${i}@test.io`, password: 'guess-1-x' }, from);
+      await anonymous().request(
+        'POST',
+        '/v1/users/token',
+        { email: `spray${i}@test.io`, password: 'guess-1-x' },
+        from,
+      );
     }
     const res = await anonymous().post('/v1/users/token', { email: 'ada@test.io', password: PASSWORD });
     expect(res.statusCode).toBe(429);
@@ -76,35 +96,49 @@ describe('sessions', () => {
   it('rotates the refresh token, which is sent as the Bearer (spec §4)', async () => {
     const api = await anonymous().login('ada@test.io');
     const first = api.refreshToken!;
-    const res = await new ApiClient(t.app).request('POST', '/v1/users/refresh', undefined, { authorization: `Bearer ${first}` });
+    const res = await new ApiClient(t.app).request('POST', '/v1/users/refresh', undefined, {
+      authorization: `Bearer ${first}`,
+    });
     expect(res.statusCode).toBe(200);
     const rotated = res.json();
     expect(rotated.refresh_token).not.toBe(first);
-    const me = await new ApiClient(t.app).request('GET', '/v1/users/me', undefined, { authorization: `Bearer ${rotated.access_token}` });
+    const me = await new ApiClient(t.app).request('GET', '/v1/users/me', undefined, {
+      authorization: `Bearer ${rotated.access_token}`,
+    });
     expect(me.statusCode).toBe(200);
   });
 
   it('revokes the whole session when a used refresh token comes back', async () => {
     const api = await anonymous().login('ada@test.io');
     const stolen = api.refreshToken!;
-    const owner = await anonymous().request('POST', '/v1/users/refresh', undefined, { authorization: `Bearer ${stolen}` });
+    const owner = await anonymous().request('POST', '/v1/users/refresh', undefined, {
+      authorization: `Bearer ${stolen}`,
+    });
     expect(owner.statusCode).toBe(200);
-    const thief = await anonymous().request('POST', '/v1/users/refresh', undefined, { authorization: `Bearer ${stolen}` });
+    const thief = await anonymous().request('POST', '/v1/users/refresh', undefined, {
+      authorization: `Bearer ${stolen}`,
+    });
     expect(thief.statusCode).toBe(401);
     // The owner's newer tokens die with the family.
     const ownerAgain = await anonymous().request('POST', '/v1/users/refresh', undefined, {
       authorization: `Bearer ${owner.json().refresh_token}`,
     });
     expect(ownerAgain.statusCode).toBe(401);
-    const me = await anonymous().request('GET', '/v1/users/me', undefined, { authorization: `Bearer ${owner.json().access_token}` });
+    const me = await anonymous().request('GET', '/v1/users/me', undefined, {
+      authorization: `Bearer ${owner.json().access_token}`,
+    });
     expect(me.statusCode).toBe(401);
   });
 
   it('does not take an access token as a refresh token, nor the reverse', async () => {
     const api = await anonymous().login('ada@test.io');
-    const refreshWithAccess = await anonymous().request('POST', '/v1/users/refresh', undefined, { authorization: `Bearer ${api.token}` });
+    const refreshWithAccess = await anonymous().request('POST', '/v1/users/refresh', undefined, {
+      authorization: `Bearer ${api.token}`,
+    });
     expect(refreshWithAccess.statusCode).toBe(401);
-    const meWithRefresh = await anonymous().request('GET', '/v1/users/me', undefined, { authorization: `Bearer ${api.refreshToken}` });
+    const meWithRefresh = await anonymous().request('GET', '/v1/users/me', undefined, {
+      authorization: `Bearer ${api.refreshToken}`,
+    });
     expect(meWithRefresh.statusCode).toBe(401);
   });
 
@@ -113,8 +147,13 @@ describe('sessions', () => {
     t.clock.advance(61_000);
     const expired = await api.get('/v1/users/me');
     expect(expired.statusCode).toBe(401);
-    expect(expired.json()).toEqual({ code: 'errors.auth_expired', message: 'Authentification expirée - veuillez vous identifier' });
-    const refreshed = await anonymous().request('POST', '/v1/users/refresh', undefined, { authorization: `Bearer ${api.refreshToken}` });
+    expect(expired.json()).toEqual({
+      code: 'errors.auth_expired',
+      message: 'Authentification expirée - veuillez vous identifier',
+    });
+    const refreshed = await anonymous().request('POST', '/v1/users/refresh', undefined, {
+      authorization: `Bearer ${api.refreshToken}`,
+    });
     expect(refreshed.statusCode).toBe(200);
   });
 
@@ -122,12 +161,16 @@ describe('sessions', () => {
     const api = await anonymous().login('ada@test.io');
     expect((await api.post('/v1/users/logout', {})).statusCode).toBe(204);
     expect((await api.get('/v1/users/me')).statusCode).toBe(401);
-    const refresh = await anonymous().request('POST', '/v1/users/refresh', undefined, { authorization: `Bearer ${api.refreshToken}` });
+    const refresh = await anonymous().request('POST', '/v1/users/refresh', undefined, {
+      authorization: `Bearer ${api.refreshToken}`,
+    });
     expect(refresh.statusCode).toBe(401);
   });
 
   it('refuses garbage and forged tokens with "Invalid token"', async () => {
-    const garbage = await anonymous().request('GET', '/v1/users/me', undefined, { authorization: 'Bearer not.a.jwt' });
+    const garbage = await anonymous().request('GET', '/v1/users/me', undefined, {
+      authorization: 'Bearer not.a.jwt',
+    });
     expect(garbage.statusCode).toBe(401);
     expect(garbage.json().code).toBe('errors.invalid_token');
     const none = await anonymous().get('/v1/users/me');
@@ -135,26 +178,37 @@ describe('sessions', () => {
   });
 });
 
-describe('changing one\'s password', () => {
+describe("changing one's password", () => {
   it('needs the current password', async () => {
     await createUser(t.db, { email: 'pw@test.io', role: 1 });
     const api = await anonymous().login('pw@test.io');
-    const res = await api.put('/v1/users/update_password', { current_password: 'not-it-1', password: 'new-password-2' });
+    const res = await api.put('/v1/users/update_password', {
+      current_password: 'not-it-1',
+      password: 'new-password-2',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('errors.wrong_current_password');
   });
 
   it('enforces the password rule on the server (spec §5)', async () => {
     const api = await anonymous().login('pw@test.io');
-    const res = await api.put('/v1/users/update_password', { current_password: PASSWORD, password: 'onlyletters' });
+    const res = await api.put('/v1/users/update_password', {
+      current_password: PASSWORD,
+      password: 'onlyletters',
+    });
     expect(res.statusCode).toBe(400);
-    expect(res.json().details).toEqual([{ path: 'password', message: 'The password must contain at least one number and one letter' }]);
+    expect(res.json().details).toEqual([
+      { path: 'password', message: 'The password must contain at least one number and one letter' },
+    ]);
   });
 
   it('changes it, keeps this session and ends the others', async () => {
     const other = await anonymous().login('pw@test.io');
     const api = await anonymous().login('pw@test.io');
-    const res = await api.put('/v1/users/update_password', { current_password: PASSWORD, password: 'new-password-2' });
+    const res = await api.put('/v1/users/update_password', {
+      current_password: PASSWORD,
+      password: 'new-password-2',
+    });
     expect(res.statusCode).toBe(200);
     expect((await api.get('/v1/users/me')).statusCode).toBe(200);
     expect((await other.get('/v1/users/me')).statusCode).toBe(401);
@@ -182,7 +236,10 @@ describe('password reset by emailed link', () => {
     expect(res.statusCode).toBe(200);
     expect((await session.get('/v1/users/me')).statusCode).toBe(401);
     await anonymous().login('reset@test.io', 'brand-new-3');
-    const again = await anonymous('fr').post('/v1/users/reset_password', { token, password: 'another-one-4' });
+    const again = await anonymous('fr').post('/v1/users/reset_password', {
+      token,
+      password: 'another-one-4',
+    });
     expect(again.statusCode).toBe(400);
     expect(again.json()).toEqual({ code: 'errors.invalid_token', message: 'Le token est invalide' });
   });
@@ -221,9 +278,15 @@ describe('invitation', () => {
     expect(mail?.subject).toBe('Votre compte Flowbox Manager');
     expect(mail?.text).toContain('http://flowbox.test/set-password?token=');
     const token = await linkFromOutbox('grace@test.io', 'invitation');
-    expect((await anonymous().post('/v1/users/set_password', { token, password: 'grace-pass-1' })).statusCode).toBe(200);
+    expect(
+      (await anonymous().post('/v1/users/set_password', { token, password: 'grace-pass-1' })).statusCode,
+    ).toBe(200);
     const grace = await anonymous().login('grace@test.io', 'grace-pass-1');
-    expect((await grace.get('/v1/users/me')).json()).toMatchObject({ status: 'active', language: 'fr', role_name: 'flovea_manager' });
+    expect((await grace.get('/v1/users/me')).json()).toMatchObject({
+      status: 'active',
+      language: 'fr',
+      role_name: 'flovea_manager',
+    });
   });
 
   it('lets the provider read the outbox, and nobody else', async () => {
@@ -262,11 +325,19 @@ describe('registration of an end user (spec §1)', () => {
   });
 
   it('needs the terms accepted and a valid password', async () => {
-    const res = await anonymous().post('/v1/users/register', { ...valid, email: 'x@test.io', terms_accepted: false, password: '12345678' });
+    const res = await anonymous().post('/v1/users/register', {
+      ...valid,
+      email: 'x@test.io',
+      terms_accepted: false,
+      password: '12345678',
+    });
     expect(res.statusCode).toBe(400);
     const details = res.json().details as { path: string; message: string }[];
     expect(details).toContainEqual({ path: 'terms_accepted', message: 'You must accept the terms of use' });
-    expect(details).toContainEqual({ path: 'password', message: 'The password must contain at least one number and one letter' });
+    expect(details).toContainEqual({
+      path: 'password',
+      message: 'The password must contain at least one number and one letter',
+    });
   });
 });
 

@@ -32,7 +32,9 @@ export class LoginThrottle {
         .where(and(eq(loginFailures.key, key), gt(loginFailures.at, since)));
       if (row && row.failures >= limit && row.oldest) {
         const waitMs = new Date(row.oldest).getTime() + THROTTLE.windowMs - this.now().getTime();
-        throw new AppError(429, 'errors.too_many_attempts', { minutes: Math.max(1, Math.ceil(waitMs / 60_000)) });
+        throw new AppError(429, 'errors.too_many_attempts', {
+          minutes: Math.max(1, Math.ceil(waitMs / 60_000)),
+        });
       }
     }
   }
@@ -43,7 +45,9 @@ export class LoginThrottle {
       { key: accountKey(email), at },
       { key: addressKey(ip), at },
     ]);
-    await this.db.delete(loginFailures).where(lt(loginFailures.at, new Date(at.getTime() - THROTTLE.windowMs)));
+    await this.db
+      .delete(loginFailures)
+      .where(lt(loginFailures.at, new Date(at.getTime() - THROTTLE.windowMs)));
   }
 
   async clearAccount(email: string): Promise<void> {

@@ -62,7 +62,12 @@ export class TokenSigner {
         algorithms: ['HS256'],
         currentDate: this.now(),
       });
-      if (payload.typ !== kind || typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || !payload.jti) {
+      if (
+        payload.typ !== kind ||
+        typeof payload.sub !== 'string' ||
+        typeof payload.sid !== 'string' ||
+        !payload.jti
+      ) {
         throw new AppError(401, 'errors.invalid_token');
       }
       return { sub: payload.sub, sid: payload.sid, jti: payload.jti };

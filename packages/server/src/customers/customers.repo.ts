@@ -25,7 +25,10 @@ export async function listCustomers(db: Db, query: { search?: string; limit: num
 }
 
 export async function findCustomer(db: Db, id: string): Promise<Customer | undefined> {
-  const [row] = await db.select({ customer: customers, siteCount }).from(customers).where(eq(customers.id, id));
+  const [row] = await db
+    .select({ customer: customers, siteCount })
+    .from(customers)
+    .where(eq(customers.id, id));
   return row ? toApiCustomer(row.customer, row.siteCount) : undefined;
 }
 

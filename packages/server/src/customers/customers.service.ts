@@ -42,7 +42,8 @@ export class CustomersService {
     requireRole(actor, 1, 2);
     requireCustomerRead(actor, id);
     // The name and the subscription date are the provider's commercial record.
-    if (actor.role !== 1 && (input.name !== undefined || input.subscription_date !== undefined)) throw forbidden();
+    if (actor.role !== 1 && (input.name !== undefined || input.subscription_date !== undefined))
+      throw forbidden();
     await this.info(actor, id);
     await updateCustomer(this.ctx.db, id, this.valuesOf(input));
     return this.info(actor, id);
@@ -60,7 +61,8 @@ export class CustomersService {
     if (input.name !== undefined) values.name = input.name;
     if (input.operations_contact !== undefined) values.operationsContact = input.operations_contact;
     if (input.technical_contact !== undefined) values.technicalContact = input.technical_contact;
-    if (input.administrative_contact !== undefined) values.administrativeContact = input.administrative_contact;
+    if (input.administrative_contact !== undefined)
+      values.administrativeContact = input.administrative_contact;
     if (input.subscription_date !== undefined) values.subscriptionDate = input.subscription_date;
     return values;
   }

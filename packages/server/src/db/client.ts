@@ -18,7 +18,10 @@ const migrationsFolder = join(import.meta.dirname, '../../drizzle');
 const MIGRATION_LOCK = 727_001;
 
 /** PostgreSQL through DATABASE_URL, else embedded PGlite in dataDir (or in memory when dataDir is null). */
-export async function openDatabase(options: { databaseUrl?: string; dataDir: string | null }): Promise<Database> {
+export async function openDatabase(options: {
+  databaseUrl?: string;
+  dataDir: string | null;
+}): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
   return openPglite(options.dataDir);
 }

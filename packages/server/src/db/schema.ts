@@ -15,7 +15,10 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { AlertsSettings, Contact, PermissionSet } from '@flowbox/shared';
 
-const id = () => uuid('id').primaryKey().default(sql`gen_random_uuid()`);
+const id = () =>
+  uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`);
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
 

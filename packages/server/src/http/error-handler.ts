@@ -1,6 +1,6 @@
 import { describeIssues, translate, type ApiError, type ErrorCode, type FieldIssue } from '@flowbox/shared';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { AppError } from '../errors.ts';
 import { requestLanguage } from './language.ts';
 
@@ -26,14 +26,22 @@ const CLIENT_ERRORS: Record<string, { status: number; code: ErrorCode }> = {
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const language = requestLanguage(request);
-    const send = (status: number, code: ErrorCode, params: Record<string, string | number> = {}, details?: FieldIssue[]) => {
+    const send = (
+      status: number,
+      code: ErrorCode,
+      params: Record<string, string | number> = {},
+      details?: FieldIssue[],
+    ) => {
       const body: ApiError = { code, message: translate(code, language, params) };
       if (details?.length) body.details = details;
       return reply.status(status).send(body);
     };
 
     if (error instanceof AppError) {
-      const details = error.details?.map((d) => ({ path: d.path, message: translate(d.message as ErrorCode, language) }));
+      const details = error.details?.map((d) => ({
+        path: d.path,
+        message: translate(d.message as ErrorCode, language),
+      }));
       return send(error.status, error.code, error.params, details);
     }
     if (error instanceof RequestValidationError) {

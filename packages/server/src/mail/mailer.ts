@@ -30,7 +30,12 @@ export class Mailer {
       .returning({ id: emails.id });
     if (!this.transport) return;
     try {
-      await this.transport.sendMail({ from: this.options.from, to: message.to, subject: message.subject, text: message.text });
+      await this.transport.sendMail({
+        from: this.options.from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+      });
       await this.db.update(emails).set({ status: 'sent', sentAt: new Date() }).where(eq(emails.id, row!.id));
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
@@ -40,7 +45,12 @@ export class Mailer {
   }
 
   async outbox(limit: number, offset: number): Promise<OutboxEmail[]> {
-    const rows = await this.db.select().from(emails).orderBy(desc(emails.createdAt), desc(emails.id)).limit(limit).offset(offset);
+    const rows = await this.db
+      .select()
+      .from(emails)
+      .orderBy(desc(emails.createdAt), desc(emails.id))
+      .limit(limit)
+      .offset(offset);
     return rows.map((r) => ({
       id: r.id,
       to: r.to,

@@ -16,7 +16,12 @@ export function invitationEmail(language: Language, firstname: string, link: str
   };
 }
 
-export function resetPasswordEmail(language: Language, firstname: string, link: string, minutes: number): Template {
+export function resetPasswordEmail(
+  language: Language,
+  firstname: string,
+  link: string,
+  minutes: number,
+): Template {
   if (language === 'fr') {
     return {
       subject: 'Réinitialisation de votre mot de passe Flowbox Manager',

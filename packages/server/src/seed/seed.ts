@@ -7,10 +7,15 @@ import { findUserByEmail, insertUser } from '../users/users.repo.ts';
 type Logger = { info: (obj: object, msg: string) => void; warn: (obj: object, msg: string) => void };
 
 /** FLOWBOX_ADMIN_EMAIL / FLOWBOX_ADMIN_PASSWORD: make sure this provider manager exists (DESIGN.md §8). */
-export async function ensureAdmin(db: Db, admin: { email: string; password: string }, log: Logger): Promise<void> {
+export async function ensureAdmin(
+  db: Db,
+  admin: { email: string; password: string },
+  log: Logger,
+): Promise<void> {
   const existing = await findUserByEmail(db, admin.email);
   if (existing) {
-    if (existing.role !== 1) log.warn({ email: admin.email }, 'FLOWBOX_ADMIN_EMAIL belongs to a user who is not a provider manager');
+    if (existing.role !== 1)
+      log.warn({ email: admin.email }, 'FLOWBOX_ADMIN_EMAIL belongs to a user who is not a provider manager');
     return;
   }
   await insertUser(db, {

@@ -30,7 +30,13 @@ export class SitesService {
     if (query.search) conditions.push(ilike(sites.name, `%${escapeLike(query.search)}%`));
     const where = and(...conditions);
     const [rows, [totalRow]] = await Promise.all([
-      this.ctx.db.select().from(sites).where(where).orderBy(asc(sites.name), asc(sites.id)).limit(query.limit).offset(query.offset),
+      this.ctx.db
+        .select()
+        .from(sites)
+        .where(where)
+        .orderBy(asc(sites.name), asc(sites.id))
+        .limit(query.limit)
+        .offset(query.offset),
       this.ctx.db.select({ total: count() }).from(sites).where(where),
     ]);
     return { items: rows.map(toApiSite), total: totalRow?.total ?? 0 };
@@ -77,7 +83,10 @@ export class SitesService {
   }
 
   private async requireCustomer(customerId: string): Promise<void> {
-    const [row] = await this.ctx.db.select({ id: customers.id }).from(customers).where(eq(customers.id, customerId));
+    const [row] = await this.ctx.db
+      .select({ id: customers.id })
+      .from(customers)
+      .where(eq(customers.id, customerId));
     if (!row) throw notFound();
   }
 }

@@ -90,7 +90,14 @@ let passwordHash: Promise<string> | undefined;
 
 export async function createUser(
   db: Db,
-  fields: { email: string; role: 1 | 2 | 3; customerId?: string | null; siteIds?: string[]; firstname?: string; lastname?: string },
+  fields: {
+    email: string;
+    role: 1 | 2 | 3;
+    customerId?: string | null;
+    siteIds?: string[];
+    firstname?: string;
+    lastname?: string;
+  },
 ) {
   passwordHash ??= hashPassword(PASSWORD);
   return insertUser(
@@ -110,7 +117,10 @@ export async function createUser(
 
 /** Two customers, each with two sites, a customer manager and a site manager of its first site. */
 export async function createWorld(db: Db) {
-  const [a, b] = await db.insert(customers).values([{ name: 'Customer A' }, { name: 'Customer B' }]).returning();
+  const [a, b] = await db
+    .insert(customers)
+    .values([{ name: 'Customer A' }, { name: 'Customer B' }])
+    .returning();
   const [a1, a2, b1, b2] = await db
     .insert(sites)
     .values([
@@ -120,11 +130,42 @@ export async function createWorld(db: Db) {
       { customerId: b!.id, name: 'B site 2' },
     ])
     .returning();
-  const provider = await createUser(db, { email: 'provider@test.io', role: 1, firstname: 'Pat', lastname: 'Provider' });
-  const cmA = await createUser(db, { email: 'cm.a@test.io', role: 2, customerId: a!.id, firstname: 'Cara', lastname: 'Amanager' });
-  const smA = await createUser(db, { email: 'sm.a@test.io', role: 3, customerId: a!.id, siteIds: [a1!.id], firstname: 'Sam', lastname: 'Asite' });
-  const cmB = await createUser(db, { email: 'cm.b@test.io', role: 2, customerId: b!.id, firstname: 'Cole', lastname: 'Bmanager' });
-  const smB = await createUser(db, { email: 'sm.b@test.io', role: 3, customerId: b!.id, siteIds: [b1!.id], firstname: 'Sue', lastname: 'Bsite' });
+  const provider = await createUser(db, {
+    email: 'provider@test.io',
+    role: 1,
+    firstname: 'Pat',
+    lastname: 'Provider',
+  });
+  const cmA = await createUser(db, {
+    email: 'cm.a@test.io',
+    role: 2,
+    customerId: a!.id,
+    firstname: 'Cara',
+    lastname: 'Amanager',
+  });
+  const smA = await createUser(db, {
+    email: 'sm.a@test.io',
+    role: 3,
+    customerId: a!.id,
+    siteIds: [a1!.id],
+    firstname: 'Sam',
+    lastname: 'Asite',
+  });
+  const cmB = await createUser(db, {
+    email: 'cm.b@test.io',
+    role: 2,
+    customerId: b!.id,
+    firstname: 'Cole',
+    lastname: 'Bmanager',
+  });
+  const smB = await createUser(db, {
+    email: 'sm.b@test.io',
+    role: 3,
+    customerId: b!.id,
+    siteIds: [b1!.id],
+    firstname: 'Sue',
+    lastname: 'Bsite',
+  });
   return {
     customers: { a: a!, b: b! },
     sites: { a1: a1!, a2: a2!, b1: b1!, b2: b2! },
@@ -153,7 +194,12 @@ export class ApiClient {
     return this;
   }
 
-  request(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+  request(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<LightMyRequestResponse> {
     return this.app.inject({
       method,
       url,

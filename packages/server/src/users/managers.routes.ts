@@ -25,7 +25,9 @@ type FamilyRoutes = {
   family: (params: object) => Family;
   create: typeof ManagerCreateSchema | typeof SiteManagerCreateSchema;
   update: typeof ManagerUpdateSchema | typeof SiteManagerUpdateSchema;
-  listQuery: typeof ListQuerySchema | ReturnType<typeof ListQuerySchema.extend<typeof SiteManagerListQuerySchema.shape>>;
+  listQuery:
+    | typeof ListQuerySchema
+    | ReturnType<typeof ListQuerySchema.extend<typeof SiteManagerListQuerySchema.shape>>;
 };
 
 /** spec §7 manager calls: list, info, create, update, delete, in the same shape for each family. */
@@ -67,7 +69,15 @@ function familyRoutes(app: App, managers: ManagersService, f: FamilyRoutes): voi
   const one = f.params.extend({ managerId: uuidParam }) as z.ZodObject<{ managerId: typeof uuidParam }>;
   app.get(
     `${f.prefix}/list`,
-    { schema: { tags, security, params: f.params, querystring: f.listQuery, response: { 200: listOf(UserSchema), ...errorResponses } } },
+    {
+      schema: {
+        tags,
+        security,
+        params: f.params,
+        querystring: f.listQuery,
+        response: { 200: listOf(UserSchema), ...errorResponses },
+      },
+    },
     (request) => {
       const query = request.query as z.output<typeof ListQuerySchema> & { site_id?: string };
       return managers.list(actorOf(request), f.family(request.params), { ...query, siteId: query.site_id });
@@ -80,21 +90,50 @@ function familyRoutes(app: App, managers: ManagersService, f: FamilyRoutes): voi
   );
   app.post(
     `${f.prefix}/create`,
-    { schema: { tags, security, params: f.params, body: f.create, response: { 201: UserSchema, ...errorResponses } } },
-    async (request, reply) => reply.status(201).send(await managers.create(actorOf(request), f.family(request.params), request.body)),
+    {
+      schema: {
+        tags,
+        security,
+        params: f.params,
+        body: f.create,
+        response: { 201: UserSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await managers.create(actorOf(request), f.family(request.params), request.body)),
   );
   app.put(
     `${f.prefix}/:managerId/update`,
     {
-      schema: { tags, security, params: one, body: f.update, response: { 200: ManagerUpdateAnswerSchema, ...errorResponses } },
+      schema: {
+        tags,
+        security,
+        params: one,
+        body: f.update,
+        response: { 200: ManagerUpdateAnswerSchema, ...errorResponses },
+      },
     },
-    (request) => managers.update(actorOf(request), f.family(request.params), request.params.managerId, request.body),
+    (request) =>
+      managers.update(actorOf(request), f.family(request.params), request.params.managerId, request.body),
   );
   app.delete(
     `${f.prefix}/:managerId/delete`,
-    { schema: { tags, security, params: one, body: ConfirmNameSchema, response: { 204: z.null(), ...errorResponses } } },
+    {
+      schema: {
+        tags,
+        security,
+        params: one,
+        body: ConfirmNameSchema,
+        response: { 204: z.null(), ...errorResponses },
+      },
+    },
     async (request, reply) => {
-      await managers.remove(actorOf(request), f.family(request.params), request.params.managerId, request.body.confirm_name);
+      await managers.remove(
+        actorOf(request),
+        f.family(request.params),
+        request.params.managerId,
+        request.body.confirm_name,
+      );
       return reply.status(204).send(null);
     },
   );

@@ -1,4 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
+import type { ManagerCreateSchema, ManagerUpdateSchema } from '@flowbox/shared';
 import {
   type ManagerUpdateAnswer,
   type PermissionSet,
@@ -6,8 +7,6 @@ import {
   type SiteManagerCreateInput,
   type SiteManagerUpdateInput,
   type User,
-  ManagerCreateSchema,
-  ManagerUpdateSchema,
 } from '@flowbox/shared';
 import type { z } from 'zod';
 import { requireCustomerManage, requirePermission, requireRole, type Actor } from '../access/access.ts';
@@ -45,7 +44,11 @@ export class ManagersService {
     private readonly auth: AuthService,
   ) {}
 
-  async list(actor: Actor, family: Family, query: { search?: string; limit: number; offset: number; siteId?: string }) {
+  async list(
+    actor: Actor,
+    family: Family,
+    query: { search?: string; limit: number; offset: number; siteId?: string },
+  ) {
     this.requireRead(actor, family);
     const { rows, total } = await listUsers(this.ctx.db, {
       role: family.role,
@@ -55,7 +58,10 @@ export class ManagersService {
       limit: query.limit,
       offset: query.offset,
     });
-    const sitesByUser = await siteIdsOf(this.ctx.db, rows.map((r) => r.id));
+    const sitesByUser = await siteIdsOf(
+      this.ctx.db,
+      rows.map((r) => r.id),
+    );
     return { items: rows.map((r) => toApiUser(r, sitesByUser.get(r.id) ?? [])), total };
   }
 
@@ -87,7 +93,12 @@ export class ManagersService {
     return this.present(row);
   }
 
-  async update(actor: Actor, family: Family, managerId: string, input: UpdateInput): Promise<ManagerUpdateAnswer> {
+  async update(
+    actor: Actor,
+    family: Family,
+    managerId: string,
+    input: UpdateInput,
+  ): Promise<ManagerUpdateAnswer> {
     const self = actor.id === managerId;
     if (self) {
       // A manager edits its own profile but never its own rights (spec §6 profile update).
@@ -168,7 +179,8 @@ export class ManagersService {
     }
     if (input.language !== undefined) patch.language = input.language;
     if (input.address !== undefined) patch.address = input.address;
-    if (input.alert_notification_enabled !== undefined) patch.alertNotificationEnabled = input.alert_notification_enabled;
+    if (input.alert_notification_enabled !== undefined)
+      patch.alertNotificationEnabled = input.alert_notification_enabled;
     if (input.alerts_settings) patch.alertsSettings = { ...current.alertsSettings, ...input.alerts_settings };
     if (input.alerts_instance_settings) patch.alertsInstanceSettings = input.alerts_instance_settings;
     if (input.permissions) {
@@ -186,7 +198,9 @@ export class ManagersService {
 const emailTaken = () => new AppError(409, 'errors.email_taken');
 
 function rethrowUnique(error: unknown): never {
-  const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+  const code =
+    (error as { code?: string; cause?: { code?: string } }).code ??
+    (error as { cause?: { code?: string } }).cause?.code;
   if (code === PG_UNIQUE_VIOLATION) throw emailTaken();
   throw error;
 }

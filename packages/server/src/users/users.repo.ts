@@ -1,11 +1,5 @@
 import { and, asc, count, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
-import {
-  defaultAlertsSettings,
-  effectivePermissions,
-  roleName,
-  type Role,
-  type User,
-} from '@flowbox/shared';
+import { defaultAlertsSettings, effectivePermissions, roleName, type Role, type User } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
 import { users, userSites } from '../db/schema.ts';
 
@@ -48,12 +42,17 @@ export async function listUsers(db: Db, filter: UserFilter): Promise<{ rows: Use
   if (filter.customerId) conditions.push(eq(users.customerId, filter.customerId));
   if (filter.siteId) {
     conditions.push(
-      inArray(users.id, db.select({ id: userSites.userId }).from(userSites).where(eq(userSites.siteId, filter.siteId))),
+      inArray(
+        users.id,
+        db.select({ id: userSites.userId }).from(userSites).where(eq(userSites.siteId, filter.siteId)),
+      ),
     );
   }
   if (filter.search) {
     const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    conditions.push(or(ilike(users.firstname, pattern), ilike(users.lastname, pattern), ilike(users.email, pattern))!);
+    conditions.push(
+      or(ilike(users.firstname, pattern), ilike(users.lastname, pattern), ilike(users.email, pattern))!,
+    );
   }
   const where = and(...conditions);
   const [rows, [totalRow]] = await Promise.all([
@@ -71,7 +70,8 @@ export async function listUsers(db: Db, filter: UserFilter): Promise<{ rows: Use
 
 export async function insertUser(db: Db, values: NewUserRow, siteIds: string[] = []): Promise<UserRow> {
   const [row] = await db.insert(users).values(values).returning();
-  if (siteIds.length > 0) await db.insert(userSites).values(siteIds.map((siteId) => ({ userId: row!.id, siteId })));
+  if (siteIds.length > 0)
+    await db.insert(userSites).values(siteIds.map((siteId) => ({ userId: row!.id, siteId })));
   return row!;
 }
 

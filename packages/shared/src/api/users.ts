@@ -59,7 +59,10 @@ export type Tokens = z.infer<typeof TokensSchema>;
 
 export const LoginSchema = z.object({
   email: emailField,
-  password: z.string({ error: 'validation.required' }).min(1, 'validation.required').max(200, 'validation.too_long'),
+  password: z
+    .string({ error: 'validation.required' })
+    .min(1, 'validation.required')
+    .max(200, 'validation.too_long'),
 });
 export type LoginInput = z.infer<typeof LoginSchema>;
 
@@ -112,7 +115,10 @@ export const ManagerCreateSchema = z.object({
 export type ManagerCreateInput = z.input<typeof ManagerCreateSchema>;
 
 export const SiteManagerCreateSchema = ManagerCreateSchema.extend({
-  site_id: z.array(uuidField, 'validation.at_least_one_site').min(1, 'validation.at_least_one_site').max(1000),
+  site_id: z
+    .array(uuidField, 'validation.at_least_one_site')
+    .min(1, 'validation.at_least_one_site')
+    .max(1000),
 });
 export type SiteManagerCreateInput = z.input<typeof SiteManagerCreateSchema>;
 
