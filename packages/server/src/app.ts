@@ -60,6 +60,11 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'same-origin');
+    reply.header('x-frame-options', 'DENY');
+  });
 
   const mailer = new Mailer(options.db, {
     smtpUrl: options.config.smtpUrl,
@@ -135,6 +140,18 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   return { app, services };
 }
 
+/** The web app loads only its own scripts and talks only to this server. */
+const WEB_CSP = [
+  "default-src 'self'",
+  "img-src 'self' data: blob:",
+  "style-src 'self' 'unsafe-inline'",
+  "script-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 /** The built SPA: static files, and index.html for any other non-API path (client-side routes). */
 async function serveWebApp(app: App, webDist: string): Promise<void> {
   const hasWeb = existsSync(join(webDist, 'index.html'));
@@ -142,7 +159,11 @@ async function serveWebApp(app: App, webDist: string): Promise<void> {
   app.setNotFoundHandler((request, reply) => {
     const isApi = request.url === '/v1' || request.url.startsWith('/v1/');
     if (!isApi && hasWeb && request.method === 'GET') {
-      return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
+      return reply
+        .header('cache-control', 'no-cache')
+        .header('content-security-policy', WEB_CSP)
+        .type('text/html')
+        .sendFile('index.html');
     }
     return reply
       .status(404)
