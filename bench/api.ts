@@ -4,7 +4,7 @@
 import { type AddressInfo } from 'node:net';
 import { buildApp } from '../packages/server/src/app.ts';
 import { customers } from '../packages/server/src/db/schema.ts';
-import { createUser, openTestDatabase, PASSWORD } from '../packages/server/src/test/harness.ts';
+import { createUser, openTestDatabase, PASSWORD, testConfig } from '../packages/server/src/test/harness.ts';
 
 const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 5) * 1000;
 const CONCURRENCY = 16;
@@ -46,16 +46,7 @@ async function measure(
 async function benchDriver(label: string) {
   const database = await openTestDatabase();
   const { app } = await buildApp({
-    config: {
-      publicUrl: 'http://bench',
-      accessTokenTtl: 900,
-      refreshTokenTtl: 86400,
-      jwtSecret: 'bench-secret-bench-secret-bench-secret-0123',
-      smtpUrl: undefined,
-      smtpFrom: 'bench <b@b>',
-      logLevel: 'silent',
-      webDist: '/nonexistent',
-    },
+    config: testConfig({ refreshTokenTtl: 86400 }),
     db: database.db,
     logger: false,
     rateLimitPerMinute: 1_000_000_000,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { buildApp, type Services } from '../app.ts';
+import { buildApp, type AppOptions, type Services } from '../app.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { openDatabase, type Database, type Db } from '../db/client.ts';
 import { customers, sites } from '../db/schema.ts';
@@ -55,20 +55,26 @@ export type TestApp = {
   close: () => Promise<void>;
 };
 
+/** The app settings of tests and benchmarks: no SMTP, no web build, a fixed signing key. */
+export function testConfig(overrides: Partial<AppOptions['config']> = {}): AppOptions['config'] {
+  return {
+    publicUrl: 'http://flowbox.test',
+    accessTokenTtl: 900,
+    refreshTokenTtl: 30 * 86400,
+    jwtSecret: 'test-secret-that-is-long-enough-for-hs256-0123456789',
+    smtpUrl: undefined,
+    smtpFrom: 'Flowbox Manager <no-reply@flowbox.test>',
+    logLevel: 'silent',
+    webDist: '/nonexistent',
+    ...overrides,
+  };
+}
+
 export async function createTestApp(overrides: { accessTokenTtl?: number } = {}): Promise<TestApp> {
   const database = await openTestDatabase();
   const clock = new TestClock();
   const { app, services } = await buildApp({
-    config: {
-      publicUrl: 'http://flowbox.test',
-      accessTokenTtl: overrides.accessTokenTtl ?? 900,
-      refreshTokenTtl: 30 * 86400,
-      jwtSecret: 'test-secret-that-is-long-enough-for-hs256-0123456789',
-      smtpUrl: undefined,
-      smtpFrom: 'Flowbox Manager <no-reply@flowbox.test>',
-      logLevel: 'silent',
-      webDist: '/nonexistent',
-    },
+    config: testConfig(overrides),
     db: database.db,
     now: clock.now,
     logger: false,
