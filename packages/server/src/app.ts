@@ -127,8 +127,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
           },
           async (request) => {
             requireRole(actorOf(request), 1);
-            const items = await mailer.outbox(request.query.limit, request.query.offset);
-            return { items, total: items.length };
+            return mailer.outbox(request.query.limit, request.query.offset);
           },
         );
       });

@@ -54,12 +54,17 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[], language: La
 }
 
 function issueKey(issue: z.core.$ZodIssue): MessageKey {
-  if (isMessageKey(issue.message)) return issue.message;
+  // A value of the wrong type is there but invalid, even where the field's message says "required"
+  // (`input` is known when the parse reports it, as the server's request validation does).
+  const wrongType = issue.code === 'invalid_type' && issue.input !== undefined && issue.input !== null;
+  if (isMessageKey(issue.message) && !(wrongType && issue.message === 'validation.required'))
+    return issue.message;
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined ? 'validation.required' : 'validation.invalid';
+      if (!wrongType) return 'validation.required';
+      return issue.expected === 'number' ? 'validation.number' : 'validation.invalid';
     case 'too_big':
-      return 'validation.too_long';
+      return issue.origin === 'string' ? 'validation.too_long' : 'validation.max';
     case 'invalid_value':
       return 'validation.select';
     default:

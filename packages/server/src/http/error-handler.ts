@@ -63,7 +63,8 @@ export function installErrorHandler(app: FastifyInstance): void {
 /** Validates a request part with its zod schema; failures keep zod's issues for translation. */
 export function zodValidatorCompiler({ schema }: { schema: z.ZodType }) {
   return (data: unknown) => {
-    const result = schema.safeParse(data);
+    // The input is reported so that a wrong type is told apart from a missing value.
+    const result = schema.safeParse(data, { reportInput: true });
     if (result.success) return { value: result.data };
     return { error: new RequestValidationError(result.error.issues) };
   };

@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm';
+import { count, desc, eq } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { OutboxEmail } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
@@ -44,14 +44,17 @@ export class Mailer {
     }
   }
 
-  async outbox(limit: number, offset: number): Promise<OutboxEmail[]> {
-    const rows = await this.db
-      .select()
-      .from(emails)
-      .orderBy(desc(emails.createdAt), desc(emails.id))
-      .limit(limit)
-      .offset(offset);
-    return rows.map((r) => ({
+  async outbox(limit: number, offset: number): Promise<{ items: OutboxEmail[]; total: number }> {
+    const [rows, [totalRow]] = await Promise.all([
+      this.db
+        .select()
+        .from(emails)
+        .orderBy(desc(emails.createdAt), desc(emails.id))
+        .limit(limit)
+        .offset(offset),
+      this.db.select({ total: count() }).from(emails),
+    ]);
+    const items = rows.map((r) => ({
       id: r.id,
       to: r.to,
       subject: r.subject,
@@ -60,6 +63,7 @@ export class Mailer {
       status: r.status,
       created_at: r.createdAt.toISOString(),
     }));
+    return { items, total: totalRow?.total ?? 0 };
   }
 
   close(): void {

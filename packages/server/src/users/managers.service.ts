@@ -12,7 +12,7 @@ import type { z } from 'zod';
 import { requireCustomerManage, requirePermission, requireRole, type Actor } from '../access/access.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import type { Context } from '../context.ts';
-import { refreshTokens, sites } from '../db/schema.ts';
+import { customers, refreshTokens, sites } from '../db/schema.ts';
 import { AppError, forbidden, namesMismatch, notFound } from '../errors.ts';
 import {
   deleteUser,
@@ -36,6 +36,7 @@ type UpdateInput = z.output<typeof ManagerUpdateSchema> & { site_id?: string[] }
 export type { SiteManagerCreateInput, SiteManagerUpdateInput };
 
 const PG_UNIQUE_VIOLATION = '23505';
+const PG_FOREIGN_KEY_VIOLATION = '23503';
 
 /** The three manager families share one implementation; only who may act differs (spec §2, §6). */
 export class ManagersService {
@@ -50,6 +51,7 @@ export class ManagersService {
     query: { search?: string; limit: number; offset: number; siteId?: string },
   ) {
     this.requireRead(actor, family);
+    await this.requireCustomerOf(family);
     const { rows, total } = await listUsers(this.ctx.db, {
       role: family.role,
       customerId: family.customerId ?? undefined,
@@ -66,13 +68,15 @@ export class ManagersService {
   }
 
   async info(actor: Actor, family: Family, managerId: string): Promise<User> {
-    if (actor.id !== managerId) this.requireRead(actor, family);
+    if (actor.id === managerId) this.requireOwnFamily(actor, family);
+    else this.requireRead(actor, family);
     const row = await this.findInFamily(family, managerId);
     return this.present(row);
   }
 
   async create(actor: Actor, family: Family, input: CreateInput): Promise<User> {
     this.requireManage(actor, family);
+    await this.requireCustomerOf(family);
     if (family.role === 3) await this.requireSitesOfCustomer(family.customerId!, input.site_id ?? []);
     if (await findUserByEmail(this.ctx.db, input.email)) throw emailTaken();
     const values: NewUserRow = {
@@ -103,7 +107,7 @@ export class ManagersService {
     if (self) {
       // A manager edits its own profile but never its own rights (spec §6 profile update).
       if (input.permissions !== undefined || input.site_id !== undefined) throw forbidden();
-      requireRole(actor, family.role);
+      this.requireOwnFamily(actor, family);
     } else {
       this.requireManage(actor, family);
     }
@@ -139,6 +143,11 @@ export class ManagersService {
     await deleteUser(this.ctx.db, managerId);
   }
 
+  /** A manager acting on its own record does so through its own family's calls only (spec §6). */
+  private requireOwnFamily(actor: Actor, family: Family): void {
+    if (actor.role !== family.role || actor.customerId !== family.customerId) throw forbidden();
+  }
+
   private requireRead(actor: Actor, family: Family): void {
     if (family.role === 1) return requireRole(actor, 1);
     requireRole(actor, 1, 2);
@@ -157,6 +166,16 @@ export class ManagersService {
     const row = await findUserById(this.ctx.db, managerId);
     if (!row || row.role !== family.role || row.customerId !== family.customerId) throw notFound();
     return row;
+  }
+
+  /** A customer id that names no customer answers 404, as for sites (never an empty list or a 500). */
+  private async requireCustomerOf(family: Family): Promise<void> {
+    if (family.customerId === null) return;
+    const [row] = await this.ctx.db
+      .select({ id: customers.id })
+      .from(customers)
+      .where(eq(customers.id, family.customerId));
+    if (!row) throw notFound();
   }
 
   private async requireSitesOfCustomer(customerId: string, siteIds: string[]): Promise<void> {
@@ -202,5 +221,7 @@ function rethrowUnique(error: unknown): never {
     (error as { code?: string; cause?: { code?: string } }).code ??
     (error as { cause?: { code?: string } }).cause?.code;
   if (code === PG_UNIQUE_VIOLATION) throw emailTaken();
+  // The customer or a site was deleted while the call ran.
+  if (code === PG_FOREIGN_KEY_VIOLATION) throw notFound();
   throw error;
 }

@@ -1,0 +1,541 @@
+import { count } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import type { LightMyRequestResponse } from 'fastify';
+import { isMessageKey, MESSAGES, translate, type Language, type MessageKey } from '@flowbox/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { customers, emails, registrations, sites, users, userSites } from '../db/schema.ts';
+import { ApiClient, createTestApp, createWorld, loginAs, type TestApp, type World } from '../test/harness.ts';
+
+/*
+ * Whatever a client sends, the answer is the one error shape `{ code, message, details? }` from the
+ * message catalogue, in the caller's language, never a 500, and nothing is written.
+ */
+
+let t: TestApp;
+let w: World;
+const providers = {} as Record<Language, ApiClient>;
+let cmA: ApiClient;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  w = await createWorld(t.db);
+  providers.en = await loginAs(t.app, 'provider@test.io', 'en');
+  providers.fr = await loginAs(t.app, 'provider@test.io', 'fr');
+  cmA = await loginAs(t.app, 'cm.a@test.io');
+});
+afterAll(() => t.close());
+
+const GHOST = '00000000-0000-4000-8000-000000000000';
+const LANGUAGES: Language[] = ['en', 'fr'];
+
+async function rowCounts() {
+  const rows = async (table: PgTable) => (await t.db.select({ n: count() }).from(table))[0]!.n;
+  const tables = { users, customers, sites, emails, userSites, registrations };
+  const counts: Record<string, number> = {};
+  for (const [name, table] of Object.entries(tables)) counts[name] = await rows(table);
+  return counts;
+}
+
+const asPattern = (template: string) =>
+  new RegExp(`^${template.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\{\\\{\w+\\\}\\\}/g, '.+')}$`);
+
+/** Asserts the one error shape, with messages from the catalogue in that language; never a 500. */
+function expectCatalogueError(res: LightMyRequestResponse, language: Language, status: number) {
+  expect(res.statusCode, res.body).toBe(status);
+  expect(res.headers['content-type']).toMatch(/^application\/json/);
+  const body = res.json();
+  expect(Object.keys(body).filter((k) => !['code', 'message', 'details'].includes(k))).toEqual([]);
+  expect(body.code).toMatch(/^errors\./);
+  expect(isMessageKey(body.code)).toBe(true);
+  expect(body.message).toBe(translate(body.code as MessageKey, language));
+  const templates = Object.values(MESSAGES[language]).map(asPattern);
+  for (const detail of body.details ?? []) {
+    expect(Object.keys(detail).sort()).toEqual(['message', 'path']);
+    expect(typeof detail.path).toBe('string');
+    expect(
+      templates.some((p) => p.test(detail.message)),
+      detail.message,
+    ).toBe(true);
+  }
+  return body as { code: string; message: string; details?: { path: string; message: string }[] };
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type BodyEndpoint = {
+  name: string;
+  method: Method;
+  path: () => string;
+  /** Public calls are tried without a token; the others as a provider manager, who may do everything. */
+  anonymous?: boolean;
+  /** A body the call would accept: every test below breaks it. */
+  valid: () => Record<string, unknown>;
+  /** The fields that must be present, with the message a missing one gets. */
+  required: Record<string, MessageKey>;
+  /** Messages other than "This value is not valid" for a value of the wrong type. */
+  wrongTypeMessages?: Record<string, MessageKey>;
+  /** Text fields limited to 120 characters. */
+  names?: string[];
+};
+
+const A = () => `/v1/customers/${w.customers.a.id}`;
+const person = { firstname: 'Nora', lastname: 'Valid', email: 'nora.valid@test.io' };
+const nameRequired = { firstname: 'validation.required', lastname: 'validation.required' } as const;
+const confirm: Pick<BodyEndpoint, 'valid' | 'required'> = {
+  valid: () => ({ confirm_name: 'Some Name' }),
+  required: { confirm_name: 'validation.required' },
+};
+const managerUpdate = () => ({
+  firstname: 'Nora',
+  alert_notification_enabled: true,
+  alerts_settings: { maintenance: { email: false } },
+  permissions: { 'sites.manage': 'denied' },
+});
+
+const BODY_ENDPOINTS: BodyEndpoint[] = [
+  {
+    name: 'log in',
+    method: 'POST',
+    path: () => '/v1/users/token',
+    anonymous: true,
+    valid: () => ({ email: 'provider@test.io', password: 'whatever-1' }),
+    required: { email: 'validation.required', password: 'validation.required' },
+  },
+  {
+    name: 'ask for a reset link',
+    method: 'POST',
+    path: () => '/v1/users/request_reset_password',
+    anonymous: true,
+    valid: () => ({ email: 'provider@test.io' }),
+    required: { email: 'validation.required' },
+  },
+  ...(['/v1/users/reset_password', '/v1/users/set_password'] as const).map((path): BodyEndpoint => ({
+    name: `set a password from an emailed link (${path})`,
+    method: 'POST',
+    path: () => path,
+    anonymous: true,
+    valid: () => ({ token: 'abc', password: 'new-password-1' }),
+    required: { token: 'validation.required', password: 'validation.required' },
+  })),
+  {
+    name: 'register',
+    method: 'POST',
+    path: () => '/v1/users/register',
+    anonymous: true,
+    valid: () => ({ ...person, password: 'end-user-1', flowbox_serial: 'FBX-1', terms_accepted: true }),
+    required: { ...nameRequired, email: 'validation.required', password: 'validation.required' },
+    wrongTypeMessages: { terms_accepted: 'validation.terms' },
+    names: ['firstname', 'lastname'],
+  },
+  {
+    name: 'change the password',
+    method: 'PUT',
+    path: () => '/v1/users/update_password',
+    valid: () => ({ current_password: 'old-password-1', password: 'new-password-1' }),
+    required: { current_password: 'validation.required', password: 'validation.required' },
+  },
+  {
+    name: 'log out',
+    method: 'POST',
+    path: () => '/v1/users/logout',
+    valid: () => ({ refresh_token: 'abc' }),
+    required: {},
+  },
+  {
+    name: 'create a customer',
+    method: 'POST',
+    path: () => '/v1/customers/create',
+    valid: () => ({
+      name: 'New customer',
+      technical_contact: { name: 'T' },
+      subscription_date: '2025-01-31',
+    }),
+    required: { name: 'validation.required' },
+    wrongTypeMessages: { subscription_date: 'validation.date' },
+    names: ['name'],
+  },
+  {
+    name: 'update a customer',
+    method: 'PUT',
+    path: () => `${A()}/update`,
+    valid: () => ({ name: 'Customer A', operations_contact: { name: 'O' }, subscription_date: '2025-01-31' }),
+    required: {},
+    wrongTypeMessages: { subscription_date: 'validation.date' },
+    names: ['name'],
+  },
+  { name: 'delete a customer', method: 'DELETE', path: () => `${A()}/delete`, ...confirm },
+  {
+    name: 'create a site',
+    method: 'POST',
+    path: () => `${A()}/sites/create`,
+    valid: () => ({ name: 'New site' }),
+    required: { name: 'validation.required' },
+    names: ['name'],
+  },
+  {
+    name: 'update a site',
+    method: 'PUT',
+    path: () => `${A()}/sites/${w.sites.a1.id}/update`,
+    valid: () => ({ name: 'A site 1' }),
+    required: {},
+    names: ['name'],
+  },
+  { name: 'delete a site', method: 'DELETE', path: () => `${A()}/sites/${w.sites.a1.id}/delete`, ...confirm },
+  ...(
+    [
+      ['provider manager', '/v1/flovea_managers', () => w.users.provider.id],
+      ['customer manager', `/customer_managers`, () => w.users.cmA.id],
+      ['site manager', `/site_managers`, () => w.users.smA.id],
+    ] as const
+  ).flatMap(([family, prefix, id]): BodyEndpoint[] => {
+    const base = () => (prefix.startsWith('/v1') ? prefix : `${A()}${prefix}`);
+    const isSite = family === 'site manager';
+    return [
+      {
+        name: `create a ${family}`,
+        method: 'POST',
+        path: () => `${base()}/create`,
+        valid: () => ({ ...person, language: 'fr', ...(isSite ? { site_id: [w.sites.a1.id] } : {}) }),
+        required: {
+          ...nameRequired,
+          email: 'validation.required',
+          ...(isSite ? { site_id: 'validation.at_least_one_site' } : {}),
+        },
+        wrongTypeMessages: {
+          language: 'validation.select',
+          ...(isSite ? { site_id: 'validation.at_least_one_site' } : {}),
+        },
+        names: ['firstname', 'lastname'],
+      },
+      {
+        name: `update a ${family}`,
+        method: 'PUT',
+        path: () => `${base()}/${id()}/update`,
+        valid: managerUpdate,
+        required: {},
+        names: ['firstname'],
+      },
+      { name: `delete a ${family}`, method: 'DELETE', path: () => `${base()}/${id()}/delete`, ...confirm },
+    ];
+  }),
+];
+
+/** The same kind of value never fits: a number for a string, a string for a boolean, an array for an object. */
+function wrongTypeOf(value: unknown): unknown {
+  if (typeof value === 'string') return 12345;
+  if (typeof value === 'boolean') return 'true';
+  if (Array.isArray(value)) return { 0: value[0] };
+  return [value];
+}
+
+function send(
+  endpoint: BodyEndpoint,
+  language: Language,
+  payload: unknown,
+  headers: Record<string, string> = {},
+) {
+  const client = endpoint.anonymous ? new ApiClient(t.app, language) : providers[language];
+  return client.request(endpoint.method, endpoint.path(), payload, headers);
+}
+
+describe.each(LANGUAGES)('request bodies, answered in %s', (language) => {
+  const message = (key: MessageKey, params: Record<string, number> = {}) => translate(key, language, params);
+
+  describe.each(BODY_ENDPOINTS)('$name', (endpoint) => {
+    const requiredFields = Object.entries(endpoint.required);
+
+    if (requiredFields.length > 0) {
+      it('names each missing required field, and writes nothing', async () => {
+        const before = await rowCounts();
+        const body = expectCatalogueError(await send(endpoint, language, {}), language, 400);
+        expect(body.code).toBe('errors.validation');
+        for (const [path, key] of requiredFields)
+          expect(body.details).toContainEqual({ path, message: message(key) });
+        expect(await rowCounts()).toEqual(before);
+      });
+    }
+
+    it('refuses values of the wrong type, field by field, and writes nothing', async () => {
+      const before = await rowCounts();
+      const valid = endpoint.valid();
+      const broken = Object.fromEntries(Object.entries(valid).map(([k, v]) => [k, wrongTypeOf(v)]));
+      const body = expectCatalogueError(await send(endpoint, language, broken), language, 400);
+      const expected = Object.keys(valid).map((path) => ({
+        path,
+        message: message(endpoint.wrongTypeMessages?.[path] ?? 'validation.invalid'),
+      }));
+      expect(body.details).toEqual(expect.arrayContaining(expected));
+      expect(await rowCounts()).toEqual(before);
+    });
+
+    it('refuses an array where an object is expected', async () => {
+      const before = await rowCounts();
+      const body = expectCatalogueError(await send(endpoint, language, [endpoint.valid()]), language, 400);
+      expect(body.details).toEqual([{ path: '', message: message('validation.invalid') }]);
+      expect(await rowCounts()).toEqual(before);
+    });
+
+    it('refuses malformed JSON', async () => {
+      const before = await rowCounts();
+      const res = await send(endpoint, language, '{"name": "unterminated', {
+        'content-type': 'application/json',
+      });
+      expect(expectCatalogueError(res, language, 400).code).toBe('errors.validation');
+      expect(await rowCounts()).toEqual(before);
+    });
+
+    it('refuses a body over 1 MiB with 413', async () => {
+      const before = await rowCounts();
+      const huge = JSON.stringify({ ...endpoint.valid(), padding: 'x'.repeat(1_100_000) });
+      const res = await send(endpoint, language, huge, { 'content-type': 'application/json' });
+      expect(expectCatalogueError(res, language, 413)).toEqual({
+        code: 'errors.payload_too_large',
+        message: message('errors.payload_too_large'),
+      });
+      expect(await rowCounts()).toEqual(before);
+    });
+
+    const names = endpoint.names;
+    if (names) {
+      it('takes a blank name for a missing one', async () => {
+        const before = await rowCounts();
+        const blank = Object.fromEntries(names.map((field) => [field, '   ']));
+        const body = expectCatalogueError(
+          await send(endpoint, language, { ...endpoint.valid(), ...blank }),
+          language,
+          400,
+        );
+        expect(body.details).toEqual(
+          names.map((path) => ({ path, message: message('validation.required') })),
+        );
+        expect(await rowCounts()).toEqual(before);
+      });
+
+      it('refuses a 10,000-character name', async () => {
+        const before = await rowCounts();
+        const long = Object.fromEntries(names.map((field) => [field, 'x'.repeat(10_000)]));
+        const res = await send(endpoint, language, { ...endpoint.valid(), ...long });
+        const body = expectCatalogueError(res, language, 400);
+        expect(body.details).toEqual(
+          names.map((path) => ({
+            path,
+            message: message('validation.too_long', { max: 120 }),
+          })),
+        );
+        expect(await rowCounts()).toEqual(before);
+      });
+    }
+  });
+
+  it('gives the exact length message of the catalogue', () => {
+    expect(message('validation.too_long', { max: 120 })).toBe(
+      language === 'en' ? 'Must be at most 120 characters' : 'Doit contenir au plus 120 caractères',
+    );
+  });
+
+  it('refuses a body of another media type with 415', async () => {
+    const res = await providers[language].request('POST', '/v1/customers/create', '<name>x</name>', {
+      'content-type': 'application/xml',
+    });
+    expectCatalogueError(res, language, 415);
+  });
+});
+
+/** Every route with ids in its path, as [method, template, body]; `:c` customer, `:s` site, `:m` manager. */
+const ID_ROUTES: [Method, string, Record<string, unknown>?][] = [
+  ['GET', '/v1/customers/:c/info'],
+  ['PUT', '/v1/customers/:c/update', { technical_contact: null }],
+  ['DELETE', '/v1/customers/:c/delete', { confirm_name: 'x' }],
+  ['GET', '/v1/customers/:c/sites/list'],
+  ['POST', '/v1/customers/:c/sites/create', { name: 'Ghost site' }],
+  ['GET', '/v1/customers/:c/sites/:s/info'],
+  ['PUT', '/v1/customers/:c/sites/:s/update', { name: 'Renamed' }],
+  ['DELETE', '/v1/customers/:c/sites/:s/delete', { confirm_name: 'x' }],
+  ['GET', '/v1/flovea_managers/:m/info'],
+  ['PUT', '/v1/flovea_managers/:m/update', { firstname: 'X' }],
+  ['DELETE', '/v1/flovea_managers/:m/delete', { confirm_name: 'x' }],
+  ...(['customer_managers', 'site_managers'] as const).flatMap(
+    (family): [Method, string, Record<string, unknown>?][] => [
+      ['GET', `/v1/customers/:c/${family}/list`],
+      [
+        'POST',
+        `/v1/customers/:c/${family}/create`,
+        {
+          ...person,
+          email: `ghost.${family}@test.io`,
+          ...(family === 'site_managers' ? { site_id: [GHOST] } : {}),
+        },
+      ],
+      ['GET', `/v1/customers/:c/${family}/:m/info`],
+      ['PUT', `/v1/customers/:c/${family}/:m/update`, { firstname: 'X' }],
+      ['DELETE', `/v1/customers/:c/${family}/:m/delete`, { confirm_name: 'x' }],
+    ],
+  ),
+];
+
+const PARAM_NAMES: Record<string, string> = { ':c': 'customerId', ':s': 'siteId', ':m': 'managerId' };
+
+function fillPath(template: string, replace: Record<string, string> = {}): string {
+  const real: Record<string, string> = {
+    ':c': w.customers.a.id,
+    ':s': w.sites.a1.id,
+    ':m': template.includes('site_managers')
+      ? w.users.smA.id
+      : template.includes('flovea')
+        ? GHOST
+        : w.users.cmA.id,
+    ...replace,
+  };
+  return template.replace(/:[csm]/g, (p) => real[p]!);
+}
+
+const paramCases = ID_ROUTES.flatMap(([method, template, body]) =>
+  (template.match(/:[csm]/g) ?? []).map((param) => ({ method, template, body, param })),
+);
+
+describe('ids in the path', () => {
+  it.each(paramCases)(
+    '$method $template refuses a malformed $param with 400',
+    async ({ method, template, body, param }) => {
+      for (const language of LANGUAGES) {
+        const before = await rowCounts();
+        const res = await providers[language].request(
+          method,
+          fillPath(template, { [param]: 'not-a-uuid' }),
+          body,
+        );
+        const error = expectCatalogueError(res, language, 400);
+        expect(error.details).toContainEqual({
+          path: PARAM_NAMES[param],
+          message: translate('validation.invalid', language),
+        });
+        expect(await rowCounts()).toEqual(before);
+      }
+    },
+  );
+
+  it.each(paramCases)(
+    '$method $template answers 404 to a provider for an unknown $param, and writes nothing',
+    async ({ method, template, body, param }) => {
+      for (const language of LANGUAGES) {
+        const before = await rowCounts();
+        const res = await providers[language].request(method, fillPath(template, { [param]: GHOST }), body);
+        expect(expectCatalogueError(res, language, 404).code).toBe('errors.not_found');
+        expect(await rowCounts()).toEqual(before);
+      }
+    },
+  );
+
+  it.each(ID_ROUTES.filter(([, template]) => template.includes(':c')))(
+    '%s %s answers 403 to a customer manager for an unknown customer',
+    async (method, template, body) => {
+      const before = await rowCounts();
+      const res = await cmA.request(method, fillPath(template, { ':c': GHOST, ':m': GHOST }), body);
+      expect(expectCatalogueError(res, 'en', 403).code).toBe('errors.forbidden');
+      expect(await rowCounts()).toEqual(before);
+    },
+  );
+});
+
+describe('list queries', () => {
+  const LISTS = [
+    '/v1/customers/list',
+    '/v1/flovea_managers/list',
+    '/v1/outbox',
+    `/v1/customers/:c/sites/list`,
+    `/v1/customers/:c/customer_managers/list`,
+    `/v1/customers/:c/site_managers/list`,
+  ];
+  const BAD_QUERIES: [string, string, MessageKey, Record<string, number>?][] = [
+    ['limit=0', 'limit', 'validation.min_one'],
+    ['limit=abc', 'limit', 'validation.number'],
+    ['limit=2.5', 'limit', 'validation.integer'],
+    ['limit=501', 'limit', 'validation.max', { max: 500 }],
+    ['offset=-1', 'offset', 'validation.invalid'],
+    [`search=${'x'.repeat(121)}`, 'search', 'validation.too_long', { max: 120 }],
+  ];
+
+  it.each(LISTS)('%s refuses bad paging and search values with a message for the field', async (template) => {
+    for (const language of LANGUAGES) {
+      for (const [query, path, key, params] of BAD_QUERIES) {
+        const res = await providers[language].get(`${fillPath(template)}?${query}`);
+        const body = expectCatalogueError(res, language, 400);
+        expect(body.details, query).toEqual([{ path, message: translate(key, language, params) }]);
+      }
+    }
+  });
+
+  it('refuses a site_id that is not a uuid on the site-manager list', async () => {
+    const res = await providers.fr.get(`${A()}/site_managers/list?site_id=site-1`);
+    expect(expectCatalogueError(res, 'fr', 400).details).toEqual([
+      { path: 'site_id', message: "Cette valeur n'est pas valide" },
+    ]);
+  });
+});
+
+describe('unknown fields', () => {
+  it('are ignored when creating a customer: ids and counts come from the server', async () => {
+    const res = await providers.en.post('/v1/customers/create', {
+      name: 'Extra fields Ltd',
+      id: GHOST,
+      site_count: 99,
+      flowbox_count: 7,
+      created_at: '2000-01-01T00:00:00.000Z',
+      logo: 'http://evil.example/logo.png',
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({
+      name: 'Extra fields Ltd',
+      site_count: 0,
+      flowbox_count: 0,
+      logo: null,
+    });
+    expect(res.json().id).not.toBe(GHOST);
+    expect(res.json().created_at).not.toMatch(/^2000/);
+  });
+
+  it('are ignored when updating a site: it stays with its customer', async () => {
+    const res = await providers.en.put(`${A()}/sites/${w.sites.a2.id}/update`, {
+      customer_id: w.customers.b.id,
+      id: GHOST,
+      plan: 'http://evil.example/plan.png',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      id: w.sites.a2.id,
+      customer_id: w.customers.a.id,
+      name: 'A site 2',
+      plan: null,
+    });
+  });
+
+  it('are ignored when updating a manager: role, customer, status and password stay', async () => {
+    const res = await providers.en.put(`${A()}/customer_managers/${w.users.cmA.id}/update`, {
+      role: 1,
+      customer_id: w.customers.b.id,
+      status: 'invited',
+      password: 'hijack-1234',
+      permissions: { 'made.up': 'authorised' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().user).toMatchObject({ role: 2, customer_id: w.customers.a.id, status: 'active' });
+    expect(res.json().user.permissions).not.toHaveProperty('made.up');
+    await loginAs(t.app, 'cm.a@test.io');
+  });
+});
+
+describe('unknown paths', () => {
+  it.each([
+    ['GET', '/v1/nothing-here'],
+    ['POST', '/v1/customers/do-something'],
+    ['GET', '/v1'],
+    ['DELETE', '/v1/users/me'],
+  ] as const)('%s %s answers 404 JSON, signed in or not', async (method, url) => {
+    for (const client of [providers.fr, new ApiClient(t.app, 'fr')]) {
+      const res = await client.request(method, url);
+      expect(expectCatalogueError(res, 'fr', 404)).toEqual({
+        code: 'errors.not_found',
+        message: "Cette ressource n'existe pas ou ne vous est pas accessible",
+      });
+    }
+  });
+});

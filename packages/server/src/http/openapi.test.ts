@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test/harness.ts';
+
+/*
+ * The OpenAPI document at /v1/docs/json is the contract of the API: it lists every route the app
+ * serves under /v1, with its answers. Routes are read from the app itself, so a new route that is
+ * hidden from the document fails here.
+ */
+
+type Operation = {
+  security?: { bearer: string[] }[];
+  parameters?: { in: string; name: string; required?: boolean }[];
+  requestBody?: { content: Record<string, { schema: object }> };
+  responses: Record<string, { description: string; content?: Record<string, { schema: Schema }> }>;
+};
+type Schema = { type?: string; properties?: Record<string, unknown>; required?: string[] };
+type OpenApiDocument = {
+  openapi: string;
+  info: { title: string; version: string };
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, unknown> };
+};
+
+let t: TestApp;
+let doc: OpenApiDocument;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const res = await t.app.inject({ method: 'GET', url: '/v1/docs/json' });
+  expect(res.statusCode).toBe(200);
+  doc = res.json();
+});
+afterAll(() => t.close());
+
+/** The spec §7 calls, and the ones the product adds (logout, outbox, customers and sites). */
+const EXPECTED_ROUTES = [
+  'POST /v1/users/token',
+  'POST /v1/users/register',
+  'POST /v1/users/request_reset_password',
+  'POST /v1/users/set_password',
+  'POST /v1/users/reset_password',
+  'POST /v1/users/refresh',
+  'GET /v1/users/me',
+  'PUT /v1/users/update_password',
+  'POST /v1/users/logout',
+  ...[
+    '/v1/flovea_managers',
+    '/v1/customers/{customerId}/customer_managers',
+    '/v1/customers/{customerId}/site_managers',
+  ].flatMap((prefix) => [
+    `GET ${prefix}/list`,
+    `GET ${prefix}/{managerId}/info`,
+    `POST ${prefix}/create`,
+    `PUT ${prefix}/{managerId}/update`,
+    `DELETE ${prefix}/{managerId}/delete`,
+  ]),
+  'GET /v1/customers/list',
+  'GET /v1/customers/{customerId}/info',
+  'POST /v1/customers/create',
+  'PUT /v1/customers/{customerId}/update',
+  'DELETE /v1/customers/{customerId}/delete',
+  'GET /v1/customers/{customerId}/sites/list',
+  'GET /v1/customers/{customerId}/sites/{siteId}/info',
+  'POST /v1/customers/{customerId}/sites/create',
+  'PUT /v1/customers/{customerId}/sites/{siteId}/update',
+  'DELETE /v1/customers/{customerId}/sites/{siteId}/delete',
+  'GET /v1/outbox',
+].sort();
+
+const PUBLIC_ROUTES = [
+  'POST /v1/users/token',
+  'POST /v1/users/register',
+  'POST /v1/users/request_reset_password',
+  'POST /v1/users/set_password',
+  'POST /v1/users/reset_password',
+];
+
+/** The API routes the app really serves, read from its router (HEAD answers come with GET). */
+function servedRoutes(): string[] {
+  const routes = new Set<string>();
+  for (const line of t.app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const match = /(\/v1\/\S*) \(([A-Z, ]+)\)/.exec(line);
+    if (!match || match[1]!.startsWith('/v1/docs')) continue;
+    const path = match[1]!.replace(/:(\w+)/g, '{$1}');
+    for (const method of match[2]!.split(', ')) if (method !== 'HEAD') routes.add(`${method} ${path}`);
+  }
+  return [...routes].sort();
+}
+
+function documentedRoutes(): string[] {
+  return Object.entries(doc.paths)
+    .flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+    )
+    .sort();
+}
+
+function operations(): [string, Operation][] {
+  return Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([method, op]): [string, Operation] => [`${method.toUpperCase()} ${path}`, op]),
+  );
+}
+
+describe('the OpenAPI document', () => {
+  it('is an OpenAPI 3 document of the Flowbox Manager API', () => {
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(doc.info.title).toBe('Flowbox Manager API');
+    expect(doc.components.securitySchemes).toHaveProperty('bearer');
+  });
+
+  it('lists every route the app serves under /v1, and nothing else', () => {
+    expect(servedRoutes()).toEqual(EXPECTED_ROUTES);
+    expect(documentedRoutes()).toEqual(servedRoutes());
+  });
+
+  it('gives each route its success answer and the one error shape for 400, 401, 403, 404, 409 and 429', () => {
+    for (const [route, op] of operations()) {
+      const statuses = Object.keys(op.responses);
+      expect(
+        statuses.filter((s) => s.startsWith('2')),
+        route,
+      ).toHaveLength(1);
+      for (const status of ['400', '401', '403', '404', '409', '429']) {
+        const schema = op.responses[status]?.content?.['application/json']?.schema;
+        expect(schema?.properties, `${route} ${status}`).toHaveProperty('code');
+        expect(schema?.properties, `${route} ${status}`).toHaveProperty('message');
+        expect(schema?.properties, `${route} ${status}`).toHaveProperty('details');
+        expect(schema?.required, `${route} ${status}`).toEqual(['code', 'message']);
+      }
+    }
+  });
+
+  it('describes the body of each success answer, except the empty 204s', () => {
+    for (const [route, op] of operations()) {
+      const [status, answer] = Object.entries(op.responses).find(([s]) => s.startsWith('2'))!;
+      if (status === '204') continue;
+      expect(answer.content?.['application/json']?.schema, route).toMatchObject({ type: 'object' });
+    }
+  });
+
+  it('asks for the Bearer token on every route but the public authentication ones', () => {
+    for (const [route, op] of operations()) {
+      if (PUBLIC_ROUTES.includes(route)) expect(op.security, route).toBeUndefined();
+      else expect(op.security, route).toEqual([{ bearer: [] }]);
+    }
+  });
+
+  it('declares the path ids and the request bodies', () => {
+    for (const [route, op] of operations()) {
+      const ids = [...route.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      const pathParams = (op.parameters ?? []).filter((p) => p.in === 'path');
+      expect(pathParams.map((p) => p.name).sort(), route).toEqual(ids.sort());
+      for (const p of pathParams) expect(p.required, route).toBe(true);
+      if (/^(POST|PUT|DELETE) /.test(route) && !['POST /v1/users/refresh'].includes(route)) {
+        expect(op.requestBody?.content['application/json']?.schema, route).toBeDefined();
+      }
+    }
+  });
+
+  it('documents the site_id filter of the site-manager list (spec §7)', () => {
+    const list = doc.paths['/v1/customers/{customerId}/site_managers/list']!.get!;
+    expect(list.parameters?.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(
+      expect.arrayContaining(['site_id', 'search', 'limit', 'offset']),
+    );
+  });
+});
+
+describe('the documentation pages', () => {
+  it('serve the interactive UI at /v1/docs, without a token', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/v1/docs' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.body).toContain('Swagger UI');
+  });
+
+  it('serve the document as YAML too', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/v1/docs/yaml' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toMatch(/^openapi: 3\./m);
+  });
+});
