@@ -146,7 +146,9 @@ describe('reading one manager', () => {
   });
 
   it('refuses a manager reaching its own record through another family or customer, like any other refusal', async () => {
-    expect((await cmA.get(`${customerManagers(w.customers.b.id)}/${w.users.cmA.id}/info`)).statusCode).toBe(403);
+    expect((await cmA.get(`${customerManagers(w.customers.b.id)}/${w.users.cmA.id}/info`)).statusCode).toBe(
+      403,
+    );
     expect((await cmA.get(`${siteManagers()}/${w.users.cmA.id}/info`)).statusCode).toBe(403);
     const update = await smA.put(`${customerManagers()}/${w.users.smA.id}/update`, { firstname: 'Sneaky' });
     expect(update.statusCode).toBe(403);
