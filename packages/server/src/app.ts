@@ -13,6 +13,7 @@ import { AuthService } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
 import type { Context } from './context.ts';
 import { customersRoutes } from './customers/customers.routes.ts';
+import { eventsRoutes } from './events/events.routes.ts';
 import { CustomersService } from './customers/customers.service.ts';
 import type { Db } from './db/client.ts';
 import { installErrorHandler, zodValidatorCompiler } from './http/error-handler.ts';
@@ -114,6 +115,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
         authRoutes(protectedApi, auth, services.managers);
         managersRoutes(protectedApi, services.managers);
         customersRoutes(protectedApi, services.customers, services.sites);
+        eventsRoutes(protectedApi, options.db);
         protectedApi.get(
           '/outbox',
           {

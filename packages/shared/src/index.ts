@@ -7,3 +7,4 @@ export * from './i18n/messages.ts';
 export * from './api/errors.ts';
 export * from './api/users.ts';
 export * from './api/customers.ts';
+export * from './api/events.ts';

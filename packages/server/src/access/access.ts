@@ -10,6 +10,8 @@ import { forbidden } from '../errors.ts';
 /** The caller of an authenticated request, loaded fresh on every request (a role change takes effect at once). */
 export type Actor = {
   id: string;
+  /** "firstname lastname", as the activity log shows who did what. */
+  name: string;
   role: Role;
   customerId: string | null;
   siteIds: string[];
@@ -21,6 +23,8 @@ export type Actor = {
 export function makeActor(
   row: {
     id: string;
+    firstname: string;
+    lastname: string;
     role: Role;
     customerId: string | null;
     language: Language;
@@ -31,6 +35,7 @@ export function makeActor(
 ): Actor {
   return {
     id: row.id,
+    name: `${row.firstname} ${row.lastname}`,
     role: row.role,
     customerId: row.customerId,
     siteIds,

@@ -212,6 +212,23 @@ const ROWS: Row[] = [
     call: () => ({ method: 'GET', url: `${A()}/sites/${w.sites.a2.id}/info` }),
     expected: readCustomerA,
   },
+
+  // Activity log
+  {
+    action: "read customer A's activity log",
+    call: () => ({ method: 'GET', url: `${A()}/events` }),
+    expected: readCustomerA,
+  },
+  {
+    action: "read site a1's activity log",
+    call: () => ({ method: 'GET', url: `${A()}/sites/${w.sites.a1.id}/events` }),
+    expected: readSiteA1,
+  },
+  {
+    action: "read site a2's activity log",
+    call: () => ({ method: 'GET', url: `${A()}/sites/${w.sites.a2.id}/events` }),
+    expected: readCustomerA,
+  },
   {
     action: 'create a site in A',
     call: (actor) => ({ method: 'POST', url: `${A()}/sites/create`, body: { name: `Site by ${actor}` } }),

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
-import type { Language, RegisterInput, Tokens } from '@flowbox/shared';
+import type { EventAction, Language, RegisterInput, Tokens } from '@flowbox/shared';
 import { makeActor, type Actor } from '../access/access.ts';
 import type { Context } from '../context.ts';
+import type { Db } from '../db/client.ts';
+import { recordChange } from '../events/events.repo.ts';
 import { refreshTokens, registrations, sessions, users, userTokens } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { invitationEmail, resetPasswordEmail } from '../mail/templates.ts';
@@ -12,6 +14,23 @@ import { LoginThrottle } from './throttle.ts';
 import { createLinkToken, hashLinkToken, TokenSigner } from './tokens.ts';
 
 export const INVITE_TTL_DAYS = 7;
+
+/** A user setting their own password: the log says so, never what it is. */
+function recordPasswordEvent(db: Db, at: Date, action: EventAction, user: UserRow): Promise<void> {
+  const name = `${user.firstname} ${user.lastname}`;
+  return recordChange(
+    db,
+    at,
+    { id: user.id, name },
+    {
+      action,
+      object: 'user',
+      objectId: user.id,
+      objectLabel: name,
+      scope: { customerId: user.customerId },
+    },
+  );
+}
 export const RESET_TTL_MINUTES = 60;
 
 type Client = { ip: string; userAgent: string | undefined };
@@ -143,10 +162,11 @@ export class AuthService {
         { path: 'current_password', message: 'errors.wrong_current_password' },
       ]);
     }
-    await this.ctx.db
-      .update(users)
-      .set({ passwordHash: await hashPassword(password), updatedAt: this.ctx.now() })
-      .where(eq(users.id, actor.id));
+    const passwordHash = await hashPassword(password);
+    await this.ctx.db.transaction(async (tx) => {
+      await tx.update(users).set({ passwordHash, updatedAt: this.ctx.now() }).where(eq(users.id, actor.id));
+      await recordPasswordEvent(tx, this.ctx.now(), 'password_changed', user);
+    });
     await this.revokeOtherSessions(actor.id, actor.sessionId, 'password changed');
   }
 
@@ -193,7 +213,12 @@ export class AuthService {
         )
         .returning({ userId: userTokens.userId });
       if (!link) return null;
-      await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, link.userId));
+      const [user] = await tx
+        .update(users)
+        .set({ passwordHash, updatedAt: now })
+        .where(eq(users.id, link.userId))
+        .returning();
+      await recordPasswordEvent(tx, now, kind === 'invite' ? 'invitation_accepted' : 'password_reset', user!);
       // Any other link of the same user stops working too: only the newest intent counts.
       await tx
         .update(userTokens)

@@ -2,6 +2,7 @@ import type { Customer, CustomerCreateSchema, CustomerUpdateSchema, ListQuery } 
 import type { z } from 'zod';
 import { requireCustomerRead, requireRole, type Actor } from '../access/access.ts';
 import type { Context } from '../context.ts';
+import { changedFieldsOf, recordChange } from '../events/events.repo.ts';
 import { forbidden, namesMismatch, notFound } from '../errors.ts';
 import {
   deleteCustomer,
@@ -34,7 +35,17 @@ export class CustomersService {
 
   async create(actor: Actor, input: CreateInput): Promise<Customer> {
     requireRole(actor, 1);
-    const row = await insertCustomer(this.ctx.db, this.valuesOf(input) as NewCustomerRow);
+    const row = await this.ctx.db.transaction(async (tx) => {
+      const created = await insertCustomer(tx, this.valuesOf(input) as NewCustomerRow);
+      await recordChange(tx, this.ctx.now(), actor, {
+        action: 'created',
+        object: 'customer',
+        objectId: created.id,
+        objectLabel: created.name,
+        scope: { customerId: created.id },
+      });
+      return created;
+    });
     return this.info(actor, row.id);
   }
 
@@ -44,8 +55,18 @@ export class CustomersService {
     // The name and the subscription date are the provider's commercial record.
     if (actor.role !== 1 && (input.name !== undefined || input.subscription_date !== undefined))
       throw forbidden();
-    await this.info(actor, id);
-    await updateCustomer(this.ctx.db, id, this.valuesOf(input));
+    const before = await this.info(actor, id);
+    await this.ctx.db.transaction(async (tx) => {
+      await updateCustomer(tx, id, this.valuesOf(input));
+      await recordChange(tx, this.ctx.now(), actor, {
+        action: 'updated',
+        object: 'customer',
+        objectId: id,
+        objectLabel: input.name ?? before.name,
+        scope: { customerId: id },
+        changedFields: changedFieldsOf(input),
+      });
+    });
     return this.info(actor, id);
   }
 
@@ -53,7 +74,17 @@ export class CustomersService {
     requireRole(actor, 1);
     const customer = await this.info(actor, id);
     if (confirmName.trim() !== customer.name) throw namesMismatch();
-    await deleteCustomer(this.ctx.db, id);
+    await this.ctx.db.transaction(async (tx) => {
+      await deleteCustomer(tx, id);
+      // The customer's own log goes with it; this line stays in the provider's log.
+      await recordChange(tx, this.ctx.now(), actor, {
+        action: 'deleted',
+        object: 'customer',
+        objectId: id,
+        objectLabel: customer.name,
+        scope: { customerId: null },
+      });
+    });
   }
 
   private valuesOf(input: UpdateInput): Partial<NewCustomerRow> {

@@ -183,3 +183,34 @@ export const appSettings = pgTable('app_settings', {
   key: text('key').primaryKey(),
   value: jsonb('value').notNull(),
 });
+
+/**
+ * The activity log (spec §3 event facets). Written in the same transaction as the change it
+ * records. Only the customer is a foreign key (its log goes with it); site, building and zone ids
+ * stay after those are deleted, so "site deleted" lines remain in the customer's log.
+ */
+export const events = pgTable(
+  'events',
+  {
+    id: id(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    actionName: text('action_name').notNull(),
+    objectName: text('object_name').notNull(),
+    objectId: uuid('object_id'),
+    objectLabel: text('object_label').notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    userName: text('user_name'),
+    origin: text('origin').notNull(),
+    customerId: uuid('customer_id').references(() => customers.id, { onDelete: 'cascade' }),
+    siteId: uuid('site_id'),
+    buildingId: uuid('building_id'),
+    zoneId: uuid('zone_id'),
+    changedFields: jsonb('changed_fields').$type<string[]>().notNull().default([]),
+  },
+  (t) => [
+    index('events_customer_idx').on(t.customerId, t.createdAt, t.id),
+    index('events_site_idx').on(t.siteId, t.createdAt, t.id),
+    index('events_building_idx').on(t.buildingId, t.createdAt, t.id),
+    index('events_zone_idx').on(t.zoneId, t.createdAt, t.id),
+  ],
+);

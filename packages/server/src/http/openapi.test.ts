@@ -32,7 +32,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** The spec §7 calls, and the ones the product adds (logout, outbox, customers and sites). */
+/** The spec §7 calls, and the ones the product adds (logout, outbox, customers and sites, activity log). */
 const EXPECTED_ROUTES = [
   'POST /v1/users/token',
   'POST /v1/users/register',
@@ -65,6 +65,8 @@ const EXPECTED_ROUTES = [
   'PUT /v1/customers/{customerId}/sites/{siteId}/update',
   'DELETE /v1/customers/{customerId}/sites/{siteId}/delete',
   'GET /v1/outbox',
+  'GET /v1/customers/{customerId}/events',
+  'GET /v1/customers/{customerId}/sites/{siteId}/events',
 ].sort();
 
 const PUBLIC_ROUTES = [

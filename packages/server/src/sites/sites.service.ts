@@ -1,5 +1,5 @@
 import { and, asc, count, eq, ilike, inArray, type SQL } from 'drizzle-orm';
-import type { ListQuery, Site } from '@flowbox/shared';
+import type { EventAction, ListQuery, Site } from '@flowbox/shared';
 import {
   requireCustomerManage,
   requireCustomerRead,
@@ -8,6 +8,8 @@ import {
   type Actor,
 } from '../access/access.ts';
 import type { Context } from '../context.ts';
+import type { Db } from '../db/client.ts';
+import { changedFieldsOf, recordChange } from '../events/events.repo.ts';
 import { escapeLike } from '../customers/customers.repo.ts';
 import { customers, sites } from '../db/schema.ts';
 import { namesMismatch, notFound } from '../errors.ts';
@@ -50,19 +52,27 @@ export class SitesService {
   async create(actor: Actor, customerId: string, input: { name: string }): Promise<Site> {
     requireCustomerManage(actor, customerId, 'sites.manage');
     await this.requireCustomer(customerId);
-    const [row] = await this.ctx.db.insert(sites).values({ customerId, name: input.name }).returning();
-    return toApiSite(row!);
+    const row = await this.ctx.db.transaction(async (tx) => {
+      const [created] = await tx.insert(sites).values({ customerId, name: input.name }).returning();
+      await this.record(tx, actor, 'created', created!, []);
+      return created!;
+    });
+    return toApiSite(row);
   }
 
   async update(actor: Actor, customerId: string, siteId: string, input: { name?: string }): Promise<Site> {
     requireCustomerManage(actor, customerId, 'sites.manage');
     await this.find(customerId, siteId);
-    const [row] = await this.ctx.db
-      .update(sites)
-      .set({ ...(input.name !== undefined ? { name: input.name } : {}), updatedAt: new Date() })
-      .where(eq(sites.id, siteId))
-      .returning();
-    return toApiSite(row!);
+    const row = await this.ctx.db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(sites)
+        .set({ ...(input.name !== undefined ? { name: input.name } : {}), updatedAt: new Date() })
+        .where(eq(sites.id, siteId))
+        .returning();
+      await this.record(tx, actor, 'updated', updated!, changedFieldsOf(input));
+      return updated!;
+    });
+    return toApiSite(row);
   }
 
   /** Site managers lose the assignment (user_sites cascades); their accounts stay. */
@@ -70,7 +80,27 @@ export class SitesService {
     requireCustomerManage(actor, customerId, 'sites.manage');
     const site = await this.find(customerId, siteId);
     if (confirmName.trim() !== site.name) throw namesMismatch();
-    await this.ctx.db.delete(sites).where(eq(sites.id, siteId));
+    await this.ctx.db.transaction(async (tx) => {
+      await tx.delete(sites).where(eq(sites.id, siteId));
+      await this.record(tx, actor, 'deleted', site, []);
+    });
+  }
+
+  private record(
+    db: Db,
+    actor: Actor,
+    action: EventAction,
+    site: SiteRow,
+    changedFields: string[],
+  ): Promise<void> {
+    return recordChange(db, this.ctx.now(), actor, {
+      action,
+      object: 'site',
+      objectId: site.id,
+      objectLabel: site.name,
+      scope: { customerId: site.customerId, siteId: site.id },
+      changedFields,
+    });
   }
 
   private async find(customerId: string, siteId: string): Promise<SiteRow> {

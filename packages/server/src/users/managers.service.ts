@@ -1,6 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { ManagerCreateSchema, ManagerUpdateSchema } from '@flowbox/shared';
 import {
+  type EventAction,
   type ManagerUpdateAnswer,
   type PermissionSet,
   type Role,
@@ -12,6 +13,8 @@ import type { z } from 'zod';
 import { requireCustomerManage, requirePermission, requireRole, type Actor } from '../access/access.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import type { Context } from '../context.ts';
+import type { Db } from '../db/client.ts';
+import { changedFieldsOf, recordChange } from '../events/events.repo.ts';
 import { customers, refreshTokens, sites } from '../db/schema.ts';
 import { AppError, forbidden, namesMismatch, notFound } from '../errors.ts';
 import {
@@ -35,6 +38,7 @@ type CreateInput = z.output<typeof ManagerCreateSchema> & { site_id?: string[] }
 type UpdateInput = z.output<typeof ManagerUpdateSchema> & { site_id?: string[] };
 export type { SiteManagerCreateInput, SiteManagerUpdateInput };
 
+const FAMILY_OBJECT = { 1: 'flovea_manager', 2: 'customer_manager', 3: 'site_manager' } as const;
 const PG_UNIQUE_VIOLATION = '23505';
 const PG_FOREIGN_KEY_VIOLATION = '23503';
 
@@ -91,7 +95,11 @@ export class ManagersService {
       permissions: input.permissions ?? {},
     };
     const row = await this.ctx.db
-      .transaction((tx) => insertUser(tx, values, input.site_id ?? []))
+      .transaction(async (tx) => {
+        const created = await insertUser(tx, values, input.site_id ?? []);
+        await this.record(tx, actor, family, 'created', created, []);
+        return created;
+      })
       .catch(rethrowUnique);
     await this.auth.sendInvitation(row);
     return this.present(row);
@@ -121,6 +129,18 @@ export class ManagersService {
       .transaction(async (tx) => {
         const updated = await updateUser(tx, managerId, this.patchOf(current, input));
         if (input.site_id) await replaceUserSites(tx, managerId, input.site_id);
+        const { permissions, ...profile } = input;
+        const profileFields = changedFieldsOf(profile);
+        if (profileFields.length > 0) await this.record(tx, actor, family, 'updated', updated, profileFields);
+        if (permissions)
+          await this.record(
+            tx,
+            actor,
+            family,
+            'permissions_updated',
+            updated,
+            Object.keys(permissions).sort(),
+          );
         return updated;
       })
       .catch(rethrowUnique);
@@ -140,7 +160,28 @@ export class ManagersService {
     if (actor.id === managerId) throw new AppError(400, 'errors.cannot_delete_self');
     const row = await this.findInFamily(family, managerId);
     if (confirmName.trim() !== `${row.firstname} ${row.lastname}`) throw namesMismatch();
-    await deleteUser(this.ctx.db, managerId);
+    await this.ctx.db.transaction(async (tx) => {
+      await deleteUser(tx, managerId);
+      await this.record(tx, actor, family, 'deleted', row, []);
+    });
+  }
+
+  private record(
+    db: Db,
+    actor: Actor,
+    family: Family,
+    action: EventAction,
+    manager: UserRow,
+    changedFields: string[],
+  ): Promise<void> {
+    return recordChange(db, this.ctx.now(), actor, {
+      action,
+      object: FAMILY_OBJECT[family.role],
+      objectId: manager.id,
+      objectLabel: `${manager.firstname} ${manager.lastname}`,
+      scope: { customerId: family.customerId },
+      changedFields,
+    });
   }
 
   /** A manager acting on its own record does so through its own family's calls only (spec §6). */

@@ -1,0 +1,141 @@
+import { and, desc, eq, gte, inArray, lt, or, type SQL } from 'drizzle-orm';
+import type {
+  ActivityEvent,
+  EventAction,
+  EventObject,
+  EventOrigin,
+  EventsPage,
+  EventsQuery,
+} from '@flowbox/shared';
+import type { Actor } from '../access/access.ts';
+import type { Db } from '../db/client.ts';
+import { events } from '../db/schema.ts';
+import { AppError } from '../errors.ts';
+
+/** Where an event sits in the hierarchy: what decides who may read it. */
+export type EventScope = {
+  customerId: string | null;
+  siteId?: string | null;
+  buildingId?: string | null;
+  zoneId?: string | null;
+};
+
+export type NewEvent = {
+  action: EventAction;
+  object: EventObject;
+  objectId: string | null;
+  objectLabel: string;
+  scope: EventScope;
+  /** The user who made the change; none for the system or a device. */
+  by: Pick<Actor, 'id' | 'name'> | null;
+  origin: EventOrigin;
+  changedFields?: string[];
+};
+
+/** Records one change; call it with the transaction that makes the change (issue #3). */
+export async function recordEvent(db: Db, at: Date, event: NewEvent): Promise<void> {
+  await db.insert(events).values({
+    createdAt: at,
+    actionName: event.action,
+    objectName: event.object,
+    objectId: event.objectId,
+    objectLabel: event.objectLabel,
+    userId: event.by?.id ?? null,
+    userName: event.by?.name ?? null,
+    origin: event.origin,
+    customerId: event.scope.customerId,
+    siteId: event.scope.siteId ?? null,
+    buildingId: event.scope.buildingId ?? null,
+    zoneId: event.scope.zoneId ?? null,
+    changedFields: event.changedFields ?? [],
+  });
+}
+
+/** A change a signed-in user made through the product (origin web). */
+export function recordChange(
+  db: Db,
+  at: Date,
+  actor: Pick<Actor, 'id' | 'name'>,
+  change: Omit<NewEvent, 'by' | 'origin'>,
+): Promise<void> {
+  return recordEvent(db, at, { ...change, by: actor, origin: 'web' });
+}
+
+/** The fields a call changed, by their API names (what an "updated" line lists). */
+export function changedFieldsOf(input: object): string[] {
+  return Object.entries(input)
+    .filter(([, value]) => value !== undefined)
+    .map(([key]) => key)
+    .sort();
+}
+
+/** Which events a screen lists: one level of the hierarchy, and for site managers only their sites. */
+export type EventsFilter = EventScope & { onlySites?: string[] };
+
+export async function listEvents(db: Db, filter: EventsFilter, query: EventsQuery): Promise<EventsPage> {
+  const conditions: SQL[] = [];
+  if (filter.customerId) conditions.push(eq(events.customerId, filter.customerId));
+  if (filter.siteId) conditions.push(eq(events.siteId, filter.siteId));
+  if (filter.buildingId) conditions.push(eq(events.buildingId, filter.buildingId));
+  if (filter.zoneId) conditions.push(eq(events.zoneId, filter.zoneId));
+  if (filter.onlySites) {
+    if (filter.onlySites.length === 0) return { items: [], next_cursor: null };
+    conditions.push(inArray(events.siteId, filter.onlySites));
+  }
+  if (query.action_name) conditions.push(eq(events.actionName, query.action_name));
+  if (query.object_name) conditions.push(eq(events.objectName, query.object_name));
+  if (query.user_id) conditions.push(eq(events.userId, query.user_id));
+  if (query.origin) conditions.push(eq(events.origin, query.origin));
+  if (query.from) conditions.push(gte(events.createdAt, new Date(`${query.from}T00:00:00Z`)));
+  if (query.to)
+    conditions.push(lt(events.createdAt, new Date(new Date(`${query.to}T00:00:00Z`).getTime() + 86_400_000)));
+  if (query.cursor) {
+    const { at, id } = decodeCursor(query.cursor);
+    conditions.push(or(lt(events.createdAt, at), and(eq(events.createdAt, at), lt(events.id, id)))!);
+  }
+  const rows = await db
+    .select()
+    .from(events)
+    .where(and(...conditions))
+    .orderBy(desc(events.createdAt), desc(events.id))
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    items: page.map(toApiEvent),
+    next_cursor: rows.length > query.limit && last ? encodeCursor(last.createdAt, last.id) : null,
+  };
+}
+
+function toApiEvent(row: typeof events.$inferSelect): ActivityEvent {
+  return {
+    id: row.id,
+    created_at: row.createdAt.toISOString(),
+    action_name: row.actionName as EventAction,
+    object_name: row.objectName as EventObject,
+    object_id: row.objectId,
+    object_label: row.objectLabel,
+    user_id: row.userId,
+    user_name: row.userName,
+    origin: row.origin as EventOrigin,
+    customer_id: row.customerId,
+    site_id: row.siteId,
+    building_id: row.buildingId,
+    zone_id: row.zoneId,
+    changed_fields: row.changedFields,
+  };
+}
+
+/** Keyset cursor: the time and id of the last event shown (stable while new events arrive). */
+function encodeCursor(at: Date, id: string): string {
+  return Buffer.from(`${at.toISOString()}|${id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { at: Date; id: string } {
+  const [iso = '', id = ''] = Buffer.from(cursor, 'base64url').toString().split('|');
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) {
+    throw new AppError(400, 'errors.validation', {}, [{ path: 'cursor', message: 'validation.invalid' }]);
+  }
+  return { at, id };
+}

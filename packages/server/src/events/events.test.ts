@@ -1,0 +1,296 @@
+import { count, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { events, userTokens } from '../db/schema.ts';
+import { createLinkToken } from '../auth/tokens.ts';
+import {
+  ApiClient,
+  createTestApp,
+  createUser,
+  createWorld,
+  loginAs,
+  PASSWORD,
+  type TestApp,
+  type World,
+} from '../test/harness.ts';
+
+let t: TestApp;
+let w: World;
+let provider: ApiClient;
+let cmA: ApiClient;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  w = await createWorld(t.db);
+  provider = await loginAs(t.app, 'provider@test.io');
+  cmA = await loginAs(t.app, 'cm.a@test.io');
+});
+afterAll(() => t.close());
+
+const eventCount = async () => (await t.db.select({ n: count() }).from(events))[0]!.n;
+const A = () => `/v1/customers/${w.customers.a.id}`;
+
+/** Runs a change and returns the one event it wrote. */
+async function theEventOf(change: () => Promise<{ statusCode: number; body: string }>) {
+  const before = new Set((await t.db.select({ id: events.id }).from(events)).map((e) => e.id));
+  t.clock.advance(1000);
+  const res = await change();
+  expect(res.statusCode, res.body).toBeLessThan(300);
+  const added = (await t.db.select().from(events)).filter((e) => !before.has(e.id));
+  expect(added).toHaveLength(1);
+  return added[0]!;
+}
+
+describe('every change made through the product is in the activity log (issue #3)', () => {
+  it('customers: created, updated, deleted', async () => {
+    const created = await theEventOf(() => provider.post('/v1/customers/create', { name: 'Logged Ltd' }));
+    expect(created).toMatchObject({
+      actionName: 'created',
+      objectName: 'customer',
+      objectLabel: 'Logged Ltd',
+      origin: 'web',
+    });
+    expect(created.userId).toBe(w.users.provider.id);
+    expect(created.userName).toBe('Pat Provider');
+    const id = created.objectId!;
+    const updated = await theEventOf(() =>
+      provider.put(`/v1/customers/${id}/update`, { name: 'Logged Ltd 2', subscription_date: '2026-01-01' }),
+    );
+    expect(updated).toMatchObject({
+      actionName: 'updated',
+      customerId: id,
+      changedFields: ['name', 'subscription_date'],
+    });
+    const deleted = await theEventOf(() =>
+      provider.delete(`/v1/customers/${id}/delete`, { confirm_name: 'Logged Ltd 2' }),
+    );
+    // The customer's own log went with it; the deletion stays, outside any customer.
+    expect(deleted).toMatchObject({ actionName: 'deleted', objectId: id, customerId: null });
+    expect(await t.db.select().from(events).where(eq(events.customerId, id))).toHaveLength(0);
+  });
+
+  it('sites: created, updated, deleted, each scoped to the site', async () => {
+    const created = await theEventOf(() => cmA.post(`${A()}/sites/create`, { name: 'Logged site' }));
+    expect(created).toMatchObject({
+      actionName: 'created',
+      objectName: 'site',
+      customerId: w.customers.a.id,
+      siteId: created.objectId,
+    });
+    const siteId = created.objectId!;
+    const updated = await theEventOf(() =>
+      cmA.put(`${A()}/sites/${siteId}/update`, { name: 'Logged site 2' }),
+    );
+    expect(updated).toMatchObject({
+      actionName: 'updated',
+      changedFields: ['name'],
+      objectLabel: 'Logged site 2',
+    });
+    const deleted = await theEventOf(() =>
+      cmA.delete(`${A()}/sites/${siteId}/delete`, { confirm_name: 'Logged site 2' }),
+    );
+    expect(deleted).toMatchObject({ actionName: 'deleted', siteId, customerId: w.customers.a.id });
+  });
+
+  it.each([
+    ['flovea_manager', '/v1/flovea_managers', null],
+    ['customer_manager', 'A/customer_managers', 'a'],
+    ['site_manager', 'A/site_managers', 'a'],
+  ] as const)(
+    '%s: created, updated, permissions updated, deleted',
+    async (object, prefixTemplate, customer) => {
+      const prefix = prefixTemplate.replace('A', A());
+      const extra = object === 'site_manager' ? { site_id: [w.sites.a1.id] } : {};
+      const email = `${object}.logged@test.io`;
+      const created = await theEventOf(() =>
+        provider.post(`${prefix}/create`, { firstname: 'Log', lastname: 'Ged', email, ...extra }),
+      );
+      const customerId = customer ? w.customers.a.id : null;
+      expect(created).toMatchObject({
+        actionName: 'created',
+        objectName: object,
+        objectLabel: 'Log Ged',
+        customerId,
+      });
+      const id = created.objectId!;
+      const updated = await theEventOf(() =>
+        provider.put(`${prefix}/${id}/update`, { lastname: 'Gedd', language: 'fr' }),
+      );
+      expect(updated).toMatchObject({ actionName: 'updated', changedFields: ['language', 'lastname'] });
+      const permissions = await theEventOf(() =>
+        provider.put(`${prefix}/${id}/update`, { permissions: { 'valves.control': 'denied' } }),
+      );
+      expect(permissions).toMatchObject({
+        actionName: 'permissions_updated',
+        changedFields: ['valves.control'],
+      });
+      const deleted = await theEventOf(() =>
+        provider.delete(`${prefix}/${id}/delete`, { confirm_name: 'Log Gedd' }),
+      );
+      expect(deleted).toMatchObject({ actionName: 'deleted', objectId: id });
+    },
+  );
+
+  it('passwords: changed, reset by link, set from an invitation; never the password itself', async () => {
+    const user = await createUser(t.db, {
+      email: 'pw.logged@test.io',
+      role: 2,
+      customerId: w.customers.a.id,
+    });
+    const api = await loginAs(t.app, 'pw.logged@test.io');
+    const changed = await theEventOf(() =>
+      api.put('/v1/users/update_password', { current_password: PASSWORD, password: 'changed-pass-1' }),
+    );
+    expect(changed).toMatchObject({
+      actionName: 'password_changed',
+      objectName: 'user',
+      userId: user.id,
+      customerId: w.customers.a.id,
+      changedFields: [],
+    });
+    for (const [kind, action, path] of [
+      ['reset', 'password_reset', '/v1/users/reset_password'],
+      ['invite', 'invitation_accepted', '/v1/users/set_password'],
+    ] as const) {
+      const { token, hash } = createLinkToken();
+      await t.db
+        .insert(userTokens)
+        .values({
+          userId: user.id,
+          kind,
+          tokenHash: hash,
+          expiresAt: new Date(t.clock.now().getTime() + 60_000),
+        });
+      const event = await theEventOf(() =>
+        new ApiClient(t.app).post(path, { token, password: 'linked-pass-1' }),
+      );
+      expect(event).toMatchObject({ actionName: action, userId: user.id });
+      expect(JSON.stringify(event)).not.toContain('linked-pass-1');
+    }
+  });
+
+  it('writes nothing when the change fails', async () => {
+    const before = await eventCount();
+    const failures = [
+      await provider.post('/v1/customers/create', { name: '' }),
+      await provider.delete(`${A()}/delete`, { confirm_name: 'not the name' }),
+      await cmA.put(`${A()}/update`, { name: 'Not allowed' }),
+      await cmA.post(`${A()}/site_managers/create`, {
+        firstname: 'X',
+        lastname: 'Y',
+        email: 'x.y@test.io',
+        site_id: [w.sites.b1.id],
+      }),
+      await cmA.post(`${A()}/customer_managers/create`, {
+        firstname: 'X',
+        lastname: 'Y',
+        email: 'cm.b@test.io',
+      }),
+      await provider.delete(`${A()}/sites/${w.sites.a1.id}/delete`, { confirm_name: 'A site 9' }),
+    ];
+    for (const res of failures) expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(await eventCount()).toBe(before);
+  });
+});
+
+describe('reading the activity log', () => {
+  let customerId: string;
+  let siteIds: string[];
+
+  beforeAll(async () => {
+    const created = await provider.post('/v1/customers/create', { name: 'Paged Co' });
+    customerId = created.json().id;
+    siteIds = [];
+    for (let i = 0; i < 6; i++) {
+      t.clock.advance(1000);
+      siteIds.push(
+        (await provider.post(`/v1/customers/${customerId}/sites/create`, { name: `Paged ${i}` })).json().id,
+      );
+    }
+    t.clock.advance(1000);
+    await provider.put(`/v1/customers/${customerId}/sites/${siteIds[0]}/update`, { name: 'Paged 0 renamed' });
+  });
+
+  it('lists newest first, page by page with a cursor, with no gap and no repeat', async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const url: string = `/v1/customers/${customerId}/events?limit=3${cursor ? `&cursor=${cursor}` : ''}`;
+      const res = await provider.get(url);
+      expect(res.statusCode).toBe(200);
+      const page = res.json() as { items: { id: string; created_at: string }[]; next_cursor: string | null };
+      seen.push(...page.items.map((e) => e.id));
+      const times = page.items.map((e) => e.created_at);
+      expect([...times].sort().reverse()).toEqual(times);
+      cursor = page.next_cursor;
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(3);
+    expect(seen).toHaveLength(8);
+    expect(new Set(seen).size).toBe(8);
+  });
+
+  it('filters by the four facets and by dates', async () => {
+    const get = async (query: string) =>
+      (await provider.get(`/v1/customers/${customerId}/events?${query}`)).json().items as {
+        action_name: string;
+        object_name: string;
+      }[];
+    expect(await get('action_name=updated')).toHaveLength(1);
+    expect((await get('object_name=site')).every((e) => e.object_name === 'site')).toBe(true);
+    expect(await get('object_name=site')).toHaveLength(7);
+    expect(await get(`user_id=${w.users.provider.id}`)).toHaveLength(8);
+    expect(await get(`user_id=${w.users.cmA.id}`)).toHaveLength(0);
+    expect(await get('origin=web')).toHaveLength(8);
+    expect(await get('origin=device')).toHaveLength(0);
+    const today = t.clock.now().toISOString().slice(0, 10);
+    expect(await get(`from=${today}&to=${today}`)).toHaveLength(8);
+    expect(await get('from=2000-01-01&to=2000-01-02')).toHaveLength(0);
+  });
+
+  it("lists a site's events at the site level", async () => {
+    const res = await provider.get(`/v1/customers/${customerId}/sites/${siteIds[0]}/events`);
+    expect(res.json().items.map((e: { action_name: string }) => e.action_name)).toEqual([
+      'updated',
+      'created',
+    ]);
+  });
+
+  it('refuses a cursor it did not make, an unknown facet and an end before the start', async () => {
+    for (const query of [
+      'cursor=bm9wZQ',
+      'action_name=exploded',
+      'from=2026-02-02&to=2026-02-01',
+      'limit=0',
+    ]) {
+      const res = await provider.get(`/v1/customers/${customerId}/events?${query}`);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json().code).toBe('errors.validation');
+    }
+  });
+});
+
+describe('the activity log is scoped like everything else', () => {
+  it("keeps one customer's log from another's managers", async () => {
+    const cmB = await loginAs(t.app, 'cm.b@test.io', 'fr');
+    const res = await cmB.get(`${A()}/events`);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().message).toBe('Récupération de la resource non autorisée');
+    expect((await cmB.get(`${A()}/sites/${w.sites.a1.id}/events`)).statusCode).toBe(403);
+  });
+
+  it("shows a site manager its own sites' logs only, and not the customer's", async () => {
+    const smA = await loginAs(t.app, 'sm.a@test.io');
+    expect((await smA.get(`${A()}/sites/${w.sites.a1.id}/events`)).statusCode).toBe(200);
+    expect((await smA.get(`${A()}/sites/${w.sites.a2.id}/events`)).statusCode).toBe(403);
+    expect((await smA.get(`${A()}/events`)).statusCode).toBe(403);
+  });
+
+  it("shows a customer manager its own customer's log", async () => {
+    const res = await cmA.get(`${A()}/events`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().items.every((e: { customer_id: string }) => e.customer_id === w.customers.a.id)).toBe(
+      true,
+    );
+  });
+});

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { backendDate } from '../validation.ts';
+
+/** spec §3 event facets: who or what made a change. */
+export const EVENT_ORIGINS = ['web', 'device', 'system'] as const;
+export type EventOrigin = (typeof EVENT_ORIGINS)[number];
+
+/** The kinds of record the activity log speaks of. */
+export const EVENT_OBJECTS = [
+  'customer',
+  'site',
+  'building',
+  'floor',
+  'zone',
+  'water_point',
+  'flovea_manager',
+  'customer_manager',
+  'site_manager',
+  'user',
+] as const;
+export type EventObject = (typeof EVENT_OBJECTS)[number];
+
+/** What happened to it. Later issues add device and system actions (valve, pairing, alerts...). */
+export const EVENT_ACTIONS = [
+  'created',
+  'updated',
+  'deleted',
+  'permissions_updated',
+  'password_changed',
+  'password_reset',
+  'invitation_accepted',
+] as const;
+export type EventAction = (typeof EVENT_ACTIONS)[number];
+
+export const EventSchema = z.object({
+  id: z.uuid(),
+  created_at: z.string(),
+  action_name: z.enum(EVENT_ACTIONS),
+  object_name: z.enum(EVENT_OBJECTS),
+  object_id: z.uuid().nullable(),
+  /** The object's name when the event happened, so a line stays readable after a deletion. */
+  object_label: z.string(),
+  user_id: z.uuid().nullable(),
+  user_name: z.string().nullable(),
+  origin: z.enum(EVENT_ORIGINS),
+  customer_id: z.uuid().nullable(),
+  site_id: z.uuid().nullable(),
+  building_id: z.uuid().nullable(),
+  zone_id: z.uuid().nullable(),
+  /** The fields a change touched (names only, never values such as passwords). */
+  changed_fields: z.array(z.string()),
+});
+export type ActivityEvent = z.infer<typeof EventSchema>;
+
+export const EventsQuerySchema = z
+  .object({
+    cursor: z.string().max(200).optional(),
+    limit: z.coerce.number().int('validation.integer').min(1, 'validation.min_one').max(200).default(50),
+    action_name: z.enum(EVENT_ACTIONS, 'validation.select').optional(),
+    object_name: z.enum(EVENT_OBJECTS, 'validation.select').optional(),
+    user_id: z.uuid('validation.invalid').optional(),
+    origin: z.enum(EVENT_ORIGINS, 'validation.select').optional(),
+    from: backendDate.optional(),
+    to: backendDate.optional(),
+  })
+  .refine((q) => !q.from || !q.to || q.to >= q.from, { message: 'validation.end_after_start', path: ['to'] });
+export type EventsQuery = z.infer<typeof EventsQuerySchema>;
+
+/** A page of events, newest first; `next_cursor` fetches the older ones (null at the end). */
+export const EventsPageSchema = z.object({ items: z.array(EventSchema), next_cursor: z.string().nullable() });
+export type EventsPage = z.infer<typeof EventsPageSchema>;
