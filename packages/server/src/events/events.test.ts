@@ -152,14 +152,12 @@ describe('every change made through the product is in the activity log (issue #3
       ['invite', 'invitation_accepted', '/v1/users/set_password'],
     ] as const) {
       const { token, hash } = createLinkToken();
-      await t.db
-        .insert(userTokens)
-        .values({
-          userId: user.id,
-          kind,
-          tokenHash: hash,
-          expiresAt: new Date(t.clock.now().getTime() + 60_000),
-        });
+      await t.db.insert(userTokens).values({
+        userId: user.id,
+        kind,
+        tokenHash: hash,
+        expiresAt: new Date(t.clock.now().getTime() + 60_000),
+      });
       const event = await theEventOf(() =>
         new ApiClient(t.app).post(path, { token, password: 'linked-pass-1' }),
       );
