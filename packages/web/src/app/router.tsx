@@ -1,0 +1,116 @@
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { PublicLayout } from '../components/layout/PublicLayout.tsx';
+import {
+  ANY_ROLE,
+  FLOVEA,
+  FLOVEA_OR_CUSTOMER,
+  LoginPage,
+  RegisterPage,
+  RequireAuth,
+  RequireRole,
+  ResetPasswordPage,
+  ResetPasswordRequestPage,
+  SetPasswordPage,
+} from '../features/auth/index.ts';
+import {
+  CustomerManagerAddPage,
+  CustomerManagerEditPage,
+  CustomerManagerPermissionsPage,
+  CustomerManagersPage,
+} from '../features/customer-managers/index.ts';
+import {
+  CustomerAddPage,
+  CustomerEditPage,
+  CustomerOverviewPage,
+  CustomersPage,
+} from '../features/customers/index.ts';
+import { DashboardPage } from '../features/dashboard/index.ts';
+import {
+  FloveaManagerAddPage,
+  FloveaManagerEditPage,
+  FloveaManagerPermissionsPage,
+  FloveaManagersPage,
+} from '../features/flovea-managers/index.ts';
+import { HelpPage, NotFoundPage, PrivacyPage, StatusPage, TermsPage } from '../features/legal/index.ts';
+import { OutboxPage } from '../features/outbox/index.ts';
+import { ProfileEditPage, ProfilePage, UpdatePasswordPage } from '../features/profile/index.ts';
+import {
+  SiteManagerAddPage,
+  SiteManagerEditPage,
+  SiteManagerPermissionsPage,
+  SiteManagersPage,
+} from '../features/site-managers/index.ts';
+import { SiteAddPage, SiteEditPage, SiteOverviewPage, SitesPage } from '../features/sites/index.ts';
+import { paths } from '../paths.ts';
+import { AppLayout } from './AppLayout.tsx';
+
+/** spec §2 role limits, route by route. */
+const routes: RouteObject[] = [
+  {
+    element: <PublicLayout />,
+    children: [
+      { path: paths.login.path, element: <LoginPage /> },
+      { path: paths.register.path, element: <RegisterPage /> },
+      { path: paths.resetPasswordRequest.path, element: <ResetPasswordRequestPage /> },
+      { path: paths.resetPassword.path, element: <ResetPasswordPage /> },
+      { path: paths.setPassword.path, element: <SetPasswordPage /> },
+      { path: paths.terms.path, element: <TermsPage /> },
+      { path: paths.privacy.path, element: <PrivacyPage /> },
+      { path: paths.status.path, element: <StatusPage /> },
+      { path: paths.help.path, element: <HelpPage /> },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+  {
+    element: <RequireAuth />,
+    children: [
+      {
+        element: <AppLayout />,
+        children: [
+          {
+            element: <RequireRole roles={ANY_ROLE} />,
+            children: [
+              { path: paths.home.path, element: <DashboardPage /> },
+              { path: paths.profile.path, element: <ProfilePage /> },
+              { path: paths.profileEdit.path, element: <ProfileEditPage /> },
+              { path: paths.profileUpdatePassword.path, element: <UpdatePasswordPage /> },
+              { path: paths.sites.path, element: <SitesPage /> },
+              { path: paths.site.path, element: <SiteOverviewPage /> },
+            ],
+          },
+          {
+            element: <RequireRole roles={FLOVEA} />,
+            children: [
+              { path: paths.customers.path, element: <CustomersPage /> },
+              { path: paths.customerAdd.path, element: <CustomerAddPage /> },
+              { path: paths.floveaManagers.path, element: <FloveaManagersPage /> },
+              { path: paths.floveaManagerAdd.path, element: <FloveaManagerAddPage /> },
+              { path: paths.floveaManagerEdit.path, element: <FloveaManagerEditPage /> },
+              { path: paths.floveaManagerPermissions.path, element: <FloveaManagerPermissionsPage /> },
+              { path: paths.outbox.path, element: <OutboxPage /> },
+            ],
+          },
+          {
+            element: <RequireRole roles={FLOVEA_OR_CUSTOMER} />,
+            children: [
+              { path: paths.customer.path, element: <CustomerOverviewPage /> },
+              { path: paths.customerEdit.path, element: <CustomerEditPage /> },
+              { path: paths.customerManagers.path, element: <CustomerManagersPage /> },
+              { path: paths.customerManagerAdd.path, element: <CustomerManagerAddPage /> },
+              { path: paths.customerManagerEdit.path, element: <CustomerManagerEditPage /> },
+              { path: paths.customerManagerPermissions.path, element: <CustomerManagerPermissionsPage /> },
+              { path: paths.siteAdd.path, element: <SiteAddPage /> },
+              { path: paths.siteEdit.path, element: <SiteEditPage /> },
+              { path: paths.siteManagers.path, element: <SiteManagersPage /> },
+              { path: paths.siteManagerAdd.path, element: <SiteManagerAddPage /> },
+              { path: paths.siteManagerEdit.path, element: <SiteManagerEditPage /> },
+              { path: paths.siteManagerPermissions.path, element: <SiteManagerPermissionsPage /> },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);

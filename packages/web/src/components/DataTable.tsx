@@ -1,0 +1,93 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from './Button.tsx';
+import { EmptyState } from './EmptyState.tsx';
+
+export type Column<T> = {
+  key: string;
+  header: string;
+  cell: (row: T) => ReactNode;
+  /** Hidden on phones to keep the table readable. */
+  hideOnMobile?: boolean;
+  /** The row's header cell (its name), for screen readers. */
+  rowHeader?: boolean;
+};
+
+type DataTableProps<T> = {
+  caption: string;
+  columns: readonly Column<T>[];
+  rows: readonly T[];
+  rowKey: (row: T) => string;
+  empty: string;
+};
+
+/** A semantic table: caption, column headers with scope, one row header per row. */
+export function DataTable<T>({ caption, columns, rows, rowKey, empty }: DataTableProps<T>) {
+  if (rows.length === 0) return <EmptyState title={empty} />;
+  return (
+    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900">
+      <table className="min-w-full divide-y divide-slate-200 text-sm dark:divide-slate-800">
+        <caption className="sr-only">{caption}</caption>
+        <thead className="bg-slate-50 dark:bg-slate-800/60">
+          <tr>
+            {columns.map((column) => (
+              <th
+                key={column.key}
+                scope="col"
+                className={`px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-300 ${
+                  column.hideOnMobile ? 'hidden md:table-cell' : ''
+                }`}
+              >
+                {column.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+          {rows.map((row) => (
+            <tr key={rowKey(row)} className="hover:bg-slate-50 dark:hover:bg-slate-800/40">
+              {columns.map((column) => {
+                const className = `px-4 py-3 align-middle ${column.hideOnMobile ? 'hidden md:table-cell' : ''}`;
+                return column.rowHeader ? (
+                  <th key={column.key} scope="row" className={`${className} text-left font-medium`}>
+                    {column.cell(row)}
+                  </th>
+                ) : (
+                  <td key={column.key} className={className}>
+                    {column.cell(row)}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+type PaginationProps = { offset: number; limit: number; total: number; onChange: (offset: number) => void };
+
+export function Pagination({ offset, limit, total, onChange }: PaginationProps) {
+  const { t } = useTranslation();
+  if (total <= limit) return null;
+  const from = offset + 1;
+  const to = Math.min(offset + limit, total);
+  return (
+    <nav aria-label={t('table.pagination')} className="mt-4 flex items-center justify-between gap-2 text-sm">
+      <p className="text-slate-600 dark:text-slate-400">{t('table.range', { from, to, total })}</p>
+      <div className="flex gap-2">
+        <Button
+          variant="secondary"
+          disabled={offset === 0}
+          onClick={() => onChange(Math.max(0, offset - limit))}
+        >
+          {t('table.previous')}
+        </Button>
+        <Button variant="secondary" disabled={to >= total} onClick={() => onChange(offset + limit)}>
+          {t('table.next')}
+        </Button>
+      </div>
+    </nav>
+  );
+}

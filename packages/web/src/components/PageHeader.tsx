@@ -1,0 +1,48 @@
+import { Fragment, useEffect, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+
+export type Crumb = { label: string; to: string };
+
+/** Sets the tab title to the page's name. */
+export function useDocumentTitle(title: string): void {
+  useEffect(() => {
+    document.title = title ? `${title} · Flowbox Manager` : 'Flowbox Manager';
+  }, [title]);
+}
+
+type PageHeaderProps = { title: string; description?: ReactNode; actions?: ReactNode; breadcrumbs?: Crumb[] };
+
+export function PageHeader({ title, description, actions, breadcrumbs }: PageHeaderProps) {
+  const { t } = useTranslation();
+  useDocumentTitle(title);
+  return (
+    <header className="mb-6">
+      {breadcrumbs && breadcrumbs.length > 0 && (
+        <nav aria-label={t('nav.breadcrumbs')} className="mb-2 text-sm text-slate-500 dark:text-slate-400">
+          <ol className="flex flex-wrap items-center gap-1">
+            {breadcrumbs.map((crumb, index) => (
+              <Fragment key={crumb.to}>
+                {index > 0 && <li aria-hidden="true">/</li>}
+                <li>
+                  <Link to={crumb.to} className="hover:text-sky-700 hover:underline dark:hover:text-sky-400">
+                    {crumb.label}
+                  </Link>
+                </li>
+              </Fragment>
+            ))}
+          </ol>
+        </nav>
+      )}
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+        <div className="min-w-0">
+          <h1 className="text-2xl font-bold tracking-tight break-words">{title}</h1>
+          {description && (
+            <div className="mt-1 text-sm text-slate-600 dark:text-slate-400">{description}</div>
+          )}
+        </div>
+        {actions && <div className="flex shrink-0 flex-wrap gap-2">{actions}</div>}
+      </div>
+    </header>
+  );
+}

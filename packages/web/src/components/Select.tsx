@@ -1,0 +1,43 @@
+import { useId, type Ref, type SelectHTMLAttributes } from 'react';
+import type { FieldError as HookFieldError } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { FieldError } from './FieldError.tsx';
+import { INPUT_CLASS } from './TextField.tsx';
+
+type SelectProps = SelectHTMLAttributes<HTMLSelectElement> & {
+  label: string;
+  name: string;
+  options: readonly { value: string; label: string }[];
+  error?: HookFieldError;
+  ref?: Ref<HTMLSelectElement>;
+};
+
+/** A labelled select whose empty choice reads "Please select an option" (spec §5). */
+export function Select({ label, options, error, className = '', ref, ...props }: SelectProps) {
+  const { t } = useTranslation();
+  const id = useId();
+  const errorId = `${id}-error`;
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-800 dark:text-slate-200">
+        {label}
+      </label>
+      <select
+        id={id}
+        ref={ref}
+        {...props}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+        className={INPUT_CLASS}
+      >
+        <option value="">{t('validation.select')}</option>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      <FieldError id={errorId} error={error} />
+    </div>
+  );
+}

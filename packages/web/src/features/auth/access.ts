@@ -1,0 +1,14 @@
+import type { Permission, Role, User } from '@flowbox/shared';
+
+export const FLOVEA: readonly Role[] = [1];
+export const FLOVEA_OR_CUSTOMER: readonly Role[] = [1, 2];
+export const ANY_ROLE: readonly Role[] = [1, 2, 3];
+
+export function hasRole(user: User, roles: readonly Role[]): boolean {
+  return roles.includes(user.role);
+}
+
+/** A permission only narrows what the role allows (docs/permissions.md). */
+export function canDo(user: User, roles: readonly Role[], permission: Permission): boolean {
+  return hasRole(user, roles) && user.permissions[permission] === 'authorised';
+}

@@ -1,0 +1,7 @@
+import type { MessageAnswer, RegisterInput } from '@flowbox/shared';
+import { useMutation } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client.ts';
+
+export const register = (input: RegisterInput) => api.post<MessageAnswer>('/users/register', input);
+
+export const useRegister = () => useMutation({ mutationFn: register });

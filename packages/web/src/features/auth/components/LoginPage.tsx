@@ -1,0 +1,87 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { LoginSchema, type LoginInput } from '@flowbox/shared';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Alert } from '../../../components/Alert.tsx';
+import { Button } from '../../../components/Button.tsx';
+import { AuthCard } from '../../../components/layout/PublicLayout.tsx';
+import { useDocumentTitle } from '../../../components/PageHeader.tsx';
+import { TextField } from '../../../components/TextField.tsx';
+import { applyServerErrors } from '../../../lib/forms.ts';
+import { paths, safeRedirect } from '../../../paths.ts';
+import { useLogin } from '../api/login.ts';
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  useDocumentTitle(t('login.title'));
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const loginMutation = useLogin();
+  const [failure, setFailure] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<LoginInput>({ resolver: zodResolver(LoginSchema), defaultValues: { email: '', password: '' } });
+
+  const submit = handleSubmit(async (values) => {
+    setFailure(null);
+    try {
+      await loginMutation.mutateAsync(values);
+      await navigate(safeRedirect(params.get('redirect')), { replace: true });
+    } catch (error) {
+      setFailure(applyServerErrors(error, setError, ['email', 'password']));
+    }
+  });
+
+  return (
+    <AuthCard>
+      <h1 className="text-2xl font-bold tracking-tight">{t('login.title')}</h1>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{t('login.subtitle')}</p>
+      <form onSubmit={submit} noValidate className="mt-6 space-y-4">
+        {failure && <Alert title={t('dialog.error')}>{failure}</Alert>}
+        <TextField
+          label={t('fields.email')}
+          type="email"
+          autoComplete="username"
+          maxLength={254}
+          required
+          error={errors.email}
+          {...register('email')}
+        />
+        <TextField
+          label={t('fields.password')}
+          type="password"
+          autoComplete="current-password"
+          maxLength={200}
+          required
+          error={errors.password}
+          {...register('password')}
+        />
+        <div className="text-right text-sm">
+          <Link
+            to={paths.resetPasswordRequest.getHref()}
+            className="text-sky-700 hover:underline dark:text-sky-400"
+          >
+            {t('login.forgot')}
+          </Link>
+        </div>
+        <Button type="submit" className="w-full" loading={loginMutation.isPending}>
+          {t('login.submit')}
+        </Button>
+      </form>
+      <p className="mt-6 text-center text-sm text-slate-600 dark:text-slate-400">
+        {t('login.no_account')}{' '}
+        <Link
+          to={paths.register.getHref()}
+          className="font-medium text-sky-700 hover:underline dark:text-sky-400"
+        >
+          {t('login.register')}
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

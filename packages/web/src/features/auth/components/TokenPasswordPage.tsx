@@ -1,0 +1,113 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { TokenPasswordSchema, type MessageAnswer, type TokenPasswordInput } from '@flowbox/shared';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import type { z } from 'zod';
+import { Alert } from '../../../components/Alert.tsx';
+import { Button } from '../../../components/Button.tsx';
+import { AuthCard } from '../../../components/layout/PublicLayout.tsx';
+import { useDocumentTitle } from '../../../components/PageHeader.tsx';
+import { TextField } from '../../../components/TextField.tsx';
+import { applyServerErrors } from '../../../lib/forms.ts';
+import { withPasswordConfirmation } from '../../../lib/password-confirmation.ts';
+import { paths } from '../../../paths.ts';
+
+const FormSchema = withPasswordConfirmation(TokenPasswordSchema);
+type PasswordForm = z.input<typeof FormSchema>;
+
+type TokenPasswordPageProps = {
+  title: string;
+  subtitle: string;
+  submitLabel: string;
+  save: (input: TokenPasswordInput) => Promise<MessageAnswer>;
+};
+
+/** Choosing a password from an emailed link (?token=): reset or first password of an invitation. */
+function TokenPasswordPage({ title, subtitle, submitLabel, save }: TokenPasswordPageProps) {
+  const { t } = useTranslation();
+  useDocumentTitle(title);
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const [failure, setFailure] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<PasswordForm, unknown, z.output<typeof FormSchema>>({
+    resolver: zodResolver(FormSchema),
+    defaultValues: { token, password: '', password_confirmation: '' },
+  });
+
+  const submit = handleSubmit(async ({ password }) => {
+    setFailure(null);
+    try {
+      setSaved((await save({ token, password })).message);
+    } catch (error) {
+      setFailure(applyServerErrors(error, setError, ['password', 'password_confirmation']));
+    }
+  });
+
+  return (
+    <AuthCard>
+      <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{subtitle}</p>
+      {saved ? (
+        <div className="mt-6 space-y-4">
+          <Alert tone="success">{saved}</Alert>
+          <Link
+            to={paths.login.getHref()}
+            className="inline-block font-medium text-sky-700 hover:underline dark:text-sky-400"
+          >
+            {t('login.submit')}
+          </Link>
+        </div>
+      ) : !token ? (
+        <div className="mt-6">
+          <Alert title={t('dialog.error')}>{t('errors.invalid_token')}</Alert>
+        </div>
+      ) : (
+        <form onSubmit={submit} noValidate className="mt-6 space-y-4">
+          {failure && <Alert title={t('dialog.error')}>{failure}</Alert>}
+          <TextField
+            label={t('fields.new_password')}
+            type="password"
+            autoComplete="new-password"
+            maxLength={200}
+            required
+            hint={t('fields.password_hint')}
+            error={errors.password}
+            {...register('password')}
+          />
+          <TextField
+            label={t('fields.password_confirmation')}
+            type="password"
+            autoComplete="new-password"
+            maxLength={200}
+            required
+            error={errors.password_confirmation}
+            {...register('password_confirmation')}
+          />
+          <Button type="submit" className="w-full" loading={isSubmitting}>
+            {submitLabel}
+          </Button>
+        </form>
+      )}
+      {!saved && (
+        <p className="mt-6 text-center text-sm">
+          <Link
+            to={paths.login.getHref()}
+            className="font-medium text-sky-700 hover:underline dark:text-sky-400"
+          >
+            {t('common.back_to_login')}
+          </Link>
+        </p>
+      )}
+    </AuthCard>
+  );
+}
+
+export { TokenPasswordPage };

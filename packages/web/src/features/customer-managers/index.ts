@@ -1,0 +1,6 @@
+export {
+  CustomerManagerAddPage,
+  CustomerManagerEditPage,
+  CustomerManagerPermissionsPage,
+  CustomerManagersPage,
+} from './components/CustomerManagersPages.tsx';

@@ -1,0 +1,45 @@
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
+import { useToast } from '../../../components/Toasts.tsx';
+import { useRequiredParam } from '../../../lib/params.ts';
+import { paths } from '../../../paths.ts';
+import { useUser } from '../../auth/index.ts';
+import { useCustomer } from '../api/get-customer.ts';
+import { useUpdateCustomer } from '../api/update-customer.ts';
+import { CustomerForm } from './CustomerForm.tsx';
+
+export function CustomerEditPage() {
+  const { t } = useTranslation();
+  const customerId = useRequiredParam('customerId');
+  const user = useUser();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const customer = useCustomer(customerId);
+  const update = useUpdateCustomer(customerId);
+  const crumbs = [
+    ...(user.role === 1 ? [{ label: t('customers.title'), to: paths.customers.getHref() }] : []),
+    { label: customer.data?.name ?? '…', to: paths.customer.getHref(customerId) },
+  ];
+  return (
+    <>
+      <PageHeader title={t('customers.edit')} breadcrumbs={crumbs} />
+      <QueryBoundary query={customer}>
+        {(data) => (
+          <CustomerForm
+            mode="edit"
+            customer={data}
+            contactsOnly={user.role !== 1}
+            cancelTo={paths.customer.getHref(customerId)}
+            onSubmit={async (values) => {
+              await update.mutateAsync(values);
+              toast.success(t('toast.customer_updated'));
+              await navigate(paths.customer.getHref(customerId));
+            }}
+          />
+        )}
+      </QueryBoundary>
+    </>
+  );
+}

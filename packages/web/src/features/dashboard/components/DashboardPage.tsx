@@ -1,0 +1,109 @@
+import type { Customer } from '@flowbox/shared';
+import { Link } from 'react-router';
+import { Card } from '../../../components/Card.tsx';
+import { DataTable, type Column } from '../../../components/DataTable.tsx';
+import { EmptyState } from '../../../components/EmptyState.tsx';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
+import { useLanguage } from '../../../lib/i18n/index.ts';
+import { paths } from '../../../paths.ts';
+import { useUser } from '../../auth/index.ts';
+import { useCustomers } from '../../customers/index.ts';
+import { SitesTable, useSites } from '../../sites/index.ts';
+
+/** spec §6: the dashboard customers view is the provider's. */
+function CustomersOverview() {
+  const { t } = useLanguage();
+  const customers = useCustomers({ limit: 100, offset: 0 });
+  const columns: Column<Customer>[] = [
+    {
+      key: 'name',
+      header: t('fields.name'),
+      rowHeader: true,
+      cell: (c) => (
+        <Link to={paths.customer.getHref(c.id)} className="text-sky-700 hover:underline dark:text-sky-400">
+          {c.name}
+        </Link>
+      ),
+    },
+    { key: 'sites', header: t('customers.site_count'), cell: (c) => c.site_count },
+    { key: 'flowboxes', header: t('customers.flowbox_count'), cell: (c) => c.flowbox_count },
+  ];
+  return (
+    <Card
+      title={t('dashboard.customers')}
+      actions={
+        <Link
+          to={paths.customers.getHref()}
+          className="text-sm font-medium text-sky-700 hover:underline dark:text-sky-400"
+        >
+          {t('dashboard.all_customers')}
+        </Link>
+      }
+    >
+      <QueryBoundary query={customers}>
+        {(data) => (
+          <DataTable
+            caption={t('dashboard.customers')}
+            columns={columns}
+            rows={data.items}
+            rowKey={(c) => c.id}
+            empty={t('customers.empty')}
+          />
+        )}
+      </QueryBoundary>
+    </Card>
+  );
+}
+
+/** spec §6: customer managers see their customer's sites; site managers their own sites. */
+function SitesOverview({ customerId }: { customerId: string }) {
+  const { t } = useLanguage();
+  const sites = useSites(customerId);
+  return (
+    <Card
+      title={t('dashboard.sites')}
+      actions={
+        <Link
+          to={paths.sites.getHref(customerId)}
+          className="text-sm font-medium text-sky-700 hover:underline dark:text-sky-400"
+        >
+          {t('dashboard.all_sites')}
+        </Link>
+      }
+    >
+      <QueryBoundary query={sites}>
+        {(data) => <SitesTable customerId={customerId} sites={data.items} empty={t('sites.empty')} />}
+      </QueryBoundary>
+    </Card>
+  );
+}
+
+export function DashboardPage() {
+  const { t } = useLanguage();
+  const user = useUser();
+  return (
+    <>
+      <PageHeader
+        title={t('dashboard.title')}
+        description={t('dashboard.welcome', { name: user.firstname })}
+      />
+      <div className="space-y-6">
+        {/* Today's statistics (spec §2) arrive with the devices and consumption issues. */}
+        <section aria-labelledby="today-title" data-testid="dashboard-statistics">
+          <h2 id="today-title" className="mb-3 text-base font-semibold">
+            {t('dashboard.today')}
+          </h2>
+          <EmptyState title={t('dashboard.no_figures')} />
+        </section>
+        {user.role === 1 ? (
+          <CustomersOverview />
+        ) : user.customer_id ? (
+          <SitesOverview customerId={user.customer_id} />
+        ) : (
+          <EmptyState title={t('sites.empty')} />
+        )}
+      </div>
+    </>
+  );
+}

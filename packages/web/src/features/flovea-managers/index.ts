@@ -1,0 +1,6 @@
+export {
+  FloveaManagerAddPage,
+  FloveaManagerEditPage,
+  FloveaManagerPermissionsPage,
+  FloveaManagersPage,
+} from './components/FloveaManagersPages.tsx';

@@ -1,0 +1,34 @@
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { AuthCard } from '../../../components/layout/PublicLayout.tsx';
+import { useDocumentTitle } from '../../../components/PageHeader.tsx';
+import { paths } from '../../../paths.ts';
+
+/** A short public text page: a title and paragraphs from the catalogue (`<prefix>.title`, `<prefix>.p1`…). */
+export function StaticPage({ prefix, paragraphs }: { prefix: string; paragraphs: number }) {
+  const { t } = useTranslation();
+  const title = t(`${prefix}.title`);
+  useDocumentTitle(title);
+  return (
+    <AuthCard wide>
+      <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
+      <div className="mt-4 space-y-3 text-sm leading-relaxed text-slate-700 dark:text-slate-300">
+        {Array.from({ length: paragraphs }, (_, index) => (
+          <p key={index}>{t(`${prefix}.p${index + 1}`)}</p>
+        ))}
+      </div>
+      <p className="mt-6 text-sm">
+        <Link
+          to={paths.home.getHref()}
+          className="font-medium text-sky-700 hover:underline dark:text-sky-400"
+        >
+          {t('common.back_home')}
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}
+
+export const TermsPage = () => <StaticPage prefix="terms" paragraphs={4} />;
+export const PrivacyPage = () => <StaticPage prefix="privacy" paragraphs={4} />;
+export const HelpPage = () => <StaticPage prefix="help" paragraphs={4} />;

@@ -1,0 +1,53 @@
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { Alert } from '../../../components/Alert.tsx';
+import { AuthCard } from '../../../components/layout/PublicLayout.tsx';
+import { useDocumentTitle } from '../../../components/PageHeader.tsx';
+import { LoadingState } from '../../../components/Spinner.tsx';
+import { paths } from '../../../paths.ts';
+import { SUPPORT_EMAIL } from '../../../components/layout/Footer.tsx';
+
+/** Any HTTP answer from the API (even a refusal) means the service is up; no answer means it is not. */
+async function apiAnswers(): Promise<boolean> {
+  try {
+    const response = await fetch('/v1/status-probe', { headers: { Accept: 'application/json' } });
+    return response.status < 500;
+  } catch {
+    return false;
+  }
+}
+
+export function StatusPage() {
+  const { t } = useTranslation();
+  useDocumentTitle(t('status.title'));
+  const probe = useQuery({ queryKey: ['status-probe'], queryFn: apiAnswers, staleTime: 0 });
+  return (
+    <AuthCard>
+      <h1 className="text-2xl font-bold tracking-tight">{t('status.title')}</h1>
+      <div className="mt-4">
+        {probe.isPending ? (
+          <LoadingState />
+        ) : probe.data ? (
+          <Alert tone="success">{t('status.up')}</Alert>
+        ) : (
+          <Alert title={t('dialog.error')}>{t('status.down')}</Alert>
+        )}
+      </div>
+      <p className="mt-4 text-sm text-slate-600 dark:text-slate-400">
+        {t('status.contact')}{' '}
+        <a href={`mailto:${SUPPORT_EMAIL}`} className="text-sky-700 underline dark:text-sky-400">
+          {SUPPORT_EMAIL}
+        </a>
+      </p>
+      <p className="mt-6 text-sm">
+        <Link
+          to={paths.home.getHref()}
+          className="font-medium text-sky-700 hover:underline dark:text-sky-400"
+        >
+          {t('common.back_home')}
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

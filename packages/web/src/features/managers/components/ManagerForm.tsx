@@ -1,0 +1,180 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  LANGUAGES,
+  ManagerCreateSchema,
+  ManagerUpdateSchema,
+  SiteManagerCreateSchema,
+  SiteManagerUpdateSchema,
+  type SiteManagerCreateInput,
+  type User,
+} from '@flowbox/shared';
+import { useState } from 'react';
+import { useForm, type Resolver } from 'react-hook-form';
+import type { z } from 'zod';
+import { Alert } from '../../../components/Alert.tsx';
+import { Button, ButtonLink } from '../../../components/Button.tsx';
+import { Card } from '../../../components/Card.tsx';
+import { FieldError } from '../../../components/FieldError.tsx';
+import { FormActions } from '../../../components/FormActions.tsx';
+import { Select } from '../../../components/Select.tsx';
+import { TextField } from '../../../components/TextField.tsx';
+import { applyServerErrors } from '../../../lib/forms.ts';
+import { useLanguage } from '../../../lib/i18n/index.ts';
+import type { ManagerFamily } from '../family.ts';
+
+export type SiteOption = { id: string; name: string };
+export type ManagerFormValues = z.output<typeof SiteManagerCreateSchema>;
+type FormInput = SiteManagerCreateInput;
+
+const FIELDS = ['firstname', 'lastname', 'email', 'language', 'address', 'site_id'];
+
+function schemaFor(family: ManagerFamily, mode: 'create' | 'edit') {
+  if (family.role === 3) return mode === 'create' ? SiteManagerCreateSchema : SiteManagerUpdateSchema;
+  return mode === 'create' ? ManagerCreateSchema : ManagerUpdateSchema;
+}
+
+type ManagerFormProps = {
+  family: ManagerFamily;
+  mode: 'create' | 'edit';
+  manager?: User;
+  /** Site managers: the customer's sites to choose from, and the ones ticked for a new manager. */
+  siteOptions?: readonly SiteOption[];
+  defaultSiteIds?: readonly string[];
+  cancelTo: string;
+  onSubmit: (values: ManagerFormValues) => Promise<unknown>;
+};
+
+export function ManagerForm({
+  family,
+  mode,
+  manager,
+  siteOptions = [],
+  defaultSiteIds = [],
+  cancelTo,
+  onSubmit,
+}: ManagerFormProps) {
+  const { t, language } = useLanguage();
+  const [failure, setFailure] = useState<string | null>(null);
+  const withSites = family.role === 3;
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<FormInput, unknown, ManagerFormValues>({
+    // Each family validates with its own shared schema; site managers also carry their sites.
+    resolver: zodResolver(schemaFor(family, mode)) as unknown as Resolver<
+      FormInput,
+      unknown,
+      ManagerFormValues
+    >,
+    defaultValues: {
+      firstname: manager?.firstname ?? '',
+      lastname: manager?.lastname ?? '',
+      email: manager?.email ?? '',
+      language: manager?.language ?? language,
+      address: manager?.address ?? '',
+      ...(withSites ? { site_id: [...(manager?.site_id ?? defaultSiteIds)] } : {}),
+    },
+  });
+
+  const submit = handleSubmit(async (values) => {
+    setFailure(null);
+    try {
+      await onSubmit({ ...values, address: values.address ? values.address : null });
+    } catch (error) {
+      setFailure(applyServerErrors(error, setError, FIELDS));
+    }
+  });
+
+  const sitesError = errors.site_id?.message
+    ? { type: 'validation', message: errors.site_id.message }
+    : undefined;
+
+  return (
+    <form onSubmit={submit} noValidate className="space-y-6">
+      {failure && <Alert title={t('dialog.error')}>{failure}</Alert>}
+      <Card title={t('managers.section_identity')}>
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+          <TextField
+            label={t('fields.firstname')}
+            autoComplete="off"
+            maxLength={120}
+            required
+            error={errors.firstname}
+            {...register('firstname')}
+          />
+          <TextField
+            label={t('fields.lastname')}
+            autoComplete="off"
+            maxLength={120}
+            required
+            error={errors.lastname}
+            {...register('lastname')}
+          />
+          <TextField
+            label={t('fields.email')}
+            type="email"
+            autoComplete="off"
+            maxLength={254}
+            required
+            error={errors.email}
+            {...register('email')}
+          />
+          <Select
+            label={t('fields.language')}
+            options={LANGUAGES.map((code) => ({ value: code, label: t(`language.${code}`) }))}
+            error={errors.language}
+            {...register('language')}
+          />
+          <TextField
+            label={t('fields.address')}
+            autoComplete="off"
+            maxLength={500}
+            error={errors.address}
+            className="sm:col-span-2"
+            {...register('address')}
+          />
+        </div>
+      </Card>
+      {withSites && (
+        <Card title={t('site_managers.sites')}>
+          <fieldset aria-describedby={sitesError ? 'site_id-error' : undefined}>
+            <legend className="mb-3 text-sm text-slate-600 dark:text-slate-400">
+              {t('site_managers.sites_hint')}
+            </legend>
+            {siteOptions.length === 0 ? (
+              <p className="text-sm text-slate-500">{t('sites.empty')}</p>
+            ) : (
+              <ul className="grid grid-cols-1 gap-2 sm:grid-cols-2">
+                {siteOptions.map((site) => (
+                  <li key={site.id}>
+                    <label className="flex items-center gap-2 rounded-lg border border-slate-200 px-3 py-2 text-sm dark:border-slate-700">
+                      <input
+                        type="checkbox"
+                        value={site.id}
+                        className="h-4 w-4 accent-sky-700 dark:accent-sky-400"
+                        {...register('site_id')}
+                      />
+                      {site.name}
+                    </label>
+                  </li>
+                ))}
+              </ul>
+            )}
+            <FieldError id="site_id-error" error={sitesError} />
+          </fieldset>
+        </Card>
+      )}
+      {mode === 'create' && <Alert tone="info">{t('managers.invitation_note')}</Alert>}
+      <FormActions>
+        <ButtonLink to={cancelTo} variant="secondary">
+          {t('common.cancel')}
+        </ButtonLink>
+        <Button type="submit" loading={isSubmitting}>
+          {mode === 'create' ? t('managers.create') : t('common.save')}
+        </Button>
+      </FormActions>
+    </form>
+  );
+}

@@ -1,0 +1,79 @@
+import { PERMISSIONS, type PermissionSet, type User } from '@flowbox/shared';
+import { useState, type FormEvent } from 'react';
+import { Alert } from '../../../components/Alert.tsx';
+import { Button, ButtonLink } from '../../../components/Button.tsx';
+import { FormActions } from '../../../components/FormActions.tsx';
+import { errorMessage } from '../../../lib/forms.ts';
+import { useLanguage } from '../../../lib/i18n/index.ts';
+
+type PermissionsFormProps = {
+  manager: User;
+  cancelTo: string;
+  onSubmit: (permissions: PermissionSet) => Promise<unknown>;
+};
+
+/** spec §6: each permission authorised or denied; a permission only narrows what the role allows. */
+export function PermissionsForm({ manager, cancelTo, onSubmit }: PermissionsFormProps) {
+  const { t } = useLanguage();
+  const [values, setValues] = useState<PermissionSet>(manager.permissions);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setFailure(null);
+    setSaving(true);
+    try {
+      await onSubmit(values);
+    } catch (error) {
+      setFailure(errorMessage(error));
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} className="space-y-6">
+      {failure && <Alert title={t('dialog.error')}>{failure}</Alert>}
+      <ul className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white shadow-sm dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
+        {PERMISSIONS.map((permission) => (
+          <li key={permission} className="px-5 py-4">
+            <fieldset className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+              <legend className="contents">
+                <span className="block">
+                  <span className="block text-sm font-semibold">{t(`permission.${permission}`)}</span>
+                  <span className="block text-xs text-slate-500 dark:text-slate-400">
+                    {t(`permission.${permission}.hint`)}
+                  </span>
+                </span>
+              </legend>
+              <div className="flex shrink-0 gap-4">
+                {(['authorised', 'denied'] as const).map((value) => (
+                  <label key={value} className="flex items-center gap-2 text-sm">
+                    <input
+                      type="radio"
+                      name={permission}
+                      value={value}
+                      checked={values[permission] === value}
+                      onChange={() => setValues((current) => ({ ...current, [permission]: value }))}
+                      className="h-4 w-4 accent-sky-700 dark:accent-sky-400"
+                    />
+                    {t(`permissions.${value}`)}
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+          </li>
+        ))}
+      </ul>
+      <FormActions>
+        <ButtonLink to={cancelTo} variant="secondary">
+          {t('common.cancel')}
+        </ButtonLink>
+        <Button type="submit" loading={saving}>
+          {t('common.save')}
+        </Button>
+      </FormActions>
+    </form>
+  );
+}

@@ -1,0 +1,9 @@
+export { updateManager, useUpdateManager } from './api/update-manager.ts';
+export {
+  ManagerAddPage,
+  ManagerEditPage,
+  ManagerPermissionsPage,
+  ManagersListPage,
+} from './components/ManagerPages.tsx';
+export { StatusBadge } from './components/ManagersTable.tsx';
+export { canManageFamily, fullName, ownFamily, type ManagerFamily } from './family.ts';

@@ -1,0 +1,170 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { ALERT_CATEGORIES, LANGUAGES, ManagerUpdateSchema, type ManagerUpdateInput } from '@flowbox/shared';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import type { z } from 'zod';
+import { Alert } from '../../../components/Alert.tsx';
+import { Button, ButtonLink } from '../../../components/Button.tsx';
+import { Card } from '../../../components/Card.tsx';
+import { Checkbox } from '../../../components/Checkbox.tsx';
+import { FormActions } from '../../../components/FormActions.tsx';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { Select } from '../../../components/Select.tsx';
+import { TextField } from '../../../components/TextField.tsx';
+import { useToast } from '../../../components/Toasts.tsx';
+import { applyServerErrors } from '../../../lib/forms.ts';
+import { useLanguage } from '../../../lib/i18n/index.ts';
+import { paths } from '../../../paths.ts';
+import { useUser } from '../../auth/index.ts';
+import { useUpdateProfile } from '../api/update-profile.ts';
+
+type ProfileValues = z.output<typeof ManagerUpdateSchema>;
+const FIELDS = [
+  'firstname',
+  'lastname',
+  'email',
+  'language',
+  'address',
+  'alert_notification_enabled',
+  'alerts_settings',
+];
+
+export function ProfileEditPage() {
+  const { t } = useLanguage();
+  const user = useUser();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const update = useUpdateProfile();
+  const [failure, setFailure] = useState<string | null>(null);
+  // spec §6: the email notification setting is for customer and site managers.
+  const notifies = user.role !== 1;
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<ManagerUpdateInput, unknown, ProfileValues>({
+    resolver: zodResolver(ManagerUpdateSchema),
+    defaultValues: {
+      firstname: user.firstname,
+      lastname: user.lastname,
+      email: user.email,
+      language: user.language,
+      address: user.address ?? '',
+      ...(notifies
+        ? {
+            alert_notification_enabled: user.alert_notification_enabled,
+            alerts_settings: user.alerts_settings,
+          }
+        : {}),
+    },
+  });
+
+  const submit = handleSubmit(async (values) => {
+    setFailure(null);
+    const input: ManagerUpdateInput = {
+      firstname: values.firstname,
+      lastname: values.lastname,
+      email: values.email,
+      language: values.language,
+      address: values.address ? values.address : null,
+      ...(notifies
+        ? {
+            alert_notification_enabled: values.alert_notification_enabled,
+            alerts_settings: values.alerts_settings,
+          }
+        : {}),
+    };
+    try {
+      await update.mutateAsync(input);
+      toast.success(t('toast.profile_updated'));
+      await navigate(paths.profile.getHref());
+    } catch (error) {
+      setFailure(applyServerErrors(error, setError, FIELDS));
+    }
+  });
+
+  return (
+    <>
+      <PageHeader
+        title={t('profile.edit')}
+        breadcrumbs={[{ label: t('profile.title'), to: paths.profile.getHref() }]}
+      />
+      <form onSubmit={submit} noValidate className="space-y-6">
+        {failure && <Alert title={t('dialog.error')}>{failure}</Alert>}
+        <Card title={t('managers.section_identity')}>
+          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+            <TextField
+              label={t('fields.firstname')}
+              autoComplete="given-name"
+              maxLength={120}
+              required
+              error={errors.firstname}
+              {...register('firstname')}
+            />
+            <TextField
+              label={t('fields.lastname')}
+              autoComplete="family-name"
+              maxLength={120}
+              required
+              error={errors.lastname}
+              {...register('lastname')}
+            />
+            <TextField
+              label={t('fields.email')}
+              type="email"
+              autoComplete="email"
+              maxLength={254}
+              required
+              error={errors.email}
+              {...register('email')}
+            />
+            <Select
+              label={t('fields.language')}
+              options={LANGUAGES.map((code) => ({ value: code, label: t(`language.${code}`) }))}
+              error={errors.language}
+              {...register('language')}
+            />
+            <TextField
+              label={t('fields.address')}
+              autoComplete="street-address"
+              maxLength={500}
+              error={errors.address}
+              className="sm:col-span-2"
+              {...register('address')}
+            />
+          </div>
+        </Card>
+        {notifies && (
+          <Card title={t('profile.notifications')}>
+            <Checkbox
+              label={t('fields.alert_notification_enabled')}
+              {...register('alert_notification_enabled')}
+            />
+            <fieldset className="mt-4">
+              <legend className="mb-2 text-sm font-medium">{t('profile.email_by_category')}</legend>
+              <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
+                {ALERT_CATEGORIES.map((category) => (
+                  <Checkbox
+                    key={category}
+                    label={t(`alert.${category}`)}
+                    {...register(`alerts_settings.${category}.email`)}
+                  />
+                ))}
+              </div>
+            </fieldset>
+          </Card>
+        )}
+        <FormActions>
+          <ButtonLink to={paths.profile.getHref()} variant="secondary">
+            {t('common.cancel')}
+          </ButtonLink>
+          <Button type="submit" loading={isSubmitting}>
+            {t('common.save')}
+          </Button>
+        </FormActions>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,6 @@
+export {
+  SiteManagerAddPage,
+  SiteManagerEditPage,
+  SiteManagerPermissionsPage,
+  SiteManagersPage,
+} from './components/SiteManagersPages.tsx';

@@ -1,0 +1,103 @@
+import type { Site } from '@flowbox/shared';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { Button, ButtonLink } from '../../../components/Button.tsx';
+import { Card, DescriptionList } from '../../../components/Card.tsx';
+import { ConfirmDeleteDialog } from '../../../components/ConfirmDeleteDialog.tsx';
+import { EmptyState } from '../../../components/EmptyState.tsx';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
+import { useToast } from '../../../components/Toasts.tsx';
+import { formatDate } from '../../../lib/dates.ts';
+import { useLanguage } from '../../../lib/i18n/index.ts';
+import { useRequiredParam } from '../../../lib/params.ts';
+import { paths } from '../../../paths.ts';
+import { canDo, FLOVEA_OR_CUSTOMER, hasRole, useUser } from '../../auth/index.ts';
+import { useDeleteSite } from '../api/delete-site.ts';
+import { useSite } from '../api/get-site.ts';
+import { useSiteCrumbs } from './useSiteCrumbs.ts';
+
+function SiteOverview({ customerId, site }: { customerId: string; site: Site }) {
+  const { t, language } = useLanguage();
+  const user = useUser();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const [deleting, setDeleting] = useState(false);
+  const remove = useDeleteSite(customerId, site.id);
+  const crumbs = useSiteCrumbs(customerId);
+  const manages = canDo(user, FLOVEA_OR_CUSTOMER, 'sites.manage');
+
+  return (
+    <>
+      <PageHeader
+        title={site.name}
+        description={t('sites.overview')}
+        breadcrumbs={crumbs}
+        actions={
+          manages && (
+            <>
+              <ButtonLink to={paths.siteEdit.getHref(customerId, site.id)} variant="secondary">
+                {t('common.edit')}
+              </ButtonLink>
+              <Button variant="danger" onClick={() => setDeleting(true)}>
+                {t('common.delete')}
+              </Button>
+            </>
+          )
+        }
+      />
+      <div className="space-y-6">
+        {hasRole(user, FLOVEA_OR_CUSTOMER) && (
+          <Link
+            to={paths.siteManagers.getHref(customerId, site.id)}
+            className="block rounded-xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-sky-400 hover:shadow focus-visible:outline-2 focus-visible:outline-sky-600 sm:max-w-md dark:border-slate-800 dark:bg-slate-900 dark:hover:border-sky-600"
+          >
+            <span className="block font-semibold text-sky-800 dark:text-sky-300">
+              {t('site_managers.title')}
+            </span>
+            <span className="mt-1 block text-sm text-slate-600 dark:text-slate-400">
+              {t('site_managers.description')}
+            </span>
+          </Link>
+        )}
+        <Card title={t('sites.section_general')}>
+          <DescriptionList
+            items={[
+              { label: t('fields.name'), value: site.name },
+              { label: t('sites.building_count'), value: site.building_count },
+              { label: t('fields.created_at'), value: formatDate(site.created_at, language) },
+            ]}
+          />
+        </Card>
+        <Card title={t('sites.buildings')}>
+          <EmptyState title={t('sites.no_buildings')} />
+        </Card>
+      </div>
+      {manages && (
+        <ConfirmDeleteDialog
+          open={deleting}
+          onClose={() => setDeleting(false)}
+          name={site.name}
+          consequence={t('sites.delete_consequence')}
+          onConfirm={async (confirmName) => {
+            await remove.mutateAsync(confirmName);
+            setDeleting(false);
+            toast.success(t('toast.site_deleted'));
+            await navigate(paths.sites.getHref(customerId));
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+export function SiteOverviewPage() {
+  const customerId = useRequiredParam('customerId');
+  const siteId = useRequiredParam('siteId');
+  const site = useSite(customerId, siteId);
+  return (
+    <QueryBoundary query={site}>
+      {(data) => <SiteOverview customerId={customerId} site={data} />}
+    </QueryBoundary>
+  );
+}

@@ -1,0 +1,142 @@
+import type { ApiError } from '@flowbox/shared';
+import { accessToken, clearTokens, refreshToken, saveTokens, setAccessToken } from './tokens.ts';
+import { currentLanguage, i18n } from './i18n/index.ts';
+
+const BASE = '/v1';
+
+/** An API refusal in the one error shape of the API, its message already in the UI language. */
+export class ApiRequestError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly details: ApiError['details'];
+
+  constructor(status: number, body: ApiError) {
+    super(body.message);
+    this.name = 'ApiRequestError';
+    this.status = status;
+    this.code = body.code;
+    this.details = body.details;
+  }
+}
+
+type RequestOptions = {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: unknown;
+  query?: Record<string, string | number | undefined>;
+  /** Overrides the Bearer taken from the access_token cookie. */
+  bearer?: string;
+};
+
+export type SessionEnd = 'logout' | 'expired';
+let onSessionEnded: (reason: SessionEnd) => void = () => undefined;
+
+/** The app decides what "logged out" means for the screen (reset the user, go to /login). */
+export function setSessionEndedHandler(handler: (reason: SessionEnd) => void): void {
+  onSessionEnded = handler;
+}
+
+function urlOf(path: string, query: RequestOptions['query']): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== '') params.set(key, String(value));
+  }
+  const search = params.toString();
+  return `${BASE}${path}${search ? `?${search}` : ''}`;
+}
+
+async function send(path: string, options: RequestOptions, bearer: string | undefined): Promise<Response> {
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    'Accept-Language': currentLanguage(),
+  };
+  if (bearer) headers.Authorization = `Bearer ${bearer}`;
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  try {
+    return await fetch(urlOf(path, options.query), {
+      method: options.method ?? 'GET',
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+  } catch {
+    throw new ApiRequestError(0, { code: 'errors.network', message: i18n.t('errors.network') });
+  }
+}
+
+async function errorOf(response: Response): Promise<ApiRequestError> {
+  const body = (await response.json().catch(() => null)) as Partial<ApiError> | null;
+  if (body && typeof body.code === 'string' && typeof body.message === 'string') {
+    return new ApiRequestError(response.status, body as ApiError);
+  }
+  return new ApiRequestError(response.status, {
+    code: 'errors.api_error',
+    message: i18n.t('errors.api_error'),
+  });
+}
+
+async function parse<T>(response: Response): Promise<T> {
+  if (response.status === 204) return undefined as T;
+  return (await response.json()) as T;
+}
+
+let refreshing: Promise<void> | null = null;
+
+/**
+ * spec §4 token refresh: the access token cookie takes the refresh token's value, the refresh call
+ * answers new tokens, which are saved. One refresh at a time: concurrent 401s share this promise.
+ */
+function refreshSession(): Promise<void> {
+  refreshing ??= (async () => {
+    const token = refreshToken();
+    if (!token)
+      throw new ApiRequestError(401, { code: 'errors.auth_expired', message: i18n.t('errors.auth_expired') });
+    setAccessToken(token);
+    const response = await send('/users/refresh', { method: 'POST' }, token);
+    if (!response.ok) throw await errorOf(response);
+    saveTokens(await parse<{ access_token: string; refresh_token: string }>(response));
+  })().finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+/** Clears the session on this browser; the screen is told through the session-ended handler. */
+export function endSession(reason: SessionEnd): void {
+  clearTokens();
+  onSessionEnded(reason);
+}
+
+function mayRefresh(): boolean {
+  return Boolean(refreshToken()) && window.location.pathname !== '/login';
+}
+
+/** Calls the API with the Bearer and language headers, refreshing the session once on a 401. */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const bearer = options.bearer ?? accessToken();
+  const response = await send(path, options, bearer);
+  if (response.ok) return parse<T>(response);
+  if (response.status !== 401 || options.bearer !== undefined) throw await errorOf(response);
+
+  const usedToken = bearer;
+  if (refreshing) {
+    await refreshing.catch(() => undefined);
+  } else if (accessToken() === usedToken || !accessToken()) {
+    if (!mayRefresh()) throw await errorOf(response);
+    try {
+      await refreshSession();
+    } catch (error) {
+      endSession('expired');
+      throw error instanceof ApiRequestError ? error : await errorOf(response);
+    }
+  }
+  // Another request may already have refreshed the session while this one was in flight.
+  const retry = await send(path, options, accessToken());
+  if (retry.ok) return parse<T>(retry);
+  throw await errorOf(retry);
+}
+
+export const api = {
+  get: <T>(path: string, query?: RequestOptions['query']) => apiRequest<T>(path, { query }),
+  post: <T>(path: string, body?: unknown) => apiRequest<T>(path, { method: 'POST', body }),
+  put: <T>(path: string, body?: unknown) => apiRequest<T>(path, { method: 'PUT', body }),
+  delete: <T>(path: string, body?: unknown) => apiRequest<T>(path, { method: 'DELETE', body }),
+};

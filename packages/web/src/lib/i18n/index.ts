@@ -1,0 +1,59 @@
+import { DEFAULT_LANGUAGE, LANGUAGES, MESSAGES, type Language } from '@flowbox/shared';
+import i18next from 'i18next';
+import { initReactI18next, useTranslation } from 'react-i18next';
+import { en } from './en.ts';
+import { fr } from './fr.ts';
+
+const STORAGE_KEY = 'language';
+
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+}
+
+/** The language chosen in the header wins; otherwise the browser's, when we speak it; otherwise English. */
+function initialLanguage(): Language {
+  const stored = window.localStorage.getItem(STORAGE_KEY);
+  if (isLanguage(stored)) return stored;
+  const browser = window.navigator.language.slice(0, 2);
+  return isLanguage(browser) ? browser : DEFAULT_LANGUAGE;
+}
+
+function reflectOnDocument(language: string): void {
+  document.documentElement.lang = language;
+}
+
+// Keys are flat ("errors.forbidden"), shared with the server catalogue, so '.' is no separator.
+void i18next.use(initReactI18next).init({
+  resources: {
+    en: { translation: { ...MESSAGES.en, ...en } },
+    fr: { translation: { ...MESSAGES.fr, ...fr } },
+  },
+  lng: initialLanguage(),
+  fallbackLng: DEFAULT_LANGUAGE,
+  supportedLngs: [...LANGUAGES],
+  keySeparator: false,
+  nsSeparator: false,
+  interpolation: { escapeValue: false },
+  returnNull: false,
+});
+reflectOnDocument(i18next.language);
+i18next.on('languageChanged', reflectOnDocument);
+
+export const i18n = i18next;
+
+export function currentLanguage(): Language {
+  return isLanguage(i18next.language) ? i18next.language : DEFAULT_LANGUAGE;
+}
+
+/** Switches the UI and remembers the choice on this browser. */
+export async function changeLanguage(language: Language): Promise<void> {
+  window.localStorage.setItem(STORAGE_KEY, language);
+  await i18next.changeLanguage(language);
+}
+
+/** `t` plus the current language, typed as one of ours. */
+export function useLanguage() {
+  const { t, i18n: instance } = useTranslation();
+  const language: Language = isLanguage(instance.language) ? instance.language : DEFAULT_LANGUAGE;
+  return { t, language };
+}

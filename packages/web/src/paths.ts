@@ -1,0 +1,105 @@
+/** Every route of the app, listed once: `path` is the router pattern, `getHref` builds a link. */
+export const paths = {
+  home: { path: '/', getHref: () => '/' },
+
+  login: {
+    path: '/login',
+    getHref: (redirect?: string) =>
+      redirect && redirect !== '/' ? `/login?redirect=${encodeURIComponent(redirect)}` : '/login',
+  },
+  register: { path: '/register', getHref: () => '/register' },
+  resetPasswordRequest: { path: '/reset-password-request', getHref: () => '/reset-password-request' },
+  resetPassword: { path: '/reset-password', getHref: () => '/reset-password' },
+  setPassword: { path: '/set-password', getHref: () => '/set-password' },
+
+  terms: { path: '/terms', getHref: () => '/terms' },
+  privacy: { path: '/privacy', getHref: () => '/privacy' },
+  status: { path: '/status', getHref: () => '/status' },
+  help: { path: '/help', getHref: () => '/help' },
+
+  profile: { path: '/profile', getHref: () => '/profile' },
+  profileEdit: { path: '/profile/edit', getHref: () => '/profile/edit' },
+  profileUpdatePassword: { path: '/profile/update-password', getHref: () => '/profile/update-password' },
+
+  customers: { path: '/customers', getHref: () => '/customers' },
+  customerAdd: { path: '/customers/add', getHref: () => '/customers/add' },
+  customer: { path: '/customers/:customerId', getHref: (customerId: string) => `/customers/${customerId}` },
+  customerEdit: {
+    path: '/customers/:customerId/edit',
+    getHref: (customerId: string) => `/customers/${customerId}/edit`,
+  },
+
+  customerManagers: {
+    path: '/customers/:customerId/customer-managers',
+    getHref: (customerId: string) => `/customers/${customerId}/customer-managers`,
+  },
+  customerManagerAdd: {
+    path: '/customers/:customerId/customer-managers/add',
+    getHref: (customerId: string) => `/customers/${customerId}/customer-managers/add`,
+  },
+  customerManagerEdit: {
+    path: '/customers/:customerId/customer-managers/:customerManagerId/edit',
+    getHref: (customerId: string, managerId: string) =>
+      `/customers/${customerId}/customer-managers/${managerId}/edit`,
+  },
+  customerManagerPermissions: {
+    path: '/customers/:customerId/customer-managers/:customerManagerId/permissions',
+    getHref: (customerId: string, managerId: string) =>
+      `/customers/${customerId}/customer-managers/${managerId}/permissions`,
+  },
+
+  sites: {
+    path: '/customers/:customerId/sites',
+    getHref: (customerId: string) => `/customers/${customerId}/sites`,
+  },
+  siteAdd: {
+    path: '/customers/:customerId/sites/add',
+    getHref: (customerId: string) => `/customers/${customerId}/sites/add`,
+  },
+  site: {
+    path: '/customers/:customerId/sites/:siteId',
+    getHref: (customerId: string, siteId: string) => `/customers/${customerId}/sites/${siteId}`,
+  },
+  siteEdit: {
+    path: '/customers/:customerId/sites/:siteId/edit',
+    getHref: (customerId: string, siteId: string) => `/customers/${customerId}/sites/${siteId}/edit`,
+  },
+
+  siteManagers: {
+    path: '/customers/:customerId/sites/:siteId/site-managers',
+    getHref: (customerId: string, siteId: string) => `/customers/${customerId}/sites/${siteId}/site-managers`,
+  },
+  siteManagerAdd: {
+    path: '/customers/:customerId/sites/:siteId/site-managers/add',
+    getHref: (customerId: string, siteId: string) =>
+      `/customers/${customerId}/sites/${siteId}/site-managers/add`,
+  },
+  siteManagerEdit: {
+    path: '/customers/:customerId/sites/:siteId/site-managers/:siteManagerId/edit',
+    getHref: (customerId: string, siteId: string, managerId: string) =>
+      `/customers/${customerId}/sites/${siteId}/site-managers/${managerId}/edit`,
+  },
+  siteManagerPermissions: {
+    path: '/customers/:customerId/sites/:siteId/site-managers/:siteManagerId/permissions',
+    getHref: (customerId: string, siteId: string, managerId: string) =>
+      `/customers/${customerId}/sites/${siteId}/site-managers/${managerId}/permissions`,
+  },
+
+  floveaManagers: { path: '/flovea-managers', getHref: () => '/flovea-managers' },
+  floveaManagerAdd: { path: '/flovea-managers/add', getHref: () => '/flovea-managers/add' },
+  floveaManagerEdit: {
+    path: '/flovea-managers/:floveaManagerId/edit',
+    getHref: (managerId: string) => `/flovea-managers/${managerId}/edit`,
+  },
+  floveaManagerPermissions: {
+    path: '/flovea-managers/:floveaManagerId/permissions',
+    getHref: (managerId: string) => `/flovea-managers/${managerId}/permissions`,
+  },
+
+  outbox: { path: '/outbox', getHref: () => '/outbox' },
+} as const;
+
+/** Only same-site paths are followed after login, never another origin. */
+export function safeRedirect(target: string | null): string {
+  return target && target.startsWith('/') && !target.startsWith('//') ? target : paths.home.getHref();
+}
