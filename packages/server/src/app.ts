@@ -4,7 +4,9 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { ListQuerySchema, listOf, OutboxEmailSchema, translate } from '@flowbox/shared';
+import { ApiErrorSchema, ListQuerySchema, listOf, OutboxEmailSchema, translate } from '@flowbox/shared';
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireRole } from './access/access.ts';
@@ -16,6 +18,7 @@ import { customersRoutes } from './customers/customers.routes.ts';
 import { eventsRoutes } from './events/events.routes.ts';
 import { CustomersService } from './customers/customers.service.ts';
 import type { Db } from './db/client.ts';
+import { AppError } from './errors.ts';
 import { installErrorHandler, zodValidatorCompiler } from './http/error-handler.ts';
 import { requestLanguage } from './http/language.ts';
 import { actorOf, bearerToken, errorResponses, type App } from './http/types.ts';
@@ -57,6 +60,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     logger: options.logger ?? { level: options.config.logLevel },
     bodyLimit: 1_048_576,
     trustProxy: false,
+    // One line per request only when debugging: the start-up banner stays readable.
+    disableRequestLogging: !['debug', 'trace'].includes(options.config.logLevel),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -107,6 +112,22 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     async (api) => {
       const v1 = api.withTypeProvider<ZodTypeProvider>();
       publicAuthRoutes(v1, auth);
+      v1.get(
+        '/health',
+        {
+          schema: {
+            tags: ['health'],
+            summary: 'Liveness and database check, for load balancers and the status page',
+            response: { 200: z.object({ status: z.literal('ok') }), ...errorResponses, 503: ApiErrorSchema },
+          },
+        },
+        async () => {
+          await options.db.execute(sql`SELECT 1`).catch(() => {
+            throw new AppError(503, 'errors.api_error');
+          });
+          return { status: 'ok' as const };
+        },
+      );
       await v1.register(async (secured) => {
         const protectedApi = secured.withTypeProvider<ZodTypeProvider>();
         protectedApi.addHook('onRequest', async (request) => {

@@ -47,6 +47,7 @@ async function main(): Promise<void> {
   closeWithGrace({ delay: 10_000 }, async ({ err }) => {
     if (err) console.error(err);
     await server.close();
+    console.log('Flowbox Manager stopped.');
   });
 }
 

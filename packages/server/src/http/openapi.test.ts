@@ -65,6 +65,7 @@ const EXPECTED_ROUTES = [
   'PUT /v1/customers/{customerId}/sites/{siteId}/update',
   'DELETE /v1/customers/{customerId}/sites/{siteId}/delete',
   'GET /v1/outbox',
+  'GET /v1/health',
   'GET /v1/customers/{customerId}/events',
   'GET /v1/customers/{customerId}/sites/{siteId}/events',
 ].sort();
@@ -75,6 +76,7 @@ const PUBLIC_ROUTES = [
   'POST /v1/users/request_reset_password',
   'POST /v1/users/set_password',
   'POST /v1/users/reset_password',
+  'GET /v1/health',
 ];
 
 /** The API routes the app really serves, read from its router (HEAD answers come with GET). */

@@ -59,3 +59,11 @@ describe('serving the web app', () => {
     });
   });
 });
+
+describe('health check', () => {
+  it('answers ok without signing in when the database answers', async () => {
+    const res = await app.inject({ method: 'GET', url: '/v1/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok' });
+  });
+});

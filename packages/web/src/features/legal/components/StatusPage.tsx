@@ -8,11 +8,11 @@ import { LoadingState } from '../../../components/Spinner.tsx';
 import { paths } from '../../../paths.ts';
 import { SUPPORT_EMAIL } from '../../../components/layout/Footer.tsx';
 
-/** Any HTTP answer from the API (even a refusal) means the service is up; no answer means it is not. */
+/** The service is up when the API answers its health check, which also reaches the database. */
 async function apiAnswers(): Promise<boolean> {
   try {
-    const response = await fetch('/v1/status-probe', { headers: { Accept: 'application/json' } });
-    return response.status < 500;
+    const response = await fetch('/v1/health', { headers: { Accept: 'application/json' } });
+    return response.ok;
   } catch {
     return false;
   }
@@ -21,7 +21,7 @@ async function apiAnswers(): Promise<boolean> {
 export function StatusPage() {
   const { t } = useTranslation();
   useDocumentTitle(t('status.title'));
-  const probe = useQuery({ queryKey: ['status-probe'], queryFn: apiAnswers, staleTime: 0 });
+  const probe = useQuery({ queryKey: ['health'], queryFn: apiAnswers, staleTime: 0 });
   return (
     <AuthCard>
       <h1 className="text-2xl font-bold tracking-tight">{t('status.title')}</h1>
