@@ -17,6 +17,8 @@ import { useLanguage } from '../../../lib/i18n/index.ts';
 import { withPasswordConfirmation } from '../../../lib/password-confirmation.ts';
 import { paths } from '../../../paths.ts';
 import { useRegister } from '../api/register.ts';
+import { NewPasswordFields } from '../../../components/forms/NewPasswordFields.tsx';
+import { IdentityFields } from '../../../components/forms/IdentityFields.tsx';
 
 const RegisterFormSchema = withPasswordConfirmation(RegisterSchema);
 type RegisterForm = z.input<typeof RegisterFormSchema>;
@@ -94,50 +96,16 @@ export function RegisterPage() {
             <Alert title={t('dialog.error')}>{failure}</Alert>
           </div>
         )}
-        <TextField
-          label={t('fields.firstname')}
-          autoComplete="given-name"
-          maxLength={120}
-          required
-          error={errors.firstname}
-          {...register('firstname')}
+        <IdentityFields
+          own
+          firstname={{ register: register('firstname'), error: errors.firstname }}
+          lastname={{ register: register('lastname'), error: errors.lastname }}
+          email={{ register: register('email'), error: errors.email }}
         />
-        <TextField
-          label={t('fields.lastname')}
-          autoComplete="family-name"
-          maxLength={120}
-          required
-          error={errors.lastname}
-          {...register('lastname')}
-        />
-        <TextField
-          label={t('fields.email')}
-          type="email"
-          autoComplete="email"
-          maxLength={254}
-          required
-          error={errors.email}
-          className="sm:col-span-2"
-          {...register('email')}
-        />
-        <TextField
-          label={t('fields.password')}
-          type="password"
-          autoComplete="new-password"
-          maxLength={200}
-          required
-          hint={t('fields.password_hint')}
-          error={errors.password}
-          {...register('password')}
-        />
-        <TextField
-          label={t('fields.password_confirmation')}
-          type="password"
-          autoComplete="new-password"
-          maxLength={200}
-          required
-          error={errors.password_confirmation}
-          {...register('password_confirmation')}
+        <NewPasswordFields
+          label="fields.password"
+          password={{ register: register('password'), error: errors.password }}
+          confirmation={{ register: register('password_confirmation'), error: errors.password_confirmation }}
         />
         <TextField
           label={t('fields.flowbox_serial')}

@@ -9,10 +9,10 @@ import { Alert } from '../../../components/Alert.tsx';
 import { Button } from '../../../components/Button.tsx';
 import { AuthCard } from '../../../components/layout/PublicLayout.tsx';
 import { useDocumentTitle } from '../../../components/PageHeader.tsx';
-import { TextField } from '../../../components/TextField.tsx';
 import { applyServerErrors } from '../../../lib/forms.ts';
 import { withPasswordConfirmation } from '../../../lib/password-confirmation.ts';
 import { paths } from '../../../paths.ts';
+import { NewPasswordFields } from '../../../components/forms/NewPasswordFields.tsx';
 
 const FormSchema = withPasswordConfirmation(TokenPasswordSchema);
 type PasswordForm = z.input<typeof FormSchema>;
@@ -72,24 +72,13 @@ function TokenPasswordPage({ title, subtitle, submitLabel, save }: TokenPassword
       ) : (
         <form onSubmit={submit} noValidate className="mt-6 space-y-4">
           {failure && <Alert title={t('dialog.error')}>{failure}</Alert>}
-          <TextField
-            label={t('fields.new_password')}
-            type="password"
-            autoComplete="new-password"
-            maxLength={200}
-            required
-            hint={t('fields.password_hint')}
-            error={errors.password}
-            {...register('password')}
-          />
-          <TextField
-            label={t('fields.password_confirmation')}
-            type="password"
-            autoComplete="new-password"
-            maxLength={200}
-            required
-            error={errors.password_confirmation}
-            {...register('password_confirmation')}
+          <NewPasswordFields
+            label="fields.new_password"
+            password={{ register: register('password'), error: errors.password }}
+            confirmation={{
+              register: register('password_confirmation'),
+              error: errors.password_confirmation,
+            }}
           />
           <Button type="submit" className="w-full" loading={isSubmitting}>
             {submitLabel}

@@ -1,6 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
-  LANGUAGES,
   ManagerCreateSchema,
   ManagerUpdateSchema,
   SiteManagerCreateSchema,
@@ -16,11 +15,10 @@ import { Button, ButtonLink } from '../../../components/Button.tsx';
 import { Card } from '../../../components/Card.tsx';
 import { FieldError } from '../../../components/FieldError.tsx';
 import { FormActions } from '../../../components/FormActions.tsx';
-import { Select } from '../../../components/Select.tsx';
-import { TextField } from '../../../components/TextField.tsx';
 import { applyServerErrors } from '../../../lib/forms.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import type { ManagerFamily } from '../family.ts';
+import { IdentityFields } from '../../../components/forms/IdentityFields.tsx';
 
 export type SiteOption = { id: string; name: string };
 export type ManagerFormValues = z.output<typeof SiteManagerCreateSchema>;
@@ -96,44 +94,13 @@ export function ManagerForm({
       {failure && <Alert title={t('dialog.error')}>{failure}</Alert>}
       <Card title={t('managers.section_identity')}>
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-          <TextField
-            label={t('fields.firstname')}
-            autoComplete="off"
-            maxLength={120}
-            required
-            error={errors.firstname}
-            {...register('firstname')}
-          />
-          <TextField
-            label={t('fields.lastname')}
-            autoComplete="off"
-            maxLength={120}
-            required
-            error={errors.lastname}
-            {...register('lastname')}
-          />
-          <TextField
-            label={t('fields.email')}
-            type="email"
-            autoComplete="off"
-            maxLength={254}
-            required
-            error={errors.email}
-            {...register('email')}
-          />
-          <Select
-            label={t('fields.language')}
-            options={LANGUAGES.map((code) => ({ value: code, label: t(`language.${code}`) }))}
-            error={errors.language}
-            {...register('language')}
-          />
-          <TextField
-            label={t('fields.address')}
-            autoComplete="off"
-            maxLength={500}
-            error={errors.address}
-            className="sm:col-span-2"
-            {...register('address')}
+          <IdentityFields
+            own={false}
+            firstname={{ register: register('firstname'), error: errors.firstname }}
+            lastname={{ register: register('lastname'), error: errors.lastname }}
+            email={{ register: register('email'), error: errors.email }}
+            language={{ register: register('language'), error: errors.language }}
+            address={{ register: register('address'), error: errors.address }}
           />
         </div>
       </Card>

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ALERT_CATEGORIES, LANGUAGES, ManagerUpdateSchema, type ManagerUpdateInput } from '@flowbox/shared';
+import { ALERT_CATEGORIES, ManagerUpdateSchema, type ManagerUpdateInput } from '@flowbox/shared';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
@@ -10,14 +10,13 @@ import { Card } from '../../../components/Card.tsx';
 import { Checkbox } from '../../../components/Checkbox.tsx';
 import { FormActions } from '../../../components/FormActions.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
-import { Select } from '../../../components/Select.tsx';
-import { TextField } from '../../../components/TextField.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
 import { applyServerErrors } from '../../../lib/forms.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
 import { useUser } from '../../auth/index.ts';
 import { useUpdateProfile } from '../api/update-profile.ts';
+import { IdentityFields } from '../../../components/forms/IdentityFields.tsx';
 
 type ProfileValues = z.output<typeof ManagerUpdateSchema>;
 const FIELDS = [
@@ -95,44 +94,13 @@ export function ProfileEditPage() {
         {failure && <Alert title={t('dialog.error')}>{failure}</Alert>}
         <Card title={t('managers.section_identity')}>
           <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-            <TextField
-              label={t('fields.firstname')}
-              autoComplete="given-name"
-              maxLength={120}
-              required
-              error={errors.firstname}
-              {...register('firstname')}
-            />
-            <TextField
-              label={t('fields.lastname')}
-              autoComplete="family-name"
-              maxLength={120}
-              required
-              error={errors.lastname}
-              {...register('lastname')}
-            />
-            <TextField
-              label={t('fields.email')}
-              type="email"
-              autoComplete="email"
-              maxLength={254}
-              required
-              error={errors.email}
-              {...register('email')}
-            />
-            <Select
-              label={t('fields.language')}
-              options={LANGUAGES.map((code) => ({ value: code, label: t(`language.${code}`) }))}
-              error={errors.language}
-              {...register('language')}
-            />
-            <TextField
-              label={t('fields.address')}
-              autoComplete="street-address"
-              maxLength={500}
-              error={errors.address}
-              className="sm:col-span-2"
-              {...register('address')}
+            <IdentityFields
+              own
+              firstname={{ register: register('firstname'), error: errors.firstname }}
+              lastname={{ register: register('lastname'), error: errors.lastname }}
+              email={{ register: register('email'), error: errors.email }}
+              language={{ register: register('language'), error: errors.language }}
+              address={{ register: register('address'), error: errors.address }}
             />
           </div>
         </Card>

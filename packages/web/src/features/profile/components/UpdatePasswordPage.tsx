@@ -16,6 +16,7 @@ import { useLanguage } from '../../../lib/i18n/index.ts';
 import { withPasswordConfirmation } from '../../../lib/password-confirmation.ts';
 import { paths } from '../../../paths.ts';
 import { useUpdatePassword } from '../api/update-password.ts';
+import { NewPasswordFields } from '../../../components/forms/NewPasswordFields.tsx';
 
 const FormSchema = withPasswordConfirmation(UpdatePasswordSchema);
 
@@ -67,24 +68,13 @@ export function UpdatePasswordPage() {
               error={errors.current_password}
               {...register('current_password')}
             />
-            <TextField
-              label={t('fields.new_password')}
-              type="password"
-              autoComplete="new-password"
-              maxLength={200}
-              required
-              hint={t('fields.password_hint')}
-              error={errors.password}
-              {...register('password')}
-            />
-            <TextField
-              label={t('fields.password_confirmation')}
-              type="password"
-              autoComplete="new-password"
-              maxLength={200}
-              required
-              error={errors.password_confirmation}
-              {...register('password_confirmation')}
+            <NewPasswordFields
+              label="fields.new_password"
+              password={{ register: register('password'), error: errors.password }}
+              confirmation={{
+                register: register('password_confirmation'),
+                error: errors.password_confirmation,
+              }}
             />
           </div>
         </Card>
