@@ -1,21 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../packages/server/src/config.ts';
 import { startServer } from '../packages/server/src/server.ts';
+import { freePort } from '../packages/server/src/test/harness.ts';
 
 /** Access tokens live this long in the browser tests, so a test can watch one expire. */
 export const E2E_ACCESS_TOKEN_TTL = 5;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 declare module 'vitest' {
   export interface ProvidedContext {

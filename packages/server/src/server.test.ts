@@ -8,14 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './seed/seed.ts';
 import { startServer, type RunningServer } from './server.ts';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { freePort } from './test/harness.ts';
 
 async function holdPort(): Promise<{ port: number; release: () => Promise<void> }> {
   const server = createServer();

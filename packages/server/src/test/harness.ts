@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp, type AppOptions, type Services } from '../app.ts';
@@ -34,6 +35,15 @@ export async function openTestDatabase(): Promise<Database> {
       await dropper.end();
     },
   };
+}
+
+/** A TCP port nobody listens on right now, for servers started by tests. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
 
 /** A clock the test moves by hand (STYLE.md: inject the clock). */
