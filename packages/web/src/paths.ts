@@ -28,6 +28,10 @@ export const paths = {
     path: '/customers/:customerId/edit',
     getHref: (customerId: string) => `/customers/${customerId}/edit`,
   },
+  customerEvents: {
+    path: '/customers/:customerId/events',
+    getHref: (customerId: string) => `/customers/${customerId}/events`,
+  },
 
   customerManagers: {
     path: '/customers/:customerId/customer-managers',
@@ -63,6 +67,10 @@ export const paths = {
   siteEdit: {
     path: '/customers/:customerId/sites/:siteId/edit',
     getHref: (customerId: string, siteId: string) => `/customers/${customerId}/sites/${siteId}/edit`,
+  },
+  siteEvents: {
+    path: '/customers/:customerId/sites/:siteId/events',
+    getHref: (customerId: string, siteId: string) => `/customers/${customerId}/sites/${siteId}/events`,
   },
 
   siteManagers: {

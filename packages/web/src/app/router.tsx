@@ -21,6 +21,7 @@ import {
 import {
   CustomerAddPage,
   CustomerEditPage,
+  CustomerEventsPage,
   CustomerOverviewPage,
   CustomersPage,
 } from '../features/customers/index.ts';
@@ -40,7 +41,13 @@ import {
   SiteManagerPermissionsPage,
   SiteManagersPage,
 } from '../features/site-managers/index.ts';
-import { SiteAddPage, SiteEditPage, SiteOverviewPage, SitesPage } from '../features/sites/index.ts';
+import {
+  SiteAddPage,
+  SiteEditPage,
+  SiteEventsPage,
+  SiteOverviewPage,
+  SitesPage,
+} from '../features/sites/index.ts';
 import { paths } from '../paths.ts';
 import { AppLayout } from './AppLayout.tsx';
 
@@ -76,6 +83,7 @@ const routes: RouteObject[] = [
               { path: paths.profileUpdatePassword.path, element: <UpdatePasswordPage /> },
               { path: paths.sites.path, element: <SitesPage /> },
               { path: paths.site.path, element: <SiteOverviewPage /> },
+              { path: paths.siteEvents.path, element: <SiteEventsPage /> },
             ],
           },
           {
@@ -95,6 +103,7 @@ const routes: RouteObject[] = [
             children: [
               { path: paths.customer.path, element: <CustomerOverviewPage /> },
               { path: paths.customerEdit.path, element: <CustomerEditPage /> },
+              { path: paths.customerEvents.path, element: <CustomerEventsPage /> },
               { path: paths.customerManagers.path, element: <CustomerManagersPage /> },
               { path: paths.customerManagerAdd.path, element: <CustomerManagerAddPage /> },
               { path: paths.customerManagerEdit.path, element: <CustomerManagerEditPage /> },

@@ -9,19 +9,26 @@ type SelectProps = SelectHTMLAttributes<HTMLSelectElement> & {
   name: string;
   options: readonly { value: string; label: string }[];
   error?: HookFieldError;
+  /** The empty choice; a filter says "All" where a form field asks to choose. */
+  placeholder?: string;
   ref?: Ref<HTMLSelectElement>;
 };
 
 /** A labelled select whose empty choice reads "Please select an option" (spec §5). */
-export function Select({ label, options, error, className = '', ref, ...props }: SelectProps) {
+export function Select({ label, options, error, placeholder, className = '', ref, ...props }: SelectProps) {
   const { t } = useTranslation();
   const id = useId();
   const errorId = `${id}-error`;
   return (
     <div className={className}>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-800 dark:text-slate-200">
-        {label}
-      </label>
+      <div className="mb-1 flex gap-1 text-sm font-medium text-slate-800 dark:text-slate-200">
+        <label htmlFor={id}>{label}</label>
+        {props.required && (
+          <span aria-hidden="true" className="text-red-700 dark:text-red-400">
+            *
+          </span>
+        )}
+      </div>
       <select
         id={id}
         ref={ref}
@@ -30,7 +37,7 @@ export function Select({ label, options, error, className = '', ref, ...props }:
         aria-describedby={error ? errorId : undefined}
         className={INPUT_CLASS}
       >
-        <option value="">{t('validation.select')}</option>
+        <option value="">{placeholder ?? t('validation.select')}</option>
         {options.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}

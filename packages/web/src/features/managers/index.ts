@@ -1,3 +1,4 @@
+export { useManagers } from './api/list-managers.ts';
 export { updateManager, useUpdateManager } from './api/update-manager.ts';
 export {
   ManagerAddPage,

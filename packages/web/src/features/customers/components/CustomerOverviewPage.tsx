@@ -1,11 +1,12 @@
 import type { Contact, Customer } from '@flowbox/shared';
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { Button, ButtonLink } from '../../../components/Button.tsx';
 import { Card, DescriptionList } from '../../../components/Card.tsx';
 import { ConfirmDeleteDialog } from '../../../components/ConfirmDeleteDialog.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
+import { SectionLink } from '../../../components/SectionLink.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
 import { formatDate } from '../../../lib/dates.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
@@ -40,18 +41,6 @@ function ContactCard({ title, contact }: { title: string; contact: Contact | nul
   );
 }
 
-function SectionLink({ to, title, detail }: { to: string; title: string; detail: string }) {
-  return (
-    <Link
-      to={to}
-      className="block rounded-xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-sky-400 hover:shadow focus-visible:outline-2 focus-visible:outline-sky-600 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-sky-600"
-    >
-      <span className="block font-semibold text-sky-800 dark:text-sky-300">{title}</span>
-      <span className="mt-1 block text-sm text-slate-600 dark:text-slate-400">{detail}</span>
-    </Link>
-  );
-}
-
 function CustomerOverview({ customer }: { customer: Customer }) {
   const { t, language } = useLanguage();
   const user = useUser();
@@ -80,7 +69,7 @@ function CustomerOverview({ customer }: { customer: Customer }) {
           </>
         }
       />
-      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
         <SectionLink
           to={paths.sites.getHref(customer.id)}
           title={t('sites.title')}
@@ -90,6 +79,11 @@ function CustomerOverview({ customer }: { customer: Customer }) {
           to={paths.customerManagers.getHref(customer.id)}
           title={t('customer_managers.title')}
           detail={t('customer_managers.description')}
+        />
+        <SectionLink
+          to={paths.customerEvents.getHref(customer.id)}
+          title={t('events.title')}
+          detail={t('events.description_customer')}
         />
       </div>
       <div className="mt-6 space-y-6">

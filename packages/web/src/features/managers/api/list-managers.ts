@@ -16,5 +16,8 @@ export const managersQueryOptions = (family: ManagerFamily, query: ManagersQuery
     placeholderData: keepPreviousData,
   });
 
-export const useManagers = (family: ManagerFamily, query: ManagersQuery) =>
-  useQuery(managersQueryOptions(family, query));
+export const useManagers = (
+  family: ManagerFamily,
+  query: ManagersQuery,
+  options: { enabled?: boolean } = {},
+) => useQuery({ ...managersQueryOptions(family, query), enabled: options.enabled ?? true });

@@ -1,12 +1,13 @@
 import type { Site } from '@flowbox/shared';
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { Button, ButtonLink } from '../../../components/Button.tsx';
 import { Card, DescriptionList } from '../../../components/Card.tsx';
 import { ConfirmDeleteDialog } from '../../../components/ConfirmDeleteDialog.tsx';
 import { EmptyState } from '../../../components/EmptyState.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
+import { SectionLink } from '../../../components/SectionLink.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
 import { formatDate } from '../../../lib/dates.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
@@ -47,19 +48,20 @@ function SiteOverview({ customerId, site }: { customerId: string; site: Site }) 
         }
       />
       <div className="space-y-6">
-        {hasRole(user, FLOVEA_OR_CUSTOMER) && (
-          <Link
-            to={paths.siteManagers.getHref(customerId, site.id)}
-            className="block rounded-xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-sky-400 hover:shadow focus-visible:outline-2 focus-visible:outline-sky-600 sm:max-w-md dark:border-slate-800 dark:bg-slate-900 dark:hover:border-sky-600"
-          >
-            <span className="block font-semibold text-sky-800 dark:text-sky-300">
-              {t('site_managers.title')}
-            </span>
-            <span className="mt-1 block text-sm text-slate-600 dark:text-slate-400">
-              {t('site_managers.description')}
-            </span>
-          </Link>
-        )}
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {hasRole(user, FLOVEA_OR_CUSTOMER) && (
+            <SectionLink
+              to={paths.siteManagers.getHref(customerId, site.id)}
+              title={t('site_managers.title')}
+              detail={t('site_managers.description')}
+            />
+          )}
+          <SectionLink
+            to={paths.siteEvents.getHref(customerId, site.id)}
+            title={t('events.title')}
+            detail={t('events.description_site')}
+          />
+        </div>
         <Card title={t('sites.section_general')}>
           <DescriptionList
             items={[

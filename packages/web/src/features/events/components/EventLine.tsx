@@ -1,0 +1,72 @@
+import type { ActivityEvent } from '@flowbox/shared';
+import type { TFunction } from 'i18next';
+import { Fragment } from 'react';
+import { formatDateTime } from '../../../lib/dates.ts';
+import { useLanguage } from '../../../lib/i18n/index.ts';
+
+/** Who did it: the user's name as recorded, or the system or device that acted alone. */
+function authorOf(event: ActivityEvent, t: TFunction): string {
+  if (event.user_name) return event.user_name;
+  return t(`event.author.${event.origin}`);
+}
+
+/** A field's name as the screens call it; a field added later reads as its API name until translated. */
+export function fieldLabel(field: string, t: TFunction): string {
+  return t(`event.field.${field}`, { defaultValue: field.replaceAll('_', ' ') });
+}
+
+/*
+ * The author is set in bold wherever the language puts it in the sentence. Names are user text, so
+ * the sentence is split on a marker rather than parsed as markup (a name may contain "<").
+ */
+const AUTHOR_MARK = '\u0000';
+
+function Sentence({ template, author }: { template: string; author: string }) {
+  const parts = template.split(AUTHOR_MARK);
+  return parts.map((part, index) => (
+    <Fragment key={index}>
+      {index > 0 && <strong className="font-semibold">{author}</strong>}
+      {part}
+    </Fragment>
+  ));
+}
+
+const ORIGIN_TONE = {
+  web: 'bg-sky-100 text-sky-800 dark:bg-sky-900/50 dark:text-sky-200',
+  device: 'bg-violet-100 text-violet-800 dark:bg-violet-900/50 dark:text-violet-200',
+  system: 'bg-slate-200 text-slate-800 dark:bg-slate-700 dark:text-slate-100',
+} as const;
+
+/** One line of the log: "Claire Customer created the site “Lyon”", its time, origin and changed fields. */
+export function EventLine({ event }: { event: ActivityEvent }) {
+  const { t, language } = useLanguage();
+  const what = t(`event.object.${event.object_name}`, { label: event.object_label });
+  const noun = t(`event.noun.${event.object_name}`);
+  return (
+    <li className="px-4 py-3 sm:px-5" data-testid="event-line">
+      <p className="text-sm break-words text-slate-900 dark:text-slate-100">
+        <Sentence
+          template={t(`event.action.${event.action_name}`, {
+            who: AUTHOR_MARK,
+            what,
+            noun,
+            label: event.object_label,
+          })}
+          author={authorOf(event, t)}
+        />
+      </p>
+      <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-600 dark:text-slate-400">
+        <time dateTime={event.created_at}>{formatDateTime(event.created_at, language)}</time>
+        <span className={`inline-flex rounded-full px-2 py-0.5 font-medium ${ORIGIN_TONE[event.origin]}`}>
+          {t(`event.origin.${event.origin}`)}
+        </span>
+        {event.changed_fields.length > 0 && (
+          <span>
+            {t('events.changed_fields')}{' '}
+            {event.changed_fields.map((field) => fieldLabel(field, t)).join(', ')}
+          </span>
+        )}
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,2 @@
+export { ActivityLog } from './components/ActivityLog.tsx';
+export type { EventsScope } from './scope.ts';
