@@ -56,26 +56,46 @@ function CustomersOverview() {
   );
 }
 
+function CountTile({ label, value }: { label: string; value: number }) {
+  return (
+    <div className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+      <p className="text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">
+        {label}
+      </p>
+      <p className="mt-1 text-2xl font-bold">{value}</p>
+    </div>
+  );
+}
+
 /** spec §6: customer managers see their customer's sites; site managers their own sites. */
 function SitesOverview({ customerId }: { customerId: string }) {
   const { t } = useLanguage();
   const sites = useSites(customerId);
+  const buildingCount = sites.data?.items.reduce((sum, site) => sum + site.building_count, 0) ?? 0;
   return (
-    <Card
-      title={t('dashboard.sites')}
-      actions={
-        <Link
-          to={paths.sites.getHref(customerId)}
-          className="text-sm font-medium text-sky-700 hover:underline dark:text-sky-400"
-        >
-          {t('dashboard.all_sites')}
-        </Link>
-      }
-    >
-      <QueryBoundary query={sites}>
-        {(data) => <SitesTable customerId={customerId} sites={data.items} empty={t('sites.empty')} />}
-      </QueryBoundary>
-    </Card>
+    <>
+      {sites.data && (
+        <div className="grid grid-cols-2 gap-4 sm:max-w-md">
+          <CountTile label={t('customers.site_count')} value={sites.data.total} />
+          <CountTile label={t('sites.building_count')} value={buildingCount} />
+        </div>
+      )}
+      <Card
+        title={t('dashboard.sites')}
+        actions={
+          <Link
+            to={paths.sites.getHref(customerId)}
+            className="text-sm font-medium text-sky-700 hover:underline dark:text-sky-400"
+          >
+            {t('dashboard.all_sites')}
+          </Link>
+        }
+      >
+        <QueryBoundary query={sites}>
+          {(data) => <SitesTable customerId={customerId} sites={data.items} empty={t('sites.empty')} />}
+        </QueryBoundary>
+      </Card>
+    </>
   );
 }
 
