@@ -189,3 +189,23 @@ describe('on a phone', () => {
     await phone.close();
   });
 });
+
+describe('activity log', () => {
+  it("shows a customer's changes newest first, readable in French, and filters them", async () => {
+    const api = await apiAs(DEMO.customer, DEMO.password);
+    const me = await api<{ customer_id: string }>('GET', '/users/me');
+    await api('POST', `/customers/${me.customer_id}/sites/create`, { name: 'Journal Site' });
+    const { context, page } = await newPage(browser, { locale: 'fr-FR' });
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(DEMO.customer);
+    await page.getByLabel('Mot de passe', { exact: true }).fill(DEMO.password);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.goto(`/customers/${me.customer_id}/events`);
+    const first = page.getByRole('listitem').filter({ hasText: 'Journal Site' }).first();
+    await expect.poll(() => first.textContent()).toMatch(/Claire Customer a créé le site « Journal Site »/);
+    await page.goto(`/customers/${me.customer_id}/events?action_name=deleted`);
+    await expect.poll(() => page.getByText('Aucun événement ne correspond à ces filtres.').count()).toBe(1);
+    await context.close();
+  });
+});
