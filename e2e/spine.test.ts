@@ -190,6 +190,19 @@ describe('on a phone', () => {
   });
 });
 
+describe('language at sign-in', () => {
+  it("signs in in the user's own language when none was chosen on the browser", async () => {
+    const { context, page } = await newPage(browser, { locale: 'fr-FR' });
+    await page.goto('/login');
+    await expect.poll(() => page.getByRole('heading', { name: 'Connexion' }).count()).toBe(1);
+    await page.getByLabel('Email').fill(DEMO.provider);
+    await page.getByLabel('Mot de passe', { exact: true }).fill(DEMO.password);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Dashboard' }).count()).toBe(1);
+    await context.close();
+  });
+});
+
 describe('activity log', () => {
   it("shows a customer's changes newest first, readable in French, and filters them", async () => {
     const api = await apiAs(DEMO.customer, DEMO.password);
@@ -197,6 +210,8 @@ describe('activity log', () => {
     await api('POST', `/customers/${me.customer_id}/sites/create`, { name: 'Journal Site' });
     const { context, page } = await newPage(browser, { locale: 'fr-FR' });
     await page.goto('/login');
+    // Chosen on this browser, French wins over the English of the user's profile.
+    await page.getByRole('button', { name: 'Français' }).click();
     await page.getByLabel('Email').fill(DEMO.customer);
     await page.getByLabel('Mot de passe', { exact: true }).fill(DEMO.password);
     await page.getByRole('button', { name: 'Se connecter' }).click();

@@ -51,6 +51,15 @@ export async function changeLanguage(language: Language): Promise<void> {
   await i18next.changeLanguage(language);
 }
 
+/**
+ * After signing in: a language chosen on this browser stays; otherwise the user's own (spec §3
+ * user language) replaces the browser's guess.
+ */
+export async function adoptUserLanguage(language: Language): Promise<void> {
+  if (isLanguage(window.localStorage.getItem(STORAGE_KEY))) return;
+  await i18next.changeLanguage(language);
+}
+
 /** `t` plus the current language, typed as one of ours. */
 export function useLanguage() {
   const { t, i18n: instance } = useTranslation();
