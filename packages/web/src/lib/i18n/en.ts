@@ -164,6 +164,7 @@ export const en = {
     "Each permission is authorised or denied. It can only narrow what the manager's role allows.",
   'permissions.authorised': 'Authorised',
   'permissions.denied': 'Denied',
+  'permissions.own': 'These are your own permissions: another manager can change them, you cannot.',
   'permission.sites.manage': 'Manage sites',
   'permission.sites.manage.hint': 'Create, edit and delete sites.',
   'permission.managers.manage': 'Manage managers',

@@ -168,6 +168,7 @@ export const fr: Record<UiMessageKey, string> = {
     'Chaque permission est autorisée ou refusée. Elle ne peut que restreindre ce que permet le rôle du gestionnaire.',
   'permissions.authorised': 'Autorisée',
   'permissions.denied': 'Refusée',
+  'permissions.own': 'Ce sont vos propres permissions : un autre gestionnaire peut les modifier, pas vous.',
   'permission.sites.manage': 'Gérer les sites',
   'permission.sites.manage.hint': 'Créer, modifier et supprimer des sites.',
   'permission.managers.manage': 'Gérer les gestionnaires',

@@ -5,6 +5,7 @@ import { Button, ButtonLink } from '../../../components/Button.tsx';
 import { FormActions } from '../../../components/FormActions.tsx';
 import { errorMessage } from '../../../lib/forms.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
+import { useUser } from '../../auth/index.ts';
 
 type PermissionsFormProps = {
   manager: User;
@@ -15,6 +16,8 @@ type PermissionsFormProps = {
 /** spec §6: each permission authorised or denied; a permission only narrows what the role allows. */
 export function PermissionsForm({ manager, cancelTo, onSubmit }: PermissionsFormProps) {
   const { t } = useLanguage();
+  // The server refuses a change to one's own permissions (spec §6): say so instead of offering it.
+  const own = useUser().id === manager.id;
   const [values, setValues] = useState<PermissionSet>(manager.permissions);
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -35,6 +38,7 @@ export function PermissionsForm({ manager, cancelTo, onSubmit }: PermissionsForm
   return (
     <form onSubmit={submit} className="space-y-6">
       {failure && <Alert title={t('dialog.error')}>{failure}</Alert>}
+      {own && <Alert tone="info">{t('permissions.own')}</Alert>}
       <ul className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white shadow-sm dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
         {PERMISSIONS.map((permission) => (
           <li key={permission} className="px-5 py-4">
@@ -55,6 +59,7 @@ export function PermissionsForm({ manager, cancelTo, onSubmit }: PermissionsForm
                       name={permission}
                       value={value}
                       checked={values[permission] === value}
+                      disabled={own}
                       onChange={() => setValues((current) => ({ ...current, [permission]: value }))}
                       className="h-4 w-4 accent-sky-700 dark:accent-sky-400"
                     />
@@ -70,7 +75,7 @@ export function PermissionsForm({ manager, cancelTo, onSubmit }: PermissionsForm
         <ButtonLink to={cancelTo} variant="secondary">
           {t('common.cancel')}
         </ButtonLink>
-        <Button type="submit" loading={saving}>
+        <Button type="submit" loading={saving} disabled={own}>
           {t('common.save')}
         </Button>
       </FormActions>
