@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
@@ -8,24 +9,33 @@ import { ApiErrorSchema, ListQuerySchema, listOf, OutboxEmailSchema, translate }
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import Fastify, { type FastifyServerOptions } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireRole } from './access/access.ts';
 import { authRoutes, publicAuthRoutes } from './auth/auth.routes.ts';
 import { AuthService } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
 import type { Context } from './context.ts';
+import { buildingsRoutes } from './buildings/buildings.routes.ts';
+import { BuildingsService } from './buildings/buildings.service.ts';
+import { FloorsService } from './buildings/floors.service.ts';
 import { customersRoutes } from './customers/customers.routes.ts';
 import { eventsRoutes } from './events/events.routes.ts';
 import { CustomersService } from './customers/customers.service.ts';
 import type { Db } from './db/client.ts';
 import { AppError } from './errors.ts';
 import { installErrorHandler, zodValidatorCompiler } from './http/error-handler.ts';
+import { documentTransform } from './http/openapi.ts';
+import { imagesRoutes } from './images/images.routes.ts';
+import { ImagesService } from './images/images.service.ts';
 import { requestLanguage } from './http/language.ts';
 import { actorOf, bearerToken, errorResponses, type App } from './http/types.ts';
 import { Mailer } from './mail/mailer.ts';
 import { SitesService } from './sites/sites.service.ts';
 import { managersRoutes } from './users/managers.routes.ts';
 import { ManagersService } from './users/managers.service.ts';
+import { WaterPointsService } from './zones/water-points.service.ts';
+import { zonesRoutes } from './zones/zones.routes.ts';
+import { ZonesService } from './zones/zones.service.ts';
 
 export type AppOptions = {
   config: Pick<
@@ -38,6 +48,7 @@ export type AppOptions = {
     | 'smtpFrom'
     | 'logLevel'
     | 'webDist'
+    | 'uploadsDir'
   >;
   db: Db;
   now?: () => Date;
@@ -51,6 +62,11 @@ export type Services = {
   managers: ManagersService;
   customers: CustomersService;
   sites: SitesService;
+  buildings: BuildingsService;
+  floors: FloorsService;
+  zones: ZonesService;
+  waterPoints: WaterPointsService;
+  images: ImagesService;
   mailer: Mailer;
 };
 
@@ -89,6 +105,11 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     managers: new ManagersService(ctx, auth),
     customers: new CustomersService(ctx),
     sites: new SitesService(ctx),
+    buildings: new BuildingsService(ctx),
+    floors: new FloorsService(ctx),
+    zones: new ZonesService(ctx),
+    waterPoints: new WaterPointsService(ctx),
+    images: new ImagesService(ctx),
     mailer,
   };
   app.addHook('onClose', async () => mailer.close());
@@ -104,9 +125,11 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
       servers: [{ url: '/' }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
-    transform: jsonSchemaTransform,
+    transform: documentTransform,
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/v1/docs' });
+  // Image uploads only; each upload route sets its own size limit (images.routes.ts).
+  await app.register(fastifyMultipart, { limits: { files: 1, parts: 10 } });
 
   await app.register(
     async (api) => {
@@ -136,6 +159,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
         authRoutes(protectedApi, auth, services.managers);
         managersRoutes(protectedApi, services.managers);
         customersRoutes(protectedApi, services.customers, services.sites);
+        buildingsRoutes(protectedApi, services.buildings, services.floors);
+        zonesRoutes(protectedApi, services.zones, services.waterPoints);
+        imagesRoutes(protectedApi, services.images);
         eventsRoutes(protectedApi, options.db);
         protectedApi.get(
           '/outbox',

@@ -88,6 +88,8 @@ export type Config = {
   accessTokenTtl: number;
   refreshTokenTtl: number;
   webDist: string;
+  /** Uploaded images: DATA_DIR/uploads. */
+  uploadsDir: string;
 };
 
 export class ConfigError extends Error {}
@@ -131,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     accessTokenTtl: e.ACCESS_TOKEN_TTL,
     refreshTokenTtl: e.REFRESH_TOKEN_TTL,
     webDist: resolve(import.meta.dirname, '../../web/dist'),
+    uploadsDir: join(dataDir, 'uploads'),
   };
 }
 

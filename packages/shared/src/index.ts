@@ -8,3 +8,6 @@ export * from './api/errors.ts';
 export * from './api/users.ts';
 export * from './api/customers.ts';
 export * from './api/events.ts';
+export * from './api/buildings.ts';
+export * from './api/zones.ts';
+export * from './api/water-points.ts';

@@ -77,3 +77,28 @@ function issueParams(issue: z.core.$ZodIssue): Record<string, string | number> {
   if (issue.code === 'too_small') return { min: Number(issue.minimum) };
   return {};
 }
+
+/** A count (floors, occupants, water points): a whole number of at least 1 (spec §5). */
+export const countField = (max: number) =>
+  z
+    .number({ error: 'validation.number' })
+    .int('validation.integer')
+    .min(1, 'validation.min_one')
+    .max(max, 'validation.max');
+
+/**
+ * An exact decimal sent as a string ("2.5", "0.0042"): money and flows are never floats.
+ * Up to 8 integer digits and 4 decimals, which fits the database's numeric(12,4).
+ */
+export const decimalString = z
+  .string({ error: 'validation.decimal' })
+  .trim()
+  .regex(/^\d{1,8}(\.\d{1,4})?$/, 'validation.decimal');
+
+/** "2.5000" and "02.50" are both answered "2.5": the shortest exact spelling. */
+export function normalizeDecimal(value: string): string {
+  const [whole = '0', fraction = ''] = value.split('.');
+  const integer = whole.replace(/^0+(?=\d)/, '');
+  const decimals = fraction.replace(/0+$/, '');
+  return decimals ? `${integer}.${decimals}` : integer;
+}

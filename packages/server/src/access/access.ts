@@ -89,6 +89,20 @@ export function requireSiteRead(actor: Actor, customerId: string, siteId: string
   if (!canReadSite(actor, customerId, siteId)) throw forbidden();
 }
 
+/**
+ * Managing what lies inside one site (buildings, floors, zones, water points): provider managers,
+ * the customer's managers, and a site manager on its own sites; each needs the permission.
+ */
+export function requireSiteManage(
+  actor: Actor,
+  customerId: string,
+  siteId: string,
+  permission: Permission,
+): void {
+  if (!canReadSite(actor, customerId, siteId)) throw forbidden();
+  requirePermission(actor, permission);
+}
+
 /** The sites an actor sees inside a customer: all of them, or (site manager) only its own. */
 export function siteFilterFor(actor: Actor): string[] | 'all' {
   return actor.role === 3 ? actor.siteIds : 'all';

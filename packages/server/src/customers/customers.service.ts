@@ -4,6 +4,8 @@ import { requireCustomerRead, requireRole, type Actor } from '../access/access.t
 import type { Context } from '../context.ts';
 import { changedFieldsOf, recordChange } from '../events/events.repo.ts';
 import { forbidden, namesMismatch, notFound } from '../errors.ts';
+import { removeImageFiles } from '../images/images.files.ts';
+import { imageFilesUnder } from '../images/images.repo.ts';
 import {
   deleteCustomer,
   findCustomer,
@@ -74,6 +76,7 @@ export class CustomersService {
     requireRole(actor, 1);
     const customer = await this.info(actor, id);
     if (confirmName.trim() !== customer.name) throw namesMismatch();
+    const files = await imageFilesUnder(this.ctx.db, { customerId: id });
     await this.ctx.db.transaction(async (tx) => {
       await deleteCustomer(tx, id);
       // The customer's own log goes with it; this line stays in the provider's log.
@@ -85,6 +88,7 @@ export class CustomersService {
         scope: { customerId: null },
       });
     });
+    await removeImageFiles(this.ctx.config.uploadsDir, files);
   }
 
   private valuesOf(input: UpdateInput): Partial<NewCustomerRow> {

@@ -4,7 +4,9 @@ import {
   boolean,
   date,
   index,
+  integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   smallint,
@@ -13,7 +15,22 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { AlertsSettings, Contact, PermissionSet } from '@flowbox/shared';
+import type {
+  AlertsSettings,
+  BuildingType,
+  Contact,
+  Currency,
+  FlowboxModel,
+  OpeningHours,
+  PermissionSet,
+  ServiceLevel,
+  ValveState,
+  VolumeUnit,
+  WaterPointType,
+  WaterTemperature,
+  Weekday,
+  ZoneProfile,
+} from '@flowbox/shared';
 
 const id = () =>
   uuid('id')
@@ -212,5 +229,124 @@ export const events = pgTable(
     index('events_site_idx').on(t.siteId, t.createdAt, t.id),
     index('events_building_idx').on(t.buildingId, t.createdAt, t.id),
     index('events_zone_idx').on(t.zoneId, t.createdAt, t.id),
+  ],
+);
+
+/** spec §3 building. Deleting its site deletes it, and with it its floors, zones and water points. */
+export const buildings = pgTable(
+  'buildings',
+  {
+    id: id(),
+    siteId: uuid('site_id')
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    type: text('type').notNull().$type<BuildingType>(),
+    plan: text('plan'),
+    picture: text('picture'),
+    address: text('address').notNull(),
+    city: text('city').notNull(),
+    zipCode: text('zip_code').notNull(),
+    country: text('country').notNull(),
+    nbfloor: integer('nbfloor'),
+    occupants: integer('occupants'),
+    nbequipment: integer('nbequipment'),
+    openingHours: jsonb('opening_hours').$type<OpeningHours>(),
+    timezone: text('timezone').notNull(),
+    volumeUnit: text('volume_unit').notNull().$type<VolumeUnit>(),
+    currency: text('currency').notNull().$type<Currency>(),
+    firstDayOfWeek: text('first_day_of_week').notNull().$type<Weekday>(),
+    weekend: jsonb('weekend').$type<Weekday[]>().notNull(),
+    pricePerUnit: numeric('price_per_unit', { precision: 12, scale: 4 }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('buildings_site_idx').on(t.siteId)],
+);
+
+/** spec §3 floor. The paired flowbox arrives with the devices issue. */
+export const floors = pgTable(
+  'floors',
+  {
+    id: id(),
+    buildingId: uuid('building_id')
+      .notNull()
+      .references(() => buildings.id, { onDelete: 'cascade' }),
+    label: text('label').notNull(),
+    occupants: integer('occupants'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('floors_building_idx').on(t.buildingId)],
+);
+
+/** spec §3 zone. Deleting its floor detaches it (floor_id set null); deleting its building deletes it. */
+export const zones = pgTable(
+  'zones',
+  {
+    id: id(),
+    buildingId: uuid('building_id')
+      .notNull()
+      .references(() => buildings.id, { onDelete: 'cascade' }),
+    floorId: uuid('floor_id').references(() => floors.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    profile: text('profile').notNull().$type<ZoneProfile>(),
+    serviceLevel: text('service_level').notNull().default('basic').$type<ServiceLevel>(),
+    /** Overrides of the building's; null follows the building. */
+    openingHours: jsonb('opening_hours').$type<OpeningHours>(),
+    pricePerUnit: numeric('price_per_unit', { precision: 12, scale: 4 }),
+    occupants: integer('occupants'),
+    waterPointNumber: integer('water_point_number'),
+    scheduledClosingAuthorised: boolean('scheduled_closing_authorised').notNull().default(false),
+    leakDetectionMode: boolean('leak_detection_mode').notNull().default(false),
+    maintenanceMode: boolean('maintenance_mode').notNull().default(false),
+    valveState: text('valve_state').notNull().default('opened').$type<ValveState>(),
+    flowboxModel: text('flowbox_model').notNull().$type<FlowboxModel>(),
+    waterTemperature: text('water_temperature').notNull().$type<WaterTemperature>(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('zones_building_idx').on(t.buildingId), index('zones_floor_idx').on(t.floorId)],
+);
+
+export const waterPoints = pgTable(
+  'water_points',
+  {
+    id: id(),
+    zoneId: uuid('zone_id')
+      .notNull()
+      .references(() => zones.id, { onDelete: 'cascade' }),
+    label: text('label').notNull(),
+    type: text('type').notNull().$type<WaterPointType>(),
+    location: text('location'),
+    nominalFlowLpm: numeric('nominal_flow_lpm', { precision: 12, scale: 4 }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('water_points_zone_idx').on(t.zoneId)],
+);
+
+/**
+ * Uploaded images (customer and site logos, site and building plans, building pictures). The file
+ * is DATA_DIR/uploads/<id>.<ext>; the row says whose it is, which decides who may read it.
+ */
+export const images = pgTable(
+  'images',
+  {
+    id: uuid('id').primaryKey(),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    siteId: uuid('site_id').references(() => sites.id, { onDelete: 'cascade' }),
+    buildingId: uuid('building_id').references(() => buildings.id, { onDelete: 'cascade' }),
+    fileName: text('file_name').notNull(),
+    contentType: text('content_type').notNull(),
+    byteSize: integer('byte_size').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('images_customer_idx').on(t.customerId),
+    index('images_site_idx').on(t.siteId),
+    index('images_building_idx').on(t.buildingId),
   ],
 );

@@ -20,6 +20,13 @@ const CLIENT_ERRORS: Record<string, { status: number; code: ErrorCode }> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'errors.validation' },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'errors.validation' },
   FST_ERR_VALIDATION: { status: 400, code: 'errors.validation' },
+  // @fastify/multipart (image uploads)
+  FST_REQ_FILE_TOO_LARGE: { status: 413, code: 'errors.image_too_large' },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 415, code: 'errors.image_type' },
+  FST_FILES_LIMIT: { status: 400, code: 'errors.validation' },
+  FST_PARTS_LIMIT: { status: 400, code: 'errors.validation' },
+  FST_PROTO_VIOLATION: { status: 400, code: 'errors.validation' },
+  FST_MP_PREMATURE_CLOSE: { status: 400, code: 'errors.validation' },
 };
 
 /** The one place where errors become answers: `{ code, message, details? }` in the caller's language. */

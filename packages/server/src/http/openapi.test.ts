@@ -68,7 +68,38 @@ const EXPECTED_ROUTES = [
   'GET /v1/health',
   'GET /v1/customers/{customerId}/events',
   'GET /v1/customers/{customerId}/sites/{siteId}/events',
+  ...hierarchyRoutes(),
+  'PUT /v1/customers/{customerId}/logo',
+  'PUT /v1/customers/{customerId}/sites/{siteId}/images/{kind}',
+  'PUT /v1/customers/{customerId}/sites/{siteId}/buildings/{buildingId}/images/{kind}',
+  'GET /v1/images/{imageId}',
 ].sort();
+
+/** Issue #3: buildings, floors, zones, water points and their activity logs, nested like the site calls. */
+function hierarchyRoutes(): string[] {
+  const site = '/v1/customers/{customerId}/sites/{siteId}';
+  const building = `${site}/buildings/{buildingId}`;
+  const zone = `${building}/zones/{zoneId}`;
+  const crud = (list: string, one: string, info: boolean) => [
+    `GET ${list}/list`,
+    `POST ${list}/create`,
+    ...(info ? [`GET ${one}/info`] : []),
+    `PUT ${one}/update`,
+    `DELETE ${one}/delete`,
+  ];
+  return [
+    ...crud(`${site}/buildings`, building, true),
+    ...crud(`${building}/floors`, `${building}/floors/{floorId}`, false),
+    ...crud(`${building}/zones`, zone, true),
+    ...crud(`${zone}/water_points`, `${zone}/water_points/{waterPointId}`, false),
+    `GET ${building}/events`,
+    `GET ${zone}/events`,
+  ];
+}
+
+/** Image uploads take a multipart form; images are served as binary. */
+const isImageUpload = (route: string) => /^PUT .*(\/logo|\/images\/\{kind\})$/.test(route);
+const IMAGE_READ = 'GET /v1/images/{imageId}';
 
 const PUBLIC_ROUTES = [
   'POST /v1/users/token',
@@ -138,6 +169,14 @@ describe('the OpenAPI document', () => {
     for (const [route, op] of operations()) {
       const [status, answer] = Object.entries(op.responses).find(([s]) => s.startsWith('2'))!;
       if (status === '204') continue;
+      if (route === IMAGE_READ) {
+        expect(Object.keys(answer.content ?? {}).sort(), route).toEqual([
+          'image/jpeg',
+          'image/png',
+          'image/webp',
+        ]);
+        continue;
+      }
       expect(answer.content?.['application/json']?.schema, route).toMatchObject({ type: 'object' });
     }
   });
@@ -155,10 +194,22 @@ describe('the OpenAPI document', () => {
       const pathParams = (op.parameters ?? []).filter((p) => p.in === 'path');
       expect(pathParams.map((p) => p.name).sort(), route).toEqual(ids.sort());
       for (const p of pathParams) expect(p.required, route).toBe(true);
-      if (/^(POST|PUT|DELETE) /.test(route) && !['POST /v1/users/refresh'].includes(route)) {
+      if (isImageUpload(route)) {
+        expect(op.requestBody?.content['multipart/form-data']?.schema, route).toMatchObject({
+          required: ['file'],
+          properties: { file: { type: 'string', format: 'binary' } },
+        });
+      } else if (/^(POST|PUT|DELETE) /.test(route) && !['POST /v1/users/refresh'].includes(route)) {
         expect(op.requestBody?.content['application/json']?.schema, route).toBeDefined();
       }
     }
+  });
+
+  it('documents the 413 and 415 answers of image uploads', () => {
+    const uploads = operations().filter(([route]) => isImageUpload(route));
+    expect(uploads).toHaveLength(3);
+    for (const [route, op] of uploads)
+      expect(Object.keys(op.responses), route).toEqual(expect.arrayContaining(['413', '415']));
   });
 
   it('documents the site_id filter of the site-manager list (spec §7)', () => {

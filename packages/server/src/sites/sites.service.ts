@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import type { EventAction, ListQuery, Site } from '@flowbox/shared';
 import {
   requireCustomerManage,
@@ -13,8 +13,13 @@ import { changedFieldsOf, recordChange } from '../events/events.repo.ts';
 import { escapeLike } from '../customers/customers.repo.ts';
 import { customers, sites } from '../db/schema.ts';
 import { namesMismatch, notFound } from '../errors.ts';
+import { removeImageFiles } from '../images/images.files.ts';
+import { imageFilesUnder } from '../images/images.repo.ts';
 
 type SiteRow = typeof sites.$inferSelect;
+
+// Columns are spelled out: inside a raw subquery drizzle would leave them unqualified.
+const buildingCount = sql<number>`(SELECT count(*)::int FROM buildings AS b WHERE b.site_id = "sites"."id")`;
 
 /** Sites of a customer (spec §3, §6): customer managers manage them, site managers see their own. */
 export class SitesService {
@@ -33,7 +38,7 @@ export class SitesService {
     const where = and(...conditions);
     const [rows, [totalRow]] = await Promise.all([
       this.ctx.db
-        .select()
+        .select({ site: sites, buildingCount })
         .from(sites)
         .where(where)
         .orderBy(asc(sites.name), asc(sites.id))
@@ -41,12 +46,17 @@ export class SitesService {
         .offset(query.offset),
       this.ctx.db.select({ total: count() }).from(sites).where(where),
     ]);
-    return { items: rows.map(toApiSite), total: totalRow?.total ?? 0 };
+    return { items: rows.map((r) => toApiSite(r.site, r.buildingCount)), total: totalRow?.total ?? 0 };
   }
 
   async info(actor: Actor, customerId: string, siteId: string): Promise<Site> {
     requireSiteRead(actor, customerId, siteId);
-    return toApiSite(await this.find(customerId, siteId));
+    const [row] = await this.ctx.db
+      .select({ site: sites, buildingCount })
+      .from(sites)
+      .where(and(eq(sites.id, siteId), eq(sites.customerId, customerId)));
+    if (!row) throw notFound();
+    return toApiSite(row.site, row.buildingCount);
   }
 
   async create(actor: Actor, customerId: string, input: { name: string }): Promise<Site> {
@@ -57,7 +67,7 @@ export class SitesService {
       await this.record(tx, actor, 'created', created!, []);
       return created!;
     });
-    return toApiSite(row);
+    return toApiSite(row, 0);
   }
 
   async update(actor: Actor, customerId: string, siteId: string, input: { name?: string }): Promise<Site> {
@@ -72,18 +82,23 @@ export class SitesService {
       await this.record(tx, actor, 'updated', updated!, changedFieldsOf(input));
       return updated!;
     });
-    return toApiSite(row);
+    return this.info(actor, customerId, row.id);
   }
 
-  /** Site managers lose the assignment (user_sites cascades); their accounts stay. */
+  /**
+   * Its buildings go with it, and everything below them (docs/hierarchy.md); site managers lose
+   * the assignment (user_sites cascades) and their accounts stay.
+   */
   async remove(actor: Actor, customerId: string, siteId: string, confirmName: string): Promise<void> {
     requireCustomerManage(actor, customerId, 'sites.manage');
     const site = await this.find(customerId, siteId);
     if (confirmName.trim() !== site.name) throw namesMismatch();
+    const files = await imageFilesUnder(this.ctx.db, { siteId });
     await this.ctx.db.transaction(async (tx) => {
       await tx.delete(sites).where(eq(sites.id, siteId));
       await this.record(tx, actor, 'deleted', site, []);
     });
+    await removeImageFiles(this.ctx.config.uploadsDir, files);
   }
 
   private record(
@@ -121,15 +136,14 @@ export class SitesService {
   }
 }
 
-function toApiSite(row: SiteRow): Site {
+function toApiSite(row: SiteRow, buildingCount: number): Site {
   return {
     id: row.id,
     customer_id: row.customerId,
     name: row.name,
     plan: row.plan,
     logo: row.logo,
-    // Buildings arrive with the hierarchy issue (#3); until then no site has one.
-    building_count: 0,
+    building_count: Number(buildingCount),
     created_at: row.createdAt.toISOString(),
   };
 }

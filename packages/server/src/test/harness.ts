@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
@@ -62,6 +65,8 @@ export type TestApp = {
   db: Db;
   services: Services;
   clock: TestClock;
+  /** Where this app stores uploaded images (a fresh temporary folder). */
+  uploadsDir: string;
   close: () => Promise<void>;
 };
 
@@ -76,6 +81,7 @@ export function testConfig(overrides: Partial<AppOptions['config']> = {}): AppOp
     smtpFrom: 'Flowbox Manager <no-reply@flowbox.test>',
     logLevel: 'silent',
     webDist: '/nonexistent',
+    uploadsDir: mkdtempSync(join(tmpdir(), 'fbx-uploads-')),
     ...overrides,
   };
 }
@@ -83,8 +89,9 @@ export function testConfig(overrides: Partial<AppOptions['config']> = {}): AppOp
 export async function createTestApp(overrides: { accessTokenTtl?: number } = {}): Promise<TestApp> {
   const database = await openTestDatabase();
   const clock = new TestClock();
+  const config = testConfig(overrides);
   const { app, services } = await buildApp({
-    config: testConfig(overrides),
+    config,
     db: database.db,
     now: clock.now,
     logger: false,
@@ -95,9 +102,11 @@ export async function createTestApp(overrides: { accessTokenTtl?: number } = {})
     db: database.db,
     services,
     clock,
+    uploadsDir: config.uploadsDir,
     close: async () => {
       await app.close();
       await database.close();
+      rmSync(config.uploadsDir, { recursive: true, force: true });
     },
   };
 }
@@ -232,8 +241,61 @@ export class ApiClient {
   post = (url: string, body?: unknown) => this.request('POST', url, body);
   put = (url: string, body?: unknown) => this.request('PUT', url, body);
   delete = (url: string, body?: unknown) => this.request('DELETE', url, body);
+  /** PUT of one file as a multipart form, as the image uploads take it. */
+  upload = (url: string, bytes: Buffer, fileName?: string, contentType?: string) => {
+    const { payload, headers } = multipartFile(bytes, fileName, contentType);
+    return this.request('PUT', url, payload, headers);
+  };
 }
 
 export async function loginAs(app: App, email: string, language?: 'en' | 'fr'): Promise<ApiClient> {
   return new ApiClient(app, language).login(email);
 }
+
+/** A building body the API accepts: every mandatory field (docs/hierarchy.md), nothing else. */
+export function buildingBody(overrides: Record<string, unknown> = {}) {
+  return {
+    name: 'Main building',
+    type: 'office',
+    address: '1 rue de la Paix',
+    city: 'Paris',
+    zipCode: '75002',
+    country: 'FR',
+    timezone: 'Europe/Paris',
+    volume_unit: 'm3',
+    currency: 'EUR',
+    first_day_of_week: 'monday',
+    ...overrides,
+  };
+}
+
+/** A zone body the API accepts: every mandatory field, nothing else. */
+export function zoneBody(overrides: Record<string, unknown> = {}) {
+  return {
+    name: 'Ground floor toilets',
+    profile: 'sanitary',
+    flowbox_model: 'one_inch_v1',
+    water_temperature: 'cold',
+    ...overrides,
+  };
+}
+
+/** A multipart/form-data request body holding one file part named `file`. */
+export function multipartFile(bytes: Buffer, fileName = 'image.png', contentType = 'image/png') {
+  const boundary = `----flowbox${randomBytes(8).toString('hex')}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\n` +
+      `Content-Type: ${contentType}\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return {
+    payload: Buffer.concat([head, bytes, tail]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+/** A real 1×1 PNG image. */
+export const TINY_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);

@@ -1,0 +1,40 @@
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** spec §8 image replace; issue #3: no script-bearing format (SVG, HTML) is ever stored or served. */
+export const IMAGE_TYPES = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  webp: 'image/webp',
+} as const;
+export type ImageExtension = keyof typeof IMAGE_TYPES;
+
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+/** The image type read from the file's first bytes; the name and the declared type are not trusted. */
+export function detectImageType(bytes: Buffer): ImageExtension | undefined {
+  if (PNG_SIGNATURE.every((b, i) => bytes[i] === b)) return 'png';
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpg';
+  if (
+    bytes.subarray(0, 4).toString('latin1') === 'RIFF' &&
+    bytes.subarray(8, 12).toString('latin1') === 'WEBP'
+  )
+    return 'webp';
+  return undefined;
+}
+
+export async function writeImageFile(dir: string, fileName: string, bytes: Buffer): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, fileName), bytes, { flag: 'wx' });
+}
+
+export function readImageFile(dir: string, fileName: string): Promise<Buffer> {
+  return readFile(join(dir, fileName));
+}
+
+/** Removes files whose records are gone; a file already missing is not an error. */
+export async function removeImageFiles(dir: string, fileNames: string[]): Promise<void> {
+  await Promise.all(fileNames.map((name) => rm(join(dir, name), { force: true })));
+}

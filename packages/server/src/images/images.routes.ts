@@ -1,0 +1,117 @@
+import { ApiErrorSchema, BUILDING_IMAGE_KINDS, ImageAnswerSchema, SITE_IMAGE_KINDS } from '@flowbox/shared';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { AppError } from '../errors.ts';
+import { buildingParams, customerParams, siteParams } from '../http/params.ts';
+import { actorOf, errorResponses, type App } from '../http/types.ts';
+import { IMAGE_TYPES, MAX_IMAGE_BYTES } from './images.files.ts';
+import type { ImagesService } from './images.service.ts';
+
+const tags = ['images'];
+const security = [{ bearer: [] }];
+/** Documented as a multipart form with one `file` part (see app.ts, where the body is described). */
+const consumes = ['multipart/form-data'];
+const uploadResponses = {
+  200: ImageAnswerSchema,
+  ...errorResponses,
+  413: ApiErrorSchema.describe('The image is larger than 5 MiB'),
+  415: ApiErrorSchema.describe('Not a PNG, JPEG or WebP image'),
+};
+const sitePrefix = '/customers/:customerId/sites/:siteId';
+
+/** Uploading (PUT, multipart) and serving images: logos, plans and pictures. */
+export function imagesRoutes(app: App, images: ImagesService): void {
+  app.put(
+    '/customers/:customerId/logo',
+    {
+      schema: {
+        tags,
+        security,
+        consumes,
+        summary: "Upload or replace the customer's logo",
+        params: customerParams,
+        response: uploadResponses,
+      },
+    },
+    async (request) =>
+      images.replaceCustomerLogo(actorOf(request), request.params.customerId, await imageBytes(request)),
+  );
+  app.put(
+    `${sitePrefix}/images/:kind`,
+    {
+      schema: {
+        tags,
+        security,
+        consumes,
+        summary: "Upload or replace the site's logo or plan",
+        params: siteParams.extend({ kind: z.enum(SITE_IMAGE_KINDS, 'validation.select') }),
+        response: uploadResponses,
+      },
+    },
+    async (request) => {
+      const { kind, ...path } = request.params;
+      return images.replaceSiteImage(actorOf(request), path, kind, await imageBytes(request));
+    },
+  );
+  app.put(
+    `${sitePrefix}/buildings/:buildingId/images/:kind`,
+    {
+      schema: {
+        tags,
+        security,
+        consumes,
+        summary: "Upload or replace the building's plan or picture",
+        params: buildingParams.extend({ kind: z.enum(BUILDING_IMAGE_KINDS, 'validation.select') }),
+        response: uploadResponses,
+      },
+    },
+    async (request) => {
+      const { kind, ...path } = request.params;
+      return images.replaceBuildingImage(actorOf(request), path, kind, await imageBytes(request));
+    },
+  );
+  app.get(
+    '/images/:imageId',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'An uploaded image, for whoever may read the record it belongs to',
+        params: z.object({ imageId: z.uuid('validation.invalid') }),
+        response: {
+          200: {
+            description: 'The image',
+            content: Object.fromEntries(
+              Object.values(IMAGE_TYPES).map((type) => [
+                type,
+                { schema: z.string().meta({ format: 'binary' }) },
+              ]),
+            ),
+          },
+          ...errorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      const image = await images.read(actorOf(request), request.params.imageId);
+      return (
+        reply
+          .header('content-type', image.contentType)
+          .header('content-disposition', 'inline')
+          .header('content-security-policy', "default-src 'none'; sandbox")
+          .header('cache-control', 'private, max-age=3600')
+          // A Buffer is sent as it is; the schema above only documents it, as a binary string.
+          .send(image.bytes as unknown as string)
+      );
+    },
+  );
+}
+
+/** The one file part of the upload, at most 5 MiB (larger: 413 errors.image_too_large). */
+async function imageBytes(request: FastifyRequest): Promise<Buffer> {
+  if (!request.isMultipart()) throw new AppError(415, 'errors.image_type');
+  const file = await request.file({ limits: { fileSize: MAX_IMAGE_BYTES, files: 1, parts: 10 } });
+  if (!file)
+    throw new AppError(400, 'errors.validation', {}, [{ path: 'file', message: 'validation.required' }]);
+  return file.toBuffer();
+}

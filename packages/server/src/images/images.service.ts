@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import type { ImageAnswer } from '@flowbox/shared';
+import {
+  requireCustomerManage,
+  requireCustomerRead,
+  requireRole,
+  requireSiteManage,
+  requireSiteRead,
+  type Actor,
+} from '../access/access.ts';
+import { findBuildingRow, findSiteRow } from '../buildings/buildings.repo.ts';
+import type { Context } from '../context.ts';
+import { findCustomer } from '../customers/customers.repo.ts';
+import { AppError, notFound } from '../errors.ts';
+import { recordChange } from '../events/events.repo.ts';
+import type { BuildingPath, SitePath } from '../http/params.ts';
+import {
+  detectImageType,
+  IMAGE_TYPES,
+  readImageFile,
+  removeImageFiles,
+  writeImageFile,
+} from './images.files.ts';
+import {
+  deleteImage,
+  findImage,
+  imageIdOf,
+  imageUrl,
+  insertImage,
+  setOwnerImage,
+  type ImageOwner,
+} from './images.repo.ts';
+
+/**
+ * Logos, plans and pictures (issue #3): uploaded by whoever may edit the record they belong to,
+ * read by whoever may read it. Files live in DATA_DIR/uploads; rows in `images` say whose they are.
+ */
+export class ImagesService {
+  constructor(private readonly ctx: Context) {}
+
+  /** Customer managers keep their own customer's logo, as they keep its contacts. */
+  async replaceCustomerLogo(actor: Actor, customerId: string, bytes: Buffer): Promise<ImageAnswer> {
+    requireRole(actor, 1, 2);
+    requireCustomerRead(actor, customerId);
+    const customer = await findCustomer(this.ctx.db, customerId);
+    if (!customer) throw notFound();
+    return this.replace(actor, { object: 'customer', field: 'logo', customerId }, customer, bytes);
+  }
+
+  async replaceSiteImage(
+    actor: Actor,
+    path: SitePath,
+    field: 'logo' | 'plan',
+    bytes: Buffer,
+  ): Promise<ImageAnswer> {
+    requireCustomerManage(actor, path.customerId, 'sites.manage');
+    const site = await findSiteRow(this.ctx.db, path.customerId, path.siteId);
+    if (!site) throw notFound();
+    return this.replace(actor, { object: 'site', field, ...path }, site, bytes);
+  }
+
+  async replaceBuildingImage(
+    actor: Actor,
+    path: BuildingPath,
+    field: 'plan' | 'picture',
+    bytes: Buffer,
+  ): Promise<ImageAnswer> {
+    requireSiteManage(actor, path.customerId, path.siteId, 'buildings.manage');
+    const building = await findBuildingRow(this.ctx.db, path);
+    if (!building) throw notFound();
+    return this.replace(actor, { object: 'building', field, ...path }, building, bytes);
+  }
+
+  /** An image, for whoever may read the record it belongs to. */
+  async read(actor: Actor, imageId: string): Promise<{ bytes: Buffer; contentType: string }> {
+    const image = await findImage(this.ctx.db, imageId);
+    if (!image) throw notFound();
+    if (image.siteId) requireSiteRead(actor, image.customerId, image.siteId);
+    else requireCustomerRead(actor, image.customerId);
+    const bytes = await readImageFile(this.ctx.config.uploadsDir, image.fileName).catch(() => {
+      throw notFound();
+    });
+    return { bytes, contentType: image.contentType };
+  }
+
+  /** Stores the new file, points the record at it and forgets the old one, in one transaction. */
+  private async replace(
+    actor: Actor,
+    owner: ImageOwner,
+    current: { id: string; name: string } & Partial<Record<ImageOwner['field'], string | null>>,
+    bytes: Buffer,
+  ): Promise<ImageAnswer> {
+    const extension = detectImageType(bytes);
+    if (!extension) throw new AppError(415, 'errors.image_type');
+    const id = randomUUID();
+    const fileName = `${id}.${extension}`;
+    const dir = this.ctx.config.uploadsDir;
+    await writeImageFile(dir, fileName, bytes);
+    const url = imageUrl(id);
+    const previousId = imageIdOf(current[owner.field] ?? null);
+    const replaced = await this.ctx.db
+      .transaction(async (tx) => {
+        await insertImage(tx, {
+          id,
+          customerId: owner.customerId,
+          siteId: 'siteId' in owner ? owner.siteId : null,
+          buildingId: 'buildingId' in owner ? owner.buildingId : null,
+          fileName,
+          contentType: IMAGE_TYPES[extension],
+          byteSize: bytes.length,
+        });
+        await setOwnerImage(tx, owner, url);
+        const previousFile = previousId ? await deleteImage(tx, previousId) : undefined;
+        await recordChange(tx, this.ctx.now(), actor, {
+          action: 'updated',
+          object: owner.object,
+          objectId: current.id,
+          objectLabel: current.name,
+          scope: {
+            customerId: owner.customerId,
+            siteId: 'siteId' in owner ? owner.siteId : null,
+            buildingId: 'buildingId' in owner ? owner.buildingId : null,
+          },
+          changedFields: [owner.field],
+        });
+        return previousFile;
+      })
+      .catch(async (error: unknown) => {
+        await removeImageFiles(dir, [fileName]);
+        throw error;
+      });
+    if (replaced) await removeImageFiles(dir, [replaced]);
+    return { url };
+  }
+}

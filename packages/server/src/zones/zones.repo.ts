@@ -1,0 +1,135 @@
+import { and, asc, count, eq, ilike, sql } from 'drizzle-orm';
+import type { ListQuery, Zone } from '@flowbox/shared';
+import { decimalOrNull } from '../buildings/buildings.repo.ts';
+import { escapeLike } from '../customers/customers.repo.ts';
+import type { Db } from '../db/client.ts';
+import { buildings, sites, zones } from '../db/schema.ts';
+import type { BuildingPath, ZonePath } from '../http/params.ts';
+
+export type ZoneRow = typeof zones.$inferSelect;
+export type NewZoneRow = typeof zones.$inferInsert;
+
+// Columns are spelled out: inside a raw subquery drizzle would leave them unqualified.
+const waterPointCount = sql<number>`(SELECT count(*)::int FROM water_points AS w WHERE w.zone_id = "zones"."id")`;
+const answerColumns = {
+  zone: zones,
+  customerId: sites.customerId,
+  siteId: buildings.siteId,
+  building: {
+    openingHours: buildings.openingHours,
+    pricePerUnit: buildings.pricePerUnit,
+    currency: buildings.currency,
+    volumeUnit: buildings.volumeUnit,
+  },
+  waterPointCount,
+};
+type AnswerRow = {
+  zone: ZoneRow;
+  customerId: string;
+  siteId: string;
+  building: Pick<typeof buildings.$inferSelect, 'openingHours' | 'pricePerUnit' | 'currency' | 'volumeUnit'>;
+  waterPointCount: number;
+};
+
+const inBuilding = (path: BuildingPath) =>
+  and(
+    eq(zones.buildingId, path.buildingId),
+    eq(buildings.siteId, path.siteId),
+    eq(sites.customerId, path.customerId),
+  );
+
+export async function listZones(db: Db, path: BuildingPath, query: ListQuery) {
+  const conditions = [inBuilding(path)!];
+  if (query.search) conditions.push(ilike(zones.name, `%${escapeLike(query.search)}%`));
+  const where = and(...conditions);
+  const [rows, [totalRow]] = await Promise.all([
+    db
+      .select(answerColumns)
+      .from(zones)
+      .innerJoin(buildings, eq(buildings.id, zones.buildingId))
+      .innerJoin(sites, eq(sites.id, buildings.siteId))
+      .where(where)
+      .orderBy(asc(zones.name), asc(zones.id))
+      .limit(query.limit)
+      .offset(query.offset),
+    db
+      .select({ total: count() })
+      .from(zones)
+      .innerJoin(buildings, eq(buildings.id, zones.buildingId))
+      .innerJoin(sites, eq(sites.id, buildings.siteId))
+      .where(where),
+  ]);
+  return { items: rows.map(toApiZone), total: totalRow?.total ?? 0 };
+}
+
+/** The zone at that place in the hierarchy: under another building, site or customer it is not found. */
+export async function findZone(db: Db, path: ZonePath): Promise<Zone | undefined> {
+  const [row] = await db
+    .select(answerColumns)
+    .from(zones)
+    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
+    .innerJoin(sites, eq(sites.id, buildings.siteId))
+    .where(and(eq(zones.id, path.zoneId), inBuilding(path)));
+  return row ? toApiZone(row) : undefined;
+}
+
+export async function findZoneRow(db: Db, path: ZonePath): Promise<ZoneRow | undefined> {
+  const [row] = await db
+    .select({ zone: zones })
+    .from(zones)
+    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
+    .innerJoin(sites, eq(sites.id, buildings.siteId))
+    .where(and(eq(zones.id, path.zoneId), inBuilding(path)));
+  return row?.zone;
+}
+
+export async function insertZone(db: Db, values: NewZoneRow): Promise<ZoneRow> {
+  const [row] = await db.insert(zones).values(values).returning();
+  return row!;
+}
+
+export async function updateZone(db: Db, id: string, patch: Partial<NewZoneRow>): Promise<ZoneRow> {
+  const [row] = await db
+    .update(zones)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(eq(zones.id, id))
+    .returning();
+  return row!;
+}
+
+/** Its water points go with it (foreign key cascade). */
+export async function deleteZone(db: Db, id: string): Promise<void> {
+  await db.delete(zones).where(eq(zones.id, id));
+}
+
+/** A zone's opening hours and price fall back to its building's when it has none of its own. */
+function toApiZone(row: AnswerRow): Zone {
+  const z = row.zone;
+  const price = decimalOrNull(z.pricePerUnit);
+  return {
+    id: z.id,
+    customer_id: row.customerId,
+    site_id: row.siteId,
+    building_id: z.buildingId,
+    floor_id: z.floorId,
+    name: z.name,
+    profile: z.profile,
+    service_level: z.serviceLevel,
+    opening_hours: z.openingHours,
+    effective_opening_hours: z.openingHours ?? row.building.openingHours,
+    price_per_unit: price,
+    effective_price_per_unit: price ?? decimalOrNull(row.building.pricePerUnit),
+    currency: row.building.currency,
+    volume_unit: row.building.volumeUnit,
+    occupants: z.occupants,
+    water_point_number: z.waterPointNumber,
+    water_point_count: Number(row.waterPointCount),
+    scheduled_closing_authorised: z.scheduledClosingAuthorised,
+    leak_detection_mode: z.leakDetectionMode,
+    maintenance_mode: z.maintenanceMode,
+    valve_state: z.valveState,
+    flowbox_model: z.flowboxModel,
+    water_temperature: z.waterTemperature,
+    created_at: z.createdAt.toISOString(),
+  };
+}

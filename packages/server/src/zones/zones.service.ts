@@ -1,0 +1,140 @@
+import type { EventAction, ListQuery, Zone, ZoneCreateSchema, ZoneUpdateSchema } from '@flowbox/shared';
+import type { z } from 'zod';
+import { requirePermission, requireSiteManage, requireSiteRead, type Actor } from '../access/access.ts';
+import { findBuildingRow } from '../buildings/buildings.repo.ts';
+import { findFloor } from '../buildings/floors.repo.ts';
+import type { Context } from '../context.ts';
+import type { Db } from '../db/client.ts';
+import { AppError, namesMismatch, notFound } from '../errors.ts';
+import { changedFieldsOf, recordChange } from '../events/events.repo.ts';
+import type { BuildingPath, ZonePath } from '../http/params.ts';
+import {
+  deleteZone,
+  findZone,
+  findZoneRow,
+  insertZone,
+  listZones,
+  updateZone,
+  type NewZoneRow,
+  type ZoneRow,
+} from './zones.repo.ts';
+
+type UpdateInput = z.output<typeof ZoneUpdateSchema>;
+
+/** Zones of a building (spec §3): read like their site, managed with `buildings.manage`. */
+export class ZonesService {
+  constructor(private readonly ctx: Context) {}
+
+  async list(actor: Actor, path: BuildingPath, query: ListQuery) {
+    requireSiteRead(actor, path.customerId, path.siteId);
+    await this.requireBuilding(path);
+    return listZones(this.ctx.db, path, query);
+  }
+
+  async info(actor: Actor, path: ZonePath): Promise<Zone> {
+    requireSiteRead(actor, path.customerId, path.siteId);
+    const zone = await findZone(this.ctx.db, path);
+    if (!zone) throw notFound();
+    return zone;
+  }
+
+  async create(actor: Actor, path: BuildingPath, input: z.output<typeof ZoneCreateSchema>): Promise<Zone> {
+    this.requireManage(actor, path, input);
+    await this.requireBuilding(path);
+    await this.requireFloorOf(path, input.floor_id);
+    const row = await this.ctx.db.transaction(async (tx) => {
+      const created = await insertZone(tx, { ...valuesOf(input), buildingId: path.buildingId } as NewZoneRow);
+      await this.record(tx, actor, path, 'created', created, []);
+      return created;
+    });
+    return this.info(actor, { ...path, zoneId: row.id });
+  }
+
+  async update(actor: Actor, path: ZonePath, input: UpdateInput): Promise<Zone> {
+    this.requireManage(actor, path, input);
+    await this.find(path);
+    await this.requireFloorOf(path, input.floor_id);
+    await this.ctx.db.transaction(async (tx) => {
+      const updated = await updateZone(tx, path.zoneId, valuesOf(input));
+      await this.record(tx, actor, path, 'updated', updated, changedFieldsOf(input));
+    });
+    return this.info(actor, path);
+  }
+
+  /** Deletes the zone with its water points (docs/hierarchy.md). */
+  async remove(actor: Actor, path: ZonePath, confirmName: string): Promise<void> {
+    requireSiteManage(actor, path.customerId, path.siteId, 'buildings.manage');
+    const zone = await this.find(path);
+    if (confirmName.trim() !== zone.name) throw namesMismatch();
+    await this.ctx.db.transaction(async (tx) => {
+      await deleteZone(tx, zone.id);
+      await this.record(tx, actor, path, 'deleted', zone, []);
+    });
+  }
+
+  /** Maintenance and leak-detection modes are valve actions (docs/permissions.md: `valves.control`). */
+  private requireManage(actor: Actor, path: BuildingPath, input: UpdateInput): void {
+    requireSiteManage(actor, path.customerId, path.siteId, 'buildings.manage');
+    if (input.maintenance_mode !== undefined || input.leak_detection_mode !== undefined)
+      requirePermission(actor, 'valves.control');
+  }
+
+  private record(
+    db: Db,
+    actor: Actor,
+    path: BuildingPath,
+    action: EventAction,
+    zone: ZoneRow,
+    changedFields: string[],
+  ): Promise<void> {
+    return recordChange(db, this.ctx.now(), actor, {
+      action,
+      object: 'zone',
+      objectId: zone.id,
+      objectLabel: zone.name,
+      scope: {
+        customerId: path.customerId,
+        siteId: path.siteId,
+        buildingId: path.buildingId,
+        zoneId: zone.id,
+      },
+      changedFields,
+    });
+  }
+
+  private async find(path: ZonePath): Promise<ZoneRow> {
+    const row = await findZoneRow(this.ctx.db, path);
+    if (!row) throw notFound();
+    return row;
+  }
+
+  private async requireBuilding(path: BuildingPath): Promise<void> {
+    if (!(await findBuildingRow(this.ctx.db, path))) throw notFound();
+  }
+
+  /** A zone lies on a floor of its own building, or on none. */
+  private async requireFloorOf(path: BuildingPath, floorId: string | null | undefined): Promise<void> {
+    if (!floorId) return;
+    if (!(await findFloor(this.ctx.db, path.buildingId, floorId)))
+      throw new AppError(400, 'errors.validation', {}, [{ path: 'floor_id', message: 'validation.select' }]);
+  }
+}
+
+function valuesOf(input: UpdateInput): Partial<NewZoneRow> {
+  const values: Partial<NewZoneRow> = {
+    name: input.name,
+    floorId: input.floor_id,
+    profile: input.profile,
+    serviceLevel: input.service_level,
+    openingHours: input.opening_hours,
+    pricePerUnit: input.price_per_unit,
+    occupants: input.occupants,
+    waterPointNumber: input.water_point_number,
+    scheduledClosingAuthorised: input.scheduled_closing_authorised,
+    leakDetectionMode: input.leak_detection_mode,
+    maintenanceMode: input.maintenance_mode,
+    flowboxModel: input.flowbox_model,
+    waterTemperature: input.water_temperature,
+  };
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
+}

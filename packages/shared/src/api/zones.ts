@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { countField, requiredText, uuidField } from '../validation.ts';
+import {
+  CURRENCIES,
+  OpeningHoursAnswerSchema,
+  OpeningHoursSchema,
+  PriceSchema,
+  VOLUME_UNITS,
+} from './buildings.ts';
+
+/**
+ * What a zone is used for: it tells the rules which consumption to expect (automatic closing,
+ * abnormal-consumption alerts) and lets reports compare like with like. See docs/hierarchy.md.
+ */
+export const ZONE_PROFILES = [
+  'housing',
+  'office',
+  'sanitary',
+  'showers',
+  'kitchen',
+  'laundry',
+  'hospitality',
+  'healthcare',
+  'education',
+  'sports',
+  'pool',
+  'irrigation',
+  'industrial_process',
+  'cooling',
+  'technical_room',
+  'common_areas',
+  'other',
+] as const;
+export type ZoneProfile = (typeof ZONE_PROFILES)[number];
+
+/** spec §3 and §9. */
+export const SERVICE_LEVELS = ['basic', 'premium'] as const;
+export type ServiceLevel = (typeof SERVICE_LEVELS)[number];
+
+/** spec §3 flowbox models: the pipe size the zone's device is made for. */
+export const FLOWBOX_MODELS = ['half_inch_v1', 'one_inch_v1', 'two_inches_v1'] as const;
+export type FlowboxModel = (typeof FLOWBOX_MODELS)[number];
+
+/** spec §3 "hot or cold water": the water the zone's flowbox measures. */
+export const WATER_TEMPERATURES = ['cold', 'hot'] as const;
+export type WaterTemperature = (typeof WATER_TEMPERATURES)[number];
+
+/** spec §4 valve states; the device reports it, commands change it (devices issue). */
+export const VALVE_STATES = ['opened', 'closed'] as const;
+export type ValveState = (typeof VALVE_STATES)[number];
+
+const flag = z.boolean({ error: 'validation.invalid' });
+
+/**
+ * A zone (spec §3). Mandatory: name, profile, flowbox_model and water_temperature. The service
+ * level defaults to basic; opening hours and price per unit are overrides of the building's
+ * (null: use the building's). The valve state is the device's and is never written here.
+ */
+export const ZoneCreateSchema = z.object({
+  name: requiredText(),
+  floor_id: uuidField.nullable().optional(),
+  profile: z.enum(ZONE_PROFILES, 'validation.select'),
+  service_level: z.enum(SERVICE_LEVELS, 'validation.select').optional(),
+  opening_hours: OpeningHoursSchema.nullable().optional(),
+  price_per_unit: PriceSchema.nullable().optional(),
+  occupants: countField(1_000_000).nullable().optional(),
+  water_point_number: countField(100_000).nullable().optional(),
+  scheduled_closing_authorised: flag.optional(),
+  leak_detection_mode: flag.optional(),
+  maintenance_mode: flag.optional(),
+  flowbox_model: z.enum(FLOWBOX_MODELS, 'validation.select'),
+  water_temperature: z.enum(WATER_TEMPERATURES, 'validation.select'),
+});
+export type ZoneCreateInput = z.input<typeof ZoneCreateSchema>;
+export const ZoneUpdateSchema = ZoneCreateSchema.partial();
+export type ZoneUpdateInput = z.input<typeof ZoneUpdateSchema>;
+
+export const ZoneSchema = z.object({
+  id: z.uuid(),
+  customer_id: z.uuid(),
+  site_id: z.uuid(),
+  building_id: z.uuid(),
+  floor_id: z.uuid().nullable(),
+  name: z.string(),
+  profile: z.enum(ZONE_PROFILES),
+  service_level: z.enum(SERVICE_LEVELS),
+  /** The zone's own opening hours, or null when it follows the building's. */
+  opening_hours: OpeningHoursAnswerSchema.nullable(),
+  /** What applies: the zone's override, else the building's (null when neither has any). */
+  effective_opening_hours: OpeningHoursAnswerSchema.nullable(),
+  price_per_unit: z.string().nullable(),
+  effective_price_per_unit: z.string().nullable(),
+  /** The building's currency and volume unit, in which the prices are given. */
+  currency: z.enum(CURRENCIES),
+  volume_unit: z.enum(VOLUME_UNITS),
+  occupants: z.number().int().nullable(),
+  water_point_number: z.number().int().nullable(),
+  /** Water points recorded in the zone. */
+  water_point_count: z.number().int(),
+  scheduled_closing_authorised: z.boolean(),
+  leak_detection_mode: z.boolean(),
+  maintenance_mode: z.boolean(),
+  valve_state: z.enum(VALVE_STATES),
+  flowbox_model: z.enum(FLOWBOX_MODELS),
+  water_temperature: z.enum(WATER_TEMPERATURES),
+  created_at: z.string(),
+});
+export type Zone = z.infer<typeof ZoneSchema>;
