@@ -1,12 +1,30 @@
+import { eq } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customers, emails, sites, users, userSites, userTokens } from '../db/schema.ts';
+import {
+  buildings,
+  customers,
+  emails,
+  events,
+  floors,
+  images,
+  sites,
+  users,
+  userSites,
+  userTokens,
+  waterPoints,
+  zones,
+} from '../db/schema.ts';
 import {
   ApiClient,
+  buildingBody,
   createTestApp,
   createUser,
   createWorld,
   loginAs,
+  multipartFile,
+  TINY_PNG,
+  zoneBody,
   type TestApp,
   type World,
 } from '../test/harness.ts';
@@ -28,7 +46,12 @@ const LABEL: Record<ActorName, string> = {
   anonymous: 'someone not signed in',
 };
 
-type Call = { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string; body?: unknown };
+type Call = {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  url: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+};
 type Row = {
   action: string;
   /** Builds the call for one actor; deletions get a fresh target, so each actor tries on its own. */
@@ -87,7 +110,75 @@ beforeAll(async () => {
   for (const [actor, email] of Object.entries(loginEmail))
     clients[actor as ActorName] = await loginAs(t.app, email);
   clients.anonymous = new ApiClient(t.app);
+  for (const site of ['a1', 'a2'] as const) targets[site] = await hierarchyIn(w.sites[site].id);
+  targets.b1 = await hierarchyIn(w.sites.b1.id);
+  const logo = imageUpload();
+  await clients.provider.request('PUT', `${A()}/logo`, logo.body, logo.headers);
 });
+
+type Targets = { building: string; floor: string; zone: string; waterPoint: string };
+/** In each of sites a1, a2 and b1: a building with a floor, a zone with a water point, a picture. */
+const targets = {} as Record<'a1' | 'a2' | 'b1', Targets>;
+
+async function hierarchyIn(siteId: string): Promise<Targets> {
+  const [building] = await t.db
+    .insert(buildings)
+    .values({ ...buildingRow(), siteId, name: 'Target building' })
+    .returning();
+  const [floor] = await t.db
+    .insert(floors)
+    .values({ buildingId: building!.id, label: 'Target floor' })
+    .returning();
+  const [zone] = await t.db
+    .insert(zones)
+    .values({ ...zoneRow(), buildingId: building!.id, name: 'Target zone' })
+    .returning();
+  const [waterPoint] = await t.db
+    .insert(waterPoints)
+    .values({ zoneId: zone!.id, label: 'Target tap', type: 'sink' })
+    .returning();
+  const [site] = await t.db.select().from(sites).where(eq(sites.id, siteId));
+  const path = `/v1/customers/${site!.customerId}/sites/${siteId}/buildings/${building!.id}`;
+  const upload = multipartFile(TINY_PNG);
+  await t.app.inject({
+    method: 'PUT',
+    url: `${path}/images/picture`,
+    payload: upload.payload,
+    headers: { ...upload.headers, authorization: `Bearer ${clients.provider.token}` },
+  });
+  return {
+    building: building!.id,
+    floor: floor!.id,
+    zone: zone!.id,
+    waterPoint: waterPoint!.id,
+  };
+}
+
+function buildingRow() {
+  const body = buildingBody();
+  return {
+    name: body.name,
+    type: 'office' as const,
+    address: body.address,
+    city: body.city,
+    zipCode: body.zipCode,
+    country: body.country,
+    timezone: body.timezone,
+    volumeUnit: 'm3' as const,
+    currency: 'EUR' as const,
+    firstDayOfWeek: 'monday' as const,
+    weekend: ['saturday' as const, 'sunday' as const],
+  };
+}
+
+function zoneRow() {
+  return {
+    name: 'Zone',
+    profile: 'sanitary' as const,
+    flowboxModel: 'one_inch_v1' as const,
+    waterTemperature: 'cold' as const,
+  };
+}
 afterAll(() => t.close());
 
 const A = () => `/v1/customers/${w.customers.a.id}`;
@@ -411,13 +502,243 @@ const ROWS: Row[] = [
     },
     expected: withStatus(allowProviderOnly, 200, 204),
   },
+  ...hierarchyRows('a1'),
+  ...hierarchyRows('a2'),
+  {
+    action: "upload customer A's logo",
+    call: () => ({ method: 'PUT', url: `${A()}/logo`, ...imageUpload() }),
+    expected: manageInA,
+  },
+  {
+    action: "read customer A's logo",
+    // The rows above replaced it: read the current one.
+    call: async () => {
+      const [row] = await t.db.select().from(customers).where(eq(customers.id, w.customers.a.id));
+      return { method: 'GET', url: row!.logo! };
+    },
+    expected: { provider: 200, cmA: 200, smA: 200, cmB: 403, smB: 403 },
+  },
+  ...(['a1', 'a2'] as const).flatMap((site): Row[] => [
+    {
+      action: `upload the plan of site ${site}`,
+      call: () => ({ method: 'PUT', url: `${A()}/sites/${w.sites[site].id}/images/plan`, ...imageUpload() }),
+      expected: manageInA,
+    },
+    {
+      action: `read the picture of a building of site ${site}`,
+      call: async () => {
+        const [row] = await t.db.select().from(buildings).where(eq(buildings.id, targets[site].building));
+        return { method: 'GET', url: row!.picture! };
+      },
+      expected: site === 'a1' ? readSiteA1 : readCustomerA,
+    },
+  ]),
 ];
+
+const imageUpload = () => {
+  const { payload, headers } = multipartFile(TINY_PNG);
+  return { body: payload, headers };
+};
+
+/**
+ * Buildings, floors, zones and water points of one site of A: read like the site; managed by the
+ * customer's managers and by a site manager on its own site (docs/permissions.md).
+ */
+function hierarchyRows(site: 'a1' | 'a2'): Row[] {
+  const read = site === 'a1' ? readSiteA1 : readCustomerA;
+  const manage = site === 'a1' ? readSiteA1 : manageInA;
+  const created = withStatus(manage, 200, 201);
+  const deleted = withStatus(manage, 200, 204);
+  const sitePath = () => `${A()}/sites/${w.sites[site].id}`;
+  const building = () => `${sitePath()}/buildings/${targets[site].building}`;
+  const zone = () => `${building()}/zones/${targets[site].zone}`;
+  const on = `on site ${site}`;
+  const n = () => ++sequence;
+  return [
+    {
+      action: `list the buildings ${on}`,
+      call: () => ({ method: 'GET', url: `${sitePath()}/buildings/list` }),
+      expected: read,
+    },
+    {
+      action: `read a building ${on}`,
+      call: () => ({ method: 'GET', url: `${building()}/info` }),
+      expected: read,
+    },
+    {
+      action: `create a building ${on}`,
+      call: (actor) => ({
+        method: 'POST',
+        url: `${sitePath()}/buildings/create`,
+        body: buildingBody({ name: `By ${actor}` }),
+      }),
+      expected: created,
+    },
+    {
+      action: `update a building ${on}`,
+      call: () => ({ method: 'PUT', url: `${building()}/update`, body: { city: 'Lyon' } }),
+      expected: manage,
+    },
+    {
+      action: `delete a building ${on}`,
+      call: async () => {
+        const name = `Disposable building ${n()}`;
+        const [row] = await t.db
+          .insert(buildings)
+          .values({ ...buildingRow(), siteId: w.sites[site].id, name })
+          .returning();
+        return {
+          method: 'DELETE',
+          url: `${sitePath()}/buildings/${row!.id}/delete`,
+          body: { confirm_name: name },
+        };
+      },
+      expected: deleted,
+    },
+    {
+      action: `upload the picture of a building ${on}`,
+      call: () => ({ method: 'PUT', url: `${building()}/images/picture`, ...imageUpload() }),
+      expected: manage,
+    },
+    {
+      action: `read the activity log of a building ${on}`,
+      call: () => ({ method: 'GET', url: `${building()}/events` }),
+      expected: read,
+    },
+    {
+      action: `list the floors of a building ${on}`,
+      call: () => ({ method: 'GET', url: `${building()}/floors/list` }),
+      expected: read,
+    },
+    {
+      action: `add a floor to a building ${on}`,
+      call: () => ({ method: 'POST', url: `${building()}/floors/create`, body: { label: 'New floor' } }),
+      expected: created,
+    },
+    {
+      action: `modify a floor ${on}`,
+      call: () => ({
+        method: 'PUT',
+        url: `${building()}/floors/${targets[site].floor}/update`,
+        body: { occupants: 3 },
+      }),
+      expected: manage,
+    },
+    {
+      action: `delete a floor ${on}`,
+      call: async () => {
+        const label = `Disposable floor ${n()}`;
+        const [row] = await t.db
+          .insert(floors)
+          .values({ buildingId: targets[site].building, label })
+          .returning();
+        return {
+          method: 'DELETE',
+          url: `${building()}/floors/${row!.id}/delete`,
+          body: { confirm_name: label },
+        };
+      },
+      expected: deleted,
+    },
+    {
+      action: `list the zones of a building ${on}`,
+      call: () => ({ method: 'GET', url: `${building()}/zones/list` }),
+      expected: read,
+    },
+    { action: `read a zone ${on}`, call: () => ({ method: 'GET', url: `${zone()}/info` }), expected: read },
+    {
+      action: `create a zone ${on}`,
+      call: () => ({ method: 'POST', url: `${building()}/zones/create`, body: zoneBody() }),
+      expected: created,
+    },
+    {
+      action: `update a zone ${on}`,
+      call: () => ({ method: 'PUT', url: `${zone()}/update`, body: { service_level: 'premium' } }),
+      expected: manage,
+    },
+    {
+      action: `delete a zone ${on}`,
+      call: async () => {
+        const name = `Disposable zone ${n()}`;
+        const [row] = await t.db
+          .insert(zones)
+          .values({ ...zoneRow(), buildingId: targets[site].building, name })
+          .returning();
+        return {
+          method: 'DELETE',
+          url: `${building()}/zones/${row!.id}/delete`,
+          body: { confirm_name: name },
+        };
+      },
+      expected: deleted,
+    },
+    {
+      action: `read the activity log of a zone ${on}`,
+      call: () => ({ method: 'GET', url: `${zone()}/events` }),
+      expected: read,
+    },
+    {
+      action: `list the water points of a zone ${on}`,
+      call: () => ({ method: 'GET', url: `${zone()}/water_points/list` }),
+      expected: read,
+    },
+    {
+      action: `add a water point to a zone ${on}`,
+      call: () => ({
+        method: 'POST',
+        url: `${zone()}/water_points/create`,
+        body: { label: 'Tap', type: 'sink' },
+      }),
+      expected: created,
+    },
+    {
+      action: `update a water point ${on}`,
+      call: () => ({
+        method: 'PUT',
+        url: `${zone()}/water_points/${targets[site].waterPoint}/update`,
+        body: { location: 'Kitchen' },
+      }),
+      expected: manage,
+    },
+    {
+      action: `delete a water point ${on}`,
+      call: async () => {
+        const label = `Disposable tap ${n()}`;
+        const [row] = await t.db
+          .insert(waterPoints)
+          .values({ zoneId: targets[site].zone, label, type: 'sink' })
+          .returning();
+        return {
+          method: 'DELETE',
+          url: `${zone()}/water_points/${row!.id}/delete`,
+          body: { confirm_name: label },
+        };
+      },
+      expected: deleted,
+    },
+  ];
+}
 
 /** Every row of every table a write could touch, in a stable order. */
 async function databaseState(): Promise<unknown[][]> {
   const dump = async (table: PgTable) =>
     (await t.db.select().from(table)).map((row) => JSON.stringify(row)).sort();
-  return Promise.all([customers, sites, users, userSites, emails, userTokens].map(dump));
+  return Promise.all(
+    [
+      customers,
+      sites,
+      users,
+      userSites,
+      emails,
+      userTokens,
+      buildings,
+      floors,
+      zones,
+      waterPoints,
+      images,
+      events,
+    ].map(dump),
+  );
 }
 
 const cases = ROWS.flatMap((row) =>
@@ -435,7 +756,7 @@ describe('tenant isolation on targets of customer A', () => {
       const isRefusedWrite = call.method !== 'GET' && status >= 400;
       const before = isRefusedWrite ? await databaseState() : undefined;
 
-      const res = await clients[actor].request(call.method, call.url, call.body);
+      const res = await clients[actor].request(call.method, call.url, call.body, call.headers);
 
       expect(res.statusCode, res.body).toBe(status);
       if (status === 403) {
@@ -507,6 +828,67 @@ describe('a target under the wrong customer', () => {
       }),
     },
     {
+      what: 'read a building of site b1 under site a1 of customer A',
+      call: () => ({
+        method: 'GET',
+        url: `${A()}/sites/${w.sites.a1.id}/buildings/${targets.b1.building}/info`,
+      }),
+    },
+    {
+      what: 'update a building of site a2 under site a1',
+      call: () => ({
+        method: 'PUT',
+        url: `${A()}/sites/${w.sites.a1.id}/buildings/${targets.a2.building}/update`,
+        body: { name: 'Stolen' },
+      }),
+    },
+    {
+      what: 'delete a building of site b1 under site a1 of customer A',
+      call: () => ({
+        method: 'DELETE',
+        url: `${A()}/sites/${w.sites.a1.id}/buildings/${targets.b1.building}/delete`,
+        body: { confirm_name: 'Target building' },
+      }),
+    },
+    {
+      what: 'upload a picture for a building of site b1 under site a1',
+      call: () => ({
+        method: 'PUT',
+        url: `${A()}/sites/${w.sites.a1.id}/buildings/${targets.b1.building}/images/picture`,
+        ...imageUpload(),
+      }),
+    },
+    {
+      what: 'modify a floor of a building of a2 under a building of a1',
+      call: () => ({
+        method: 'PUT',
+        url: `${A()}/sites/${w.sites.a1.id}/buildings/${targets.a1.building}/floors/${targets.a2.floor}/update`,
+        body: { label: 'Stolen' },
+      }),
+    },
+    {
+      what: 'read a zone of a building of a2 under a building of a1',
+      call: () => ({
+        method: 'GET',
+        url: `${A()}/sites/${w.sites.a1.id}/buildings/${targets.a1.building}/zones/${targets.a2.zone}/info`,
+      }),
+    },
+    {
+      what: 'delete a water point of a zone of a2 under a zone of a1',
+      call: () => ({
+        method: 'DELETE',
+        url: `${A()}/sites/${w.sites.a1.id}/buildings/${targets.a1.building}/zones/${targets.a1.zone}/water_points/${targets.a2.waterPoint}/delete`,
+        body: { confirm_name: 'Target tap' },
+      }),
+    },
+    {
+      what: "read the activity log of a zone of b1 under site a1's building",
+      call: () => ({
+        method: 'GET',
+        url: `${A()}/sites/${w.sites.a1.id}/buildings/${targets.a1.building}/zones/${targets.b1.zone}/events`,
+      }),
+    },
+    {
       what: 'read a site manager of A through the customer-manager calls',
       call: () => ({ method: 'GET', url: `${A()}/customer_managers/${w.users.smA.id}/info` }),
     },
@@ -519,9 +901,9 @@ describe('a target under the wrong customer', () => {
 
   for (const { name, actor, call, status } of nestingCases) {
     it(`${name}, and nothing changes`, async () => {
-      const { method, url, body } = call();
+      const { method, url, body, headers } = call();
       const before = await databaseState();
-      const res = await clients[actor].request(method, url, body);
+      const res = await clients[actor].request(method, url, body, headers);
       expect(res.statusCode, res.body).toBe(status);
       expect(res.json().code).toBe(status === 404 ? 'errors.not_found' : 'errors.forbidden');
       expect(await databaseState()).toEqual(before);
@@ -535,5 +917,10 @@ describe('a target under the wrong customer', () => {
     expect(real.statusCode).toBe(403);
     expect(missing.statusCode).toBe(403);
     expect(missing.json()).toEqual(real.json());
+    const building = `${A()}/sites/${w.sites.a1.id}/buildings`;
+    const realBuilding = await clients.smB.get(`${building}/${targets.a1.building}/info`);
+    const missingBuilding = await clients.smB.get(`${building}/${ghost}/info`);
+    expect([realBuilding.statusCode, missingBuilding.statusCode]).toEqual([403, 403]);
+    expect(missingBuilding.json()).toEqual(realBuilding.json());
   });
 });

@@ -7,8 +7,11 @@ import {
   createTestApp,
   createUser,
   createWorld,
+  buildingBody,
   loginAs,
   PASSWORD,
+  TINY_PNG,
+  zoneBody,
   type TestApp,
   type World,
 } from '../test/harness.ts';
@@ -164,6 +167,147 @@ describe('every change made through the product is in the activity log (issue #3
       expect(event).toMatchObject({ actionName: action, userId: user.id });
       expect(JSON.stringify(event)).not.toContain('linked-pass-1');
     }
+  });
+
+  it('buildings, floors, zones and water points: each change scoped to where it happened', async () => {
+    const smA = await loginAs(t.app, 'sm.a@test.io');
+    const site = `${A()}/sites/${w.sites.a1.id}`;
+    const scope = { customerId: w.customers.a.id, siteId: w.sites.a1.id };
+    const building = await theEventOf(() =>
+      smA.post(`${site}/buildings/create`, buildingBody({ name: 'Logged' })),
+    );
+    expect(building).toMatchObject({
+      actionName: 'created',
+      objectName: 'building',
+      objectLabel: 'Logged',
+      userId: w.users.smA.id,
+      ...scope,
+      buildingId: building.objectId,
+      zoneId: null,
+    });
+    const buildingId = building.objectId!;
+    const b = `${site}/buildings/${buildingId}`;
+    const inBuilding = { ...scope, buildingId };
+    expect(await theEventOf(() => smA.put(`${b}/update`, { city: 'Nice', nbfloor: 2 }))).toMatchObject({
+      actionName: 'updated',
+      changedFields: ['city', 'nbfloor'],
+      ...inBuilding,
+    });
+    expect(await theEventOf(() => smA.upload(`${b}/images/plan`, TINY_PNG))).toMatchObject({
+      actionName: 'updated',
+      objectName: 'building',
+      changedFields: ['plan'],
+      ...inBuilding,
+    });
+
+    const floor = await theEventOf(() => smA.post(`${b}/floors/create`, { label: 'L1' }));
+    expect(floor).toMatchObject({
+      actionName: 'created',
+      objectName: 'floor',
+      objectLabel: 'L1',
+      ...inBuilding,
+    });
+    const f = `${b}/floors/${floor.objectId}`;
+    expect(await theEventOf(() => smA.put(`${f}/update`, { occupants: 4 }))).toMatchObject({
+      actionName: 'updated',
+      objectName: 'floor',
+      changedFields: ['occupants'],
+    });
+
+    const zone = await theEventOf(() => smA.post(`${b}/zones/create`, zoneBody({ name: 'Z1' })));
+    const zoneId = zone.objectId!;
+    const inZone = { ...inBuilding, zoneId };
+    expect(zone).toMatchObject({ actionName: 'created', objectName: 'zone', ...inZone });
+    const z = `${b}/zones/${zoneId}`;
+    expect(await theEventOf(() => smA.put(`${z}/update`, { service_level: 'premium' }))).toMatchObject({
+      actionName: 'updated',
+      changedFields: ['service_level'],
+      ...inZone,
+    });
+    const point = await theEventOf(() =>
+      smA.post(`${z}/water_points/create`, { label: 'WC', type: 'toilet' }),
+    );
+    expect(point).toMatchObject({ actionName: 'created', objectName: 'water_point', ...inZone });
+    const p = `${z}/water_points/${point.objectId}`;
+    expect(await theEventOf(() => smA.put(`${p}/update`, { location: 'Hall' }))).toMatchObject({
+      actionName: 'updated',
+      changedFields: ['location'],
+      ...inZone,
+    });
+
+    // The zone's log holds the zone's lines and its water points', newest first.
+    const zoneLog = (await smA.get(`${z}/events`)).json().items as {
+      object_name: string;
+      action_name: string;
+    }[];
+    expect(zoneLog.map((e) => `${e.object_name} ${e.action_name}`)).toEqual([
+      'water_point updated',
+      'water_point created',
+      'zone updated',
+      'zone created',
+    ]);
+    const buildingLog = (await smA.get(`${b}/events`)).json().items as unknown[];
+    expect(buildingLog).toHaveLength(9);
+
+    expect(await theEventOf(() => smA.delete(`${p}/delete`, { confirm_name: 'WC' }))).toMatchObject({
+      actionName: 'deleted',
+      objectName: 'water_point',
+    });
+    expect(await theEventOf(() => smA.delete(`${z}/delete`, { confirm_name: 'Z1' }))).toMatchObject({
+      actionName: 'deleted',
+      objectName: 'zone',
+      ...inZone,
+    });
+    expect(await theEventOf(() => smA.delete(`${f}/delete`, { confirm_name: 'L1' }))).toMatchObject({
+      actionName: 'deleted',
+      objectName: 'floor',
+    });
+    expect(await theEventOf(() => smA.delete(`${b}/delete`, { confirm_name: 'Logged' }))).toMatchObject({
+      actionName: 'deleted',
+      objectName: 'building',
+      ...inBuilding,
+    });
+    // The lines stay in the site's log after the building is gone.
+    const siteLog = (await smA.get(`${site}/events?object_name=building`)).json().items as unknown[];
+    expect(siteLog.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('customer and site images: the logo or plan change is logged on its record', async () => {
+    expect(await theEventOf(() => cmA.upload(`${A()}/logo`, TINY_PNG))).toMatchObject({
+      actionName: 'updated',
+      objectName: 'customer',
+      changedFields: ['logo'],
+      customerId: w.customers.a.id,
+    });
+    expect(
+      await theEventOf(() => cmA.upload(`${A()}/sites/${w.sites.a2.id}/images/logo`, TINY_PNG)),
+    ).toMatchObject({
+      actionName: 'updated',
+      objectName: 'site',
+      changedFields: ['logo'],
+      siteId: w.sites.a2.id,
+    });
+  });
+
+  it('writes nothing when a hierarchy change fails', async () => {
+    const site = `${A()}/sites/${w.sites.a1.id}`;
+    const b = (await cmA.post(`${site}/buildings/create`, buildingBody({ name: 'Failing' }))).json()
+      .id as string;
+    const z = (await cmA.post(`${site}/buildings/${b}/zones/create`, zoneBody())).json().id as string;
+    const before = await eventCount();
+    const failures = [
+      await cmA.post(`${site}/buildings/create`, buildingBody({ timezone: 'Nowhere/Land' })),
+      await cmA.put(`${site}/buildings/${b}/update`, { nbfloor: 0 }),
+      await cmA.delete(`${site}/buildings/${b}/delete`, { confirm_name: 'Failing!' }),
+      await cmA.post(`${site}/buildings/${b}/floors/create`, { label: '' }),
+      await cmA.post(`${site}/buildings/${b}/zones/create`, zoneBody({ floor_id: w.sites.a2.id })),
+      await cmA.delete(`${site}/buildings/${b}/zones/${z}/delete`, { confirm_name: 'nope' }),
+      await cmA.post(`${site}/buildings/${b}/zones/${z}/water_points/create`, { label: 'X', type: 'bidet' }),
+      await cmA.upload(`${site}/buildings/${b}/images/plan`, Buffer.from('<svg/>')),
+      await (await loginAs(t.app, 'cm.b@test.io')).put(`${site}/buildings/${b}/update`, { name: 'Hijacked' }),
+    ];
+    for (const res of failures) expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(await eventCount()).toBe(before);
   });
 
   it('writes nothing when the change fails', async () => {

@@ -3,8 +3,30 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import type { LightMyRequestResponse } from 'fastify';
 import { isMessageKey, MESSAGES, translate, type Language, type MessageKey } from '@flowbox/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customers, emails, registrations, sites, users, userSites } from '../db/schema.ts';
-import { ApiClient, createTestApp, createWorld, loginAs, type TestApp, type World } from '../test/harness.ts';
+import {
+  buildings,
+  customers,
+  emails,
+  events,
+  floors,
+  images,
+  registrations,
+  sites,
+  users,
+  userSites,
+  waterPoints,
+  zones,
+} from '../db/schema.ts';
+import {
+  ApiClient,
+  buildingBody,
+  createTestApp,
+  createWorld,
+  loginAs,
+  zoneBody,
+  type TestApp,
+  type World,
+} from '../test/harness.ts';
 
 /*
  * Whatever a client sends, the answer is the one error shape `{ code, message, details? }` from the
@@ -22,7 +44,19 @@ beforeAll(async () => {
   providers.en = await loginAs(t.app, 'provider@test.io', 'en');
   providers.fr = await loginAs(t.app, 'provider@test.io', 'fr');
   cmA = await loginAs(t.app, 'cm.a@test.io');
+  const building = await providers.en.post(`${A()}/sites/${w.sites.a1.id}/buildings/create`, buildingBody());
+  ids.building = building.json().id;
+  ids.floor = (await providers.en.post(`${B()}/floors/create`, { label: 'Ground' })).json().id;
+  ids.zone = (await providers.en.post(`${B()}/zones/create`, zoneBody())).json().id;
+  ids.waterPoint = (
+    await providers.en.post(`${Z()}/water_points/create`, { label: 'Tap', type: 'sink' })
+  ).json().id;
 });
+
+/** A building of site a1 with a floor, a zone and a water point, made through the API. */
+const ids = { building: '', floor: '', zone: '', waterPoint: '' };
+const B = () => `/v1/customers/${w.customers.a.id}/sites/${w.sites.a1.id}/buildings/${ids.building}`;
+const Z = () => `${B()}/zones/${ids.zone}`;
 afterAll(() => t.close());
 
 const GHOST = '00000000-0000-4000-8000-000000000000';
@@ -30,7 +64,20 @@ const LANGUAGES: Language[] = ['en', 'fr'];
 
 async function rowCounts() {
   const rows = async (table: PgTable) => (await t.db.select({ n: count() }).from(table))[0]!.n;
-  const tables = { users, customers, sites, emails, userSites, registrations };
+  const tables = {
+    users,
+    customers,
+    sites,
+    emails,
+    userSites,
+    registrations,
+    buildings,
+    floors,
+    zones,
+    waterPoints,
+    images,
+    events,
+  };
   const counts: Record<string, number> = {};
   for (const [name, table] of Object.entries(tables)) counts[name] = await rows(table);
   return counts;
@@ -217,6 +264,117 @@ const BODY_ENDPOINTS: BodyEndpoint[] = [
       { name: `delete a ${family}`, method: 'DELETE', path: () => `${base()}/${id()}/delete`, ...confirm },
     ];
   }),
+  {
+    name: 'create a building',
+    method: 'POST',
+    path: () => `${A()}/sites/${w.sites.a1.id}/buildings/create`,
+    valid: () => buildingBody({ nbfloor: 3, opening_hours: { monday: [{ start: '08:00', end: '18:00' }] } }),
+    required: {
+      name: 'validation.required',
+      type: 'validation.select',
+      address: 'validation.required',
+      city: 'validation.required',
+      zipCode: 'validation.required',
+      country: 'validation.select',
+      timezone: 'validation.timezone',
+      volume_unit: 'validation.select',
+      currency: 'validation.select',
+      first_day_of_week: 'validation.select',
+    },
+    wrongTypeMessages: {
+      type: 'validation.select',
+      country: 'validation.select',
+      timezone: 'validation.timezone',
+      volume_unit: 'validation.select',
+      currency: 'validation.select',
+      first_day_of_week: 'validation.select',
+      nbfloor: 'validation.number',
+    },
+    names: ['name', 'city'],
+  },
+  {
+    name: 'update a building',
+    method: 'PUT',
+    path: () => `${B()}/update`,
+    valid: () => ({ name: 'Main building', occupants: 20, price_per_unit: '2.5', weekend: ['sunday'] }),
+    required: {},
+    wrongTypeMessages: { occupants: 'validation.number', price_per_unit: 'validation.decimal' },
+    names: ['name'],
+  },
+  { name: 'delete a building', method: 'DELETE', path: () => `${B()}/delete`, ...confirm },
+  {
+    name: 'add a floor',
+    method: 'POST',
+    path: () => `${B()}/floors/create`,
+    valid: () => ({ label: 'First', occupants: 3 }),
+    required: { label: 'validation.required' },
+    wrongTypeMessages: { occupants: 'validation.number' },
+    names: ['label'],
+  },
+  {
+    name: 'modify a floor',
+    method: 'PUT',
+    path: () => `${B()}/floors/${ids.floor}/update`,
+    valid: () => ({ label: 'Ground', occupants: 3 }),
+    required: {},
+    wrongTypeMessages: { occupants: 'validation.number' },
+    names: ['label'],
+  },
+  { name: 'delete a floor', method: 'DELETE', path: () => `${B()}/floors/${ids.floor}/delete`, ...confirm },
+  {
+    name: 'create a zone',
+    method: 'POST',
+    path: () => `${B()}/zones/create`,
+    valid: () => zoneBody({ service_level: 'premium', water_point_number: 4, maintenance_mode: false }),
+    required: {
+      name: 'validation.required',
+      profile: 'validation.select',
+      flowbox_model: 'validation.select',
+      water_temperature: 'validation.select',
+    },
+    wrongTypeMessages: {
+      profile: 'validation.select',
+      service_level: 'validation.select',
+      flowbox_model: 'validation.select',
+      water_temperature: 'validation.select',
+      water_point_number: 'validation.number',
+    },
+    names: ['name'],
+  },
+  {
+    name: 'update a zone',
+    method: 'PUT',
+    path: () => `${Z()}/update`,
+    valid: () => ({ name: 'Ground floor toilets', price_per_unit: '1', scheduled_closing_authorised: true }),
+    required: {},
+    wrongTypeMessages: { price_per_unit: 'validation.decimal' },
+    names: ['name'],
+  },
+  { name: 'delete a zone', method: 'DELETE', path: () => `${Z()}/delete`, ...confirm },
+  {
+    name: 'add a water point',
+    method: 'POST',
+    path: () => `${Z()}/water_points/create`,
+    valid: () => ({ label: 'Sink', type: 'sink', location: 'Kitchen', nominal_flow_lpm: '6' }),
+    required: { label: 'validation.required', type: 'validation.select' },
+    wrongTypeMessages: { type: 'validation.select', nominal_flow_lpm: 'validation.decimal' },
+    names: ['label'],
+  },
+  {
+    name: 'update a water point',
+    method: 'PUT',
+    path: () => `${Z()}/water_points/${ids.waterPoint}/update`,
+    valid: () => ({ label: 'Tap', type: 'sink' }),
+    required: {},
+    wrongTypeMessages: { type: 'validation.select' },
+    names: ['label'],
+  },
+  {
+    name: 'delete a water point',
+    method: 'DELETE',
+    path: () => `${Z()}/water_points/${ids.waterPoint}/delete`,
+    ...confirm,
+  },
 ];
 
 /** The same kind of value never fits: a number for a string, a string for a boolean, an array for an object. */
@@ -370,9 +528,52 @@ const ID_ROUTES: [Method, string, Record<string, unknown>?][] = [
       ['DELETE', `/v1/customers/:c/${family}/:m/delete`, { confirm_name: 'x' }],
     ],
   ),
+  ...hierarchyIdRoutes(),
+  ['PUT', '/v1/customers/:c/logo'],
+  ['PUT', '/v1/customers/:c/sites/:s/images/plan'],
+  ['PUT', '/v1/customers/:c/sites/:s/buildings/:b/images/picture'],
+  ['GET', '/v1/images/:i'],
 ];
 
-const PARAM_NAMES: Record<string, string> = { ':c': 'customerId', ':s': 'siteId', ':m': 'managerId' };
+/** `:b` building, `:f` floor, `:z` zone, `:w` water point, `:i` image. */
+function hierarchyIdRoutes(): [Method, string, Record<string, unknown>?][] {
+  const building = '/v1/customers/:c/sites/:s/buildings/:b';
+  const zone = `${building}/zones/:z`;
+  return [
+    ['GET', '/v1/customers/:c/sites/:s/buildings/list'],
+    ['POST', '/v1/customers/:c/sites/:s/buildings/create', buildingBody({ name: 'Ghost building' })],
+    ['GET', `${building}/info`],
+    ['PUT', `${building}/update`, { name: 'Renamed' }],
+    ['DELETE', `${building}/delete`, { confirm_name: 'x' }],
+    ['GET', `${building}/events`],
+    ['GET', `${building}/floors/list`],
+    ['POST', `${building}/floors/create`, { label: 'Ghost floor' }],
+    ['PUT', `${building}/floors/:f/update`, { label: 'Renamed' }],
+    ['DELETE', `${building}/floors/:f/delete`, { confirm_name: 'x' }],
+    ['GET', `${building}/zones/list`],
+    ['POST', `${building}/zones/create`, zoneBody({ name: 'Ghost zone' })],
+    ['GET', `${zone}/info`],
+    ['PUT', `${zone}/update`, { name: 'Renamed' }],
+    ['DELETE', `${zone}/delete`, { confirm_name: 'x' }],
+    ['GET', `${zone}/events`],
+    ['GET', `${zone}/water_points/list`],
+    ['POST', `${zone}/water_points/create`, { label: 'Ghost tap', type: 'sink' }],
+    ['PUT', `${zone}/water_points/:w/update`, { label: 'Renamed' }],
+    ['DELETE', `${zone}/water_points/:w/delete`, { confirm_name: 'x' }],
+  ];
+}
+
+const PARAM_NAMES: Record<string, string> = {
+  ':c': 'customerId',
+  ':s': 'siteId',
+  ':m': 'managerId',
+  ':b': 'buildingId',
+  ':f': 'floorId',
+  ':z': 'zoneId',
+  ':w': 'waterPointId',
+  ':i': 'imageId',
+};
+const ID_PARAM = /:[csmbfzwi]\b/g;
 
 function fillPath(template: string, replace: Record<string, string> = {}): string {
   const real: Record<string, string> = {
@@ -383,13 +584,18 @@ function fillPath(template: string, replace: Record<string, string> = {}): strin
       : template.includes('flovea')
         ? GHOST
         : w.users.cmA.id,
+    ':b': ids.building,
+    ':f': ids.floor,
+    ':z': ids.zone,
+    ':w': ids.waterPoint,
+    ':i': GHOST,
     ...replace,
   };
-  return template.replace(/:[csm]/g, (p) => real[p]!);
+  return template.replace(ID_PARAM, (p) => real[p]!);
 }
 
 const paramCases = ID_ROUTES.flatMap(([method, template, body]) =>
-  (template.match(/:[csm]/g) ?? []).map((param) => ({ method, template, body, param })),
+  (template.match(ID_PARAM) ?? []).map((param) => ({ method, template, body, param })),
 );
 
 describe('ids in the path', () => {
@@ -444,6 +650,10 @@ describe('list queries', () => {
     `/v1/customers/:c/sites/list`,
     `/v1/customers/:c/customer_managers/list`,
     `/v1/customers/:c/site_managers/list`,
+    '/v1/customers/:c/sites/:s/buildings/list',
+    '/v1/customers/:c/sites/:s/buildings/:b/floors/list',
+    '/v1/customers/:c/sites/:s/buildings/:b/zones/list',
+    '/v1/customers/:c/sites/:s/buildings/:b/zones/:z/water_points/list',
   ];
   const BAD_QUERIES: [string, string, MessageKey, Record<string, number>?][] = [
     ['limit=0', 'limit', 'validation.min_one'],
@@ -469,6 +679,113 @@ describe('list queries', () => {
     expect(expectCatalogueError(res, 'fr', 400).details).toEqual([
       { path: 'site_id', message: "Cette valeur n'est pas valide" },
     ]);
+  });
+});
+
+describe('building, zone and water point values', () => {
+  type Case = [string, Record<string, unknown>, string, MessageKey, Record<string, number>?];
+  const building: Case[] = [
+    ['an unknown building type', { type: 'castle' }, 'type', 'validation.select'],
+    ['a time zone that does not exist', { timezone: 'Mars/Olympus_Mons' }, 'timezone', 'validation.timezone'],
+    ['a UTC offset for a time zone', { timezone: '+01:00' }, 'timezone', 'validation.timezone'],
+    ['an unknown currency', { currency: 'BTC' }, 'currency', 'validation.select'],
+    ['an unknown volume unit', { volume_unit: 'barrel' }, 'volume_unit', 'validation.select'],
+    ['a country that does not exist', { country: 'ZZ' }, 'country', 'validation.select'],
+    ['0 floors', { nbfloor: 0 }, 'nbfloor', 'validation.min_one'],
+    ['2.5 occupants', { occupants: 2.5 }, 'occupants', 'validation.integer'],
+    ['a count written as text', { nbequipment: '12' }, 'nbequipment', 'validation.number'],
+    ['a price as a float', { price_per_unit: 2.5 }, 'price_per_unit', 'validation.decimal'],
+    ['a price with 5 decimals', { price_per_unit: '2.12345' }, 'price_per_unit', 'validation.decimal'],
+    ['a negative price', { price_per_unit: '-1' }, 'price_per_unit', 'validation.decimal'],
+    ['a weekend day twice', { weekend: ['sunday', 'sunday'] }, 'weekend', 'validation.unique'],
+    ['an unknown weekday', { first_day_of_week: 'funday' }, 'first_day_of_week', 'validation.select'],
+    [
+      'a 10,000-character address',
+      { address: 'x'.repeat(10_000) },
+      'address',
+      'validation.too_long',
+      { max: 200 },
+    ],
+    [
+      'overlapping opening hours',
+      {
+        opening_hours: {
+          tuesday: [
+            { start: '08:00', end: '12:00' },
+            { start: '11:30', end: '14:00' },
+          ],
+        },
+      },
+      'opening_hours.tuesday.1',
+      'validation.hours_overlap',
+    ],
+    [
+      'opening hours that end before they start',
+      { opening_hours: { friday: [{ start: '18:00', end: '08:00' }] } },
+      'opening_hours.friday.0.end',
+      'validation.hours_order',
+    ],
+    [
+      'a time that is not HH:mm',
+      { opening_hours: { monday: [{ start: '8h', end: '12:00' }] } },
+      'opening_hours.monday.0.start',
+      'validation.time',
+    ],
+    [
+      'seven intervals in one day',
+      {
+        opening_hours: {
+          monday: Array.from({ length: 7 }, (_, i) => ({ start: `0${i}:00`, end: `0${i}:30` })),
+        },
+      },
+      'opening_hours.monday',
+      'validation.max',
+      { max: 6 },
+    ],
+  ];
+
+  it.each(building)(
+    'a building with %s is refused, and nothing is written',
+    async (_what, change, path, key, params) => {
+      for (const language of LANGUAGES) {
+        const before = await rowCounts();
+        const res = await providers[language].post(
+          `${A()}/sites/${w.sites.a1.id}/buildings/create`,
+          buildingBody(change),
+        );
+        const body = expectCatalogueError(res, language, 400);
+        expect(body.details).toEqual([{ path, message: translate(key, language, params) }]);
+        expect(await rowCounts()).toEqual(before);
+      }
+    },
+  );
+
+  const zone: Case[] = [
+    ['an unknown profile', { profile: 'spa' }, 'profile', 'validation.select'],
+    ['an unknown flowbox model', { flowbox_model: 'three_inches_v1' }, 'flowbox_model', 'validation.select'],
+    ['an unknown service level', { service_level: 'gold' }, 'service_level', 'validation.select'],
+    ['lukewarm water', { water_temperature: 'lukewarm' }, 'water_temperature', 'validation.select'],
+    ['0 water points', { water_point_number: 0 }, 'water_point_number', 'validation.min_one'],
+    ['a floor id that is not a uuid', { floor_id: 'ground' }, 'floor_id', 'validation.invalid'],
+    ['a floor that does not exist', { floor_id: GHOST }, 'floor_id', 'validation.select'],
+    ['a mode that is not a boolean', { maintenance_mode: 'yes' }, 'maintenance_mode', 'validation.invalid'],
+  ];
+
+  it.each(zone)('a zone with %s is refused, and nothing is written', async (_what, change, path, key) => {
+    const before = await rowCounts();
+    const res = await providers.fr.post(`${B()}/zones/create`, zoneBody(change));
+    const body = expectCatalogueError(res, 'fr', 400);
+    expect(body.details).toEqual([{ path, message: translate(key, 'fr') }]);
+    expect(await rowCounts()).toEqual(before);
+  });
+
+  it('a water point of an unknown type is refused with "Please select an option"', async () => {
+    const before = await rowCounts();
+    const res = await providers.en.post(`${Z()}/water_points/create`, { label: 'Spa', type: 'jacuzzi' });
+    expect(expectCatalogueError(res, 'en', 400).details).toEqual([
+      { path: 'type', message: 'Please select an option' },
+    ]);
+    expect(await rowCounts()).toEqual(before);
   });
 });
 

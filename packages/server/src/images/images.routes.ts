@@ -33,8 +33,8 @@ export function imagesRoutes(app: App, images: ImagesService): void {
         response: uploadResponses,
       },
     },
-    async (request) =>
-      images.replaceCustomerLogo(actorOf(request), request.params.customerId, await imageBytes(request)),
+    (request) =>
+      images.replaceCustomerLogo(actorOf(request), request.params.customerId, () => imageBytes(request)),
   );
   app.put(
     `${sitePrefix}/images/:kind`,
@@ -48,9 +48,9 @@ export function imagesRoutes(app: App, images: ImagesService): void {
         response: uploadResponses,
       },
     },
-    async (request) => {
+    (request) => {
       const { kind, ...path } = request.params;
-      return images.replaceSiteImage(actorOf(request), path, kind, await imageBytes(request));
+      return images.replaceSiteImage(actorOf(request), path, kind, () => imageBytes(request));
     },
   );
   app.put(
@@ -65,9 +65,9 @@ export function imagesRoutes(app: App, images: ImagesService): void {
         response: uploadResponses,
       },
     },
-    async (request) => {
+    (request) => {
       const { kind, ...path } = request.params;
-      return images.replaceBuildingImage(actorOf(request), path, kind, await imageBytes(request));
+      return images.replaceBuildingImage(actorOf(request), path, kind, () => imageBytes(request));
     },
   );
   app.get(

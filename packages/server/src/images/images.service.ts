@@ -31,6 +31,9 @@ import {
   type ImageOwner,
 } from './images.repo.ts';
 
+/** Reads the uploaded file; called only once the caller is known to be allowed (no upload is buffered otherwise). */
+export type Upload = () => Promise<Buffer>;
+
 /**
  * Logos, plans and pictures (issue #3): uploaded by whoever may edit the record they belong to,
  * read by whoever may read it. Files live in DATA_DIR/uploads; rows in `images` say whose they are.
@@ -39,36 +42,36 @@ export class ImagesService {
   constructor(private readonly ctx: Context) {}
 
   /** Customer managers keep their own customer's logo, as they keep its contacts. */
-  async replaceCustomerLogo(actor: Actor, customerId: string, bytes: Buffer): Promise<ImageAnswer> {
+  async replaceCustomerLogo(actor: Actor, customerId: string, upload: Upload): Promise<ImageAnswer> {
     requireRole(actor, 1, 2);
     requireCustomerRead(actor, customerId);
     const customer = await findCustomer(this.ctx.db, customerId);
     if (!customer) throw notFound();
-    return this.replace(actor, { object: 'customer', field: 'logo', customerId }, customer, bytes);
+    return this.replace(actor, { object: 'customer', field: 'logo', customerId }, customer, upload);
   }
 
   async replaceSiteImage(
     actor: Actor,
     path: SitePath,
     field: 'logo' | 'plan',
-    bytes: Buffer,
+    upload: Upload,
   ): Promise<ImageAnswer> {
     requireCustomerManage(actor, path.customerId, 'sites.manage');
     const site = await findSiteRow(this.ctx.db, path.customerId, path.siteId);
     if (!site) throw notFound();
-    return this.replace(actor, { object: 'site', field, ...path }, site, bytes);
+    return this.replace(actor, { object: 'site', field, ...path }, site, upload);
   }
 
   async replaceBuildingImage(
     actor: Actor,
     path: BuildingPath,
     field: 'plan' | 'picture',
-    bytes: Buffer,
+    upload: Upload,
   ): Promise<ImageAnswer> {
     requireSiteManage(actor, path.customerId, path.siteId, 'buildings.manage');
     const building = await findBuildingRow(this.ctx.db, path);
     if (!building) throw notFound();
-    return this.replace(actor, { object: 'building', field, ...path }, building, bytes);
+    return this.replace(actor, { object: 'building', field, ...path }, building, upload);
   }
 
   /** An image, for whoever may read the record it belongs to. */
@@ -88,8 +91,9 @@ export class ImagesService {
     actor: Actor,
     owner: ImageOwner,
     current: { id: string; name: string } & Partial<Record<ImageOwner['field'], string | null>>,
-    bytes: Buffer,
+    upload: Upload,
   ): Promise<ImageAnswer> {
+    const bytes = await upload();
     const extension = detectImageType(bytes);
     if (!extension) throw new AppError(415, 'errors.image_type');
     const id = randomUUID();

@@ -76,18 +76,20 @@ export const DEFAULT_WEEKEND: Weekday[] = ['saturday', 'sunday'];
 
 export const MAX_INTERVALS_PER_DAY = 6;
 
-const startTime = z
-  .string({ error: 'validation.time' })
-  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'validation.time');
+const START = /^([01]\d|2[0-3]):[0-5]\d$/;
 /** An interval may run until midnight, written 24:00. */
-const endTime = z
-  .string({ error: 'validation.time' })
-  .regex(/^(([01]\d|2[0-3]):[0-5]\d|24:00)$/, 'validation.time');
+const END = /^(([01]\d|2[0-3]):[0-5]\d|24:00)$/;
+const startTime = z.string({ error: 'validation.time' }).regex(START, 'validation.time');
+const endTime = z.string({ error: 'validation.time' }).regex(END, 'validation.time');
 
 /** One open interval of a day, in the building's local time ("08:00" to "12:30"). */
 export const OpeningIntervalSchema = z
   .object({ start: startTime, end: endTime })
-  .refine((i) => i.end > i.start, { message: 'validation.hours_order', path: ['end'] });
+  // Times are compared only once both are well written (HH:mm sorts as text).
+  .refine((i) => !START.test(i.start) || !END.test(i.end) || i.end > i.start, {
+    message: 'validation.hours_order',
+    path: ['end'],
+  });
 export type OpeningInterval = z.infer<typeof OpeningIntervalSchema>;
 
 const daySchema = z
