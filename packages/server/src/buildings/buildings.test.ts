@@ -4,9 +4,8 @@ import { buildings, floors, users, waterPoints, zones } from '../db/schema.ts';
 import type { ApiClient } from '../test/harness.ts';
 import {
   buildingBody,
-  createTestApp,
+  createWorldApp,
   createUser,
-  createWorld,
   loginAs,
   zoneBody,
   type TestApp,
@@ -20,13 +19,7 @@ let cmA: ApiClient;
 let smA: ApiClient;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  w = await createWorld(t.db);
-  [provider, cmA, smA] = await Promise.all([
-    loginAs(t.app, 'provider@test.io'),
-    loginAs(t.app, 'cm.a@test.io'),
-    loginAs(t.app, 'sm.a@test.io'),
-  ]);
+  ({ t, w, provider, cmA, smA } = await createWorldApp());
 });
 afterAll(() => t.close());
 

@@ -3,9 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customers, sites, users, userSites } from '../db/schema.ts';
 import {
   ApiClient,
-  createTestApp,
+  createWorldApp,
   createUser,
-  createWorld,
   loginAs,
   PASSWORD,
   type TestApp,
@@ -19,13 +18,7 @@ let cmA: ApiClient;
 let smA: ApiClient;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  w = await createWorld(t.db);
-  [provider, cmA, smA] = await Promise.all([
-    loginAs(t.app, 'provider@test.io'),
-    loginAs(t.app, 'cm.a@test.io'),
-    loginAs(t.app, 'sm.a@test.io'),
-  ]);
+  ({ t, w, provider, cmA, smA } = await createWorldApp());
 });
 afterAll(() => t.close());
 

@@ -299,3 +299,15 @@ export const TINY_PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
 );
+
+/** The app, the two-customer world, and signed-in clients for the provider and customer A's managers. */
+export async function createWorldApp() {
+  const t = await createTestApp();
+  const w = await createWorld(t.db);
+  const [provider, cmA, smA] = await Promise.all([
+    loginAs(t.app, 'provider@test.io'),
+    loginAs(t.app, 'cm.a@test.io'),
+    loginAs(t.app, 'sm.a@test.io'),
+  ]);
+  return { t, w, provider, cmA, smA };
+}

@@ -2,15 +2,7 @@ import { count, eq } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emails, sites, users, userSites } from '../db/schema.ts';
-import {
-  ApiClient,
-  createTestApp,
-  createUser,
-  createWorld,
-  loginAs,
-  type TestApp,
-  type World,
-} from '../test/harness.ts';
+import { ApiClient, createWorldApp, createUser, loginAs, type TestApp, type World } from '../test/harness.ts';
 
 let t: TestApp;
 let w: World;
@@ -19,13 +11,7 @@ let cmA: ApiClient;
 let smA: ApiClient;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  w = await createWorld(t.db);
-  [provider, cmA, smA] = await Promise.all([
-    loginAs(t.app, 'provider@test.io'),
-    loginAs(t.app, 'cm.a@test.io'),
-    loginAs(t.app, 'sm.a@test.io'),
-  ]);
+  ({ t, w, provider, cmA, smA } = await createWorldApp());
 });
 afterAll(() => t.close());
 
