@@ -2,6 +2,7 @@ import { and, asc, count, eq, ilike, sql } from 'drizzle-orm';
 import { normalizeDecimal, type Building, type ListQuery } from '@flowbox/shared';
 import { escapeLike } from '../customers/customers.repo.ts';
 import type { Db } from '../db/client.ts';
+import { notFound } from '../errors.ts';
 import { buildings, sites } from '../db/schema.ts';
 import type { BuildingPath } from '../http/params.ts';
 
@@ -64,6 +65,13 @@ export async function findBuildingRow(db: Db, path: BuildingPath): Promise<Build
     .innerJoin(sites, eq(sites.id, buildings.siteId))
     .where(wherePath(path));
   return row?.building;
+}
+
+/** The building of a nested call (floors, zones): 404 when the path names none. */
+export async function requireBuildingRow(db: Db, path: BuildingPath): Promise<BuildingRow> {
+  const row = await findBuildingRow(db, path);
+  if (!row) throw notFound();
+  return row;
 }
 
 export async function insertBuilding(db: Db, values: NewBuildingRow): Promise<BuildingRow> {

@@ -1,15 +1,14 @@
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildings, floors, users, waterPoints, zones } from '../db/schema.ts';
+import { buildings, floors, waterPoints, zones } from '../db/schema.ts';
 import type { ApiClient } from '../test/harness.ts';
 import {
   buildingBody,
   createWorldApp,
-  createUser,
-  loginAs,
   zoneBody,
   type TestApp,
   type World,
+  siteManagerWithout,
 } from '../test/harness.ts';
 
 let t: TestApp;
@@ -108,17 +107,7 @@ describe('creating a building', () => {
     const before = await rows(buildings);
     const other = await smA.post(`${siteA2()}/buildings/create`, buildingBody());
     expect(other.statusCode).toBe(403);
-    const denied = await createUser(t.db, {
-      email: 'sm.nobuildings@test.io',
-      role: 3,
-      customerId: w.customers.a.id,
-      siteIds: [w.sites.a1.id],
-    });
-    await t.db
-      .update(users)
-      .set({ permissions: { 'buildings.manage': 'denied' } })
-      .where(eq(users.id, denied.id));
-    const session = await loginAs(t.app, 'sm.nobuildings@test.io');
+    const session = await siteManagerWithout(t, w, 'sm.nobuildings@test.io', 'buildings.manage');
     expect((await session.post(`${siteA1()}/buildings/create`, buildingBody())).statusCode).toBe(403);
     expect((await session.get(`${siteA1()}/buildings/list`)).statusCode).toBe(200);
     expect(await rows(buildings)).toBe(before);

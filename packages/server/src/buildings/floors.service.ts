@@ -6,7 +6,7 @@ import type { Db } from '../db/client.ts';
 import { namesMismatch, notFound } from '../errors.ts';
 import { changedFieldsOf, recordChange } from '../events/events.repo.ts';
 import type { BuildingPath, FloorPath } from '../http/params.ts';
-import { findBuildingRow } from './buildings.repo.ts';
+import { requireBuildingRow } from './buildings.repo.ts';
 import {
   deleteFloor,
   findFloor,
@@ -26,13 +26,13 @@ export class FloorsService {
 
   async list(actor: Actor, path: BuildingPath, query: ListQuery) {
     requireSiteRead(actor, path.customerId, path.siteId);
-    await this.requireBuilding(path);
+    await requireBuildingRow(this.ctx.db, path);
     return listFloors(this.ctx.db, path.buildingId, query);
   }
 
   async create(actor: Actor, path: BuildingPath, input: z.output<typeof FloorCreateSchema>): Promise<Floor> {
     requireSiteManage(actor, path.customerId, path.siteId, 'buildings.manage');
-    await this.requireBuilding(path);
+    await requireBuildingRow(this.ctx.db, path);
     const row = await this.ctx.db.transaction(async (tx) => {
       const created = await insertFloor(tx, {
         ...valuesOf(input),
@@ -85,14 +85,10 @@ export class FloorsService {
   }
 
   private async find(path: FloorPath): Promise<FloorRow> {
-    await this.requireBuilding(path);
+    await requireBuildingRow(this.ctx.db, path);
     const row = await findFloor(this.ctx.db, path.buildingId, path.floorId);
     if (!row) throw notFound();
     return row;
-  }
-
-  private async requireBuilding(path: BuildingPath): Promise<void> {
-    if (!(await findBuildingRow(this.ctx.db, path))) throw notFound();
   }
 }
 

@@ -4,11 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
+import { eq } from 'drizzle-orm';
+import type { Permission } from '@flowbox/shared';
 import pg from 'pg';
 import { buildApp, type AppOptions, type Services } from '../app.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { openDatabase, type Database, type Db } from '../db/client.ts';
-import { customers, sites } from '../db/schema.ts';
+import { customers, sites, users } from '../db/schema.ts';
 import type { App } from '../http/types.ts';
 import { insertUser } from '../users/users.repo.ts';
 
@@ -310,4 +312,19 @@ export async function createWorldApp() {
     loginAs(t.app, 'sm.a@test.io'),
   ]);
   return { t, w, provider, cmA, smA };
+}
+
+/** A site manager of customer A's site a1 whose one permission is denied, signed in. */
+export async function siteManagerWithout(t: TestApp, w: World, email: string, permission: Permission) {
+  const user = await createUser(t.db, {
+    email,
+    role: 3,
+    customerId: w.customers.a.id,
+    siteIds: [w.sites.a1.id],
+  });
+  await t.db
+    .update(users)
+    .set({ permissions: { [permission]: 'denied' } })
+    .where(eq(users.id, user.id));
+  return loginAs(t.app, email);
 }

@@ -1,7 +1,7 @@
 import type { EventAction, ListQuery, Zone, ZoneCreateSchema, ZoneUpdateSchema } from '@flowbox/shared';
 import type { z } from 'zod';
 import { requirePermission, requireSiteManage, requireSiteRead, type Actor } from '../access/access.ts';
-import { findBuildingRow } from '../buildings/buildings.repo.ts';
+import { requireBuildingRow } from '../buildings/buildings.repo.ts';
 import { findFloor } from '../buildings/floors.repo.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
@@ -27,7 +27,7 @@ export class ZonesService {
 
   async list(actor: Actor, path: BuildingPath, query: ListQuery) {
     requireSiteRead(actor, path.customerId, path.siteId);
-    await this.requireBuilding(path);
+    await requireBuildingRow(this.ctx.db, path);
     return listZones(this.ctx.db, path, query);
   }
 
@@ -40,7 +40,7 @@ export class ZonesService {
 
   async create(actor: Actor, path: BuildingPath, input: z.output<typeof ZoneCreateSchema>): Promise<Zone> {
     this.requireManage(actor, path, input);
-    await this.requireBuilding(path);
+    await requireBuildingRow(this.ctx.db, path);
     await this.requireFloorOf(path, input.floor_id);
     const row = await this.ctx.db.transaction(async (tx) => {
       const created = await insertZone(tx, { ...valuesOf(input), buildingId: path.buildingId } as NewZoneRow);
@@ -106,10 +106,6 @@ export class ZonesService {
     const row = await findZoneRow(this.ctx.db, path);
     if (!row) throw notFound();
     return row;
-  }
-
-  private async requireBuilding(path: BuildingPath): Promise<void> {
-    if (!(await findBuildingRow(this.ctx.db, path))) throw notFound();
   }
 
   /** A zone lies on a floor of its own building, or on none. */

@@ -1,16 +1,14 @@
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../db/schema.ts';
 import type { ApiClient } from '../test/harness.ts';
 import {
   buildingBody,
   createTestApp,
-  createUser,
   createWorld,
   loginAs,
   zoneBody,
   type TestApp,
   type World,
+  siteManagerWithout,
 } from '../test/harness.ts';
 
 let t: TestApp;
@@ -139,17 +137,7 @@ describe('zones', () => {
     const zone = (await cmA.post(`${building}/zones/create`, zoneBody({ name: 'Modes' }))).json();
     const on = await smA.put(`${building}/zones/${zone.id}/update`, { maintenance_mode: true });
     expect(on.json().maintenance_mode).toBe(true);
-    const denied = await createUser(t.db, {
-      email: 'sm.novalves@test.io',
-      role: 3,
-      customerId: w.customers.a.id,
-      siteIds: [w.sites.a1.id],
-    });
-    await t.db
-      .update(users)
-      .set({ permissions: { 'valves.control': 'denied' } })
-      .where(eq(users.id, denied.id));
-    const session = await loginAs(t.app, 'sm.novalves@test.io');
+    const session = await siteManagerWithout(t, w, 'sm.novalves@test.io', 'valves.control');
     const refused = await session.put(`${building}/zones/${zone.id}/update`, { leak_detection_mode: true });
     expect(refused.statusCode).toBe(403);
     const rename = await session.put(`${building}/zones/${zone.id}/update`, { name: 'Modes renamed' });
