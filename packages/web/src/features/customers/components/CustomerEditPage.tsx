@@ -9,6 +9,7 @@ import { useUser } from '../../auth/index.ts';
 import { useCustomer } from '../api/get-customer.ts';
 import { useUpdateCustomer } from '../api/update-customer.ts';
 import { CustomerForm } from './CustomerForm.tsx';
+import { CustomerLogo } from './CustomerLogo.tsx';
 
 export function CustomerEditPage() {
   const { t } = useTranslation();
@@ -27,17 +28,21 @@ export function CustomerEditPage() {
       <PageHeader title={t('customers.edit')} breadcrumbs={crumbs} />
       <QueryBoundary query={customer}>
         {(data) => (
-          <CustomerForm
-            mode="edit"
-            customer={data}
-            contactsOnly={user.role !== 1}
-            cancelTo={paths.customer.getHref(customerId)}
-            onSubmit={async (values) => {
-              await update.mutateAsync(values);
-              toast.success(t('toast.customer_updated'));
-              await navigate(paths.customer.getHref(customerId));
-            }}
-          />
+          <div className="space-y-6">
+            <CustomerForm
+              mode="edit"
+              customer={data}
+              contactsOnly={user.role !== 1}
+              cancelTo={paths.customer.getHref(customerId)}
+              onSubmit={async (values) => {
+                await update.mutateAsync(values);
+                toast.success(t('toast.customer_updated'));
+                await navigate(paths.customer.getHref(customerId));
+              }}
+            />
+            {/* The logo is saved on its own, at once: the form's Save does not send it. */}
+            <CustomerLogo customer={data} />
+          </div>
         )}
       </QueryBoundary>
     </>

@@ -12,9 +12,11 @@ import { formatDate } from '../../../lib/dates.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { useRequiredParam } from '../../../lib/params.ts';
 import { paths } from '../../../paths.ts';
+import { ConsumptionCard } from '../../consumption/index.ts';
 import { useUser } from '../../auth/index.ts';
 import { useDeleteCustomer } from '../api/delete-customer.ts';
 import { useCustomer } from '../api/get-customer.ts';
+import { CustomerLogo } from './CustomerLogo.tsx';
 
 function ContactCard({ title, contact }: { title: string; contact: Contact | null }) {
   const { t } = useLanguage();
@@ -87,6 +89,7 @@ function CustomerOverview({ customer }: { customer: Customer }) {
         />
       </div>
       <div className="mt-6 space-y-6">
+        <ConsumptionCard target={{ customerId: customer.id }} name={customer.name} />
         <Card title={t('customers.section_general')}>
           <DescriptionList
             items={[
@@ -101,6 +104,7 @@ function CustomerOverview({ customer }: { customer: Customer }) {
             ]}
           />
         </Card>
+        <CustomerLogo customer={customer} />
         <Card title={t('customers.contacts')}>
           <div className="grid grid-cols-1 gap-4 md:grid-cols-3">
             <ContactCard title={t('customers.operations_contact')} contact={customer.operations_contact} />

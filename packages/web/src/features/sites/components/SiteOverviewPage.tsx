@@ -4,7 +4,6 @@ import { useNavigate } from 'react-router';
 import { Button, ButtonLink } from '../../../components/Button.tsx';
 import { Card, DescriptionList } from '../../../components/Card.tsx';
 import { ConfirmDeleteDialog } from '../../../components/ConfirmDeleteDialog.tsx';
-import { EmptyState } from '../../../components/EmptyState.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
 import { SectionLink } from '../../../components/SectionLink.tsx';
@@ -13,9 +12,13 @@ import { formatDate } from '../../../lib/dates.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { useRequiredParam } from '../../../lib/params.ts';
 import { paths } from '../../../paths.ts';
+import { ConsumptionCard, ZonesComparisonCard } from '../../consumption/index.ts';
+import { OpenAlertsCard } from '../../alerts/index.ts';
 import { canDo, FLOVEA_OR_CUSTOMER, hasRole, useUser } from '../../auth/index.ts';
+import { BuildingsSection } from '../../buildings/index.ts';
 import { useDeleteSite } from '../api/delete-site.ts';
 import { useSite } from '../api/get-site.ts';
+import { SiteImages } from './SiteImages.tsx';
 import { useSiteCrumbs } from './useSiteCrumbs.ts';
 
 function SiteOverview({ customerId, site }: { customerId: string; site: Site }) {
@@ -62,6 +65,9 @@ function SiteOverview({ customerId, site }: { customerId: string; site: Site }) 
             detail={t('events.description_site')}
           />
         </div>
+        <OpenAlertsCard scope={{ site_id: site.id }} name={site.name} />
+        <ConsumptionCard target={{ customerId, siteId: site.id }} name={site.name} />
+        <ZonesComparisonCard target={{ customerId, siteId: site.id }} />
         <Card title={t('sites.section_general')}>
           <DescriptionList
             items={[
@@ -71,9 +77,8 @@ function SiteOverview({ customerId, site }: { customerId: string; site: Site }) 
             ]}
           />
         </Card>
-        <Card title={t('sites.buildings')}>
-          <EmptyState title={t('sites.no_buildings')} />
-        </Card>
+        <BuildingsSection customerId={customerId} siteId={site.id} />
+        <SiteImages customerId={customerId} site={site} canUpload={manages} />
       </div>
       {manages && (
         <ConfirmDeleteDialog

@@ -1,0 +1,17 @@
+export { useBuilding } from './api/get-building.ts';
+export { useBuildings } from './api/list-buildings.ts';
+export { useCreateBuilding } from './api/create-building.ts';
+export { useUpdateBuilding } from './api/update-building.ts';
+export { useCreateFloor } from './api/create-floor.ts';
+export { useFloors } from './api/list-floors.ts';
+export type { BuildingValues } from './building-form.ts';
+export { BuildingAddPage } from './components/BuildingAddPage.tsx';
+export { BuildingEditPage } from './components/BuildingEditPage.tsx';
+export { BuildingEventsPage } from './components/BuildingEventsPage.tsx';
+export { BuildingForm } from './components/BuildingForm.tsx';
+export { BuildingOverviewPage } from './components/BuildingOverviewPage.tsx';
+export { BuildingsSection, BuildingsTable } from './components/BuildingsSection.tsx';
+export { FloorForm, type FloorValues } from './components/FloorForm.tsx';
+export { FloorsSection } from './components/FloorsSection.tsx';
+export { useBuildingCrumbs } from './components/useBuildingCrumbs.ts';
+export { useBuildingZones } from './api/list-zones.ts';

@@ -1,0 +1,21 @@
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { useLanguage } from '../../../lib/i18n/index.ts';
+import { ActivityLog } from '../../events/index.ts';
+import { useZoneCrumbs } from './useZoneCrumbs.ts';
+import { useZoneRef } from './useZoneRef.ts';
+
+/** spec §2: a zone's activity log, the zone's changes and its water points'. */
+export function ZoneEventsPage() {
+  const { t } = useLanguage();
+  const ref = useZoneRef();
+  return (
+    <>
+      <PageHeader
+        title={t('events.title')}
+        description={t('events.description_zone')}
+        breadcrumbs={useZoneCrumbs(ref)}
+      />
+      <ActivityLog scope={{ level: 'zone', ...ref }} />
+    </>
+  );
+}

@@ -1,0 +1,247 @@
+import type { Building, Floor, Zone } from '@flowbox/shared';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { Button, ButtonLink } from '../../../components/Button.tsx';
+import { Card, DescriptionList } from '../../../components/Card.tsx';
+import { ConfirmDeleteDialog } from '../../../components/ConfirmDeleteDialog.tsx';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
+import { SectionLink } from '../../../components/SectionLink.tsx';
+import { useToast } from '../../../components/Toasts.tsx';
+import { formatDate } from '../../../lib/dates.ts';
+import { useLanguage } from '../../../lib/i18n/index.ts';
+import { paths } from '../../../paths.ts';
+import { ANY_ROLE, canDo, useUser } from '../../auth/index.ts';
+import { useDeleteZone } from '../api/delete-zone.ts';
+import { OpeningHoursTable } from '../../../components/OpeningHoursTable.tsx';
+import { useBuilding, useBuildingCrumbs, useFloors } from '../../buildings/index.ts';
+import { AutomationCard, AutomationLockedBanner } from '../../automation/index.ts';
+import { ConsumptionCard } from '../../consumption/index.ts';
+import { OpenAlertsCard } from '../../alerts/index.ts';
+import { FlowboxesSection } from '../../flowboxes/index.ts';
+import { ZoneSchedulesCard } from '../../schedules/index.ts';
+import { useZone, type ZoneRef } from '../api/get-zone.ts';
+import { Badge } from './Badge.tsx';
+import { PriceText } from './PriceText.tsx';
+import { useZoneRef } from './useZoneRef.ts';
+
+type ZoneOverviewProps = {
+  zoneRef: ZoneRef;
+  zone: Zone;
+  building?: Building;
+  floors?: readonly Floor[];
+};
+
+function ZoneOverview({ zoneRef, zone, building, floors }: ZoneOverviewProps) {
+  const { t, language } = useLanguage();
+  const user = useUser();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const [deleting, setDeleting] = useState(false);
+  const remove = useDeleteZone(zoneRef);
+  const crumbs = useBuildingCrumbs(zoneRef.customerId, zoneRef.siteId, zoneRef.buildingId);
+  const { customerId, siteId, buildingId } = zoneRef;
+  const manages = canDo(user, ANY_ROLE, 'buildings.manage');
+  const onOff = (on: boolean) => (on ? <Badge tone="warn">{t('zones.on')}</Badge> : t('zones.off'));
+  const notSet = (value: number | null) => value ?? t('zones.not_set');
+  const floor = zone.floor_id ? floors?.find((f) => f.id === zone.floor_id)?.label : t('zones.no_floor');
+  const origin = (own: boolean) => (
+    <Badge tone={own ? 'accent' : 'neutral'}>
+      {own ? t('zones.origin_zone') : t('zones.origin_building')}
+    </Badge>
+  );
+
+  return (
+    <>
+      <PageHeader
+        title={zone.name}
+        description={t('zones.overview')}
+        breadcrumbs={crumbs}
+        actions={
+          manages && (
+            <>
+              <ButtonLink
+                to={paths.zoneEdit.getHref(customerId, siteId, buildingId, zone.id)}
+                variant="secondary"
+              >
+                {t('common.edit')}
+              </ButtonLink>
+              <Button variant="danger" onClick={() => setDeleting(true)}>
+                {t('common.delete')}
+              </Button>
+            </>
+          )
+        }
+      />
+      <AutomationLockedBanner zoneRef={zoneRef} zoneName={zone.name} />
+      <div className="space-y-6">
+        <Card title={t('zones.section_general')}>
+          <DescriptionList
+            items={[
+              {
+                label: t('zones.profile'),
+                value: (
+                  <>
+                    <span className="font-medium">{t(`zones.profile.${zone.profile}`)}</span>
+                    <span className="block text-xs text-slate-500 dark:text-slate-400">
+                      {t('zones.profile_hint', {
+                        use: t(`zones.profile_use.${zone.profile}`),
+                        pattern: t(`zones.profile_pattern.${zone.profile}`),
+                      })}
+                    </span>
+                  </>
+                ),
+              },
+              {
+                label: t('zones.service_level'),
+                value: (
+                  <span className="flex flex-wrap items-center gap-2">
+                    <Badge tone={zone.service_level === 'premium' ? 'accent' : 'neutral'}>
+                      {t(`zones.service_level.${zone.service_level}`)}
+                    </Badge>
+                    {/* spec §5: the subscription is chosen before pairing; it sets the service level. */}
+                    <Link
+                      to={paths.zoneSubscription.getHref(customerId, siteId, buildingId, zone.id)}
+                      className="text-sm text-sky-700 hover:underline dark:text-sky-400"
+                    >
+                      {t('zones.subscription_link')}
+                    </Link>
+                  </span>
+                ),
+              },
+              { label: t('zones.floor'), value: floor ?? '…' },
+              {
+                label: t('zones.valve_state'),
+                value: (
+                  <Badge tone={zone.valve_state === 'opened' ? 'good' : 'warn'}>
+                    {t(`zones.valve_state.${zone.valve_state}`)}
+                  </Badge>
+                ),
+              },
+              { label: t('fields.created_at'), value: formatDate(zone.created_at, language) },
+            ]}
+          />
+        </Card>
+        <OpenAlertsCard scope={{ zone_id: zone.id }} name={zone.name} />
+        <ConsumptionCard target={zoneRef} name={zone.name} />
+        <AutomationCard zoneRef={zoneRef} />
+        <ZoneSchedulesCard zoneRef={zoneRef} authorised={zone.scheduled_closing_authorised} />
+        <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
+          <Card
+            title={t('zones.water_points')}
+            actions={
+              manages && (
+                <ButtonLink
+                  to={paths.waterPointAdd.getHref(customerId, siteId, buildingId, zone.id)}
+                  variant="secondary"
+                >
+                  {t('water_points.add')}
+                </ButtonLink>
+              )
+            }
+          >
+            <p className="text-sm">
+              {zone.water_point_count === 0
+                ? t('zones.no_water_points')
+                : t('zones.water_point_count', { count: zone.water_point_count })}
+            </p>
+            <Link
+              to={paths.waterPoints.getHref(customerId, siteId, buildingId, zone.id)}
+              className="mt-2 inline-block text-sm font-medium text-sky-700 hover:underline dark:text-sky-400"
+            >
+              {t('zones.see_water_points')}
+            </Link>
+          </Card>
+          <FlowboxesSection zoneRef={zoneRef} zone={zone} floors={floors} />
+        </div>
+        <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
+          <Card title={t('zones.section_device')}>
+            <DescriptionList
+              items={[
+                { label: t('zones.flowbox_model'), value: t(`zones.flowbox_model.${zone.flowbox_model}`) },
+                {
+                  label: t('zones.water_temperature'),
+                  value: t(`zones.water_temperature.${zone.water_temperature}`),
+                },
+                { label: t('zones.occupants'), value: notSet(zone.occupants) },
+                { label: t('zones.water_point_number'), value: notSet(zone.water_point_number) },
+              ]}
+            />
+          </Card>
+          <Card title={t('zones.section_modes')}>
+            <DescriptionList
+              items={[
+                {
+                  label: t('zones.scheduled_closing_authorised'),
+                  value: zone.scheduled_closing_authorised
+                    ? t('zones.authorised')
+                    : t('zones.not_authorised'),
+                },
+                { label: t('zones.leak_detection_mode'), value: onOff(zone.leak_detection_mode) },
+                { label: t('zones.maintenance_mode'), value: onOff(zone.maintenance_mode) },
+              ]}
+            />
+          </Card>
+          <Card title={t('zones.section_hours')} actions={origin(zone.opening_hours !== null)}>
+            {zone.effective_opening_hours ? (
+              <OpeningHoursTable
+                hours={zone.effective_opening_hours}
+                firstDayOfWeek={building?.first_day_of_week}
+                weekend={building?.weekend}
+              />
+            ) : (
+              <p className="text-sm text-slate-600 dark:text-slate-400">{t('zones.no_hours')}</p>
+            )}
+          </Card>
+          <Card title={t('zones.section_price')} actions={origin(zone.price_per_unit !== null)}>
+            <p className="text-sm font-medium">
+              <PriceText
+                price={zone.effective_price_per_unit}
+                currency={zone.currency}
+                volumeUnit={zone.volume_unit}
+              />
+            </p>
+          </Card>
+        </div>
+        <SectionLink
+          to={paths.zoneEvents.getHref(customerId, siteId, buildingId, zone.id)}
+          title={t('events.title')}
+          detail={t('events.description_zone')}
+        />
+      </div>
+      {manages && (
+        <ConfirmDeleteDialog
+          open={deleting}
+          onClose={() => setDeleting(false)}
+          name={zone.name}
+          consequence={
+            zone.water_point_count === 0
+              ? t('zones.delete_consequence_empty')
+              : t('zones.delete_consequence', { count: zone.water_point_count })
+          }
+          onConfirm={async (confirmName) => {
+            await remove.mutateAsync(confirmName);
+            setDeleting(false);
+            toast.success(t('zones.toast_deleted'));
+            await navigate(paths.building.getHref(customerId, siteId, buildingId));
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+export function ZoneOverviewPage() {
+  const ref = useZoneRef();
+  const zone = useZone(ref);
+  // The building orders the week and the floors name the zone's floor; the zone shows without them.
+  const building = useBuilding(ref.customerId, ref.siteId, ref.buildingId);
+  const floors = useFloors(ref.customerId, ref.siteId, ref.buildingId);
+  return (
+    <QueryBoundary query={zone}>
+      {(data) => (
+        <ZoneOverview zoneRef={ref} zone={data} building={building.data} floors={floors.data?.items} />
+      )}
+    </QueryBoundary>
+  );
+}
