@@ -1,0 +1,358 @@
+import {
+  COMMAND_DEFAULT_TTL_S,
+  COMMAND_RETRY_S,
+  PROTOCOL_VERSION,
+  type Ack,
+  type AutotestResult,
+  type CommandName,
+  type EventAction,
+  type FlowboxCommand,
+  type FlowboxCommandCreateSchema,
+  type FlowboxCommandName,
+} from '@flowbox/shared';
+import { and, desc, eq, inArray, lte, notInArray } from 'drizzle-orm';
+import type { z } from 'zod';
+import { requireSiteManage, requireSiteRead, type Actor } from '../access/access.ts';
+import type { Context } from '../context.ts';
+import type { Db } from '../db/client.ts';
+import { deviceCommands, flowboxes } from '../db/schema.ts';
+import { AppError, notFound } from '../errors.ts';
+import { recordEvent } from '../events/events.repo.ts';
+import { notifyLive } from '../live/live.ts';
+import type { DeviceLink } from '../mqtt/device-link.ts';
+import { findFlowbox, findFlowboxById, type FlowboxPath, type LocatedFlowbox } from './flowboxes.repo.ts';
+import { autotestAlert, valveCommandAlert } from '../alerts/index.ts';
+
+type CommandRow = typeof deviceCommands.$inferSelect;
+type CreateInput = z.output<typeof FlowboxCommandCreateSchema>;
+
+/** The protocol command (docs/protocol.md) that carries each command of the API. */
+function protocolCommandOf(input: CreateInput): { name: CommandName; params: Record<string, unknown> } {
+  switch (input.name) {
+    case 'valve_open':
+      return { name: 'open_valve', params: {} };
+    case 'valve_close':
+      return { name: 'close_valve', params: {} };
+    case 'maintenance_on':
+    case 'maintenance_off':
+      return { name: 'set_maintenance_mode', params: { enabled: input.name === 'maintenance_on' } };
+    case 'leak_detection_on':
+      return {
+        name: 'set_leak_detection_mode',
+        params: { enabled: true, timeout_s: input.timeout_minutes * 60 },
+      };
+    case 'leak_detection_off':
+      return { name: 'set_leak_detection_mode', params: { enabled: false } };
+    case 'autotest':
+      return { name: 'autotest', params: {} };
+    case 'reboot':
+      return { name: 'reboot', params: {} };
+  }
+}
+
+/** The activity-log line of a command carried out; an autotest is logged with its result instead. */
+const DONE_ACTION: Record<Exclude<FlowboxCommandName, 'autotest'>, EventAction> = {
+  valve_open: 'valve_opened',
+  valve_close: 'valve_closed',
+  maintenance_on: 'maintenance_enabled',
+  maintenance_off: 'maintenance_disabled',
+  leak_detection_on: 'leak_detection_enabled',
+  leak_detection_off: 'leak_detection_disabled',
+  reboot: 'rebooted',
+};
+
+const AUTOTEST_ACTION: Record<AutotestResult, EventAction> = {
+  none: 'autotest_none_detected',
+  all_succeeded: 'autotest_succeeded',
+  some_skipped: 'autotest_some_skipped',
+  failed: 'autotest_failed',
+};
+
+const OPEN_STATUSES = ['pending', 'sent', 'acked'] as const;
+/** How many due commands one pass claims; the rest wait for the next pass. */
+const CLAIM_BATCH = 100;
+
+/**
+ * Commands to flowboxes (issue #4, DESIGN.md §3): each has an id and an expiry, is published QoS 1
+ * and re-sent every COMMAND_RETRY_S until the device acknowledges it or it expires. Each command row
+ * is its own durable job: `dispatchDue` claims due rows with FOR UPDATE SKIP LOCKED, so with several
+ * instances each attempt is made once, and a restart picks up where the last one stopped.
+ */
+export class CommandsService {
+  constructor(
+    private readonly ctx: Context,
+    private readonly link: DeviceLink,
+  ) {}
+
+  async issue(actor: Actor, path: FlowboxPath, input: CreateInput): Promise<FlowboxCommand> {
+    requireSiteManage(actor, path.customerId, path.siteId, 'valves.control');
+    const located = await findFlowbox(this.ctx.db, path);
+    if (!located) throw notFound();
+    if (located.flowbox.pairingState !== 'ready') throw new AppError(409, 'errors.flowbox_not_ready');
+    const now = this.ctx.now();
+    const { params } = protocolCommandOf(input);
+    const row = await this.ctx.db.transaction(async (tx) => {
+      const [created] = await tx
+        .insert(deviceCommands)
+        .values({
+          flowboxId: located.flowbox.id,
+          name: input.name,
+          params,
+          issuedBy: actor.id,
+          issuedByName: actor.name,
+          origin: 'web',
+          issuedAt: now,
+          expiresAt: new Date(now.getTime() + COMMAND_DEFAULT_TTL_S * 1000),
+          nextAttemptAt: now,
+          status: 'pending',
+        })
+        .returning();
+      await this.notify(tx, located, created!);
+      return created!;
+    });
+    await this.dispatchDue();
+    return toApiCommand((await this.findRow(row.id)) ?? row);
+  }
+
+  /**
+   * A valve command the system decides (a scheduled closing): queued in the caller's transaction,
+   * so it exists exactly when the decision does; the command job sends it and logs the device's
+   * answer (origin system). Call `dispatchDue` after the commit to send it at once.
+   */
+  async queueSystem(
+    db: Db,
+    located: LocatedFlowbox,
+    name: 'valve_open' | 'valve_close',
+    now: Date,
+    expiresAt: Date,
+  ): Promise<void> {
+    const [created] = await db
+      .insert(deviceCommands)
+      .values({
+        flowboxId: located.flowbox.id,
+        name,
+        params: protocolCommandOf({ name }).params,
+        origin: 'system',
+        issuedAt: now,
+        expiresAt,
+        nextAttemptAt: now,
+        status: 'pending',
+      })
+      .returning();
+    await this.notify(db, located, created!);
+  }
+
+  async list(actor: Actor, path: FlowboxPath): Promise<FlowboxCommand[]> {
+    requireSiteRead(actor, path.customerId, path.siteId);
+    const located = await findFlowbox(this.ctx.db, path);
+    if (!located) throw notFound();
+    const rows = await this.ctx.db
+      .select()
+      .from(deviceCommands)
+      .where(eq(deviceCommands.flowboxId, located.flowbox.id))
+      .orderBy(desc(deviceCommands.issuedAt))
+      .limit(50);
+    return rows.map(toApiCommand);
+  }
+
+  async info(actor: Actor, path: FlowboxPath, commandId: string): Promise<FlowboxCommand> {
+    requireSiteRead(actor, path.customerId, path.siteId);
+    const located = await findFlowbox(this.ctx.db, path);
+    const row = await this.findRow(commandId);
+    if (!located || !row || row.flowboxId !== located.flowbox.id) throw notFound();
+    return toApiCommand(row);
+  }
+
+  /**
+   * One pass of the command job: sends what is due, expires what is late. Safe to run on every
+   * instance at once: a row locked by one pass is skipped by the others.
+   */
+  async dispatchDue(): Promise<number> {
+    const now = this.ctx.now();
+    return this.ctx.db.transaction(async (tx) => {
+      const due = await tx
+        .select({ command: deviceCommands, serial: flowboxes.serial })
+        .from(deviceCommands)
+        .innerJoin(flowboxes, eq(flowboxes.id, deviceCommands.flowboxId))
+        .where(
+          and(inArray(deviceCommands.status, [...OPEN_STATUSES]), lte(deviceCommands.nextAttemptAt, now)),
+        )
+        .orderBy(deviceCommands.nextAttemptAt)
+        .limit(CLAIM_BATCH)
+        .for('update', { of: deviceCommands, skipLocked: true });
+      for (const { command, serial } of due) {
+        if (command.expiresAt <= now) await this.finish(tx, command, 'expired', null, now);
+        else if (command.status === 'acked') await this.waitUntilExpiry(tx, command);
+        else await this.send(tx, command, serial, now);
+      }
+      return due.length;
+    });
+  }
+
+  /** An acknowledgement from the device; only its own commands, and a final answer only once. */
+  async acknowledge(serial: string, ack: Ack): Promise<void> {
+    const now = this.ctx.now();
+    await this.ctx.db.transaction(async (tx) => {
+      const [found] = await tx
+        .select({ command: deviceCommands })
+        .from(deviceCommands)
+        .innerJoin(flowboxes, eq(flowboxes.id, deviceCommands.flowboxId))
+        .where(and(eq(deviceCommands.id, ack.command_id), eq(flowboxes.serial, serial)))
+        .for('update', { of: deviceCommands });
+      const command = found?.command;
+      if (!command || !(OPEN_STATUSES as readonly string[]).includes(command.status)) return;
+      if (ack.result === 'accepted') {
+        const [row] = await tx
+          .update(deviceCommands)
+          .set({ status: 'acked', nextAttemptAt: command.expiresAt })
+          .where(eq(deviceCommands.id, command.id))
+          .returning();
+        await this.notifyById(tx, row!);
+        return;
+      }
+      const result = ack.result === 'refused' ? { reason: ack.reason } : null;
+      await this.finish(tx, command, ack.result, result, now);
+    });
+  }
+
+  /** An autotest's result (a device event): the command's outcome, logged once. */
+  async recordAutotest(
+    db: Db,
+    located: LocatedFlowbox,
+    commandId: string | null,
+    outcome: { result: AutotestResult; checks: unknown[] },
+    at: Date,
+  ): Promise<void> {
+    const [command] = commandId
+      ? await db
+          .update(deviceCommands)
+          .set({ status: 'done', result: outcome, completedAt: at })
+          .where(
+            and(
+              eq(deviceCommands.id, commandId),
+              eq(deviceCommands.flowboxId, located.flowbox.id),
+              notInArray(deviceCommands.status, ['refused', 'expired']),
+            ),
+          )
+          .returning()
+      : [];
+    await recordEvent(db, at, {
+      action: AUTOTEST_ACTION[outcome.result],
+      object: 'flowbox',
+      objectId: located.flowbox.id,
+      objectLabel: located.flowbox.serial,
+      scope: located.scope,
+      by: command?.issuedBy ? { id: command.issuedBy, name: command.issuedByName ?? '' } : null,
+      origin: command ? command.origin : 'device',
+    });
+    await autotestAlert(db, located, outcome.result, at);
+    if (command) await this.notify(db, located, command);
+  }
+
+  private async send(db: Db, command: CommandRow, serial: string, now: Date): Promise<void> {
+    const protocol = protocolCommandOf(commandInput(command));
+    const sent = this.link.send(serial, 'commands', {
+      v: PROTOCOL_VERSION,
+      id: command.id,
+      name: protocol.name,
+      params: protocol.params,
+      issued_at: command.issuedAt.toISOString(),
+      expires_at: command.expiresAt.toISOString(),
+    });
+    // No broker attached yet (start-up): the command stays due for the next pass.
+    if (!sent) return;
+    const next = new Date(Math.min(now.getTime() + COMMAND_RETRY_S * 1000, command.expiresAt.getTime()));
+    const [row] = await db
+      .update(deviceCommands)
+      .set({ status: 'sent', attempts: command.attempts + 1, lastSentAt: now, nextAttemptAt: next })
+      .where(eq(deviceCommands.id, command.id))
+      .returning();
+    if (command.status === 'pending') await this.notifyById(db, row!);
+  }
+
+  /** Accepted but not finished (a long autotest): nothing to resend, it expires at its expiry. */
+  private async waitUntilExpiry(db: Db, command: CommandRow): Promise<void> {
+    await db
+      .update(deviceCommands)
+      .set({ nextAttemptAt: command.expiresAt })
+      .where(eq(deviceCommands.id, command.id));
+  }
+
+  private async finish(
+    db: Db,
+    command: CommandRow,
+    status: 'done' | 'refused' | 'expired',
+    result: Record<string, unknown> | null,
+    now: Date,
+  ): Promise<void> {
+    const [row] = await db
+      .update(deviceCommands)
+      .set({ status, result, completedAt: now })
+      .where(eq(deviceCommands.id, command.id))
+      .returning();
+    const located = await findFlowboxById(db, command.flowboxId);
+    if (!located) return;
+    const action =
+      status === 'done' ? (command.name === 'autotest' ? null : DONE_ACTION[command.name]) : null;
+    const logged =
+      status === 'refused' ? 'command_refused' : status === 'expired' ? 'command_expired' : action;
+    if (logged)
+      await recordEvent(db, now, {
+        action: logged,
+        object: 'flowbox',
+        objectId: located.flowbox.id,
+        objectLabel: located.flowbox.serial,
+        scope: located.scope,
+        by: command.issuedBy ? { id: command.issuedBy, name: command.issuedByName ?? '' } : null,
+        origin: status === 'expired' ? 'system' : command.origin,
+        // Which command did not happen, and why (the log has no free-text column).
+        changedFields:
+          status === 'done' ? [] : [command.name, ...(result?.reason ? [String(result.reason)] : [])],
+      });
+    await valveCommandAlert(db, located, command.name, status, now);
+    await this.notify(db, located, row!);
+  }
+
+  private async findRow(id: string): Promise<CommandRow | undefined> {
+    const [row] = await this.ctx.db.select().from(deviceCommands).where(eq(deviceCommands.id, id));
+    return row;
+  }
+
+  private async notifyById(db: Db, command: CommandRow): Promise<void> {
+    const located = await findFlowboxById(db, command.flowboxId);
+    if (located) await this.notify(db, located, command);
+  }
+
+  private notify(db: Db, located: LocatedFlowbox, command: CommandRow): Promise<void> {
+    return notifyLive(db, {
+      type: 'command',
+      command: toApiCommand(command),
+      customer_id: located.scope.customerId,
+      site_id: located.scope.siteId,
+      zone_id: located.scope.zoneId,
+    });
+  }
+}
+
+/** The API input a stored command came from (its params keep the leak-detection timeout). */
+function commandInput(command: CommandRow): CreateInput {
+  if (command.name === 'leak_detection_on')
+    return { name: 'leak_detection_on', timeout_minutes: Number(command.params.timeout_s) / 60 };
+  return { name: command.name };
+}
+
+function toApiCommand(row: CommandRow): FlowboxCommand {
+  return {
+    id: row.id,
+    flowbox_id: row.flowboxId,
+    name: row.name,
+    params: row.params,
+    status: row.status,
+    attempts: row.attempts,
+    issued_at: row.issuedAt.toISOString(),
+    expires_at: row.expiresAt.toISOString(),
+    completed_at: row.completedAt?.toISOString() ?? null,
+    result: row.result,
+    issued_by: row.issuedBy,
+  };
+}

@@ -1,0 +1,20 @@
+import type { Db } from '../db/client.ts';
+import type { DeviceAuthenticator } from '../mqtt/broker.ts';
+import { findFlowboxBySerial, liveSecretHash } from './flowboxes.repo.ts';
+import { secretMatches } from './secrets.ts';
+
+/**
+ * The broker's question "is this the device it claims to be?" (docs/protocol.md "Credentials and
+ * the ACL"): a paired device by its own live secret, a device in pairing mode by the factory secret
+ * typed when its pairing was prepared. A serial with neither is unknown.
+ */
+export function deviceAuthenticator(db: Db): DeviceAuthenticator {
+  return async (identity, secret) => {
+    const hash =
+      identity.role === 'device'
+        ? await liveSecretHash(db, identity.serial)
+        : (await findFlowboxBySerial(db, identity.serial))?.flowbox.factorySecretHash;
+    if (!hash) return 'unknown';
+    return secretMatches(secret, hash) ? 'ok' : 'wrong';
+  };
+}

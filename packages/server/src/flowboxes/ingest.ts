@@ -1,0 +1,268 @@
+import {
+  parseDeviceMessage,
+  PARSE_FAILURE_REASONS,
+  type DeviceEvent,
+  type DeviceState,
+  type EventAction,
+  type ParseFailureReason,
+  type Presence,
+} from '@flowbox/shared';
+import { eq } from 'drizzle-orm';
+import type { Context } from '../context.ts';
+import type { Db } from '../db/client.ts';
+import { zones } from '../db/schema.ts';
+import { recordEvent } from '../events/events.repo.ts';
+import { notifyLive } from '../live/live.ts';
+import { TelemetryHooks } from '../telemetry/hooks.ts';
+import { TelemetryWriter } from '../telemetry/writer.ts';
+import type { CommandsService } from './commands.service.ts';
+import {
+  claimReceipt,
+  findFlowboxBySerial,
+  markSilentDisconnected,
+  toApiFlowbox,
+  updateFlowbox,
+  type LocatedFlowbox,
+  type NewFlowboxRow,
+} from './flowboxes.repo.ts';
+import type { FlowboxesService } from './flowboxes.service.ts';
+import { rebootAlert } from '../alerts/index.ts';
+
+type Logger = { warn: (obj: object, msg: string) => void; error?: (obj: object, msg: string) => void };
+type DropReason = ParseFailureReason | 'unknown_device' | 'failed';
+
+export type IngestCounters = {
+  received: number;
+  applied: number;
+  /** Redelivered or replayed events (same flowbox + seq), applied once already. */
+  duplicates: number;
+  dropped: Record<DropReason, number>;
+};
+
+/** A device that keeps sending garbage is logged once a minute, not once a message. */
+const LOG_EVERY_MS = 60_000;
+const LOG_MEMORY = 10_000;
+
+/**
+ * Device messages into the database (DESIGN.md §3, issue #4). Each message is checked with the
+ * protocol's parser; a malformed, oversized or schema-violating one, or one from a device that is
+ * not paired, is counted and dropped, never thrown, so one bad device cannot stall the others.
+ */
+export class FlowboxIngest {
+  readonly counters: IngestCounters = {
+    received: 0,
+    applied: 0,
+    duplicates: 0,
+    dropped: Object.fromEntries(
+      [...PARSE_FAILURE_REASONS, 'unknown_device', 'failed'].map((r) => [r, 0]),
+    ) as Record<DropReason, number>,
+  };
+  private readonly lastLogged = new Map<string, number>();
+
+  constructor(
+    private readonly ctx: Context,
+    private readonly flowboxes: FlowboxesService,
+    private readonly commands: CommandsService,
+    private readonly log: Logger,
+    private readonly heartbeatTimeoutS: number,
+    /** Telemetry goes through the batch writer (issue #6); tests may leave it to the default. */
+    readonly telemetry: TelemetryWriter = new TelemetryWriter(ctx, new TelemetryHooks(), {
+      warn: (obj, msg) => log.warn(obj, msg),
+      error: (obj, msg) => (log.error ?? log.warn)(obj, msg),
+    }),
+  ) {}
+
+  /**
+   * Handles one device message. Resolves once it is applied (or dropped: malformed, unknown device,
+   * a failure of an event or state write, counted); REJECTS only when the telemetry batch holding it
+   * failed to commit, so that the caller does not acknowledge it and the broker redelivers it.
+   */
+  async handle(topic: string, payload: Uint8Array): Promise<void> {
+    this.counters.received += 1;
+    const parsed = parseDeviceMessage(topic, payload);
+    if (!parsed.ok) return this.drop(parsed.reason, parsed.serial, parsed.detail);
+    const { value } = parsed;
+    if (value.kind === 'telemetry') {
+      // A failed batch rejects: not a drop, the message is left unacknowledged and comes back
+      // (counted in the writer's failed_batches).
+      const outcome = await this.telemetry.submit(value.serial, value.message);
+      if (outcome === 'unknown_device') return this.drop('unknown_device', value.serial, value.kind);
+      if (outcome === 'duplicate') this.counters.duplicates += 1;
+      else this.counters.applied += 1;
+      return;
+    }
+    try {
+      if (value.kind === 'pairing/request') {
+        await this.flowboxes.announce(value.serial, value.message);
+        this.counters.applied += 1;
+        return;
+      }
+      const located = await findFlowboxBySerial(this.ctx.db, value.serial);
+      if (!located || located.flowbox.pairingState !== 'ready')
+        return this.drop('unknown_device', value.serial, value.kind);
+      switch (value.kind) {
+        case 'presence':
+          await this.applyPresence(located, value.message);
+          break;
+        case 'state':
+          await this.applyState(located, value.message);
+          break;
+        case 'events':
+          await this.applyEvent(located, value.message);
+          break;
+        case 'acks':
+          await this.seen(located);
+          await this.commands.acknowledge(value.serial, value.message);
+          break;
+      }
+      this.counters.applied += 1;
+    } catch (error) {
+      this.drop('failed', value.serial, error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /** Devices silent for three heartbeats are disconnected, even if their will never fired. */
+  async detectSilentDevices(): Promise<number> {
+    const now = this.ctx.now();
+    const before = new Date(now.getTime() - this.heartbeatTimeoutS * 1000);
+    return this.ctx.db.transaction(async (tx) => {
+      const silent = await markSilentDisconnected(tx, before, now);
+      for (const located of silent) await notifyLive(tx, { type: 'flowbox', flowbox: toApiFlowbox(located) });
+      return silent.length;
+    });
+  }
+
+  private async applyPresence(located: LocatedFlowbox, presence: Presence): Promise<void> {
+    if (presence.status === 'online') return this.seen(located);
+    // A retained "offline" read again after a restart must not move "disconnected since".
+    if (!located.flowbox.connected) return;
+    await this.update(located, { connected: false, connectionChangedAt: this.ctx.now() });
+  }
+
+  private async applyState(located: LocatedFlowbox, state: DeviceState): Promise<void> {
+    await this.update(located, {
+      ...this.connection(located),
+      valve: state.valve,
+      maintenanceMode: state.maintenance_mode,
+      leakDetectionMode: state.leak_detection_mode,
+      model: state.model,
+      waterTemperature: state.water_temperature,
+      espVersion: state.versions.esp,
+      boardVersion: state.versions.board,
+      firmwareVersion: state.versions.firmware,
+      networkInterface: state.network.interface,
+      networkAddress: state.network.address,
+      networkGateway: state.network.gateway,
+      wifiSsid: state.network.wifi_ssid,
+      ...(state.temperature_c !== null ? { temperature: String(state.temperature_c) } : {}),
+      ...(state.humidity_pct !== null ? { humidity: String(state.humidity_pct) } : {}),
+    });
+  }
+
+  /** Events happen once: a redelivery (same flowbox + seq) finds its receipt and changes nothing. */
+  private async applyEvent(located: LocatedFlowbox, event: DeviceEvent): Promise<void> {
+    const now = this.ctx.now();
+    await this.ctx.db.transaction(async (tx) => {
+      if (!(await claimReceipt(tx, located.flowbox.id, event.seq, now))) {
+        this.counters.duplicates += 1;
+        return;
+      }
+      const device = (action: EventAction, changedFields: string[] = []) =>
+        recordEvent(tx, now, {
+          action,
+          object: 'flowbox',
+          objectId: located.flowbox.id,
+          objectLabel: located.flowbox.serial,
+          scope: located.scope,
+          by: null,
+          origin: 'device',
+          changedFields,
+        });
+      let patch: Partial<NewFlowboxRow> = this.connection(located);
+      switch (event.type) {
+        case 'valve_operated_by_hand':
+          await device(event.valve === 'opened' ? 'valve_opened' : 'valve_closed');
+          patch = { ...patch, valve: event.valve };
+          break;
+        case 'maintenance_mode_set_on_device':
+          await device(event.enabled ? 'maintenance_enabled' : 'maintenance_disabled');
+          patch = { ...patch, maintenanceMode: event.enabled };
+          break;
+        case 'leak_detection_timeout':
+          await device('leak_detection_timeout');
+          patch = { ...patch, leakDetectionMode: false };
+          break;
+        case 'autotest_result':
+          await this.commands.recordAutotest(tx, located, event.command_id, event, now);
+          break;
+        case 'reboot':
+          // A reboot the server asked for is logged by its command (origin web, with who asked).
+          if (event.reason !== 'command') await device('rebooted', [event.reason]);
+          await rebootAlert(tx, located, event.reason, now);
+          break;
+        case 'firmware_progress':
+          // Firmware updates are requested by the firmware feature, which records their progress.
+          break;
+      }
+      await this.write(tx, located, patch, now);
+    });
+  }
+
+  /** Any message is a sign of life (docs/protocol.md "Presence and heartbeat"). */
+  private async seen(located: LocatedFlowbox): Promise<void> {
+    await this.update(located, this.connection(located));
+  }
+
+  private connection(located: LocatedFlowbox): Partial<NewFlowboxRow> {
+    const now = this.ctx.now();
+    return located.flowbox.connected
+      ? { lastSeenAt: now }
+      : { connected: true, connectionChangedAt: now, lastSeenAt: now };
+  }
+
+  private async update(located: LocatedFlowbox, patch: Partial<NewFlowboxRow>): Promise<void> {
+    const now = this.ctx.now();
+    await this.ctx.db.transaction((tx) => this.write(tx, located, patch, now));
+  }
+
+  /**
+   * Applies a patch and tells the browsers. Valve and modes are also the zone's (spec §3 zone
+   * fields): the device is the truth about them.
+   */
+  private async write(
+    db: Db,
+    located: LocatedFlowbox,
+    patch: Partial<NewFlowboxRow>,
+    now: Date,
+  ): Promise<void> {
+    const row = await updateFlowbox(db, located.flowbox.id, patch, now);
+    const zonePatch = {
+      ...(patch.valve ? { valveState: patch.valve } : {}),
+      ...(patch.maintenanceMode !== undefined && patch.maintenanceMode !== null
+        ? { maintenanceMode: patch.maintenanceMode }
+        : {}),
+      ...(patch.leakDetectionMode !== undefined && patch.leakDetectionMode !== null
+        ? { leakDetectionMode: patch.leakDetectionMode }
+        : {}),
+    };
+    if (Object.keys(zonePatch).length > 0)
+      await db.update(zones).set(zonePatch).where(eq(zones.id, located.scope.zoneId));
+    const visible = patch.lastSeenAt === undefined || Object.keys(patch).length > 1;
+    if (visible)
+      await notifyLive(db, {
+        type: 'flowbox',
+        flowbox: toApiFlowbox({ flowbox: row, scope: located.scope }),
+      });
+  }
+
+  private drop(reason: DropReason, serial: string | null, detail: string): void {
+    this.counters.dropped[reason] += 1;
+    const key = serial ?? '(no serial)';
+    const now = this.ctx.now().getTime();
+    const last = this.lastLogged.get(key);
+    if (last !== undefined && now - last < LOG_EVERY_MS) return;
+    if (this.lastLogged.size >= LOG_MEMORY) this.lastLogged.clear();
+    this.lastLogged.set(key, now);
+    this.log.warn({ serial, reason, detail: detail.slice(0, 200) }, 'device message dropped');
+  }
+}

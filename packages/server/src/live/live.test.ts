@@ -1,0 +1,143 @@
+import { get, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { LiveMessage } from '@flowbox/shared';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type Services } from '../app.ts';
+import { openDatabase, type Database } from '../db/client.ts';
+import { newSecret, subscribe, uniqueSerial, until } from '../flowboxes/testing.ts';
+import type { App } from '../http/types.ts';
+import {
+  buildingBody,
+  createWorldApp,
+  loginAs,
+  testConfig,
+  zoneBody,
+  type ApiClient,
+  type TestApp,
+  type World,
+} from '../test/harness.ts';
+
+let t: TestApp;
+let w: World;
+let cmA: ApiClient;
+let cmB: ApiClient;
+let base: string;
+const zones = { a: '', b: '' };
+
+async function zoneIn(client: ApiClient, customerId: string, siteId: string): Promise<string> {
+  const site = `/v1/customers/${customerId}/sites/${siteId}`;
+  const building = (await client.post(`${site}/buildings/create`, buildingBody())).json().id as string;
+  const zoneId = (await client.post(`${site}/buildings/${building}/zones/create`, zoneBody())).json()
+    .id as string;
+  await subscribe(t, zoneId);
+  return `${site}/buildings/${building}/zones/${zoneId}`;
+}
+
+beforeAll(async () => {
+  ({ t, w, cmA } = await createWorldApp());
+  cmB = await loginAs(t.app, 'cm.b@test.io');
+  zones.a = await zoneIn(cmA, w.customers.a.id, w.sites.a1.id);
+  zones.b = await zoneIn(cmB, w.customers.b.id, w.sites.b1.id);
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+afterAll(() => t.close());
+
+/** An EventSource as a browser opens it: a ticket in the address, messages collected as they come. */
+async function openStream(client: ApiClient) {
+  const { ticket } = (await client.post('/v1/live/ticket')).json() as { ticket: string };
+  const received: LiveMessage[] = [];
+  const response = await new Promise<IncomingMessage>((resolve, reject) =>
+    get(`${base}/v1/live/stream?ticket=${encodeURIComponent(ticket)}`, resolve).on('error', reject),
+  );
+  let buffer = '';
+  response.setEncoding('utf8');
+  response.on('data', (chunk: string) => {
+    buffer += chunk;
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const frame = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const data = frame.split('\n').find((line) => line.startsWith('data: '));
+      if (data) received.push(JSON.parse(data.slice(6)) as LiveMessage);
+    }
+  });
+  return { response, received, close: () => response.destroy() };
+}
+
+const serialsIn = (messages: LiveMessage[]) =>
+  messages.flatMap((m) => (m.type === 'flowbox' ? [m.flowbox.serial] : []));
+
+describe('the live channel (DESIGN.md §6)', () => {
+  it('pushes flowbox changes within a second, only to those who may see them', async () => {
+    const a = await openStream(cmA);
+    const b = await openStream(cmB);
+    expect(a.response.statusCode).toBe(200);
+    expect(a.response.headers['content-type']).toContain('text/event-stream');
+    const serialA = uniqueSerial();
+    const serialB = uniqueSerial();
+    const started = Date.now();
+    await cmA.post(`${zones.a}/flowboxes/pair`, { serial: serialA, factory_secret: newSecret() });
+    await until(() => serialsIn(a.received).includes(serialA), 1000);
+    expect(Date.now() - started).toBeLessThan(1000);
+    await cmB.post(`${zones.b}/flowboxes/pair`, { serial: serialB, factory_secret: newSecret() });
+    await until(() => serialsIn(b.received).includes(serialB), 1000);
+    // B's stream has seen B's change, which came after A's: A's never reached it.
+    expect(serialsIn(b.received)).not.toContain(serialA);
+    expect(serialsIn(a.received)).not.toContain(serialB);
+    a.close();
+    b.close();
+  });
+
+  it('refuses a stream without a valid ticket', async () => {
+    const response = await new Promise<IncomingMessage>((resolve, reject) =>
+      get(`${base}/v1/live/stream?ticket=forged`, resolve).on('error', reject),
+    );
+    expect(response.statusCode).toBe(401);
+    response.destroy();
+    const anonymous = await t.app.inject({ method: 'POST', url: '/v1/live/ticket' });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
+  it('reaches a second server instance on the same database (LISTEN/NOTIFY)', async () => {
+    const second = await secondInstance(t);
+    const received: LiveMessage[] = [];
+    second.services.live.subscribe((message) => received.push(message));
+    const serial = uniqueSerial();
+    await cmA.post(`${zones.a}/flowboxes/pair`, { serial, factory_secret: newSecret() });
+    await until(() => serialsIn(received).includes(serial), 2000);
+    await second.close();
+  });
+});
+
+/**
+ * Another app on the same database: on PostgreSQL through its own connection pool (as another
+ * process would), on PGlite through the same in-process database.
+ */
+async function secondInstance(
+  first: TestApp,
+): Promise<{ app: App; services: Services; close: () => Promise<void> }> {
+  const client: unknown = (first.db as { $client?: unknown }).$client;
+  let database: Database | undefined;
+  if (client instanceof pg.Pool)
+    database = await openDatabase({
+      databaseUrl: client.options.connectionString,
+      dataDir: null,
+      onConnectionError: () => undefined,
+    });
+  const { app, services } = await buildApp({
+    config: testConfig(),
+    db: database?.db ?? first.db,
+    logger: false,
+  });
+  await app.ready();
+  return {
+    app,
+    services,
+    close: async () => {
+      await app.close();
+      await database?.close();
+    },
+  };
+}

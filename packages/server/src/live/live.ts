@@ -1,0 +1,109 @@
+import { PGlite } from '@electric-sql/pglite';
+import type { LiveMessage } from '@flowbox/shared';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import type { Db } from '../db/client.ts';
+
+/** The PostgreSQL channel every server instance listens on (DESIGN.md §6, §7). */
+export const LIVE_CHANNEL = 'flowbox_live';
+
+type Logger = { warn: (obj: object, msg: string) => void };
+export type LiveListener = (message: LiveMessage) => void;
+
+/**
+ * Queues a live message with the change that causes it: NOTIFY is transactional, so it reaches the
+ * browsers of every instance once the transaction commits, and never when it rolls back.
+ */
+export async function notifyLive(db: Db, message: LiveMessage): Promise<void> {
+  await db.execute(sql`SELECT pg_notify(${LIVE_CHANNEL}, ${JSON.stringify(message)})`);
+}
+
+/**
+ * Fan-out of live messages through PostgreSQL LISTEN/NOTIFY, so a change made on any instance
+ * reaches the browsers connected to every other (DESIGN.md §6). PGlite delivers notifications of
+ * its own connection in-process; PostgreSQL needs one dedicated connection, reopened if it drops.
+ */
+export class LiveHub {
+  private readonly listeners = new Set<LiveListener>();
+  private stop: (() => Promise<void>) | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    const client: unknown = (this.db as { $client?: unknown }).$client;
+    if (client instanceof PGlite) {
+      const unlisten = await client.listen(LIVE_CHANNEL, (payload) => this.dispatch(payload));
+      this.stop = unlisten;
+    } else if (client instanceof pg.Pool) {
+      await this.listenOnPool(client);
+    } else {
+      throw new Error('live updates need a PGlite or node-postgres database');
+    }
+  }
+
+  subscribe(listener: LiveListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.listeners.clear();
+    await this.stop?.();
+  }
+
+  private async listenOnPool(pool: pg.Pool): Promise<void> {
+    const connection = await pool.connect();
+    const onNotification = (n: pg.Notification) => {
+      if (n.channel === LIVE_CHANNEL && n.payload) this.dispatch(n.payload);
+    };
+    // Back in the pool the client serves other queries: its later errors are no longer ours, so
+    // the handlers go with it, and it is released once only.
+    let released = false;
+    const release = (error?: Error) => {
+      if (released) return;
+      released = true;
+      connection.off('notification', onNotification);
+      connection.off('error', onError);
+      connection.release(error);
+    };
+    const onError = (error: Error) => {
+      this.log.warn({ err: error }, 'live updates: listening connection lost, reconnecting');
+      release(error);
+      if (!this.closed) setTimeout(() => void this.reconnect(pool), 1000).unref();
+    };
+    connection.on('notification', onNotification);
+    connection.on('error', onError);
+    await connection.query(`LISTEN ${LIVE_CHANNEL}`);
+    this.stop = async () => {
+      await connection.query(`UNLISTEN ${LIVE_CHANNEL}`).catch(() => undefined);
+      release();
+    };
+  }
+
+  private async reconnect(pool: pg.Pool): Promise<void> {
+    if (this.closed) return;
+    await this.listenOnPool(pool).catch((error: unknown) => {
+      this.log.warn({ err: error }, 'live updates: reconnection failed, retrying');
+      if (!this.closed) setTimeout(() => void this.reconnect(pool), 5000).unref();
+    });
+  }
+
+  private dispatch(payload: string): void {
+    let message: LiveMessage;
+    try {
+      message = JSON.parse(payload) as LiveMessage;
+    } catch {
+      return;
+    }
+    for (const listener of this.listeners) listener(message);
+  }
+}

@@ -1,0 +1,65 @@
+import { PARSE_FAILURE_REASONS } from '@flowbox/shared';
+import { z } from 'zod';
+import { requireRole } from '../access/access.ts';
+import { actorOf, errorResponses, type App } from '../http/types.ts';
+import type { DeviceLink } from './device-link.ts';
+
+const count = z.number().int();
+const MetricsSchema = z.object({
+  messaging: z.boolean(),
+  ingest: z
+    .object({
+      received: count,
+      applied: count,
+      duplicates: count,
+      dropped: z.record(z.enum([...PARSE_FAILURE_REASONS, 'unknown_device', 'failed']), count),
+    })
+    .nullable(),
+  /** The telemetry batch writer (docs/telemetry.md): readings stored, known already, batches. */
+  telemetry: z
+    .object({
+      batches: count,
+      stored: count,
+      duplicates: count,
+      unknown_device: count,
+      failed_batches: count,
+      retries: count,
+      largest_batch: count,
+    })
+    .nullable(),
+  broker: z
+    .object({
+      connections_accepted: count,
+      refused_unknown_identity: count,
+      refused_unknown_serial: count,
+      refused_wrong_secret: count,
+      refused_publish: count,
+      refused_subscribe: count,
+    })
+    .nullable(),
+});
+
+/** Device messaging counters of this instance (issue #4: refusals and drops are counted), for provider managers. */
+export function metricsRoutes(app: App, link: DeviceLink): void {
+  app.get(
+    '/metrics',
+    {
+      schema: {
+        tags: ['health'],
+        security: [{ bearer: [] }],
+        summary: "This instance's device messaging counters since it started",
+        response: { 200: MetricsSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      requireRole(actorOf(request), 1);
+      const counters = link.counters;
+      return {
+        messaging: link.online,
+        ingest: counters?.ingest ?? null,
+        telemetry: counters?.telemetry ?? null,
+        broker: counters?.broker ?? null,
+      };
+    },
+  );
+}

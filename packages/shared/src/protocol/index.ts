@@ -1,0 +1,3 @@
+export * from './topics.ts';
+export * from './messages.ts';
+export * from './parse.ts';

@@ -1,0 +1,388 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import {
+  AUTOTEST_RESULTS,
+  FLOWBOX_MODELS,
+  MAX_TELEMETRY_INTERVAL_S,
+  MIN_TELEMETRY_INTERVAL_S,
+  SERIAL_PATTERN,
+  WATER_POINT_TYPES,
+  WATER_TEMPERATURES,
+  ZONE_PROFILES,
+  type AutotestResult,
+  type FlowboxModel,
+  type WaterPointType,
+  type WaterTemperature,
+  type ZoneProfile,
+} from '@flowbox/shared';
+import { scaledClock, systemClock } from './clock.ts';
+import {
+  FAULT_KINDS,
+  type FaultKind,
+  type FaultSpec,
+  type WaterPointSpec,
+  type ZoneSpec,
+} from './consumption.ts';
+import type { DeviceOptions } from './device.ts';
+import { createFleet, type FleetOptions, type OfflinePeriod } from './fleet.ts';
+
+export const HELP = `flowbox-sim: simulated flowboxes speaking the device protocol (docs/protocol.md)
+
+Usage: flowbox-sim [options]
+
+Broker and devices
+  --broker <url>            MQTT broker (default mqtt://127.0.0.1:1883)
+  --count <n>               simulate n devices named <prefix>-0001… (default 1); anonymous,
+                            for brokers that allow it, unless --devices is given
+  --serial-prefix <text>    prefix of generated serials (default SIM)
+  --devices <file.json>     devices and their credentials, a JSON array of
+                            { "serial", "username", "password", "factory_secret",
+                              "profile", "timezone", "water_points", "model",
+                              "water_temperature" } (only "serial" is required)
+  --pair                    pair each device over the air first, with its factory_secret,
+                            then run with the credentials the server hands out
+
+Consumption (for devices whose file entry does not say)
+  --profile <profile>       zone profile (default office): ${ZONE_PROFILES.join(', ')}
+  --water-points <list>     water points as type:count,… (default toilet:4,sink:4)
+                            types: ${WATER_POINT_TYPES.join(', ')}
+  --timezone <iana>         the building's timezone (default Europe/Paris)
+  --model <model>           ${FLOWBOX_MODELS.join(', ')} (default one_inch_v1)
+  --water-temperature <t>   cold or hot (default cold)
+
+Time
+  --interval <s>            telemetry interval in seconds, ${MIN_TELEMETRY_INTERVAL_S}-${MAX_TELEMETRY_INTERVAL_S} (default 60)
+  --speed <x>               simulated time runs x times faster than real time (default 1)
+  --seed <n>                seed of all randomness: same seed, same water (default 1)
+  --clock-skew <s>          devices' clocks run s seconds ahead (negative: behind)
+  --heartbeat <s>           real seconds between presence heartbeats (default 60)
+  --duration <s>            stop after s real seconds (default: run until Ctrl-C)
+
+Faults and troubles
+  --fault <kind[:serial]>   add a fault to every device, or to one: ${FAULT_KINDS.join(', ')}
+                            (repeatable)
+  --offline <start+len[:serial]>
+                            take devices off the network from start for len simulated
+                            seconds after the simulation starts, e.g. 300+120 (repeatable)
+  --autotest-result <r>     what autotests find: ${AUTOTEST_RESULTS.join(', ')}
+                            (default all_succeeded)
+
+Load generation
+  --load                    load-generator mode: no per-device lines, a rate report instead
+  --connect-concurrency <n> connections opened at once (default 50)
+  --report <s>              real seconds between rate reports (default 10)
+
+  --help                    this text
+
+Examples
+  flowbox-sim --count 3 --speed 60 --fault running_toilet:SIM-0002
+  flowbox-sim --devices fleet.json --broker mqtt://broker:1883 --profile housing
+  flowbox-sim --load --count 5000 --interval 10 --report 5
+`;
+
+type DeviceEntry = {
+  serial: string;
+  username?: string;
+  password?: string;
+  factory_secret?: string;
+  profile?: ZoneProfile;
+  timezone?: string;
+  water_points?: WaterPointSpec[];
+  model?: FlowboxModel;
+  water_temperature?: WaterTemperature;
+};
+
+export type CliOptions = {
+  brokerUrl: string;
+  devices: DeviceEntry[];
+  pair: boolean;
+  zone: ZoneSpec;
+  model: FlowboxModel;
+  waterTemperature: WaterTemperature;
+  intervalS: number;
+  speed: number;
+  seed: number;
+  clockSkewS: number;
+  heartbeatS: number;
+  durationS: number | null;
+  faults: Array<{ kind: FaultKind; serial: string | null }>;
+  offline: Array<{ startS: number; lengthS: number; serial: string | null }>;
+  autotestResult: AutotestResult;
+  load: boolean;
+  connectConcurrency: number;
+  reportS: number;
+};
+
+export class CliError extends Error {}
+
+function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new CliError(`--${name}: "${value}" is not one of ${allowed.join(', ')}`);
+}
+
+function numberIn(name: string, value: string, min: number, max: number, integer = false): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n)))
+    throw new CliError(
+      `--${name}: "${value}" must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}`,
+    );
+  return n;
+}
+
+function serialOf(name: string, value: string): string {
+  if (!SERIAL_PATTERN.test(value)) throw new CliError(`--${name}: "${value}" is not a valid serial`);
+  return value;
+}
+
+function parseWaterPoints(value: string): WaterPointSpec[] {
+  return value.split(',').map((item) => {
+    const [type = '', count = '1'] = item.trim().split(':');
+    return {
+      type: oneOf<WaterPointType>('water-points', type, WATER_POINT_TYPES),
+      count: numberIn('water-points', count, 1, 10_000, true),
+    };
+  });
+}
+
+function parseDevicesFile(path: string): DeviceEntry[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new CliError(`--devices: cannot read ${path}: ${(error as Error).message}`);
+  }
+  if (!Array.isArray(json) || json.length === 0)
+    throw new CliError(`--devices: ${path} must hold a non-empty JSON array`);
+  return json.map((entry: unknown, index) => {
+    if (
+      typeof entry !== 'object' ||
+      entry === null ||
+      !('serial' in entry) ||
+      typeof entry.serial !== 'string'
+    )
+      throw new CliError(`--devices: entry ${index} has no "serial"`);
+    serialOf('devices', entry.serial);
+    const e = entry as DeviceEntry;
+    if (e.profile !== undefined) oneOf('devices', e.profile, ZONE_PROFILES);
+    if (e.model !== undefined) oneOf('devices', e.model, FLOWBOX_MODELS);
+    if (e.water_temperature !== undefined) oneOf('devices', e.water_temperature, WATER_TEMPERATURES);
+    for (const point of e.water_points ?? []) oneOf('devices', point.type, WATER_POINT_TYPES);
+    return e;
+  });
+}
+
+/** Reads the command line into options, or throws a CliError naming the bad option. */
+export function parseCliOptions(argv: string[]): CliOptions | 'help' {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        broker: { type: 'string', default: 'mqtt://127.0.0.1:1883' },
+        count: { type: 'string', default: '1' },
+        'serial-prefix': { type: 'string', default: 'SIM' },
+        devices: { type: 'string' },
+        pair: { type: 'boolean', default: false },
+        profile: { type: 'string', default: 'office' },
+        'water-points': { type: 'string', default: 'toilet:4,sink:4' },
+        timezone: { type: 'string', default: 'Europe/Paris' },
+        model: { type: 'string', default: 'one_inch_v1' },
+        'water-temperature': { type: 'string', default: 'cold' },
+        interval: { type: 'string', default: '60' },
+        speed: { type: 'string', default: '1' },
+        seed: { type: 'string', default: '1' },
+        'clock-skew': { type: 'string', default: '0' },
+        heartbeat: { type: 'string', default: '60' },
+        duration: { type: 'string' },
+        fault: { type: 'string', multiple: true, default: [] },
+        offline: { type: 'string', multiple: true, default: [] },
+        'autotest-result': { type: 'string', default: 'all_succeeded' },
+        load: { type: 'boolean', default: false },
+        'connect-concurrency': { type: 'string', default: '50' },
+        report: { type: 'string', default: '10' },
+        help: { type: 'boolean', default: false },
+      },
+    });
+  } catch (error) {
+    throw new CliError((error as Error).message);
+  }
+  const v = parsed.values;
+  if (v.help) return 'help';
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: v.timezone });
+  } catch {
+    throw new CliError(`--timezone: "${v.timezone}" is not a timezone known here`);
+  }
+  try {
+    const url = new URL(v.broker);
+    if (!['mqtt:', 'mqtts:', 'ws:', 'wss:', 'tcp:'].includes(url.protocol)) throw new Error();
+  } catch {
+    throw new CliError(`--broker: "${v.broker}" is not an mqtt://, mqtts://, ws:// or wss:// address`);
+  }
+  const prefix = v['serial-prefix'];
+  const count = numberIn('count', v.count, 1, 100_000, true);
+  const devices: DeviceEntry[] = v.devices
+    ? parseDevicesFile(v.devices)
+    : Array.from({ length: count }, (_, i) => ({
+        serial: serialOf('serial-prefix', `${prefix}-${String(i + 1).padStart(4, '0')}`),
+      }));
+  if (v.pair && devices.some((d) => !d.factory_secret))
+    throw new CliError('--pair: every device of --devices needs a "factory_secret"');
+  const serials = new Set(devices.map((d) => d.serial));
+  const target = (name: string, text: string) => {
+    const [value = '', serial] = text.split(':');
+    if (serial !== undefined && !serials.has(serial))
+      throw new CliError(`--${name}: no simulated device is "${serial}"`);
+    return { value, serial: serial ?? null };
+  };
+  return {
+    brokerUrl: v.broker,
+    devices,
+    pair: v.pair,
+    zone: {
+      profile: oneOf('profile', v.profile, ZONE_PROFILES),
+      water_points: parseWaterPoints(v['water-points']),
+      timezone: v.timezone,
+    },
+    model: oneOf('model', v.model, FLOWBOX_MODELS),
+    waterTemperature: oneOf('water-temperature', v['water-temperature'], WATER_TEMPERATURES),
+    intervalS: numberIn('interval', v.interval, MIN_TELEMETRY_INTERVAL_S, MAX_TELEMETRY_INTERVAL_S, true),
+    speed: numberIn('speed', v.speed, 0.001, 100_000),
+    seed: numberIn('seed', v.seed, 0, 2 ** 32 - 1, true),
+    clockSkewS: numberIn('clock-skew', v['clock-skew'], -86_400 * 365, 86_400 * 365),
+    heartbeatS: numberIn('heartbeat', v.heartbeat, 1, 3600),
+    durationS: v.duration === undefined ? null : numberIn('duration', v.duration, 0.1, 10 ** 9),
+    faults: v.fault.map((text) => {
+      const { value, serial } = target('fault', text);
+      return { kind: oneOf('fault', value, FAULT_KINDS), serial };
+    }),
+    offline: v.offline.map((text) => {
+      const { value, serial } = target('offline', text);
+      const match = /^(\d+(?:\.\d+)?)\+(\d+(?:\.\d+)?)$/.exec(value);
+      if (!match) throw new CliError(`--offline: "${text}" must look like START+LENGTH[:serial], in seconds`);
+      return { startS: Number(match[1]), lengthS: Number(match[2]), serial };
+    }),
+    autotestResult: oneOf('autotest-result', v['autotest-result'], AUTOTEST_RESULTS),
+    load: v.load,
+    connectConcurrency: numberIn('connect-concurrency', v['connect-concurrency'], 1, 10_000, true),
+    reportS: numberIn('report', v.report, 0.1, 3600),
+  };
+}
+
+/** The fleet the options describe, its simulated time starting at `startMs`. */
+export function fleetOptionsFrom(options: CliOptions, startMs: number): FleetOptions {
+  const devices: FleetOptions['devices'] = options.devices.map(
+    (entry): Omit<DeviceOptions, 'brokerUrl' | 'clock' | 'seed' | 'intervalS'> => ({
+      serial: entry.serial,
+      credentials:
+        entry.password === undefined
+          ? undefined
+          : { username: entry.username ?? entry.serial, password: entry.password },
+      factorySecret: entry.factory_secret,
+      zone: {
+        profile: entry.profile ?? options.zone.profile,
+        timezone: entry.timezone ?? options.zone.timezone,
+        water_points: entry.water_points ?? options.zone.water_points,
+      },
+      model: entry.model ?? options.model,
+      waterTemperature: entry.water_temperature ?? options.waterTemperature,
+      clockSkewMs: options.clockSkewS * 1000,
+      faults: options.faults
+        .filter((f) => f.serial === null || f.serial === entry.serial)
+        .map((f): FaultSpec => ({ kind: f.kind })),
+      autotestResult: options.autotestResult,
+    }),
+  );
+  const offline: OfflinePeriod[] = options.offline.map((o) => ({
+    from: startMs + o.startS * 1000,
+    until: startMs + (o.startS + o.lengthS) * 1000,
+    serials: o.serial === null ? undefined : [o.serial],
+  }));
+  return {
+    brokerUrl: options.brokerUrl,
+    devices,
+    seed: options.seed,
+    intervalS: options.intervalS,
+    heartbeatMs: options.heartbeatS * 1000,
+    // Check intervals often enough for the speed-up, never more than 20 times a second.
+    tickMs: Math.max(50, Math.min(1000, (options.intervalS * 1000) / options.speed / 2)),
+    offline,
+    connectConcurrency: options.connectConcurrency,
+  };
+}
+
+type Output = { log: (line: string) => void; error: (line: string) => void };
+
+/** `flowbox-sim`: answers an exit code; stops on --duration, SIGINT/SIGTERM or the `stop` signal. */
+export async function runCli(
+  argv: string[],
+  out: Output = { log: console.log, error: console.error },
+  stop?: AbortSignal,
+): Promise<number> {
+  let options;
+  try {
+    options = parseCliOptions(argv);
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    out.error(`flowbox-sim: ${error.message}\nRun flowbox-sim --help for the options.`);
+    return 2;
+  }
+  if (options === 'help') {
+    out.log(HELP);
+    return 0;
+  }
+  const startMs = Date.now();
+  const clock = options.speed === 1 ? systemClock : scaledClock(options.speed, startMs);
+  const fleet = createFleet({
+    ...fleetOptionsFrom(options, startMs),
+    clock,
+    onProblem: (error, serial) => out.error(`${serial}: ${error.message}`),
+  });
+  const loud = !options.load;
+  for (const device of fleet.devices) {
+    if (!loud) continue;
+    device.on('command', (c) => out.log(`${device.serial}: command ${c.name} ${JSON.stringify(c.params)}`));
+    device.on('revoked', () => out.log(`${device.serial}: credentials refused, the device was unpaired`));
+    device.on('pairing', (step) => out.log(`${device.serial}: pairing ${step}`));
+  }
+  if (options.pair) {
+    for (const device of fleet.devices) await device.pair();
+  }
+  out.log(`flowbox-sim: connecting ${fleet.devices.length} device(s) to ${options.brokerUrl}…`);
+  await fleet.start();
+  out.log(
+    `flowbox-sim: ${fleet.stats().connected} connected; telemetry every ${options.intervalS} s at ×${options.speed}`,
+  );
+
+  let last = { at: Date.now(), published: 0 };
+  const report = setInterval(() => {
+    const stats = fleet.stats();
+    const now = Date.now();
+    const rate = ((stats.published - last.published) * 1000) / Math.max(1, now - last.at);
+    last = { at: now, published: stats.published };
+    out.log(
+      `t=${Math.round((now - startMs) / 1000)}s connected ${stats.connected}/${stats.devices} ` +
+        `published ${stats.published} (${rate.toFixed(1)} msg/s) buffered ${stats.buffered}`,
+    );
+  }, options.reportS * 1000);
+
+  await new Promise<void>((resolve) => {
+    const end = () => {
+      if (timer) clearTimeout(timer);
+      process.off('SIGINT', end);
+      process.off('SIGTERM', end);
+      stop?.removeEventListener('abort', end);
+      resolve();
+    };
+    const timer = options.durationS === null ? null : setTimeout(end, options.durationS * 1000);
+    process.once('SIGINT', end);
+    process.once('SIGTERM', end);
+    stop?.addEventListener('abort', end);
+  });
+  clearInterval(report);
+  await fleet.stop();
+  const stats = fleet.stats();
+  out.log(`flowbox-sim: stopped; ${stats.published} messages published`);
+  return 0;
+}

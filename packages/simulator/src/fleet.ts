@@ -1,0 +1,129 @@
+import { HEARTBEAT_PERIOD_S, TELEMETRY_INTERVAL_S } from '@flowbox/shared';
+import { systemClock, type Clock } from './clock.ts';
+import { SimulatedFlowbox, type DeviceOptions } from './device.ts';
+import { deriveSeed } from './random.ts';
+
+/** A stretch of simulated time during which some devices lose their network. */
+export type OfflinePeriod = {
+  /** Simulated epoch milliseconds. */
+  from: number;
+  until: number;
+  /** The devices concerned; all when left out. */
+  serials?: readonly string[];
+};
+
+export type FleetOptions = {
+  /** Each device's own options, minus what the fleet sets for all. */
+  devices: readonly Omit<DeviceOptions, 'brokerUrl' | 'clock' | 'seed' | 'intervalS'>[];
+  brokerUrl: string;
+  clock?: Clock;
+  seed?: number;
+  intervalS?: number;
+  /** Real milliseconds between heartbeats (docs/protocol.md), 60 s by default. */
+  heartbeatMs?: number;
+  /** Real milliseconds between checks of the devices' intervals; 1 s by default. */
+  tickMs?: number;
+  offline?: readonly OfflinePeriod[];
+  /** Connections opened at once on start, so thousands of devices do not storm the broker. */
+  connectConcurrency?: number;
+  /** Where devices' troubles go (network errors they ride out); printed on stderr by default. */
+  onProblem?: (error: Error, serial: string) => void;
+};
+
+export type FleetStats = { devices: number; connected: number; published: number; buffered: number };
+
+export type Fleet = {
+  devices: readonly SimulatedFlowbox[];
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Measures every device up to now: what the timer does, callable directly with a manual clock. */
+  tick(): Promise<void>;
+  stats(): FleetStats;
+};
+
+/**
+ * Many simulated flowboxes against one broker (demo mode, tests, load generation). Each device gets
+ * its own seed from the fleet's seed and its serial, and its intervals are spread over the period
+ * so that the fleet's telemetry does not arrive in one burst.
+ */
+export function createFleet(options: FleetOptions): Fleet {
+  const clock = options.clock ?? systemClock;
+  const intervalS = options.intervalS ?? TELEMETRY_INTERVAL_S;
+  const seed = options.seed ?? 1;
+  const onProblem = options.onProblem ?? ((error, serial) => console.error(`${serial}: ${error.message}`));
+  const devices = options.devices.map((device) => {
+    const flowbox = new SimulatedFlowbox({
+      intervalPhaseMs: deriveSeed(seed, device.serial) % (intervalS * 1000),
+      ...device,
+      brokerUrl: options.brokerUrl,
+      clock,
+      seed,
+      intervalS,
+    });
+    flowbox.on('problem', (error) => onProblem(error, flowbox.serial));
+    return flowbox;
+  });
+  const offline = new Set<SimulatedFlowbox>();
+  const timers: NodeJS.Timeout[] = [];
+
+  /** Takes devices off and back on the network as the offline periods say. */
+  async function applyOfflinePeriods(): Promise<void> {
+    const now = clock.now();
+    for (const device of devices) {
+      const shouldBeOffline = (options.offline ?? []).some(
+        (p) => now >= p.from && now < p.until && (!p.serials || p.serials.includes(device.serial)),
+      );
+      if (shouldBeOffline && !offline.has(device)) {
+        offline.add(device);
+        await device.goOffline();
+      } else if (!shouldBeOffline && offline.has(device)) {
+        offline.delete(device);
+        await device.goOnline();
+      }
+    }
+  }
+
+  async function tick(): Promise<void> {
+    await applyOfflinePeriods();
+    for (const device of devices) device.tick();
+  }
+
+  function every(ms: number, task: () => Promise<void>): void {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      task()
+        .catch((error: Error) => onProblem(error, 'fleet'))
+        .finally(() => (running = false));
+    }, ms);
+    timer.unref();
+    timers.push(timer);
+  }
+
+  return {
+    devices,
+    async start() {
+      const concurrency = Math.max(1, options.connectConcurrency ?? 50);
+      for (let i = 0; i < devices.length; i += concurrency)
+        await Promise.all(devices.slice(i, i + concurrency).map((d) => d.start()));
+      every(options.tickMs ?? 1000, tick);
+      every(options.heartbeatMs ?? HEARTBEAT_PERIOD_S * 1000, async () => {
+        await Promise.all(devices.map((d) => d.heartbeat()));
+      });
+    },
+    async stop() {
+      for (const timer of timers.splice(0)) clearInterval(timer);
+      await Promise.all(devices.map((d) => d.stop()));
+    },
+    tick,
+    stats() {
+      return {
+        devices: devices.length,
+        connected: devices.filter((d) => d.connected).length,
+        published: devices.reduce((sum, d) => sum + d.published, 0),
+        buffered: devices.reduce((sum, d) => sum + d.buffered, 0),
+      };
+    },
+  };
+}

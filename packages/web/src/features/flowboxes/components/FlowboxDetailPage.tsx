@@ -1,0 +1,188 @@
+import type { Flowbox } from '@flowbox/shared';
+import { useCallback, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Button } from '../../../components/Button.tsx';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
+import { SectionLink } from '../../../components/SectionLink.tsx';
+import { useToast } from '../../../components/Toasts.tsx';
+import { useLanguage } from '../../../lib/i18n/index.ts';
+import { useLiveMessages } from '../../../lib/live.ts';
+import { paths } from '../../../paths.ts';
+import { ANY_ROLE, canDo, useUser } from '../../auth/index.ts';
+import { useFloors } from '../../buildings/index.ts';
+import { FlowboxConsumptionCard } from '../../consumption/index.ts';
+import { useZoneCrumbs } from '../../zones/index.ts';
+import { useDetachFlowbox } from '../api/detach-flowbox.ts';
+import { useFlowbox, type FlowboxRef } from '../api/get-flowbox.ts';
+import { useCommands } from '../api/list-commands.ts';
+import { useUnpairFlowbox } from '../api/unpair-flowbox.ts';
+import { CommandsCard } from './CommandsCard.tsx';
+import { ConfirmActionDialog } from './ConfirmActionDialog.tsx';
+import { DetachDialog } from './DetachDialog.tsx';
+import { FlowboxAutotestCard } from './FlowboxAutotestCard.tsx';
+import { ConnectionBadge, PairingBadge } from './FlowboxBadges.tsx';
+import { FlowboxControls } from './FlowboxControls.tsx';
+import { FlowboxInformationCard } from './FlowboxInformationCard.tsx';
+import { FlowboxStateCard } from './FlowboxStateCard.tsx';
+import { useFlowboxRef } from './useFlowboxRef.ts';
+
+const REMOVED = ['flowbox_removed'] as const;
+
+function FlowboxDetail({ flowboxRef, flowbox }: { flowboxRef: FlowboxRef; flowbox: Flowbox }) {
+  const { t } = useLanguage();
+  const user = useUser();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const { customerId, siteId, buildingId, zoneId } = flowboxRef;
+  const zoneHref = paths.zone.getHref(customerId, siteId, buildingId, zoneId);
+  const crumbs = [
+    ...useZoneCrumbs(flowboxRef),
+    { label: flowbox.serial, to: paths.flowbox.getHref(customerId, siteId, buildingId, zoneId, flowbox.id) },
+  ];
+  const commands = useCommands(flowboxRef).data?.items ?? [];
+  const floors = useFloors(customerId, siteId, buildingId).data?.items;
+  const [removing, setRemoving] = useState<'unpair' | 'detach' | null>(null);
+  const unpair = useUnpairFlowbox(flowboxRef);
+  const detach = useDetachFlowbox(flowboxRef);
+  const mayPair = canDo(user, ANY_ROLE, 'flowboxes.pair');
+  const mayControl = canDo(user, ANY_ROLE, 'valves.control');
+  const controlBlocked = !mayControl
+    ? t('commands.denied')
+    : flowbox.pairing_state !== 'ready'
+      ? t('commands.not_ready')
+      : null;
+
+  // Set once this page removes the flowbox itself, so its own removal is not announced twice.
+  const leaving = useRef(false);
+  const leave = useCallback(
+    async (message: string) => {
+      leaving.current = true;
+      toast.success(message);
+      await navigate(zoneHref);
+    },
+    [navigate, toast, zoneHref],
+  );
+  // Removed by someone else (or from the device's zone screen in another tab): nothing left to show.
+  useLiveMessages(
+    REMOVED,
+    useCallback(
+      (message) => {
+        if (message.flowbox_id === flowbox.id && !leaving.current) void leave(t('flowbox.removed_elsewhere'));
+      },
+      [flowbox.id, leave, t],
+    ),
+  );
+
+  return (
+    <>
+      <PageHeader
+        title={flowbox.serial}
+        description={
+          <span className="flex flex-wrap items-center gap-2">
+            {t('flowbox.overview')}
+            <PairingBadge flowbox={flowbox} />
+            <ConnectionBadge flowbox={flowbox} />
+          </span>
+        }
+        breadcrumbs={crumbs}
+        actions={
+          mayPair && (
+            <>
+              {flowbox.pairing_state === 'ready' && (
+                <Button variant="secondary" onClick={() => setRemoving('unpair')}>
+                  {t('flowbox.unpair')}
+                </Button>
+              )}
+              <Button variant="danger" onClick={() => setRemoving('detach')}>
+                {t('flowbox.detach')}
+              </Button>
+            </>
+          )
+        }
+      />
+      <div className="space-y-6">
+        {flowbox.pairing_state !== 'ready' && (
+          <p className="rounded-lg border border-sky-300 bg-sky-50 px-4 py-3 text-sm text-sky-900 dark:border-sky-800 dark:bg-sky-950/60 dark:text-sky-100">
+            {t('flowbox.not_paired_yet')}
+          </p>
+        )}
+        <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
+          <FlowboxStateCard flowbox={flowbox} />
+          <FlowboxControls
+            flowboxRef={flowboxRef}
+            flowbox={flowbox}
+            latest={commands[0]}
+            allowed={mayControl}
+          />
+          <FlowboxInformationCard
+            flowbox={flowbox}
+            floor={
+              flowbox.floor_id ? floors?.find((floor) => floor.id === flowbox.floor_id)?.label : undefined
+            }
+          />
+          <FlowboxAutotestCard
+            flowboxRef={flowboxRef}
+            latest={commands.find((command) => command.name === 'autotest')}
+            disabledReason={controlBlocked}
+          />
+        </div>
+        <FlowboxConsumptionCard target={{ customerId, siteId, buildingId, zoneId }} flowboxId={flowbox.id} />
+        <CommandsCard commands={commands} />
+        <SectionLink
+          to={paths.zoneEvents.getHref(customerId, siteId, buildingId, zoneId)}
+          title={t('events.title')}
+          detail={t('flowbox.events_detail')}
+        />
+      </div>
+      {mayPair && (
+        <>
+          <ConfirmActionDialog
+            open={removing === 'unpair'}
+            title={t('flowbox.unpair_title')}
+            text={t('flowbox.unpair_text', { serial: flowbox.serial })}
+            confirmLabel={t('flowbox.unpair')}
+            onClose={() => setRemoving(null)}
+            onConfirm={async () => {
+              leaving.current = true;
+              try {
+                await unpair.mutateAsync();
+                await leave(t('flowbox.toast_unpaired'));
+              } catch (error) {
+                leaving.current = false;
+                toast.error(error instanceof Error ? error.message : String(error));
+                setRemoving(null);
+              }
+            }}
+          />
+          <DetachDialog
+            open={removing === 'detach'}
+            serial={flowbox.serial}
+            onClose={() => setRemoving(null)}
+            onConfirm={async (confirmName) => {
+              leaving.current = true;
+              try {
+                await detach.mutateAsync(confirmName);
+              } catch (error) {
+                leaving.current = false;
+                throw error;
+              }
+              await leave(t('flowbox.toast_detached'));
+            }}
+          />
+        </>
+      )}
+    </>
+  );
+}
+
+/** spec §2 flowbox detail (…/zone/:zoneId/flowbox/:flowboxId): spec §3 fields and commands, live. */
+export function FlowboxDetailPage() {
+  const ref = useFlowboxRef();
+  const flowbox = useFlowbox(ref);
+  return (
+    <QueryBoundary query={flowbox}>
+      {(data) => <FlowboxDetail flowboxRef={ref} flowbox={data} />}
+    </QueryBoundary>
+  );
+}

@@ -1,0 +1,96 @@
+import type { Floor, Zone } from '@flowbox/shared';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Button } from '../../../components/Button.tsx';
+import { Card } from '../../../components/Card.tsx';
+import { EmptyState } from '../../../components/EmptyState.tsx';
+import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
+import { useLanguage } from '../../../lib/i18n/index.ts';
+import { paths } from '../../../paths.ts';
+import { ANY_ROLE, canDo, useUser } from '../../auth/index.ts';
+import type { ZoneRef } from '../../zones/index.ts';
+import { useFlowboxes } from '../api/list-flowboxes.ts';
+import { ConnectionBadge, PairingBadge } from './FlowboxBadges.tsx';
+import { PairingDialog } from './PairingDialog.tsx';
+
+type FlowboxesSectionProps = { zoneRef: ZoneRef; zone: Zone; floors: readonly Floor[] | undefined };
+
+/** The zone overview's Flowbox section: its flowboxes, live, and where pairing starts (spec §4). */
+export function FlowboxesSection({ zoneRef, zone, floors }: FlowboxesSectionProps) {
+  const { t, language } = useLanguage();
+  const user = useUser();
+  const flowboxes = useFlowboxes(zoneRef);
+  const mayPair = canDo(user, ANY_ROLE, 'flowboxes.pair');
+  // Which flowbox the pairing window follows; null while step 1 has not created one.
+  const [pairing, setPairing] = useState<{ flowboxId: string | null } | null>(null);
+  const { customerId, siteId, buildingId, zoneId } = zoneRef;
+
+  return (
+    <Card
+      title={t('flowboxes.title')}
+      actions={
+        mayPair && (
+          <Button variant="secondary" onClick={() => setPairing({ flowboxId: null })}>
+            {t('flowboxes.pair')}
+          </Button>
+        )
+      }
+    >
+      <QueryBoundary query={flowboxes}>
+        {({ items }) => (
+          <>
+            {items.length === 0 ? (
+              <EmptyState title={t('flowboxes.none')}>
+                {t('flowboxes.none_text', {
+                  model: t(`zones.flowbox_model.${zone.flowbox_model}`),
+                  water: t(`zones.water_temperature.${zone.water_temperature}`).toLocaleLowerCase(language),
+                })}
+              </EmptyState>
+            ) : (
+              <ul
+                aria-label={t('flowboxes.list_caption')}
+                className="divide-y divide-slate-100 dark:divide-slate-800"
+              >
+                {items.map((flowbox) => (
+                  <li key={flowbox.id} className="flex flex-wrap items-center justify-between gap-2 py-3">
+                    <div className="min-w-0 space-y-1">
+                      <Link
+                        to={paths.flowbox.getHref(customerId, siteId, buildingId, zoneId, flowbox.id)}
+                        className="block font-mono font-semibold text-sky-700 hover:underline dark:text-sky-400"
+                      >
+                        {flowbox.serial}
+                      </Link>
+                      <span className="flex flex-wrap gap-2">
+                        <PairingBadge flowbox={flowbox} />
+                        {flowbox.pairing_state === 'ready' && <ConnectionBadge flowbox={flowbox} />}
+                      </span>
+                    </div>
+                    {mayPair && flowbox.pairing_state !== 'ready' && (
+                      <Button variant="secondary" onClick={() => setPairing({ flowboxId: flowbox.id })}>
+                        {t('flowboxes.continue_pairing')}
+                      </Button>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            )}
+            {!mayPair && (
+              <p className="mt-3 text-xs text-slate-500 dark:text-slate-400">{t('flowboxes.pair_denied')}</p>
+            )}
+            {mayPair && (
+              <PairingDialog
+                open={pairing !== null}
+                zoneRef={zoneRef}
+                zone={zone}
+                floors={floors}
+                flowbox={items.find((flowbox) => flowbox.id === pairing?.flowboxId)}
+                onPrepared={(flowbox) => setPairing({ flowboxId: flowbox.id })}
+                onClose={() => setPairing(null)}
+              />
+            )}
+          </>
+        )}
+      </QueryBoundary>
+    </Card>
+  );
+}

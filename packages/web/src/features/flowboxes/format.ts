@@ -1,0 +1,67 @@
+import {
+  ACK_REFUSAL_REASONS,
+  AUTOTEST_CHECK_RESULTS,
+  AUTOTEST_RESULTS,
+  type AckRefusalReason,
+  type CommandStatus,
+  type Flowbox,
+  type FlowboxCommand,
+  type Language,
+} from '@flowbox/shared';
+
+export type Tone = 'neutral' | 'accent' | 'good' | 'warn';
+
+export const COMMAND_STATUS_TONE: Record<CommandStatus, Tone> = {
+  pending: 'neutral',
+  sent: 'accent',
+  acked: 'accent',
+  done: 'good',
+  refused: 'warn',
+  expired: 'warn',
+};
+
+export const PAIRING_TONE: Record<Flowbox['pairing_state'], Tone> = {
+  init: 'accent',
+  pending: 'warn',
+  ready: 'good',
+};
+
+export const CONNECTION_TONE: Record<Flowbox['connection'], Tone> = {
+  connected: 'good',
+  disconnected: 'warn',
+  never: 'neutral',
+};
+
+/** A reading with the language's decimal mark, or null when the device never reported it. */
+export function formatReading(value: number | null, language: Language, digits = 1): string | null {
+  if (value === null) return null;
+  return value.toLocaleString(language, { maximumFractionDigits: digits });
+}
+
+export type AutotestCheck = { name: string; result: (typeof AUTOTEST_CHECK_RESULTS)[number] };
+export type AutotestOutcome = { result: (typeof AUTOTEST_RESULTS)[number]; checks: AutotestCheck[] };
+
+/** An autotest command's result as the device reported it (docs/protocol.md `autotest_result`). */
+export function autotestOutcome(command: FlowboxCommand): AutotestOutcome | null {
+  const result = command.result;
+  if (!result || typeof result.result !== 'string') return null;
+  if (!(AUTOTEST_RESULTS as readonly string[]).includes(result.result)) return null;
+  const checks = Array.isArray(result.checks) ? result.checks.filter(isCheck) : [];
+  return { result: result.result as AutotestOutcome['result'], checks };
+}
+
+function isCheck(value: unknown): value is AutotestCheck {
+  if (typeof value !== 'object' || value === null) return false;
+  const check = value as Record<string, unknown>;
+  return (
+    typeof check.name === 'string' && (AUTOTEST_CHECK_RESULTS as readonly unknown[]).includes(check.result)
+  );
+}
+
+/** Why a command was refused, when the device said (docs/protocol.md acknowledgements). */
+export function refusalReason(command: FlowboxCommand): AckRefusalReason | null {
+  const reason = command.result?.reason;
+  return command.status === 'refused' && (ACK_REFUSAL_REASONS as readonly unknown[]).includes(reason)
+    ? (reason as AckRefusalReason)
+    : null;
+}

@@ -1,0 +1,4 @@
+export { FlowboxDetailPage } from './components/FlowboxDetailPage.tsx';
+export { FlowboxLiveSync } from './live/FlowboxLiveSync.tsx';
+export { LiveIndicator } from './live/LiveIndicator.tsx';
+export { FlowboxesSection } from './components/FlowboxesSection.tsx';
