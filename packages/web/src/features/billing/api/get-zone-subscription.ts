@@ -1,0 +1,20 @@
+import type { ZoneSubscription } from '@flowbox/shared';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client.ts';
+import { billingKey } from './list-pricing-plans.ts';
+
+export type ZoneRef = { customerId: string; siteId: string; buildingId: string; zoneId: string };
+
+export const zoneSubscriptionPath = (z: ZoneRef) =>
+  `/customers/${z.customerId}/sites/${z.siteId}/buildings/${z.buildingId}/zones/${z.zoneId}/subscription`;
+
+export const getZoneSubscription = (zone: ZoneRef) =>
+  api.get<ZoneSubscription>(`${zoneSubscriptionPath(zone)}/info`);
+
+export const zoneSubscriptionQueryOptions = (zone: ZoneRef) =>
+  queryOptions({
+    queryKey: [...billingKey, 'zones', zone.zoneId, 'subscription'],
+    queryFn: () => getZoneSubscription(zone),
+  });
+
+export const useZoneSubscription = (zone: ZoneRef) => useQuery(zoneSubscriptionQueryOptions(zone));
