@@ -2,6 +2,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { inject } from 'vitest';
 
 export const baseUrl = () => inject('baseUrl');
+export const mqttUrl = () => inject('mqttUrl');
 
 /** Debian's Chromium, headless, with the flags this sandboxed machine needs (no network beyond loopback). */
 export function launchBrowser(): Promise<Browser> {

@@ -12,6 +12,8 @@ export const E2E_ACCESS_TOKEN_TTL = 5;
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
+    /** The embedded broker, for tests that run simulated flowboxes against the server. */
+    mqttUrl: string;
   }
 }
 
@@ -19,10 +21,11 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(join(tmpdir(), 'fbx-e2e-'));
   const port = await freePort();
+  const mqttPort = await freePort();
   const config = loadConfig({
     DATA_DIR: dataDir,
     PORT: String(port),
-    MQTT_PORT: String(await freePort()),
+    MQTT_PORT: String(mqttPort),
     LOG_LEVEL: 'warn',
     DEMO: 'true',
     ACCESS_TOKEN_TTL: String(E2E_ACCESS_TOKEN_TTL),
@@ -30,6 +33,7 @@ export default async function setup(project: TestProject) {
   });
   const server = await startServer(config);
   project.provide('baseUrl', `http://127.0.0.1:${port}`);
+  project.provide('mqttUrl', `mqtt://127.0.0.1:${mqttPort}`);
   return async () => {
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -12,6 +12,8 @@ export default defineConfig({
         // Libraries change less often than the app: separate files stay cached across releases.
         codeSplitting: {
           groups: [
+            // ECharts is loaded only with the first consumption graph (features/consumption, React.lazy).
+            { name: 'echarts', test: /node_modules[\\/](echarts|zrender)[\\/]/ },
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
             { name: 'vendor', test: /node_modules[\\/]/ },
           ],

@@ -8,10 +8,24 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import { ApiErrorSchema, ListQuerySchema, listOf, OutboxEmailSchema, translate } from '@flowbox/shared';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireRole } from './access/access.ts';
+import {
+  ALERT_ESCALATION_INTERVAL_MS,
+  AlertNotifier,
+  AlertsService,
+  alertsRoutes,
+  COMMUNICATION_TIMEOUT_MS,
+  monitoringListener,
+} from './alerts/index.ts';
+import { AutomationService, automationRoutes, lockedZoneGuard } from './automation/index.ts';
 import { authRoutes, publicAuthRoutes } from './auth/auth.routes.ts';
+import { billingRoutes } from './billing/billing.routes.ts';
+import { consumptionRoutes } from './consumption/consumption.routes.ts';
+import { ConsumptionService } from './consumption/consumption.service.ts';
+import { PricingPlansService } from './billing/plans.service.ts';
+import { ZoneSubscriptionsService } from './billing/subscriptions.service.ts';
 import { AuthService } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
 import type { Context } from './context.ts';
@@ -20,6 +34,14 @@ import { BuildingsService } from './buildings/buildings.service.ts';
 import { FloorsService } from './buildings/floors.service.ts';
 import { customersRoutes } from './customers/customers.routes.ts';
 import { eventsRoutes } from './events/events.routes.ts';
+import { CommandsService } from './flowboxes/commands.service.ts';
+import { flowboxesRoutes } from './flowboxes/flowboxes.routes.ts';
+import { FlowboxesService } from './flowboxes/flowboxes.service.ts';
+import { TelemetryHooks } from './telemetry/index.ts';
+import { LiveHub } from './live/live.ts';
+import { liveStreamRoutes, liveTicketRoutes } from './live/live.routes.ts';
+import { DeviceLink } from './mqtt/device-link.ts';
+import { metricsRoutes } from './mqtt/metrics.routes.ts';
 import { CustomersService } from './customers/customers.service.ts';
 import type { Db } from './db/client.ts';
 import { AppError } from './errors.ts';
@@ -32,6 +54,9 @@ import { actorOf, bearerToken, errorResponses, type App } from './http/types.ts'
 import { Mailer } from './mail/mailer.ts';
 import { SitesService } from './sites/sites.service.ts';
 import { managersRoutes } from './users/managers.routes.ts';
+import { ScheduleRunner } from './schedules/schedule-runner.ts';
+import { schedulesRoutes } from './schedules/schedules.routes.ts';
+import { SchedulesService } from './schedules/schedules.service.ts';
 import { ManagersService } from './users/managers.service.ts';
 import { WaterPointsService } from './zones/water-points.service.ts';
 import { zonesRoutes } from './zones/zones.routes.ts';
@@ -52,6 +77,10 @@ export type AppOptions = {
   >;
   db: Db;
   now?: () => Date;
+  /** How long before an unsilenced critical alert is emailed again (default 30 minutes). */
+  alertEscalationIntervalMs?: number;
+  /** How long a paired flowbox may stay silent before flowbox_communication (default 10 minutes). */
+  communicationTimeoutMs?: number;
   /** Requests a minute per address on every route (default 1,200); benchmarks lift it. */
   rateLimitPerMinute?: number;
   logger?: FastifyServerOptions['logger'];
@@ -67,7 +96,27 @@ export type Services = {
   zones: ZonesService;
   waterPoints: WaterPointsService;
   images: ImagesService;
+  flowboxes: FlowboxesService;
+  commands: CommandsService;
+  /** The way to the devices; device messaging (server.ts) attaches the broker to it. */
+  deviceLink: DeviceLink;
+  live: LiveHub;
+  /** What device messaging shares with the services: database, clock, settings. */
+  context: Context;
+  pricingPlans: PricingPlansService;
+  subscriptions: ZoneSubscriptionsService;
+  consumption: ConsumptionService;
+  schedules: SchedulesService;
+  /** The scheduled-closing job; server.ts runs its passes. */
+  scheduleRunner: ScheduleRunner;
   mailer: Mailer;
+  /** Listeners run on every committed telemetry batch (the rules engine; docs/telemetry.md). */
+  telemetry: TelemetryHooks;
+  /** Automatic closing: detection on each telemetry batch, safety closes, the zone lock. */
+  automation: AutomationService;
+  /** Alerts (docs/alerts.md): raised by the rules, handled by users; the email job sends them. */
+  alerts: AlertsService;
+  alertNotifier: AlertNotifier;
 };
 
 /** Builds the HTTP app: `/v1` API, its OpenAPI docs at `/v1/docs`, and the web app. */
@@ -77,7 +126,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     bodyLimit: 1_048_576,
     trustProxy: false,
     // One line per request only when debugging: the start-up banner stays readable.
-    disableRequestLogging: !['debug', 'trace'].includes(options.config.logLevel),
+    logController: new LogController({
+      disableRequestLogging: !['debug', 'trace'].includes(options.config.logLevel),
+    }),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -100,6 +151,16 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     config: options.config,
   };
   const auth = new AuthService(ctx);
+  const deviceLink = new DeviceLink();
+  const live = new LiveHub(options.db, app.log);
+  const commands = new CommandsService(ctx, deviceLink);
+  const alertOptions = {
+    escalationIntervalMs: options.alertEscalationIntervalMs ?? ALERT_ESCALATION_INTERVAL_MS,
+    communicationTimeoutMs: options.communicationTimeoutMs ?? COMMUNICATION_TIMEOUT_MS,
+  };
+  const alerts = new AlertsService(ctx, alertOptions);
+  await live.start();
+  app.addHook('onClose', async () => live.close());
   const services: Services = {
     auth,
     managers: new ManagersService(ctx, auth),
@@ -110,9 +171,33 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     zones: new ZonesService(ctx),
     waterPoints: new WaterPointsService(ctx),
     images: new ImagesService(ctx),
+    flowboxes: new FlowboxesService(ctx, deviceLink),
+    commands,
+    deviceLink,
+    live,
+    context: ctx,
+    pricingPlans: new PricingPlansService(ctx),
+    subscriptions: new ZoneSubscriptionsService(ctx),
+    consumption: new ConsumptionService(ctx),
+    schedules: new SchedulesService(ctx),
+    scheduleRunner: new ScheduleRunner(ctx, commands),
     mailer,
+    telemetry: new TelemetryHooks(),
+    automation: new AutomationService(ctx, commands, async (tx, alert) => {
+      await alerts.raise(tx, { ...alert, zoneId: alert.scope.zoneId });
+    }),
+    alerts,
+    alertNotifier: new AlertNotifier(ctx, alertOptions),
   };
+  services.telemetry.register(services.automation.listener());
+  services.telemetry.register(monitoringListener());
   app.addHook('onClose', async () => mailer.close());
+  // spec §4 subscription renewal: renewals fall due by the day, so an hourly pass on every instance
+  // is enough; each renewal is claimed by one of them (docs/billing.md).
+  const renewals = setInterval(() => {
+    services.subscriptions.renewDue().catch((error: unknown) => app.log.error(error));
+  }, 3_600_000).unref();
+  app.addHook('onClose', async () => clearInterval(renewals));
 
   await app.register(fastifyRateLimit, {
     global: true,
@@ -135,6 +220,14 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     async (api) => {
       const v1 = api.withTypeProvider<ZodTypeProvider>();
       publicAuthRoutes(v1, auth);
+      const liveOptions = {
+        hub: live,
+        auth,
+        jwtSecret: options.config.jwtSecret,
+        now: ctx.now,
+        maxStreamS: options.config.accessTokenTtl,
+      };
+      liveStreamRoutes(v1, liveOptions);
       v1.get(
         '/health',
         {
@@ -156,13 +249,23 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
         protectedApi.addHook('onRequest', async (request) => {
           request.actor = await auth.authenticate(bearerToken(request));
         });
+        // spec §4: a zone locked by automatic closing refuses every change but the exit.
+        protectedApi.addHook('preHandler', lockedZoneGuard(options.db));
         authRoutes(protectedApi, auth, services.managers);
         managersRoutes(protectedApi, services.managers);
         customersRoutes(protectedApi, services.customers, services.sites);
         buildingsRoutes(protectedApi, services.buildings, services.floors);
         zonesRoutes(protectedApi, services.zones, services.waterPoints);
         imagesRoutes(protectedApi, services.images);
+        flowboxesRoutes(protectedApi, services.flowboxes, services.commands);
+        liveTicketRoutes(protectedApi, liveOptions);
+        metricsRoutes(protectedApi, deviceLink);
+        billingRoutes(protectedApi, services.pricingPlans, services.subscriptions);
+        consumptionRoutes(protectedApi, services.consumption);
+        schedulesRoutes(protectedApi, services.schedules);
+        automationRoutes(protectedApi, services.automation);
         eventsRoutes(protectedApi, options.db);
+        alertsRoutes(protectedApi, services.alerts);
         protectedApi.get(
           '/outbox',
           {

@@ -15,8 +15,17 @@ describe('configuration (DESIGN.md §8)', () => {
       databaseUrl: undefined,
       mqttUrl: undefined,
       demo: true,
+      demoFleet: true,
     });
     expect(config.publicUrl).toBe('http://localhost:8080');
+  });
+
+  it('takes a stable MQTT client id for the ingest sessions, and refuses one no broker accepts', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), MQTT_CLIENT_ID: 'flowbox-a' }).mqttClientId).toBe('flowbox-a');
+    expect(loadConfig({ DATA_DIR: dataDir() }).mqttClientId).toBeUndefined();
+    expect(() => loadConfig({ DATA_DIR: dataDir(), MQTT_CLIENT_ID: 'a/b' })).toThrow(
+      'Invalid configuration: MQTT_CLIENT_ID must be 1 to 40 letters, digits, _ or - (got "a/b")',
+    );
   });
 
   it('turns demo data off by default when DATABASE_URL points at PostgreSQL', () => {
@@ -25,6 +34,15 @@ describe('configuration (DESIGN.md §8)', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), DATABASE_URL: 'postgres://u@db/f', DEMO: 'true' }).demo).toBe(
       true,
     );
+  });
+
+  it('runs the demo fleet only with demo data, unless DEMO_FLEET=false', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), DEMO_FLEET: 'false' })).toMatchObject({
+      demo: true,
+      demoFleet: false,
+    });
+    expect(loadConfig({ DATA_DIR: dataDir(), DEMO: 'false', DEMO_FLEET: 'true' }).demoFleet).toBe(false);
+    expect(loadConfig({ DATA_DIR: dataDir(), DATABASE_URL: 'postgres://u@db/f' }).demoFleet).toBe(false);
   });
 
   it('generates a JWT secret once and keeps it in DATA_DIR', () => {
@@ -50,6 +68,7 @@ describe('configuration (DESIGN.md §8)', () => {
       'Invalid configuration: MQTT_URL must be a URL starting with mqtt:// or mqtts:// or tcp:// or ws:// or wss://',
     ],
     [{ DEMO: 'maybe' }, 'Invalid configuration: DEMO must be true or false (got "maybe")'],
+    [{ DEMO_FLEET: 'few' }, 'Invalid configuration: DEMO_FLEET must be true or false (got "few")'],
     [{ JWT_SECRET: 'short' }, 'Invalid configuration: JWT_SECRET must be at least 32 characters'],
     [
       { LOG_LEVEL: 'loud' },

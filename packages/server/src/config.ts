@@ -36,6 +36,10 @@ const EnvSchema = z.object({
   DATABASE_URL: urlWithScheme(['postgres', 'postgresql']).optional(),
   MQTT_URL: urlWithScheme(['mqtt', 'mqtts', 'tcp', 'ws', 'wss']).optional(),
   MQTT_PORT: port(1883),
+  MQTT_CLIENT_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be 1 to 40 letters, digits, _ or -')
+    .optional(),
   PUBLIC_URL: urlWithScheme(['http', 'https']).optional(),
   SMTP_URL: urlWithScheme(['smtp', 'smtps']).optional(),
   SMTP_FROM: z.string().min(3).default('Flowbox Manager <no-reply@flowbox.local>'),
@@ -43,6 +47,7 @@ const EnvSchema = z.object({
   FLOWBOX_ADMIN_EMAIL: z.email('must be an email address').optional(),
   FLOWBOX_ADMIN_PASSWORD: passwordField.optional(),
   DEMO: flag.optional(),
+  DEMO_FLEET: flag.optional(),
   LOG_LEVEL: z
     .enum(
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
@@ -78,12 +83,19 @@ export type Config = {
   databaseUrl: string | undefined;
   mqttUrl: string | undefined;
   mqttPort: number;
+  /**
+   * With MQTT_URL: this instance's stable MQTT client id prefix, so that after a crash it finds its
+   * broker session and what was delivered to it unacknowledged (docs/telemetry.md). One per instance.
+   */
+  mqttClientId: string | undefined;
   publicUrl: string;
   smtpUrl: string | undefined;
   smtpFrom: string;
   jwtSecret: string;
   admin: { email: string; password: string } | undefined;
   demo: boolean;
+  /** Simulated flowboxes paired to the demo zones (src/demo/fleet.ts); only with demo data. */
+  demoFleet: boolean;
   logLevel: string;
   accessTokenTtl: number;
   refreshTokenTtl: number;
@@ -121,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     mqttUrl: e.MQTT_URL,
     mqttPort: e.MQTT_PORT,
+    mqttClientId: e.MQTT_CLIENT_ID,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM,
@@ -129,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? { email: e.FLOWBOX_ADMIN_EMAIL.toLowerCase(), password: e.FLOWBOX_ADMIN_PASSWORD! }
       : undefined,
     demo: e.DEMO ?? !e.DATABASE_URL,
+    demoFleet: (e.DEMO ?? !e.DATABASE_URL) && (e.DEMO_FLEET ?? true),
     logLevel: e.LOG_LEVEL,
     accessTokenTtl: e.ACCESS_TOKEN_TTL,
     refreshTokenTtl: e.REFRESH_TOKEN_TTL,

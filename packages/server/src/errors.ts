@@ -6,7 +6,7 @@ export class AppError extends Error {
     readonly status: number,
     readonly code: ErrorCode,
     readonly params: Record<string, string | number> = {},
-    readonly details?: { path: string; message: string }[],
+    readonly details?: { path: string; message: string; params?: Record<string, string | number> }[],
   ) {
     super(code);
   }

@@ -34,6 +34,11 @@ async function main(): Promise<void> {
     `  Devices:   ${server.messaging.describe}`,
   ];
   if (config.demo) {
+    lines.push(
+      config.demoFleet
+        ? `  Demo fleet: ${server.demoFleet.running} simulated flowboxes running (DEMO_FLEET=false to stop them)`
+        : '  Demo fleet: off (DEMO_FLEET=false)',
+    );
     lines.push(`  Log in with any demo account, password "${DEMO_PASSWORD}":`);
     for (const a of DEMO_ACCOUNTS)
       lines.push(

@@ -79,6 +79,27 @@ describe('npm start on embedded defaults', () => {
     const names = ((await list.json()) as { items: { name: string }[] }).items.map((c) => c.name);
     expect(names).toContain('Kept Across Restarts');
     expect(names.filter((n) => n === 'Acme Water Services')).toHaveLength(1);
+
+    // The demo hierarchy: the site manager of Lyon sees its building, floors and zones with water points.
+    const site = await login(server, 'site@demo.flowbox.local', DEMO_PASSWORD);
+    const siteToken = ((await site.json()) as { access_token: string }).access_token;
+    const get = async <T>(path: string) => {
+      const answer = await fetch(`${server.url}/v1${path}`, {
+        headers: { authorization: `Bearer ${siteToken}` },
+      });
+      expect(answer.status).toBe(200);
+      return (await answer.json()) as T;
+    };
+    const me = await get<{ customer_id: string; site_id: string[] }>('/users/me');
+    const sitePath = `/customers/${me.customer_id}/sites/${me.site_id[0]}`;
+    const buildingList = await get<{ items: { id: string; name: string; zone_count: number }[] }>(
+      `${sitePath}/buildings/list`,
+    );
+    expect(buildingList.items.map((b) => [b.name, b.zone_count])).toEqual([['Tower A', 3]]);
+    const zoneList = await get<{ items: { id: string; name: string; water_point_count: number }[] }>(
+      `${sitePath}/buildings/${buildingList.items[0]!.id}/zones/list`,
+    );
+    expect(zoneList.items.every((zone) => zone.water_point_count > 0)).toBe(true);
   });
 
   it('refuses MQTT connections from unknown devices on the embedded broker', async () => {

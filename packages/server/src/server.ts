@@ -1,25 +1,56 @@
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
-import { connectExternalBroker, startEmbeddedBroker, type DeviceMessaging } from './mqtt/broker.ts';
+import { startDemoFleet, type DemoFleet } from './demo/fleet.ts';
+import { startDeviceMessaging, type DeviceMessaging } from './mqtt/messaging.ts';
+import { startScheduleJob } from './schedules/schedule-runner.ts';
+import { startSafetyCloseJob } from './automation/index.ts';
+import { startAlertEmailJob } from './alerts/index.ts';
 import { ensureAdmin, seedDemo } from './seed/seed.ts';
 
 export class PortBusyError extends Error {}
 
-export type RunningServer = { url: string; messaging: DeviceMessaging; close: () => Promise<void> };
+export type RunningServer = {
+  url: string;
+  messaging: DeviceMessaging;
+  /** The simulated flowboxes of the demo (DEMO_FLEET); none when it is off. */
+  demoFleet: Pick<DemoFleet, 'running'>;
+  close: () => Promise<void>;
+};
 
 /** Starts the whole product: database (migrated), device messaging, HTTP server. */
 export async function startServer(config: Config): Promise<RunningServer> {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const { app } = await buildApp({ config, db: database.db });
+  // The app's logger exists only once the database is open: the handler reads it when called.
+  const logger: { current?: { warn: (obj: object, msg: string) => void } } = {};
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    onConnectionError: (error) =>
+      logger.current?.warn({ err: error.message }, 'database connection lost; it is replaced on next use'),
+  });
+  const { app, services } = await buildApp({ config, db: database.db });
+  logger.current = app.log;
   const closers: (() => Promise<void>)[] = [() => database.close()];
   try {
     if (config.admin) await ensureAdmin(database.db, config.admin, app.log);
     if (config.demo) await seedDemo(database.db, app.log);
-    const messaging = config.mqttUrl
-      ? await connectExternalBroker(config.mqttUrl, app.log)
-      : await startEmbeddedBroker(config.mqttPort, config.host, app.log);
+    const messaging = await startDeviceMessaging({
+      mqttUrl: config.mqttUrl,
+      port: config.mqttPort,
+      host: config.host,
+      ctx: services.context,
+      link: services.deviceLink,
+      flowboxes: services.flowboxes,
+      commands: services.commands,
+      telemetry: services.telemetry,
+      clientId: config.mqttClientId,
+      log: app.log,
+    });
     closers.unshift(() => messaging.close());
+    // Scheduled closings send through device messaging: the job stops before it does.
+    closers.unshift(startScheduleJob(services.scheduleRunner, app.log));
+    closers.unshift(startSafetyCloseJob(services.automation, app.log));
+    closers.unshift(startAlertEmailJob(services.alertNotifier, app.log));
     closers.unshift(() => app.close());
     await app.listen({ port: config.port, host: config.host }).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') {
@@ -30,9 +61,23 @@ export async function startServer(config: Config): Promise<RunningServer> {
       throw error;
     });
     const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
+    const demoFleet = config.demoFleet
+      ? await startDemoFleet({
+          db: database.db,
+          flowboxes: services.flowboxes,
+          brokerUrl:
+            config.mqttUrl ??
+            `mqtt://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.mqttPort}`,
+          dataDir: config.dataDir,
+          log: app.log,
+        })
+      : { running: 0, stop: async () => undefined };
+    // The devices say goodbye before the broker and the database they talk to go away.
+    closers.unshift(() => demoFleet.stop());
     return {
       url,
       messaging,
+      demoFleet: { running: demoFleet.running },
       close: async () => {
         for (const close of closers) await close();
       },

@@ -16,6 +16,7 @@ export const PERMISSIONS = [
   'alerts.manage',
   'firmware.update',
   'consumption.export',
+  'subscriptions.manage',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -26,7 +27,14 @@ const ALL_AUTHORISED = Object.fromEntries(PERMISSIONS.map((p) => [p, 'authorised
 
 /** What each role may do by default; site managers do not manage sites or other managers. */
 export function defaultPermissions(role: Role): PermissionSet {
-  if (role === 3) return { ...ALL_AUTHORISED, 'sites.manage': 'denied', 'managers.manage': 'denied' };
+  // A subscription is the customer's commitment (docs/billing.md): not a site manager's to choose.
+  if (role === 3)
+    return {
+      ...ALL_AUTHORISED,
+      'sites.manage': 'denied',
+      'managers.manage': 'denied',
+      'subscriptions.manage': 'denied',
+    };
   return { ...ALL_AUTHORISED };
 }
 

@@ -93,6 +93,74 @@ export const paths = {
       `/customers/${customerId}/sites/${siteId}/site-managers/${managerId}/permissions`,
   },
 
+  buildingAdd: {
+    path: '/customers/:customerId/sites/:siteId/building/add',
+    getHref: (customerId: string, siteId: string) => `/customers/${customerId}/sites/${siteId}/building/add`,
+  },
+  building: {
+    path: '/customers/:customerId/sites/:siteId/building/:buildingId',
+    getHref: (customerId: string, siteId: string, buildingId: string) =>
+      `/customers/${customerId}/sites/${siteId}/building/${buildingId}`,
+  },
+  buildingEdit: {
+    path: '/customers/:customerId/sites/:siteId/building/:buildingId/edit',
+    getHref: (customerId: string, siteId: string, buildingId: string) =>
+      `/customers/${customerId}/sites/${siteId}/building/${buildingId}/edit`,
+  },
+  buildingEvents: {
+    path: '/customers/:customerId/sites/:siteId/building/:buildingId/events',
+    getHref: (customerId: string, siteId: string, buildingId: string) =>
+      `/customers/${customerId}/sites/${siteId}/building/${buildingId}/events`,
+  },
+
+  zoneAdd: {
+    path: '/customers/:customerId/sites/:siteId/building/:buildingId/zone/add',
+    getHref: (customerId: string, siteId: string, buildingId: string) =>
+      `/customers/${customerId}/sites/${siteId}/building/${buildingId}/zone/add`,
+  },
+  zone: {
+    path: '/customers/:customerId/sites/:siteId/building/:buildingId/zone/:zoneId',
+    getHref: (customerId: string, siteId: string, buildingId: string, zoneId: string) =>
+      `/customers/${customerId}/sites/${siteId}/building/${buildingId}/zone/${zoneId}`,
+  },
+  zoneEdit: {
+    path: '/customers/:customerId/sites/:siteId/building/:buildingId/zone/:zoneId/edit',
+    getHref: (customerId: string, siteId: string, buildingId: string, zoneId: string) =>
+      `/customers/${customerId}/sites/${siteId}/building/${buildingId}/zone/${zoneId}/edit`,
+  },
+  zoneEvents: {
+    path: '/customers/:customerId/sites/:siteId/building/:buildingId/zone/:zoneId/events',
+    getHref: (customerId: string, siteId: string, buildingId: string, zoneId: string) =>
+      `/customers/${customerId}/sites/${siteId}/building/${buildingId}/zone/${zoneId}/events`,
+  },
+  flowbox: {
+    path: '/customers/:customerId/sites/:siteId/building/:buildingId/zone/:zoneId/flowbox/:flowboxId',
+    getHref: (customerId: string, siteId: string, buildingId: string, zoneId: string, flowboxId: string) =>
+      `/customers/${customerId}/sites/${siteId}/building/${buildingId}/zone/${zoneId}/flowbox/${flowboxId}`,
+  },
+  waterPoints: {
+    path: '/customers/:customerId/sites/:siteId/building/:buildingId/zone/:zoneId/water-points',
+    getHref: (customerId: string, siteId: string, buildingId: string, zoneId: string) =>
+      `/customers/${customerId}/sites/${siteId}/building/${buildingId}/zone/${zoneId}/water-points`,
+  },
+  scheduleAdd: {
+    path: '/customers/:customerId/sites/:siteId/building/:buildingId/zone/:zoneId/schedules/add',
+    getHref: (customerId: string, siteId: string, buildingId: string, zoneId: string) =>
+      `/customers/${customerId}/sites/${siteId}/building/${buildingId}/zone/${zoneId}/schedules/add`,
+  },
+  scheduleEdit: {
+    path: '/customers/:customerId/sites/:siteId/building/:buildingId/zone/:zoneId/schedules/:scheduleId/edit',
+    getHref: (customerId: string, siteId: string, buildingId: string, zoneId: string, scheduleId: string) =>
+      `/customers/${customerId}/sites/${siteId}/building/${buildingId}/zone/${zoneId}/schedules/${scheduleId}/edit`,
+  },
+  waterPointAdd: {
+    path: '/customers/:customerId/sites/:siteId/building/:buildingId/zone/:zoneId/water-points/add',
+    getHref: (customerId: string, siteId: string, buildingId: string, zoneId: string) =>
+      `/customers/${customerId}/sites/${siteId}/building/${buildingId}/zone/${zoneId}/water-points/add`,
+  },
+
+  assistant: { path: '/assistant', getHref: () => '/assistant' },
+
   floveaManagers: { path: '/flovea-managers', getHref: () => '/flovea-managers' },
   floveaManagerAdd: { path: '/flovea-managers/add', getHref: () => '/flovea-managers/add' },
   floveaManagerEdit: {
@@ -105,6 +173,24 @@ export const paths = {
   },
 
   outbox: { path: '/outbox', getHref: () => '/outbox' },
+  alerts: { path: '/alerts', getHref: () => '/alerts' },
+  alertSettings: { path: '/alerts/settings', getHref: () => '/alerts/settings' },
+
+  subscriptions: { path: '/subscriptions', getHref: () => '/subscriptions' },
+  pricingPlans: { path: '/subscriptions/pricing-plans', getHref: () => '/subscriptions/pricing-plans' },
+  pricingPlanAdd: {
+    path: '/subscriptions/pricing-plans/add',
+    getHref: () => '/subscriptions/pricing-plans/add',
+  },
+  pricingPlanEdit: {
+    path: '/subscriptions/pricing-plans/:pricingPlanId/edit',
+    getHref: (planId: string) => `/subscriptions/pricing-plans/${planId}/edit`,
+  },
+  zoneSubscription: {
+    path: '/customers/:customerId/sites/:siteId/building/:buildingId/zone/:zoneId/subscription',
+    getHref: (customerId: string, siteId: string, buildingId: string, zoneId: string) =>
+      `/customers/${customerId}/sites/${siteId}/building/${buildingId}/zone/${zoneId}/subscription`,
+  },
 } as const;
 
 /** Only same-site paths are followed after login, never another origin. */

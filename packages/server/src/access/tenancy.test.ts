@@ -4,16 +4,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildings,
   customers,
+  deviceCommands,
+  flowboxCredentials,
+  flowboxes,
   emails,
   events,
   floors,
   images,
+  pricingPlanRanges,
+  pricingPlans,
+  pricingPlanVersions,
+  scheduleRuns,
+  schedules,
   sites,
   users,
   userSites,
   userTokens,
   waterPoints,
+  zoneAutomation,
   zones,
+  zoneSubscriptions,
 } from '../db/schema.ts';
 import {
   ApiClient,
@@ -112,6 +122,7 @@ beforeAll(async () => {
   clients.anonymous = new ApiClient(t.app);
   for (const site of ['a1', 'a2'] as const) targets[site] = await hierarchyIn(w.sites[site].id);
   targets.b1 = await hierarchyIn(w.sites.b1.id);
+  await createFlowboxTargets();
   const logo = imageUpload();
   await clients.provider.request('PUT', `${A()}/logo`, logo.body, logo.headers);
 });
@@ -504,6 +515,187 @@ const ROWS: Row[] = [
   },
   ...hierarchyRows('a1'),
   ...hierarchyRows('a2'),
+  ...scheduleRows('a1'),
+  ...scheduleRows('a2'),
+  ...automationRows('a1'),
+  ...automationRows('a2'),
+  ...consumptionRows('a1'),
+  ...consumptionRows('a2'),
+  {
+    action: "read customer A's consumption (a site manager gets its own sites' only)",
+    call: () => ({ method: 'GET', url: `${A()}/consumption?window=year` }),
+    expected: readSiteA1,
+  },
+  {
+    action: "export customer A's consumption as CSV",
+    call: () => ({ method: 'GET', url: `${A()}/consumption/export.csv?from=2026-01-01&to=2026-01-31` }),
+    expected: readSiteA1,
+  },
+  {
+    action: "read today's dashboard figures (each gets what it may see)",
+    call: () => ({ method: 'GET', url: '/v1/dashboard/today' }),
+    expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200 },
+  },
+
+  // Pricing plans and subscriptions (docs/billing.md)
+  {
+    action: 'list the pricing plans',
+    call: () => ({ method: 'GET', url: '/v1/pricing_plans/list' }),
+    expected: allowProviderOnly,
+  },
+  {
+    action: 'read a pricing plan',
+    call: async () => ({ method: 'GET', url: `/v1/pricing_plans/${await targetPlan()}/info` }),
+    expected: allowProviderOnly,
+  },
+  {
+    action: 'create a pricing plan',
+    call: (actor) => ({
+      method: 'POST',
+      url: '/v1/pricing_plans/create',
+      body: planBody(`Plan by ${actor}`),
+    }),
+    expected: withStatus(allowProviderOnly, 200, 201),
+  },
+  {
+    action: 'change the price of a pricing plan from a later day',
+    call: async () => ({
+      method: 'PUT',
+      url: `/v1/pricing_plans/${await targetPlan()}/update`,
+      body: { new_price: true, from_date: `${2030 + ++sequence}-01-01` },
+    }),
+    expected: allowProviderOnly,
+  },
+  {
+    action: 'delete a pricing plan',
+    call: async () => {
+      const name = `Disposable plan ${++sequence}`;
+      const res = await clients.provider.post('/v1/pricing_plans/create', planBody(name));
+      return {
+        method: 'DELETE',
+        url: `/v1/pricing_plans/${res.json().id}/delete`,
+        body: { confirm_name: name },
+      };
+    },
+    expected: allowProviderOnly,
+  },
+  {
+    action: 'read the subscriptions overview',
+    call: () => ({ method: 'GET', url: '/v1/subscriptions/overview' }),
+    expected: allowProviderOnly,
+  },
+  ...(['a1', 'a2'] as const).flatMap((site): Row[] => {
+    const subscription = () =>
+      `${A()}/sites/${w.sites[site].id}/buildings/${targets[site].building}/zones/${targets[site].zone}/subscription`;
+    return [
+      {
+        action: `read the subscription of a zone on site ${site}`,
+        call: () => ({ method: 'GET', url: `${subscription()}/info` }),
+        expected: site === 'a1' ? readSiteA1 : readCustomerA,
+      },
+      {
+        // A commercial commitment: the customer's managers', never a site manager's.
+        action: `choose the subscription of a zone on site ${site}`,
+        call: async () => ({
+          method: 'PUT',
+          url: `${subscription()}/update`,
+          body: { pricing_plan_id: await targetPlan(), service_level: 'premium' },
+        }),
+        expected: manageInA,
+      },
+    ];
+  }),
+  {
+    action: "list the zones of customer A's sites (a site manager gets its own sites' only)",
+    call: () => ({ method: 'GET', url: `${A()}/zones/list` }),
+    expected: readSiteA1,
+  },
+  {
+    action: 'list the zones of site a2 of customer A',
+    call: () => ({ method: 'GET', url: `${A()}/zones/list?site_id=${w.sites.a2.id}` }),
+    expected: readCustomerA,
+  },
+  // Flowboxes (issue #4): read like the site, paired with `flowboxes.pair`, commanded with `valves.control`.
+  ...(['a1', 'a2'] as const).flatMap((site): Row[] => {
+    const read = site === 'a1' ? readSiteA1 : readCustomerA;
+    const manage = site === 'a1' ? readSiteA1 : manageInA;
+    return [
+      {
+        action: `list the flowboxes of a zone on site ${site}`,
+        call: () => ({ method: 'GET', url: `${zonePath(site)}/flowboxes/list` }),
+        expected: read,
+      },
+      {
+        action: `read a flowbox on site ${site}`,
+        call: () => ({ method: 'GET', url: `${flowboxTargets[site].path}/info` }),
+        expected: read,
+      },
+      {
+        action: `prepare a pairing in a subscribed zone on site ${site}`,
+        call: async () => ({
+          method: 'POST',
+          url: `${await subscribedZone(site)}/flowboxes/pair`,
+          body: { serial: `TEN-${++sequence}`, factory_secret: 'f'.repeat(43) },
+        }),
+        expected: withStatus(manage, 200, 201),
+      },
+      {
+        action: `validate the pairing of a flowbox on site ${site}`,
+        call: async () => ({ method: 'POST', url: `${(await flowboxIn(site, 'pending')).path}/validate` }),
+        expected: manage,
+      },
+      {
+        action: `refuse the pairing of a flowbox on site ${site}`,
+        call: async () => ({ method: 'POST', url: `${(await flowboxIn(site, 'pending')).path}/refuse` }),
+        expected: withStatus(manage, 200, 204),
+      },
+      {
+        action: `unpair a flowbox on site ${site}`,
+        call: async () => ({ method: 'POST', url: `${(await flowboxIn(site, 'ready')).path}/unpair` }),
+        expected: withStatus(manage, 200, 204),
+      },
+      {
+        action: `detach a flowbox on site ${site}`,
+        call: async () => {
+          const target = await flowboxIn(site, 'ready');
+          return { method: 'DELETE', url: `${target.path}/detach`, body: { confirm_name: target.serial } };
+        },
+        expected: withStatus(manage, 200, 204),
+      },
+      {
+        action: `close the valve of a flowbox on site ${site}`,
+        call: () => ({
+          method: 'POST',
+          url: `${flowboxTargets[site].path}/commands/send`,
+          body: { name: 'valve_close' },
+        }),
+        expected: withStatus(manage, 200, 202),
+      },
+      {
+        action: `list the commands of a flowbox on site ${site}`,
+        call: () => ({ method: 'GET', url: `${flowboxTargets[site].path}/commands/list` }),
+        expected: read,
+      },
+      {
+        action: `read a command of a flowbox on site ${site}`,
+        call: () => ({
+          method: 'GET',
+          url: `${flowboxTargets[site].path}/commands/${flowboxTargets[site].command}/info`,
+        }),
+        expected: read,
+      },
+    ];
+  }),
+  {
+    action: 'get a ticket for the live channel (each receives what it may read)',
+    call: () => ({ method: 'POST', url: '/v1/live/ticket' }),
+    expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200 },
+  },
+  {
+    action: 'read the device messaging counters',
+    call: () => ({ method: 'GET', url: '/v1/metrics' }),
+    expected: allowProviderOnly,
+  },
   {
     action: "upload customer A's logo",
     call: () => ({ method: 'PUT', url: `${A()}/logo`, ...imageUpload() }),
@@ -534,6 +726,84 @@ const ROWS: Row[] = [
     },
   ]),
 ];
+
+const zonePath = (site: 'a1' | 'a2' | 'b1') => {
+  const customerId = site === 'b1' ? w.customers.b.id : w.customers.a.id;
+  return `/v1/customers/${customerId}/sites/${w.sites[site].id}/buildings/${targets[site].building}/zones/${targets[site].zone}`;
+};
+
+/** A flowbox written straight into a target zone, in the pairing state a row needs. */
+async function flowboxIn(site: 'a1' | 'a2' | 'b1', state: 'pending' | 'ready') {
+  const serial = `TEN-${++sequence}`;
+  const [row] = await t.db
+    .insert(flowboxes)
+    .values({
+      serial,
+      zoneId: targets[site].zone,
+      pairingState: state,
+      model: 'one_inch_v1',
+      waterTemperature: 'cold',
+    })
+    .returning();
+  return { id: row!.id, serial, path: `${zonePath(site)}/flowboxes/${row!.id}` };
+}
+
+/** In each target zone, a paired flowbox with one command, for the rows that read or command it. */
+const flowboxTargets = {} as Record<'a1' | 'a2' | 'b1', { path: string; command: string }>;
+async function createFlowboxTargets(): Promise<void> {
+  for (const site of ['a1', 'a2', 'b1'] as const) {
+    const target = await flowboxIn(site, 'ready');
+    const [command] = await t.db
+      .insert(deviceCommands)
+      .values({
+        flowboxId: target.id,
+        name: 'autotest',
+        origin: 'web',
+        issuedAt: new Date(),
+        expiresAt: new Date(Date.now() + 120_000),
+        nextAttemptAt: new Date(),
+        status: 'pending',
+      })
+      .returning();
+    flowboxTargets[site] = { path: target.path, command: command!.id };
+  }
+}
+
+/** A new zone with a subscription (spec §5: pairing needs one), so each actor prepares its own pairing. */
+async function subscribedZone(site: 'a1' | 'a2'): Promise<string> {
+  const [zone] = await t.db
+    .insert(zones)
+    .values({ ...zoneRow(), buildingId: targets[site].building, name: `Pairing zone ${++sequence}` })
+    .returning();
+  await t.db.insert(zoneSubscriptions).values({
+    zoneId: zone!.id,
+    planId: await targetPlan(),
+    serviceLevel: 'basic',
+    startDate: '2026-01-01',
+    renewalDate: '2027-01-01',
+  });
+  return `${A()}/sites/${w.sites[site].id}/buildings/${targets[site].building}/zones/${zone!.id}`;
+}
+
+/** A plan offered where the target buildings are (FR, EUR), created once by the provider. */
+let plan: Promise<string> | undefined;
+const targetPlan = () =>
+  (plan ??= clients.provider
+    .post('/v1/pricing_plans/create', planBody('Target plan'))
+    .then((res) => res.json().id as string));
+
+function planBody(name: string) {
+  return {
+    name,
+    regions: ['FR'],
+    billing_type: 'monthly',
+    acquisition_type: 'acquisition',
+    currency: 'EUR',
+    volume_unit: 'm3',
+    from_date: '2025-01-01',
+    ranges: [{ volume_start: '0', volume_end: null, price_per_unit: '2.5' }],
+  };
+}
 
 const imageUpload = () => {
   const { payload, headers } = multipartFile(TINY_PNG);
@@ -653,7 +923,7 @@ function hierarchyRows(site: 'a1' | 'a2'): Row[] {
     },
     {
       action: `update a zone ${on}`,
-      call: () => ({ method: 'PUT', url: `${zone()}/update`, body: { service_level: 'premium' } }),
+      call: () => ({ method: 'PUT', url: `${zone()}/update`, body: { occupants: 12 } }),
       expected: manage,
     },
     {
@@ -719,6 +989,163 @@ function hierarchyRows(site: 'a1' | 'a2'): Row[] {
   ];
 }
 
+/** A zone allowing scheduled closings in the target building of a site, with one schedule, made once. */
+const scheduleTargets: Partial<Record<'a1' | 'a2' | 'b1', Promise<{ zone: string; schedule: string }>>> = {};
+function scheduleTarget(site: 'a1' | 'a2' | 'b1') {
+  return (scheduleTargets[site] ??= (async () => {
+    const [zone] = await t.db
+      .insert(zones)
+      .values({
+        ...zoneRow(),
+        buildingId: targets[site].building,
+        name: 'Scheduled zone',
+        scheduledClosingAuthorised: true,
+      })
+      .returning();
+    const [schedule] = await t.db
+      .insert(schedules)
+      .values({ ...scheduleRow(), zoneId: zone!.id, label: 'Target schedule' })
+      .returning();
+    return { zone: zone!.id, schedule: schedule!.id };
+  })());
+}
+
+function scheduleRow() {
+  return {
+    label: 'Schedule',
+    dateStart: '2026-01-01',
+    dateEnd: '2026-12-31',
+    closingTime: '22:00',
+    openingTime: '06:00',
+    recurring: true,
+    frequency: 'daily' as const,
+  };
+}
+
+const scheduleBody = (label: string) => ({
+  label,
+  date_start: '2026-01-01',
+  date_end: '2026-12-31',
+  closing_time: '22:00',
+  opening_time: '06:00',
+  recurring: true,
+  frequency: 'weekly',
+  weekdays: ['friday'],
+});
+
+async function zonePathOfSchedules(site: 'a1' | 'a2') {
+  const target = await scheduleTarget(site);
+  return {
+    ...target,
+    path: `${A()}/sites/${w.sites[site].id}/buildings/${targets[site].building}/zones/${target.zone}`,
+  };
+}
+
+/** Scheduled closings of a zone of one site of A: read like the site, managed like its zones. */
+function scheduleRows(site: 'a1' | 'a2'): Row[] {
+  const read = site === 'a1' ? readSiteA1 : readCustomerA;
+  const manage = site === 'a1' ? readSiteA1 : manageInA;
+  const zone = () => zonePathOfSchedules(site);
+  const on = `on site ${site}`;
+  return [
+    {
+      action: `list the scheduled closings of a zone ${on}`,
+      call: async () => ({ method: 'GET', url: `${(await zone()).path}/schedules/list` }),
+      expected: read,
+    },
+    {
+      action: `read the next scheduled closings of a zone ${on}`,
+      call: async () => ({ method: 'GET', url: `${(await zone()).path}/schedules/occurrences` }),
+      expected: read,
+    },
+    {
+      action: `read a scheduled closing ${on}`,
+      call: async () => {
+        const z = await zone();
+        return { method: 'GET', url: `${z.path}/schedules/${z.schedule}/info` };
+      },
+      expected: read,
+    },
+    {
+      action: `create a scheduled closing ${on}`,
+      call: async (actor) => ({
+        method: 'POST',
+        url: `${(await zone()).path}/schedules/create`,
+        body: scheduleBody(`By ${actor}`),
+      }),
+      expected: withStatus(manage, 200, 201),
+    },
+    {
+      action: `update a scheduled closing ${on}`,
+      call: async () => {
+        const z = await zone();
+        return {
+          method: 'PUT',
+          url: `${z.path}/schedules/${z.schedule}/update`,
+          body: scheduleBody('Target schedule'),
+        };
+      },
+      expected: manage,
+    },
+    {
+      action: `delete a scheduled closing ${on}`,
+      call: async () => {
+        const z = await zone();
+        const label = `Disposable schedule ${++sequence}`;
+        const [row] = await t.db
+          .insert(schedules)
+          .values({ ...scheduleRow(), zoneId: z.zone, label })
+          .returning();
+        return {
+          method: 'DELETE',
+          url: `${z.path}/schedules/${row!.id}/delete`,
+          body: { confirm_name: label },
+        };
+      },
+      expected: withStatus(manage, 200, 204),
+    },
+  ];
+}
+
+/** Automatic closing of a zone (docs/automation.md): read like its site, managed like its zones. */
+function automationRows(site: 'a1' | 'a2'): Row[] {
+  const read = site === 'a1' ? readSiteA1 : readCustomerA;
+  const manage = site === 'a1' ? readSiteA1 : manageInA;
+  const on = `of a zone on site ${site}`;
+  return [
+    {
+      action: `read the automatic closing ${on}`,
+      call: () => ({ method: 'GET', url: `${zonePath(site)}/automation/info` }),
+      expected: read,
+    },
+    {
+      action: `save the automatic-closing margins ${on}`,
+      call: () => ({
+        method: 'PUT',
+        url: `${zonePath(site)}/automation/update`,
+        body: {
+          automatic_closing_enabled: true,
+          volume_margin_enabled: true,
+          volume_margin: 5,
+          duration_margin_enabled: false,
+          duration_margin_minutes: null,
+        },
+      }),
+      expected: manage,
+    },
+    {
+      // The target is not locked: those allowed are told there is nothing to exit.
+      action: `exit automatic closing ${on}`,
+      call: () => ({
+        method: 'POST',
+        url: `${zonePath(site)}/automation/exit`,
+        body: { confirm_name: 'Target zone' },
+      }),
+      expected: withStatus(manage, 200, 409),
+    },
+  ];
+}
+
 /** Every row of every table a write could touch, in a stable order. */
 async function databaseState(): Promise<unknown[][]> {
   const dump = async (table: PgTable) =>
@@ -737,6 +1164,16 @@ async function databaseState(): Promise<unknown[][]> {
       waterPoints,
       images,
       events,
+      pricingPlans,
+      pricingPlanVersions,
+      pricingPlanRanges,
+      zoneSubscriptions,
+      flowboxes,
+      flowboxCredentials,
+      deviceCommands,
+      schedules,
+      scheduleRuns,
+      zoneAutomation,
     ].map(dump),
   );
 }
@@ -769,7 +1206,7 @@ describe('tenant isolation on targets of customer A', () => {
 });
 
 describe('a target under the wrong customer', () => {
-  type NestingCase = { what: string; call: () => Call };
+  type NestingCase = { what: string; call: () => Call | Promise<Call> };
   const wrongNesting: NestingCase[] = [
     {
       what: 'read site b1 under customer A',
@@ -867,6 +1304,20 @@ describe('a target under the wrong customer', () => {
       }),
     },
     {
+      what: 'read the consumption of a zone of b1 under a building of a1',
+      call: () => ({
+        method: 'GET',
+        url: `${A()}/sites/${w.sites.a1.id}/buildings/${targets.a1.building}/zones/${targets.b1.zone}/consumption`,
+      }),
+    },
+    {
+      what: 'export the consumption of a building of b1 under site a1',
+      call: () => ({
+        method: 'GET',
+        url: `${A()}/sites/${w.sites.a1.id}/buildings/${targets.b1.building}/consumption/export.csv?window=week`,
+      }),
+    },
+    {
       what: 'read a zone of a building of a2 under a building of a1',
       call: () => ({
         method: 'GET',
@@ -889,10 +1340,43 @@ describe('a target under the wrong customer', () => {
       }),
     },
     {
+      what: 'choose the subscription of a zone of b1 under a building of a1',
+      call: () => ({
+        method: 'PUT',
+        url: `${A()}/sites/${w.sites.a1.id}/buildings/${targets.a1.building}/zones/${targets.b1.zone}/subscription/update`,
+        body: { pricing_plan_id: '00000000-0000-4000-8000-000000000000', service_level: 'basic' },
+      }),
+    },
+    {
+      what: "read a flowbox of b1 under a zone of customer A's",
+      call: () => ({ method: 'GET', url: `${zonePath('a1')}/flowboxes/${flowboxIdOf('b1')}/info` }),
+    },
+    {
+      what: "close the valve of a flowbox of b1 under a zone of customer A's",
+      call: () => ({
+        method: 'POST',
+        url: `${zonePath('a1')}/flowboxes/${flowboxIdOf('b1')}/commands/send`,
+        body: { name: 'valve_close' },
+      }),
+    },
+    {
+      what: "unpair a flowbox of b1 under a zone of customer A's",
+      call: () => ({ method: 'POST', url: `${zonePath('a1')}/flowboxes/${flowboxIdOf('b1')}/unpair` }),
+    },
+    {
+      what: "update a scheduled closing of b1 under a zone of customer A's",
+      call: async () => ({
+        method: 'PUT',
+        url: `${(await zonePathOfSchedules('a1')).path}/schedules/${(await scheduleTarget('b1')).schedule}/update`,
+        body: scheduleBody('Stolen'),
+      }),
+    },
+    {
       what: 'read a site manager of A through the customer-manager calls',
       call: () => ({ method: 'GET', url: `${A()}/customer_managers/${w.users.smA.id}/info` }),
     },
   ];
+  const flowboxIdOf = (site: 'b1') => flowboxTargets[site].path.split('/').at(-1)!;
   const nestingCases = wrongNesting.flatMap(({ what, call }) => [
     { name: `${LABEL.provider} gets 404 trying to ${what}`, actor: 'provider' as const, call, status: 404 },
     { name: `${LABEL.cmA} gets 404 trying to ${what}`, actor: 'cmA' as const, call, status: 404 },
@@ -901,7 +1385,7 @@ describe('a target under the wrong customer', () => {
 
   for (const { name, actor, call, status } of nestingCases) {
     it(`${name}, and nothing changes`, async () => {
-      const { method, url, body, headers } = call();
+      const { method, url, body, headers } = await call();
       const before = await databaseState();
       const res = await clients[actor].request(method, url, body, headers);
       expect(res.statusCode, res.body).toBe(status);
@@ -924,3 +1408,57 @@ describe('a target under the wrong customer', () => {
     expect(missingBuilding.json()).toEqual(realBuilding.json());
   });
 });
+
+/** Consumption graphs, comparisons and exports (docs/consumption.md): read like their site. */
+function consumptionRows(site: 'a1' | 'a2'): Row[] {
+  const read = site === 'a1' ? readSiteA1 : readCustomerA;
+  const sitePath = () => `${A()}/sites/${w.sites[site].id}`;
+  const building = () => `${sitePath()}/buildings/${targets[site].building}`;
+  const zone = () => `${building()}/zones/${targets[site].zone}`;
+  const on = `on site ${site}`;
+  return [
+    ...(['day', 'week', 'month', 'year'] as const).map((window): Row => ({
+      action: `read a zone's ${window} consumption ${on}`,
+      call: () => ({ method: 'GET', url: `${zone()}/consumption?window=${window}` }),
+      expected: read,
+    })),
+    {
+      action: `read a building's consumption ${on}`,
+      call: () => ({ method: 'GET', url: `${building()}/consumption?window=week` }),
+      expected: read,
+    },
+    {
+      action: `read the site's consumption ${on}`,
+      call: () => ({ method: 'GET', url: `${sitePath()}/consumption?window=month` }),
+      expected: read,
+    },
+    {
+      action: `compare the zones of a building ${on}`,
+      call: () => ({ method: 'GET', url: `${building()}/consumption/zones?window=week` }),
+      expected: read,
+    },
+    {
+      action: `compare the zones of the site ${on}`,
+      call: () => ({ method: 'GET', url: `${sitePath()}/consumption/zones?window=year` }),
+      expected: read,
+    },
+    {
+      action: `export a zone's consumption as CSV ${on}`,
+      call: () => ({ method: 'GET', url: `${zone()}/consumption/export.csv?window=day` }),
+      expected: read,
+    },
+    {
+      action: `export a building's consumption as CSV ${on}`,
+      call: () => ({ method: 'GET', url: `${building()}/consumption/export.csv?window=month` }),
+      expected: read,
+    },
+    {
+      action: `export the site's consumption as CSV ${on}`,
+      call: () => ({
+        method: 'GET',
+        url: `${sitePath()}/consumption/export.csv?from=2026-01-01&to=2026-12-31`,
+      }),
+      expected: read,
+    },
+  ];
+}

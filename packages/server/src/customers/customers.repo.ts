@@ -2,6 +2,7 @@ import { asc, count, eq, ilike, sql } from 'drizzle-orm';
 import type { Customer } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
 import { customers } from '../db/schema.ts';
+import { notFound } from '../errors.ts';
 
 export type CustomerRow = typeof customers.$inferSelect;
 export type NewCustomerRow = typeof customers.$inferInsert;
@@ -67,4 +68,10 @@ function toApiCustomer(row: CustomerRow, sitesCount: number): Customer {
     site_count: Number(sitesCount),
     created_at: row.createdAt.toISOString(),
   };
+}
+
+/** A call under an unknown customer is 404, like any unknown id (checked after the scope check). */
+export async function requireCustomerRow(db: Db, customerId: string): Promise<void> {
+  const [row] = await db.select({ id: customers.id }).from(customers).where(eq(customers.id, customerId));
+  if (!row) throw notFound();
 }

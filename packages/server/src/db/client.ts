@@ -21,13 +21,18 @@ const MIGRATION_LOCK = 727_001;
 export async function openDatabase(options: {
   databaseUrl?: string;
   dataDir: string | null;
+  /** Told when an idle pooled connection breaks (database restarted, connection killed). */
+  onConnectionError?: (error: Error) => void;
 }): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.onConnectionError);
   return openPglite(options.dataDir);
 }
 
-async function openPostgres(url: string): Promise<Database> {
+async function openPostgres(url: string, onConnectionError?: (error: Error) => void): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection that breaks (PostgreSQL restarted, or an operator ended it) is an 'error'
+  // event on the pool: unheard, it would stop the process. The pool replaces it on next use.
+  pool.on('error', (error) => onConnectionError?.(error));
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);

@@ -1,8 +1,10 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   date,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -16,14 +18,27 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type {
+  AcquisitionType,
+  AlertCategory,
+  AlertDetails,
+  AlertState,
   AlertsSettings,
+  BillingType,
   BuildingType,
+  CommandStatus,
   Contact,
   Currency,
+  EventOrigin,
+  FlowboxCommandName,
   FlowboxModel,
+  MonitoringMetric,
+  MonitoringStatus,
   OpeningHours,
+  PairingState,
   PermissionSet,
+  ScheduleFrequency,
   ServiceLevel,
+  SubscriptionStatus,
   ValveState,
   VolumeUnit,
   WaterPointType,
@@ -349,4 +364,477 @@ export const images = pgTable(
     index('images_site_idx').on(t.siteId),
     index('images_building_idx').on(t.buildingId),
   ],
+);
+
+/**
+ * A pricing plan (spec §3, §5): what stays the same across its prices. The prices themselves live
+ * in versions, so that the "new price" flag keeps the history (docs/billing.md). `regions` lists
+ * the ISO 3166-1 countries whose buildings may subscribe to it.
+ */
+export const pricingPlans = pgTable('pricing_plans', {
+  id: id(),
+  name: text('name').notNull(),
+  isDefault: boolean('is_default').notNull().default(false),
+  regions: jsonb('regions').$type<string[]>().notNull(),
+  archivedAt: timestamp('archived_at', { withTimezone: true }),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * One price of a plan, in force from `from_date` until the next version's `from_date`. The
+ * "new price" flag archives the current version (`archived_at`) and adds the next one; a
+ * consumption is priced by the version in force on its day (spec §4 "a new pricing plan archives
+ * the current one").
+ */
+export const pricingPlanVersions = pgTable(
+  'pricing_plan_versions',
+  {
+    id: id(),
+    planId: uuid('plan_id')
+      .notNull()
+      .references(() => pricingPlans.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    fromDate: date('from_date', { mode: 'string' }).notNull(),
+    billingType: text('billing_type').notNull().$type<BillingType>(),
+    acquisitionType: text('acquisition_type').notNull().$type<AcquisitionType>(),
+    currency: text('currency').notNull().$type<Currency>(),
+    volumeUnit: text('volume_unit').notNull().$type<VolumeUnit>(),
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('pricing_plan_versions_plan_version_unique').on(t.planId, t.version),
+    uniqueIndex('pricing_plan_versions_plan_from_unique').on(t.planId, t.fromDate),
+  ],
+);
+
+/** spec §5 price ranges of one version, in its volume unit per billing period; `position` from 0. */
+export const pricingPlanRanges = pgTable(
+  'pricing_plan_ranges',
+  {
+    versionId: uuid('version_id')
+      .notNull()
+      .references(() => pricingPlanVersions.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    volumeStart: numeric('volume_start', { precision: 18, scale: 4 }).notNull(),
+    volumeEnd: numeric('volume_end', { precision: 18, scale: 4 }),
+    pricePerUnit: numeric('price_per_unit', { precision: 18, scale: 6 }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.versionId, t.position] })],
+);
+
+/**
+ * A zone's subscription (spec §3, §5). Choosing another plan or service level ends the active one
+ * and starts the next, so what applied on any past day stays known. At most one is active per
+ * zone. The service level lives here, not on the zone: it is what the customer pays for, and the
+ * premium gate reads it (docs/billing.md).
+ */
+export const zoneSubscriptions = pgTable(
+  'zone_subscriptions',
+  {
+    id: id(),
+    zoneId: uuid('zone_id')
+      .notNull()
+      .references(() => zones.id, { onDelete: 'cascade' }),
+    planId: uuid('plan_id')
+      .notNull()
+      .references(() => pricingPlans.id, { onDelete: 'restrict' }),
+    serviceLevel: text('service_level').notNull().$type<ServiceLevel>(),
+    status: text('status').notNull().default('active').$type<SubscriptionStatus>(),
+    startDate: date('start_date', { mode: 'string' }).notNull(),
+    endDate: date('end_date', { mode: 'string' }),
+    renewalDate: date('renewal_date', { mode: 'string' }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('zone_subscriptions_active_unique')
+      .on(t.zoneId)
+      .where(sql`${t.status} = 'active'`),
+    index('zone_subscriptions_zone_idx').on(t.zoneId, t.startDate),
+    index('zone_subscriptions_plan_idx').on(t.planId),
+    index('zone_subscriptions_renewal_idx').on(t.renewalDate),
+  ],
+);
+
+/**
+ * A flowbox (spec §3) paired, or being paired, in a zone. One row per pairing: unpairing, refusing
+ * or detaching deletes it (the activity log keeps the story), so a serial paired again starts
+ * clean. The last reported state lives here; telemetry history is its own table (issue #5).
+ */
+export const flowboxes = pgTable(
+  'flowboxes',
+  {
+    id: id(),
+    serial: text('serial').notNull(),
+    zoneId: uuid('zone_id')
+      .notNull()
+      .references(() => zones.id, { onDelete: 'cascade' }),
+    /** spec §3 floor "paired flowbox". */
+    floorId: uuid('floor_id').references(() => floors.id, { onDelete: 'set null' }),
+    pairingState: text('pairing_state').notNull().$type<PairingState>(),
+    /**
+     * Hash of the factory secret from the device's label, typed at step 1: it lets the device sign
+     * in as `bootstrap-{serial}` to ask for pairing (docs/devices.md).
+     */
+    factorySecretHash: text('factory_secret_hash'),
+    /** The device's latest pairing request, answered when the operator decides (step 3). */
+    pairingRequestId: uuid('pairing_request_id'),
+    pairedAt: timestamp('paired_at', { withTimezone: true }),
+    /** What the device announced at step 2, compared with the zone's at step 3. */
+    model: text('model').$type<FlowboxModel>(),
+    waterTemperature: text('water_temperature').$type<WaterTemperature>(),
+    connected: boolean('connected').notNull().default(false),
+    /** null: never connected (spec §4). */
+    connectionChangedAt: timestamp('connection_changed_at', { withTimezone: true }),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+    temperature: numeric('temperature', { precision: 6, scale: 2 }),
+    humidity: numeric('humidity', { precision: 5, scale: 2 }),
+    flowLpm: numeric('flow_lpm', { precision: 12, scale: 4 }),
+    flowmeterIndexL: numeric('flowmeter_index_l', { precision: 18, scale: 3 }),
+    valve: text('valve').$type<ValveState>(),
+    maintenanceMode: boolean('maintenance_mode'),
+    leakDetectionMode: boolean('leak_detection_mode'),
+    networkInterface: text('network_interface'),
+    networkAddress: text('network_address'),
+    networkGateway: text('network_gateway'),
+    wifiSsid: text('wifi_ssid'),
+    espVersion: text('esp_version'),
+    boardVersion: text('board_version'),
+    firmwareVersion: text('firmware_version'),
+    /** Highest sequence number received from the device. */
+    lastSequence: bigint('last_sequence', { mode: 'number' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('flowboxes_serial_unique').on(t.serial),
+    index('flowboxes_zone_idx').on(t.zoneId),
+    index('flowboxes_floor_idx').on(t.floorId),
+    index('flowboxes_connected_idx').on(t.connected, t.lastSeenAt),
+  ],
+);
+
+/**
+ * Per-device broker credentials (DESIGN.md §3): issued when pairing is prepared, revoked when the
+ * pairing ends. Only a hash of the secret is kept. A row outlives its flowbox so that a revoked
+ * secret stays on record.
+ */
+export const flowboxCredentials = pgTable(
+  'flowbox_credentials',
+  {
+    id: id(),
+    serial: text('serial').notNull(),
+    flowboxId: uuid('flowbox_id').references(() => flowboxes.id, { onDelete: 'set null' }),
+    secretHash: text('secret_hash').notNull(),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('flowbox_credentials_live_unique')
+      .on(t.serial)
+      .where(sql`${t.revokedAt} IS NULL`),
+    index('flowbox_credentials_flowbox_idx').on(t.flowboxId),
+  ],
+);
+
+/**
+ * Commands sent to devices, each its own durable job (DESIGN.md §2, §3): an instance claims the
+ * due ones with FOR UPDATE SKIP LOCKED, (re)publishes them until acknowledged or expired, and the
+ * outcome stays here.
+ */
+export const deviceCommands = pgTable(
+  'device_commands',
+  {
+    id: id(),
+    flowboxId: uuid('flowbox_id')
+      .notNull()
+      .references(() => flowboxes.id, { onDelete: 'cascade' }),
+    name: text('name').notNull().$type<FlowboxCommandName>(),
+    params: jsonb('params').$type<Record<string, unknown>>().notNull().default({}),
+    issuedBy: uuid('issued_by').references(() => users.id, { onDelete: 'set null' }),
+    issuedByName: text('issued_by_name'),
+    origin: text('origin').notNull().$type<EventOrigin>(),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lastSentAt: timestamp('last_sent_at', { withTimezone: true }),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull(),
+    status: text('status').notNull().$type<CommandStatus>(),
+    result: jsonb('result').$type<Record<string, unknown>>(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('device_commands_flowbox_idx').on(t.flowboxId, t.issuedAt),
+    index('device_commands_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} IN ('pending', 'sent')`),
+  ],
+);
+
+/**
+ * Idempotency receipts of device messages (DESIGN.md §3): a redelivered or replayed message (same
+ * flowbox + sequence) is applied once. Telemetry (issue #5) keys its own rows the same way.
+ */
+export const flowboxReceipts = pgTable(
+  'flowbox_receipts',
+  {
+    flowboxId: uuid('flowbox_id')
+      .notNull()
+      .references(() => flowboxes.id, { onDelete: 'cascade' }),
+    sequence: bigint('sequence', { mode: 'number' }).notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.flowboxId, t.sequence] })],
+);
+
+/*
+ * Telemetry and consumption (DESIGN.md §4, issue #6). None of these tables refers to the flowbox
+ * row: unpairing deletes that row, and a zone's history must outlive the pairing that measured it.
+ * They go with their zone. Volumes are integer millilitres (exact sums, no float drift); units are
+ * converted only for display and billing.
+ */
+
+/**
+ * Raw readings, append-only, one per telemetry message, keyed by (flowbox, seq): the idempotency
+ * key, so a redelivered or replayed reading is stored once. `flowbox_id` is the pairing's id (a
+ * device paired again starts a new sequence under a new id).
+ */
+export const telemetryReadings = pgTable(
+  'telemetry_readings',
+  {
+    flowboxId: uuid('flowbox_id').notNull(),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+    zoneId: uuid('zone_id')
+      .notNull()
+      .references(() => zones.id, { onDelete: 'cascade' }),
+    /** End of the measured interval (device clock, as reported). */
+    measuredAt: timestamp('measured_at', { withTimezone: true }).notNull(),
+    intervalS: integer('interval_s').notNull(),
+    volumeMl: bigint('volume_ml', { mode: 'number' }).notNull(),
+    flowS: integer('flow_s').notNull(),
+    temperatureC: doublePrecision('temperature_c'),
+    humidityPct: doublePrecision('humidity_pct'),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.flowboxId, t.seq] }),
+    index('telemetry_readings_zone_idx').on(t.zoneId, t.measuredAt),
+  ],
+);
+
+/**
+ * Hourly rollup per zone and flowbox (UTC hours), maintained by upsert as readings are stored. A
+ * zone's figures are the sum of its flowboxes' rows; graphs never read raw readings. Climate keeps
+ * min/max and sum/count (the average is sum/count, and sums add up across late readings).
+ */
+export const consumptionHourly = pgTable(
+  'consumption_hourly',
+  {
+    zoneId: uuid('zone_id')
+      .notNull()
+      .references(() => zones.id, { onDelete: 'cascade' }),
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    flowboxId: uuid('flowbox_id').notNull(),
+    volumeMl: bigint('volume_ml', { mode: 'number' }).notNull(),
+    flowS: integer('flow_s').notNull(),
+    readings: integer('readings').notNull(),
+    temperatureMin: doublePrecision('temperature_min'),
+    temperatureMax: doublePrecision('temperature_max'),
+    temperatureSum: doublePrecision('temperature_sum').notNull().default(0),
+    temperatureCount: integer('temperature_count').notNull().default(0),
+    humidityMin: doublePrecision('humidity_min'),
+    humidityMax: doublePrecision('humidity_max'),
+    humiditySum: doublePrecision('humidity_sum').notNull().default(0),
+    humidityCount: integer('humidity_count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.zoneId, t.hour, t.flowboxId] })],
+);
+
+/**
+ * Daily rollup per zone and flowbox: `day` is the local date in the building's time zone when the
+ * reading was stored, so week, month and year graphs follow local days (also in time zones with a
+ * half-hour offset, which UTC hours cannot give).
+ */
+export const consumptionDaily = pgTable(
+  'consumption_daily',
+  {
+    zoneId: uuid('zone_id')
+      .notNull()
+      .references(() => zones.id, { onDelete: 'cascade' }),
+    day: date('day').notNull(),
+    flowboxId: uuid('flowbox_id').notNull(),
+    volumeMl: bigint('volume_ml', { mode: 'number' }).notNull(),
+    flowS: integer('flow_s').notNull(),
+    readings: integer('readings').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.zoneId, t.day, t.flowboxId] })],
+);
+
+/**
+ * Scheduled closings of a zone (spec §3 Schedule, docs/schedules.md): dates and times in the
+ * building's local time; the occurrences are computed from them with rrule, never stored ahead.
+ */
+export const schedules = pgTable(
+  'schedules',
+  {
+    id: id(),
+    zoneId: uuid('zone_id')
+      .notNull()
+      .references(() => zones.id, { onDelete: 'cascade' }),
+    label: text('label').notNull(),
+    dateStart: date('date_start').notNull(),
+    dateEnd: date('date_end').notNull(),
+    closingTime: text('closing_time').notNull(),
+    openingTime: text('opening_time').notNull(),
+    recurring: boolean('recurring').notNull(),
+    frequency: text('frequency').$type<ScheduleFrequency>(),
+    interval: integer('interval').notNull().default(1),
+    weekdays: jsonb('weekdays').$type<Weekday[]>().notNull().default([]),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('schedules_zone_idx').on(t.zoneId)],
+);
+
+/**
+ * One row per closing window that has run (DESIGN.md §2 jobs): inserted with ON CONFLICT DO
+ * NOTHING when the valve is closed, so each window closes once across instances and restarts;
+ * `opened_at` is set, under FOR UPDATE SKIP LOCKED, when it opens. The row outlives its schedule
+ * (schedule_id set null) so that a window already started still opens at its end.
+ */
+export const scheduleRuns = pgTable(
+  'schedule_runs',
+  {
+    id: id(),
+    scheduleId: uuid('schedule_id').references(() => schedules.id, { onDelete: 'set null' }),
+    zoneId: uuid('zone_id')
+      .notNull()
+      .references(() => zones.id, { onDelete: 'cascade' }),
+    label: text('label').notNull(),
+    occurrenceStart: timestamp('occurrence_start', { withTimezone: true }).notNull(),
+    occurrenceEnd: timestamp('occurrence_end', { withTimezone: true }).notNull(),
+    closedAt: timestamp('closed_at', { withTimezone: true }).notNull(),
+    /** Close commands queued (0: no paired flowbox then). */
+    closeCommands: integer('close_commands').notNull(),
+    openedAt: timestamp('opened_at', { withTimezone: true }),
+    /** opened, or why not: locked (automatic closing), overlapped (another window runs). */
+    openOutcome: text('open_outcome').$type<'opened' | 'locked' | 'overlapped'>(),
+  },
+  (t) => [
+    uniqueIndex('schedule_runs_occurrence_unique').on(t.scheduleId, t.occurrenceStart),
+    index('schedule_runs_open_due_idx')
+      .on(t.occurrenceEnd)
+      .where(sql`${t.openedAt} IS NULL`),
+    index('schedule_runs_zone_idx').on(t.zoneId, t.occurrenceEnd),
+  ],
+);
+
+/**
+ * Automatic closing of a zone (spec §3, §4, §9; docs/automation.md): its settings, the detection
+ * state updated in the ingest transaction (so any instance continues another's work), the lock and
+ * the durable one-hour block after exit. One row per zone, created on first use.
+ */
+export const zoneAutomation = pgTable('zone_automation', {
+  zoneId: uuid('zone_id')
+    .primaryKey()
+    .references(() => zones.id, { onDelete: 'cascade' }),
+  automaticClosingEnabled: boolean('automatic_closing_enabled').notNull().default(false),
+  volumeMarginEnabled: boolean('volume_margin_enabled').notNull().default(false),
+  /** As entered, in `volume_margin_unit` (the building's unit then). */
+  volumeMargin: numeric('volume_margin', { precision: 14, scale: 4 }),
+  volumeMarginUnit: text('volume_margin_unit').$type<VolumeUnit>(),
+  durationMarginEnabled: boolean('duration_margin_enabled').notNull().default(false),
+  durationMarginMinutes: integer('duration_margin_minutes'),
+  eventStartedAt: timestamp('event_started_at', { withTimezone: true }),
+  lastFlowAt: timestamp('last_flow_at', { withTimezone: true }),
+  eventVolumeMl: bigint('event_volume_ml', { mode: 'number' }).notNull().default(0),
+  eventFlowS: integer('event_flow_s').notNull().default(0),
+  eventTriggered: boolean('event_triggered').notNull().default(false),
+  eventLeakRaised: boolean('event_leak_raised').notNull().default(false),
+  lastMeasuredAt: timestamp('last_measured_at', { withTimezone: true }),
+  /** spec §9: no abnormal-volume trigger before this time (server clock), survives restarts. */
+  detectionBlockedUntil: timestamp('detection_blocked_until', { withTimezone: true }),
+  /** spec §4 "triggered": set while the zone is locked. */
+  lockedAt: timestamp('locked_at', { withTimezone: true }),
+  lockedBy: text('locked_by').$type<'volume' | 'duration'>(),
+  closeConfirmedAt: timestamp('close_confirmed_at', { withTimezone: true }),
+  /** The flowbox_dysfunction alert for an unconfirmed safety close was raised. */
+  closeDysfunctionRaised: boolean('close_dysfunction_raised').notNull().default(false),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * Alerts (spec §4, docs/alerts.md). One not-resolved alert per (zone, cause): the partial unique
+ * index is what makes a repeat count on the existing alert instead of opening a second one, even
+ * when two instances raise at once. `notify_due_at` is the durable email job: the notifier claims
+ * due rows with SKIP LOCKED, emails them, and sets the next escalation time (critical) or null.
+ */
+export const alerts = pgTable(
+  'alerts',
+  {
+    id: id(),
+    category: text('category').notNull().$type<AlertCategory>(),
+    cause: text('cause').notNull(),
+    state: text('state').notNull().$type<AlertState>(),
+    details: jsonb('details').$type<AlertDetails>().notNull().default({}),
+    count: integer('count').notNull().default(1),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    siteId: uuid('site_id').notNull(),
+    buildingId: uuid('building_id').notNull(),
+    zoneId: uuid('zone_id')
+      .notNull()
+      .references(() => zones.id, { onDelete: 'cascade' }),
+    flowboxId: uuid('flowbox_id').references(() => flowboxes.id, { onDelete: 'set null' }),
+    flowboxSerial: text('flowbox_serial'),
+    openedAt: timestamp('opened_at', { withTimezone: true }).notNull(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull(),
+    silencedAt: timestamp('silenced_at', { withTimezone: true }),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    resolvedBy: uuid('resolved_by').references(() => users.id, { onDelete: 'set null' }),
+    resolvedByName: text('resolved_by_name'),
+    resolvedAutomatically: boolean('resolved_automatically').notNull().default(false),
+    emailedAt: timestamp('emailed_at', { withTimezone: true }),
+    emailRounds: integer('email_rounds').notNull().default(0),
+    notifyDueAt: timestamp('notify_due_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('alerts_one_per_cause')
+      .on(t.zoneId, t.cause)
+      .where(sql`${t.state} <> 'resolved'`),
+    index('alerts_customer_idx').on(t.customerId, t.lastSeenAt),
+    index('alerts_site_idx').on(t.siteId, t.state),
+    index('alerts_notify_due_idx').on(t.notifyDueAt),
+  ],
+);
+
+/** spec §3 alert settings, one row per category once a provider manager changes it (defaults in code). */
+export const alertCategorySettings = pgTable('alert_category_settings', {
+  category: text('category').primaryKey().$type<AlertCategory>(),
+  subjectEn: text('subject_en').notNull(),
+  subjectFr: text('subject_fr').notNull(),
+  enabled: boolean('enabled').notNull(),
+  premiumOnly: boolean('premium_only').notNull(),
+  email: boolean('email').notNull(),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * spec §4 monitoring: the last status of a flowbox's temperature and humidity, so a status change
+ * (with hysteresis) is written once, whichever instance ingests the next reading.
+ */
+export const flowboxMonitoring = pgTable(
+  'flowbox_monitoring',
+  {
+    flowboxId: uuid('flowbox_id')
+      .notNull()
+      .references(() => flowboxes.id, { onDelete: 'cascade' }),
+    metric: text('metric').notNull().$type<MonitoringMetric>(),
+    status: text('status').notNull().$type<MonitoringStatus>(),
+    changedAt: timestamp('changed_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.flowboxId, t.metric] })],
 );

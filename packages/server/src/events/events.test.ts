@@ -1,6 +1,7 @@
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { events, userTokens } from '../db/schema.ts';
+import { events, flowboxes, userTokens } from '../db/schema.ts';
+import { subscribe } from '../flowboxes/testing.ts';
 import { createLinkToken } from '../auth/tokens.ts';
 import {
   ApiClient,
@@ -219,9 +220,9 @@ describe('every change made through the product is in the activity log (issue #3
     const inZone = { ...inBuilding, zoneId };
     expect(zone).toMatchObject({ actionName: 'created', objectName: 'zone', ...inZone });
     const z = `${b}/zones/${zoneId}`;
-    expect(await theEventOf(() => smA.put(`${z}/update`, { service_level: 'premium' }))).toMatchObject({
+    expect(await theEventOf(() => smA.put(`${z}/update`, { occupants: 12 }))).toMatchObject({
       actionName: 'updated',
-      changedFields: ['service_level'],
+      changedFields: ['occupants'],
       ...inZone,
     });
     const point = await theEventOf(() =>
@@ -287,6 +288,72 @@ describe('every change made through the product is in the activity log (issue #3
       changedFields: ['logo'],
       siteId: w.sites.a2.id,
     });
+  });
+
+  it('pricing plans and subscriptions: each change logged, plans in no customer, renewals by the system', async () => {
+    const body = {
+      name: 'Logged plan',
+      regions: ['FR'],
+      billing_type: 'monthly',
+      acquisition_type: 'acquisition',
+      currency: 'EUR',
+      volume_unit: 'm3',
+      from_date: '2025-01-01',
+      ranges: [{ volume_start: '0', volume_end: null, price_per_unit: '2' }],
+    };
+    const plan = await theEventOf(() => provider.post('/v1/pricing_plans/create', body));
+    expect(plan).toMatchObject({ actionName: 'created', objectName: 'pricing_plan', customerId: null });
+    const url = `/v1/pricing_plans/${plan.objectId}`;
+    expect(await theEventOf(() => provider.put(`${url}/update`, { name: 'Logged plan' }))).toMatchObject({
+      actionName: 'updated',
+      changedFields: ['name'],
+    });
+    expect(
+      await theEventOf(() => provider.put(`${url}/update`, { new_price: true, from_date: '2025-06-01' })),
+    ).toMatchObject({ actionName: 'price_changed', changedFields: ['from_date'] });
+
+    const site = `${A()}/sites/${w.sites.a2.id}`;
+    const b = (await cmA.post(`${site}/buildings/create`, buildingBody({ name: 'Billed' }))).json().id;
+    const zoneId = (await cmA.post(`${site}/buildings/${b}/zones/create`, zoneBody())).json().id;
+    const subscription = `${site}/buildings/${b}/zones/${zoneId}/subscription/update`;
+    const scope = { customerId: w.customers.a.id, siteId: w.sites.a2.id, buildingId: b, zoneId };
+    const choice = { pricing_plan_id: plan.objectId, service_level: 'basic' };
+    expect(await theEventOf(() => cmA.put(subscription, choice))).toMatchObject({
+      actionName: 'created',
+      objectName: 'subscription',
+      userId: w.users.cmA.id,
+      ...scope,
+    });
+    expect(
+      await theEventOf(() => cmA.put(subscription, { ...choice, service_level: 'premium' })),
+    ).toMatchObject({
+      actionName: 'updated',
+      changedFields: ['service_level'],
+      ...scope,
+    });
+    const renewal = await theEventOf(async () => {
+      t.clock.advance(40 * 86_400_000);
+      await t.services.subscriptions.renewDue();
+      return { statusCode: 200, body: '' };
+    });
+    expect(renewal).toMatchObject({ actionName: 'renewed', origin: 'system', userId: null, ...scope });
+    provider = await loginAs(t.app, 'provider@test.io');
+    cmA = await loginAs(t.app, 'cm.a@test.io');
+    expect(
+      await theEventOf(() => provider.delete(`${url}/delete`, { confirm_name: 'Logged plan' })),
+    ).toMatchObject({
+      actionName: 'archived',
+      objectName: 'pricing_plan',
+    });
+    const before = await eventCount();
+    const failures = [
+      await provider.post('/v1/pricing_plans/create', { ...body, ranges: [] }),
+      await provider.put(`${url}/update`, { ranges: body.ranges }),
+      await cmA.put(subscription, { ...choice, service_level: 'gold' }),
+      await (await loginAs(t.app, 'sm.a@test.io')).put(subscription, choice),
+    ];
+    for (const res of failures) expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(await eventCount()).toBe(before);
   });
 
   it('writes nothing when a hierarchy change fails', async () => {
@@ -434,5 +501,231 @@ describe('the activity log is scoped like everything else', () => {
     expect(res.json().items.every((e: { customer_id: string }) => e.customer_id === w.customers.a.id)).toBe(
       true,
     );
+  });
+});
+
+describe('flowboxes in the activity log (issue #4)', () => {
+  it('pairing steps and their ends, each with its scope; a command by its outcome', async () => {
+    const site = `${A()}/sites/${w.sites.a1.id}`;
+    const building = (
+      await cmA.post(`${site}/buildings/create`, buildingBody({ name: 'Flowbox log' }))
+    ).json().id as string;
+    const zoneId = (await cmA.post(`${site}/buildings/${building}/zones/create`, zoneBody())).json()
+      .id as string;
+    const zone = `${site}/buildings/${building}/zones/${zoneId}`;
+    await subscribe(t, zoneId);
+    const scope = { customerId: w.customers.a.id, siteId: w.sites.a1.id, buildingId: building, zoneId };
+    const prepare = (serial: string) => () =>
+      cmA.post(`${zone}/flowboxes/pair`, { serial, factory_secret: 'f'.repeat(43) });
+    /** The device's announcement (step 2) arrives over MQTT; here it is written as ingest would. */
+    const announce = (id: string) =>
+      t.db
+        .update(flowboxes)
+        .set({ pairingState: 'pending', model: 'one_inch_v1', waterTemperature: 'cold' })
+        .where(eq(flowboxes.id, id));
+
+    const prepared = await theEventOf(prepare('LOG-1'));
+    expect(prepared).toMatchObject({
+      actionName: 'pairing_prepared',
+      objectName: 'flowbox',
+      objectLabel: 'LOG-1',
+      origin: 'web',
+      userName: 'Cara Amanager',
+      ...scope,
+    });
+    const path = `${zone}/flowboxes/${prepared.objectId}`;
+    await announce(prepared.objectId!);
+    expect(await theEventOf(() => cmA.post(`${path}/validate`))).toMatchObject({
+      actionName: 'pairing_validated',
+    });
+
+    const before = await eventCount();
+    const sent = await cmA.post(`${path}/commands/send`, { name: 'valve_close' });
+    expect(sent.statusCode, sent.body).toBe(202);
+    // A command waiting for its acknowledgement changes nothing yet: no event until it is applied or expires.
+    expect(await eventCount()).toBe(before);
+    const beforeExpiry = new Set((await t.db.select({ id: events.id }).from(events)).map((e) => e.id));
+    t.clock.advance(121_000);
+    await t.services.commands.dispatchDue();
+    // The expiry, and the flowbox_dysfunction alert it opens (docs/alerts.md), in one transaction.
+    const afterExpiry = (await t.db.select().from(events)).filter((e) => !beforeExpiry.has(e.id));
+    expect(afterExpiry.map((e) => [e.actionName, e.origin]).sort()).toEqual([
+      ['alert_opened', 'system'],
+      ['command_expired', 'system'],
+    ]);
+    expect(afterExpiry.find((e) => e.actionName === 'command_expired')).toMatchObject({
+      changedFields: ['valve_close'],
+    });
+
+    expect(await theEventOf(() => cmA.post(`${path}/unpair`))).toMatchObject({
+      actionName: 'unpaired',
+      ...scope,
+    });
+
+    const refused = await theEventOf(prepare('LOG-2'));
+    await announce(refused.objectId!);
+    expect(await theEventOf(() => cmA.post(`${zone}/flowboxes/${refused.objectId}/refuse`))).toMatchObject({
+      actionName: 'pairing_refused',
+    });
+    const detached = await theEventOf(prepare('LOG-3'));
+    expect(
+      await theEventOf(() =>
+        cmA.delete(`${zone}/flowboxes/${detached.objectId}/detach`, { confirm_name: 'LOG-3' }),
+      ),
+    ).toMatchObject({ actionName: 'detached', objectLabel: 'LOG-3' });
+  });
+
+  it('writes nothing when a pairing call is refused', async () => {
+    const before = await eventCount();
+    const res = await cmA.post(
+      `${A()}/sites/${w.sites.a1.id}/buildings/${GHOST_ID}/zones/${GHOST_ID}/flowboxes/pair`,
+      {
+        serial: 'LOG-4',
+        factory_secret: 'f'.repeat(43),
+      },
+    );
+    expect(res.statusCode).toBe(404);
+    expect(await eventCount()).toBe(before);
+  });
+});
+
+const GHOST_ID = '00000000-0000-4000-8000-000000000000';
+
+describe('automatic closing in the activity log (issue #8)', () => {
+  it('margins saved by a user, triggered by the system, exited by a user; nothing on failure', async () => {
+    const site = `${A()}/sites/${w.sites.a1.id}`;
+    const b = (await cmA.post(`${site}/buildings/create`, buildingBody({ volume_unit: 'liter' }))).json()
+      .id as string;
+    const zone = (
+      await cmA.post(`${site}/buildings/${b}/zones/create`, zoneBody({ name: 'Logged zone' }))
+    ).json();
+    const path = `${site}/buildings/${b}/zones/${zone.id}`;
+    const margins = {
+      automatic_closing_enabled: true,
+      volume_margin_enabled: true,
+      volume_margin: 50,
+      duration_margin_enabled: false,
+      duration_margin_minutes: null,
+    };
+    const saved = await theEventOf(() => cmA.put(`${path}/automation/update`, margins));
+    expect(saved).toMatchObject({
+      actionName: 'automatic_closing_updated',
+      objectName: 'zone',
+      objectId: zone.id,
+      origin: 'web',
+      zoneId: zone.id,
+      changedFields: ['automatic_closing_enabled', 'volume_margin', 'volume_margin_enabled'],
+    });
+
+    const before = await eventCount();
+    const failures = [
+      await cmA.put(`${path}/automation/update`, { ...margins, volume_margin: 1 }),
+      await cmA.put(`${path}/automation/update`, { ...margins, volume_margin_enabled: false }),
+      await cmA.post(`${path}/automation/exit`, { confirm_name: 'Logged zone' }),
+      await (await loginAs(t.app, 'cm.b@test.io')).put(`${path}/automation/update`, margins),
+    ];
+    for (const res of failures) expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(await eventCount()).toBe(before);
+
+    const [flowbox] = await t.db
+      .insert(flowboxes)
+      .values({ serial: 'LOG-AC-1', zoneId: zone.id, pairingState: 'ready' })
+      .returning();
+    const now = t.clock.now();
+    await t.db.transaction((tx) =>
+      t.services.automation.detectInTransaction(tx, [
+        {
+          zoneId: zone.id,
+          flowboxId: flowbox!.id,
+          measuredAt: now,
+          intervalS: 60,
+          volumeMl: 60_000,
+          flowS: 60,
+        },
+      ]),
+    );
+    const triggered = await t.db
+      .select()
+      .from(events)
+      .where(eq(events.actionName, 'automatic_closing_triggered'));
+    expect(triggered).toEqual([
+      expect.objectContaining({ origin: 'system', userId: null, zoneId: zone.id, changedFields: ['volume'] }),
+    ]);
+
+    const afterTrigger = await eventCount();
+    const wrongName = await cmA.post(`${path}/automation/exit`, { confirm_name: 'Logged' });
+    expect(wrongName.statusCode).toBe(400);
+    expect(await eventCount()).toBe(afterTrigger);
+    const exited = await theEventOf(() =>
+      cmA.post(`${path}/automation/exit`, { confirm_name: 'Logged zone' }),
+    );
+    expect(exited).toMatchObject({ actionName: 'automatic_closing_exited', origin: 'web', zoneId: zone.id });
+  });
+});
+
+describe('scheduled closings in the activity log (issue #8)', () => {
+  it('created, updated, deleted by a user; each window closed and opened by the system; nothing on failure', async () => {
+    const site = `${A()}/sites/${w.sites.a1.id}`;
+    const b = (await cmA.post(`${site}/buildings/create`, buildingBody({ timezone: 'Europe/Paris' }))).json()
+      .id as string;
+    const zone = (
+      await cmA.post(
+        `${site}/buildings/${b}/zones/create`,
+        zoneBody({ name: 'Scheduled zone', scheduled_closing_authorised: true }),
+      )
+    ).json();
+    const path = `${site}/buildings/${b}/zones/${zone.id}/schedules`;
+    const body = {
+      label: 'Lunch break',
+      date_start: '2030-06-03',
+      date_end: '2030-06-03',
+      closing_time: '12:00',
+      opening_time: '13:00',
+      recurring: false,
+    };
+    const scope = { customerId: w.customers.a.id, siteId: w.sites.a1.id, buildingId: b, zoneId: zone.id };
+    const created = await theEventOf(() => cmA.post(`${path}/create`, body));
+    expect(created).toMatchObject({
+      actionName: 'created',
+      objectName: 'schedule',
+      objectLabel: 'Lunch break',
+      origin: 'web',
+      userName: 'Cara Amanager',
+      ...scope,
+    });
+    const id = created.objectId!;
+    const updated = await theEventOf(() =>
+      cmA.put(`${path}/${id}/update`, { ...body, opening_time: '14:00' }),
+    );
+    expect(updated).toMatchObject({ actionName: 'updated', changedFields: ['opening_time'], ...scope });
+
+    const before = await eventCount();
+    const failures = [
+      await cmA.post(`${path}/create`, { ...body, date_end: '2030-06-02' }),
+      await cmA.put(`${path}/${id}/update`, { ...body, recurring: true }),
+      await cmA.delete(`${path}/${id}/delete`, { confirm_name: 'Lunch' }),
+      await (await loginAs(t.app, 'cm.b@test.io')).post(`${path}/create`, body),
+    ];
+    for (const res of failures) expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(await eventCount()).toBe(before);
+
+    // The job: 12:00 and 14:00 in Paris (summer time, UTC+2) on 3 June 2030.
+    t.clock.advance(Date.parse('2030-06-03T10:00:30Z') - t.clock.now().getTime());
+    await t.services.scheduleRunner.runDue();
+    t.clock.advance(Date.parse('2030-06-03T12:00:30Z') - t.clock.now().getTime());
+    await t.services.scheduleRunner.runDue();
+    const system = await t.db.select().from(events).where(eq(events.objectId, id));
+    expect(
+      system.filter((e) => e.origin === 'system').map((e) => [e.actionName, e.userId, e.changedFields]),
+    ).toEqual([
+      ['scheduled_closing_started', null, ['no_flowbox']],
+      ['scheduled_closing_ended', null, ['no_flowbox']],
+    ]);
+    // Years later, the session has expired: sign in again.
+    const later = await loginAs(t.app, 'cm.a@test.io');
+    const deleted = await theEventOf(() =>
+      later.delete(`${path}/${id}/delete`, { confirm_name: 'Lunch break' }),
+    );
+    expect(deleted).toMatchObject({ actionName: 'deleted', objectName: 'schedule', ...scope });
   });
 });

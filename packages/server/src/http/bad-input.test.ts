@@ -6,16 +6,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildings,
   customers,
+  deviceCommands,
+  flowboxCredentials,
+  flowboxes,
   emails,
   events,
   floors,
   images,
+  pricingPlanRanges,
+  pricingPlans,
+  pricingPlanVersions,
   registrations,
+  scheduleRuns,
+  schedules,
   sites,
   users,
   userSites,
   waterPoints,
   zones,
+  zoneSubscriptions,
 } from '../db/schema.ts';
 import {
   ApiClient,
@@ -39,7 +48,8 @@ const providers = {} as Record<Language, ApiClient>;
 let cmA: ApiClient;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // Thousands of calls from one address within a minute: the per-address limit is not under test here.
+  t = await createTestApp({ rateLimitPerMinute: 100_000 });
   w = await createWorld(t.db);
   providers.en = await loginAs(t.app, 'provider@test.io', 'en');
   providers.fr = await loginAs(t.app, 'provider@test.io', 'fr');
@@ -51,10 +61,40 @@ beforeAll(async () => {
   ids.waterPoint = (
     await providers.en.post(`${Z()}/water_points/create`, { label: 'Tap', type: 'sink' })
   ).json().id;
+  ids.plan = (await providers.en.post('/v1/pricing_plans/create', planBody())).json().id;
+  const [flowbox] = await t.db
+    .insert(flowboxes)
+    .values({ serial: 'BAD-INPUT-1', zoneId: ids.zone, pairingState: 'ready' })
+    .returning();
+  ids.flowbox = flowbox!.id;
+  const [command] = await t.db
+    .insert(deviceCommands)
+    .values({
+      flowboxId: flowbox!.id,
+      name: 'autotest',
+      origin: 'web',
+      issuedAt: new Date(),
+      expiresAt: new Date(Date.now() + 120_000),
+      nextAttemptAt: new Date(),
+      status: 'pending',
+    })
+    .returning();
+  ids.command = command!.id;
+  await providers.en.put(`${Z()}/update`, { scheduled_closing_authorised: true });
+  ids.schedule = (await providers.en.post(`${Z()}/schedules/create`, scheduleBody())).json().id;
 });
 
 /** A building of site a1 with a floor, a zone and a water point, made through the API. */
-const ids = { building: '', floor: '', zone: '', waterPoint: '' };
+const ids = {
+  building: '',
+  floor: '',
+  zone: '',
+  waterPoint: '',
+  plan: '',
+  flowbox: '',
+  command: '',
+  schedule: '',
+};
 const B = () => `/v1/customers/${w.customers.a.id}/sites/${w.sites.a1.id}/buildings/${ids.building}`;
 const Z = () => `${B()}/zones/${ids.zone}`;
 afterAll(() => t.close());
@@ -77,6 +117,15 @@ async function rowCounts() {
     waterPoints,
     images,
     events,
+    pricingPlans,
+    pricingPlanVersions,
+    pricingPlanRanges,
+    zoneSubscriptions,
+    flowboxes,
+    flowboxCredentials,
+    deviceCommands,
+    schedules,
+    scheduleRuns,
   };
   const counts: Record<string, number> = {};
   for (const [name, table] of Object.entries(tables)) counts[name] = await rows(table);
@@ -131,12 +180,55 @@ const confirm: Pick<BodyEndpoint, 'valid' | 'required'> = {
   valid: () => ({ confirm_name: 'Some Name' }),
   required: { confirm_name: 'validation.required' },
 };
+/** A pricing plan offered where the test building is (FR, EUR). */
+const planBody = () => ({
+  name: 'Plan',
+  regions: ['FR'],
+  billing_type: 'monthly',
+  acquisition_type: 'lifetime_fee',
+  currency: 'EUR',
+  volume_unit: 'm3',
+  from_date: '2025-01-01',
+  ranges: [{ volume_start: '0', volume_end: null, price_per_unit: '2.5' }],
+});
 const managerUpdate = () => ({
   firstname: 'Nora',
   alert_notification_enabled: true,
   alerts_settings: { maintenance: { email: false } },
   permissions: { 'sites.manage': 'denied' },
 });
+
+/** A weekly scheduled closing the API accepts. */
+const scheduleBody = () => ({
+  label: 'Weekend',
+  date_start: '2026-01-01',
+  date_end: '2026-12-31',
+  closing_time: '22:00',
+  opening_time: '06:00',
+  recurring: true,
+  frequency: 'weekly',
+  interval: 1,
+  weekdays: ['friday'],
+});
+const scheduleMessages = {
+  required: {
+    label: 'validation.required',
+    date_start: 'validation.date',
+    date_end: 'validation.date',
+    closing_time: 'validation.time',
+    opening_time: 'validation.time',
+    recurring: 'validation.required',
+  },
+  wrongTypeMessages: {
+    date_start: 'validation.date',
+    date_end: 'validation.date',
+    closing_time: 'validation.time',
+    opening_time: 'validation.time',
+    frequency: 'validation.select',
+    interval: 'validation.number',
+  },
+  names: ['label'],
+} satisfies Pick<BodyEndpoint, 'required' | 'wrongTypeMessages' | 'names'>;
 
 const BODY_ENDPOINTS: BodyEndpoint[] = [
   {
@@ -325,7 +417,7 @@ const BODY_ENDPOINTS: BodyEndpoint[] = [
     name: 'create a zone',
     method: 'POST',
     path: () => `${B()}/zones/create`,
-    valid: () => zoneBody({ service_level: 'premium', water_point_number: 4, maintenance_mode: false }),
+    valid: () => zoneBody({ water_point_number: 4, maintenance_mode: false }),
     required: {
       name: 'validation.required',
       profile: 'validation.select',
@@ -334,7 +426,6 @@ const BODY_ENDPOINTS: BodyEndpoint[] = [
     },
     wrongTypeMessages: {
       profile: 'validation.select',
-      service_level: 'validation.select',
       flowbox_model: 'validation.select',
       water_temperature: 'validation.select',
       water_point_number: 'validation.number',
@@ -373,6 +464,119 @@ const BODY_ENDPOINTS: BodyEndpoint[] = [
     name: 'delete a water point',
     method: 'DELETE',
     path: () => `${Z()}/water_points/${ids.waterPoint}/delete`,
+    ...confirm,
+  },
+  {
+    name: 'create a scheduled closing',
+    method: 'POST',
+    path: () => `${Z()}/schedules/create`,
+    valid: scheduleBody,
+    ...scheduleMessages,
+  },
+  {
+    name: 'update a scheduled closing',
+    method: 'PUT',
+    path: () => `${Z()}/schedules/${ids.schedule}/update`,
+    valid: scheduleBody,
+    ...scheduleMessages,
+  },
+  {
+    name: 'delete a scheduled closing',
+    method: 'DELETE',
+    path: () => `${Z()}/schedules/${ids.schedule}/delete`,
+    ...confirm,
+  },
+  {
+    name: 'create a pricing plan',
+    method: 'POST',
+    path: () => '/v1/pricing_plans/create',
+    valid: planBody,
+    required: {
+      name: 'validation.required',
+      regions: 'validation.required',
+      from_date: 'validation.date',
+      billing_type: 'validation.select',
+      acquisition_type: 'validation.select',
+      currency: 'validation.select',
+      volume_unit: 'validation.select',
+      ranges: 'validation.required',
+    },
+    wrongTypeMessages: {
+      from_date: 'validation.date',
+      billing_type: 'validation.select',
+      acquisition_type: 'validation.select',
+      currency: 'validation.select',
+      volume_unit: 'validation.select',
+    },
+    names: ['name'],
+  },
+  {
+    name: 'update a pricing plan',
+    method: 'PUT',
+    path: () => `/v1/pricing_plans/${ids.plan}/update`,
+    valid: () => ({ name: 'Plan', is_default: false, regions: ['FR'] }),
+    required: {},
+    names: ['name'],
+  },
+  {
+    name: 'delete a pricing plan',
+    method: 'DELETE',
+    path: () => `/v1/pricing_plans/${ids.plan}/delete`,
+    ...confirm,
+  },
+  {
+    name: "choose a zone's subscription",
+    method: 'PUT',
+    path: () => `${Z()}/subscription/update`,
+    valid: () => ({ pricing_plan_id: ids.plan, service_level: 'basic' }),
+    required: { pricing_plan_id: 'validation.select', service_level: 'validation.select' },
+    wrongTypeMessages: { pricing_plan_id: 'validation.select', service_level: 'validation.select' },
+  },
+  {
+    name: 'prepare the pairing of a flowbox',
+    method: 'POST',
+    path: () => `${Z()}/flowboxes/pair`,
+    valid: () => ({ serial: 'FB-NEW-1', factory_secret: 'f'.repeat(43), floor_id: ids.floor }),
+    required: { serial: 'validation.required', factory_secret: 'validation.required' },
+  },
+  {
+    name: 'send a flowbox a command',
+    method: 'POST',
+    path: () => `${Z()}/flowboxes/${ids.flowbox}/commands/send`,
+    valid: () => ({ name: 'valve_close' }),
+    required: { name: 'validation.select' },
+    wrongTypeMessages: { name: 'validation.select' },
+  },
+  {
+    name: "save a zone's automatic-closing margins",
+    method: 'PUT',
+    path: () => `${Z()}/automation/update`,
+    valid: () => ({
+      automatic_closing_enabled: true,
+      volume_margin_enabled: true,
+      volume_margin: 2,
+      duration_margin_enabled: true,
+      duration_margin_minutes: 30,
+    }),
+    required: {
+      automatic_closing_enabled: 'validation.required',
+      volume_margin_enabled: 'validation.required',
+      volume_margin: 'validation.required',
+      duration_margin_enabled: 'validation.required',
+      duration_margin_minutes: 'validation.required',
+    },
+    wrongTypeMessages: { volume_margin: 'validation.number', duration_margin_minutes: 'validation.number' },
+  },
+  {
+    name: 'exit automatic closing',
+    method: 'POST',
+    path: () => `${Z()}/automation/exit`,
+    ...confirm,
+  },
+  {
+    name: 'detach a flowbox',
+    method: 'DELETE',
+    path: () => `${Z()}/flowboxes/${ids.flowbox}/detach`,
     ...confirm,
   },
 ];
@@ -533,13 +737,34 @@ const ID_ROUTES: [Method, string, Record<string, unknown>?][] = [
   ['PUT', '/v1/customers/:c/sites/:s/images/plan'],
   ['PUT', '/v1/customers/:c/sites/:s/buildings/:b/images/picture'],
   ['GET', '/v1/images/:i'],
+  ['GET', '/v1/pricing_plans/:p/info'],
+  ['PUT', '/v1/pricing_plans/:p/update', { name: 'Renamed' }],
+  ['DELETE', '/v1/pricing_plans/:p/delete', { confirm_name: 'x' }],
+  ...consumptionIdRoutes(),
 ];
 
-/** `:b` building, `:f` floor, `:z` zone, `:w` water point, `:i` image. */
+/** Consumption calls of each scope (docs/consumption.md). */
+function consumptionIdRoutes(): [Method, string][] {
+  const site = '/v1/customers/:c/sites/:s';
+  const building = `${site}/buildings/:b`;
+  const zone = `${building}/zones/:z`;
+  return [
+    ...['/v1/customers/:c', site, building, zone].flatMap((scope): [Method, string][] => [
+      ['GET', `${scope}/consumption?window=week`],
+      ['GET', `${scope}/consumption/export.csv?window=week`],
+    ]),
+    ['GET', `${building}/consumption/zones`],
+    ['GET', `${site}/consumption/zones`],
+    ['GET', `${zone}/consumption/details`],
+  ];
+}
+
+/** `:b` building, `:f` floor, `:z` zone, `:w` water point, `:i` image, `:x` flowbox, `:k` command. */
 function hierarchyIdRoutes(): [Method, string, Record<string, unknown>?][] {
   const building = '/v1/customers/:c/sites/:s/buildings/:b';
   const zone = `${building}/zones/:z`;
   return [
+    ['GET', '/v1/customers/:c/zones/list'],
     ['GET', '/v1/customers/:c/sites/:s/buildings/list'],
     ['POST', '/v1/customers/:c/sites/:s/buildings/create', buildingBody({ name: 'Ghost building' })],
     ['GET', `${building}/info`],
@@ -560,6 +785,37 @@ function hierarchyIdRoutes(): [Method, string, Record<string, unknown>?][] {
     ['POST', `${zone}/water_points/create`, { label: 'Ghost tap', type: 'sink' }],
     ['PUT', `${zone}/water_points/:w/update`, { label: 'Renamed' }],
     ['DELETE', `${zone}/water_points/:w/delete`, { confirm_name: 'x' }],
+    ['GET', `${zone}/subscription/info`],
+    ['PUT', `${zone}/subscription/update`, { pricing_plan_id: GHOST, service_level: 'basic' }],
+    ['GET', `${zone}/flowboxes/list`],
+    ['POST', `${zone}/flowboxes/pair`, { serial: 'FB-GHOST-1', factory_secret: 'f'.repeat(43) }],
+    ['GET', `${zone}/flowboxes/:x/info`],
+    ['POST', `${zone}/flowboxes/:x/validate`],
+    ['POST', `${zone}/flowboxes/:x/refuse`],
+    ['POST', `${zone}/flowboxes/:x/unpair`],
+    ['DELETE', `${zone}/flowboxes/:x/detach`, { confirm_name: 'x' }],
+    ['POST', `${zone}/flowboxes/:x/commands/send`, { name: 'reboot' }],
+    ['GET', `${zone}/flowboxes/:x/commands/list`],
+    ['GET', `${zone}/flowboxes/:x/commands/:k/info`],
+    ['GET', `${zone}/automation/info`],
+    [
+      'PUT',
+      `${zone}/automation/update`,
+      {
+        automatic_closing_enabled: false,
+        volume_margin_enabled: false,
+        volume_margin: null,
+        duration_margin_enabled: false,
+        duration_margin_minutes: null,
+      },
+    ],
+    ['POST', `${zone}/automation/exit`, { confirm_name: 'x' }],
+    ['GET', `${zone}/schedules/list`],
+    ['GET', `${zone}/schedules/occurrences`],
+    ['POST', `${zone}/schedules/create`, scheduleBody()],
+    ['GET', `${zone}/schedules/:d/info`],
+    ['PUT', `${zone}/schedules/:d/update`, scheduleBody()],
+    ['DELETE', `${zone}/schedules/:d/delete`, { confirm_name: 'x' }],
   ];
 }
 
@@ -572,8 +828,12 @@ const PARAM_NAMES: Record<string, string> = {
   ':z': 'zoneId',
   ':w': 'waterPointId',
   ':i': 'imageId',
+  ':p': 'pricingPlanId',
+  ':x': 'flowboxId',
+  ':k': 'commandId',
+  ':d': 'scheduleId',
 };
-const ID_PARAM = /:[csmbfzwi]\b/g;
+const ID_PARAM = /:[csmbfzwipxkd]\b/g;
 
 function fillPath(template: string, replace: Record<string, string> = {}): string {
   const real: Record<string, string> = {
@@ -589,6 +849,10 @@ function fillPath(template: string, replace: Record<string, string> = {}): strin
     ':z': ids.zone,
     ':w': ids.waterPoint,
     ':i': GHOST,
+    ':p': ids.plan,
+    ':x': ids.flowbox,
+    ':k': ids.command,
+    ':d': ids.schedule,
     ...replace,
   };
   return template.replace(ID_PARAM, (p) => real[p]!);
@@ -650,10 +914,12 @@ describe('list queries', () => {
     `/v1/customers/:c/sites/list`,
     `/v1/customers/:c/customer_managers/list`,
     `/v1/customers/:c/site_managers/list`,
+    '/v1/customers/:c/zones/list',
     '/v1/customers/:c/sites/:s/buildings/list',
     '/v1/customers/:c/sites/:s/buildings/:b/floors/list',
     '/v1/customers/:c/sites/:s/buildings/:b/zones/list',
     '/v1/customers/:c/sites/:s/buildings/:b/zones/:z/water_points/list',
+    '/v1/pricing_plans/list',
   ];
   const BAD_QUERIES: [string, string, MessageKey, Record<string, number>?][] = [
     ['limit=0', 'limit', 'validation.min_one'],
@@ -674,8 +940,8 @@ describe('list queries', () => {
     }
   });
 
-  it('refuses a site_id that is not a uuid on the site-manager list', async () => {
-    const res = await providers.fr.get(`${A()}/site_managers/list?site_id=site-1`);
+  it.each(['site_managers', 'zones'])('refuses a site_id that is not a uuid on the %s list', async (list) => {
+    const res = await providers.fr.get(`${A()}/${list}/list?site_id=site-1`);
     expect(expectCatalogueError(res, 'fr', 400).details).toEqual([
       { path: 'site_id', message: "Cette valeur n'est pas valide" },
     ]);
@@ -763,7 +1029,12 @@ describe('building, zone and water point values', () => {
   const zone: Case[] = [
     ['an unknown profile', { profile: 'spa' }, 'profile', 'validation.select'],
     ['an unknown flowbox model', { flowbox_model: 'three_inches_v1' }, 'flowbox_model', 'validation.select'],
-    ['an unknown service level', { service_level: 'gold' }, 'service_level', 'validation.select'],
+    [
+      'a service level (it comes from the subscription)',
+      { service_level: 'premium' },
+      'service_level',
+      'validation.service_level_from_subscription',
+    ],
     ['lukewarm water', { water_temperature: 'lukewarm' }, 'water_temperature', 'validation.select'],
     ['0 water points', { water_point_number: 0 }, 'water_point_number', 'validation.min_one'],
     ['a floor id that is not a uuid', { floor_id: 'ground' }, 'floor_id', 'validation.invalid'],
@@ -854,5 +1125,53 @@ describe('unknown paths', () => {
         message: "Cette ressource n'existe pas ou ne vous est pas accessible",
       });
     }
+  });
+});
+
+describe('consumption queries', () => {
+  const zone = '/v1/customers/:c/sites/:s/buildings/:b/zones/:z';
+  const SERIES = [
+    '/v1/customers/:c/consumption',
+    '/v1/customers/:c/sites/:s/consumption',
+    '/v1/customers/:c/sites/:s/buildings/:b/consumption',
+    `${zone}/consumption`,
+    `${zone}/consumption/details`,
+    '/v1/customers/:c/sites/:s/consumption/zones',
+  ];
+  it.each(SERIES)('%s refuses a window that is not day, week, month or year', async (template) => {
+    for (const language of LANGUAGES) {
+      for (const query of ['window=hour', 'window=', 'window=DAY']) {
+        const res = await providers[language].get(`${fillPath(template)}?${query}`);
+        expect(expectCatalogueError(res, language, 400).details, query).toEqual([
+          { path: 'window', message: translate('validation.select', language) },
+        ]);
+      }
+    }
+  });
+
+  it('refuses a comparison that is neither previous nor none', async () => {
+    const res = await providers.fr.get(`${fillPath(zone)}/consumption?compare=last_year`);
+    expect(expectCatalogueError(res, 'fr', 400).details).toEqual([
+      { path: 'compare', message: translate('validation.select', 'fr') },
+    ]);
+  });
+
+  const EXPORT_CASES: [string, string, MessageKey][] = [
+    ['from=2026-03-10&to=2026-03-01', 'to', 'validation.end_after_start'],
+    ['from=2026-02-30&to=2026-03-01', 'from', 'validation.date'],
+    ['from=01/03/2026&to=2026-03-01', 'from', 'validation.date'],
+    ['from=2026-03-01', 'from', 'validation.required'],
+    ['', 'from', 'validation.required'],
+    ['from=2020-01-01&to=2026-01-01', 'to', 'validation.export_too_long'],
+    ['window=decade', 'window', 'validation.select'],
+  ];
+  it.each(EXPORT_CASES)('the CSV export refuses %s with a message on %s', async (query, path, key) => {
+    for (const language of LANGUAGES) {
+      const res = await providers[language].get(`${fillPath(zone)}/consumption/export.csv?${query}`);
+      expect(expectCatalogueError(res, language, 400).details).toEqual([
+        { path, message: translate(key, language) },
+      ]);
+    }
+    expect(translate('validation.end_after_start', 'en')).toBe('Should be posterior start date');
   });
 });

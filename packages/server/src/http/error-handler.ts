@@ -47,7 +47,7 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (error instanceof AppError) {
       const details = error.details?.map((d) => ({
         path: d.path,
-        message: translate(d.message as ErrorCode, language),
+        message: translate(d.message as ErrorCode, language, d.params),
       }));
       return send(error.status, error.code, error.params, details);
     }

@@ -73,7 +73,84 @@ const EXPECTED_ROUTES = [
   'PUT /v1/customers/{customerId}/sites/{siteId}/images/{kind}',
   'PUT /v1/customers/{customerId}/sites/{siteId}/buildings/{buildingId}/images/{kind}',
   'GET /v1/images/{imageId}',
+  ...flowboxRoutes(),
+  'GET /v1/live/stream',
+  'POST /v1/live/ticket',
+  'GET /v1/metrics',
+  'GET /v1/customers/{customerId}/zones/list',
+  ...billingRoutes(),
+  ...scheduleRoutes(),
+  ...automationRoutes(),
+  ...alertRoutes(),
+  ...consumptionRoutes(),
 ].sort();
+
+/** Issue #5: pricing plans (provider managers) and the subscription of each zone. */
+function billingRoutes(): string[] {
+  const zone = '/v1/customers/{customerId}/sites/{siteId}/buildings/{buildingId}/zones/{zoneId}';
+  return [
+    'GET /v1/pricing_plans/list',
+    'GET /v1/pricing_plans/{pricingPlanId}/info',
+    'POST /v1/pricing_plans/create',
+    'PUT /v1/pricing_plans/{pricingPlanId}/update',
+    'DELETE /v1/pricing_plans/{pricingPlanId}/delete',
+    'GET /v1/subscriptions/overview',
+    `GET ${zone}/subscription/info`,
+    `PUT ${zone}/subscription/update`,
+  ];
+}
+
+/** Issue #6: consumption of each scope, zones compared, premium details, CSV export, today's figures. */
+function consumptionRoutes(): string[] {
+  const customer = '/v1/customers/{customerId}';
+  const site = `${customer}/sites/{siteId}`;
+  const building = `${site}/buildings/{buildingId}`;
+  const zone = `${building}/zones/{zoneId}`;
+  return [
+    ...[zone, building, site, customer].flatMap((scope) => [
+      `GET ${scope}/consumption`,
+      `GET ${scope}/consumption/export.csv`,
+    ]),
+    `GET ${building}/consumption/zones`,
+    `GET ${site}/consumption/zones`,
+    `GET ${zone}/consumption/details`,
+    'GET /v1/dashboard/today',
+  ];
+}
+
+/** Issue #8: alerts, their lifecycle and the category settings. */
+function alertRoutes(): string[] {
+  return [
+    'GET /v1/alerts/list',
+    'GET /v1/alerts/count',
+    'GET /v1/alerts/settings/list',
+    'PUT /v1/alerts/settings/{category}/update',
+    'GET /v1/alerts/{alertId}/info',
+    'POST /v1/alerts/{alertId}/silence',
+    'POST /v1/alerts/{alertId}/unsilence',
+    'POST /v1/alerts/{alertId}/resolve',
+  ];
+}
+
+/** Issue #8: automatic closing of a zone. */
+function automationRoutes(): string[] {
+  const zone = '/v1/customers/{customerId}/sites/{siteId}/buildings/{buildingId}/zones/{zoneId}';
+  return [`GET ${zone}/automation/info`, `PUT ${zone}/automation/update`, `POST ${zone}/automation/exit`];
+}
+
+/** Issue #8: scheduled closings of a zone and their next occurrences. */
+function scheduleRoutes(): string[] {
+  const zone = '/v1/customers/{customerId}/sites/{siteId}/buildings/{buildingId}/zones/{zoneId}';
+  const schedule = `${zone}/schedules/{scheduleId}`;
+  return [
+    `GET ${zone}/schedules/list`,
+    `GET ${zone}/schedules/occurrences`,
+    `POST ${zone}/schedules/create`,
+    `GET ${schedule}/info`,
+    `PUT ${schedule}/update`,
+    `DELETE ${schedule}/delete`,
+  ];
+}
 
 /** Issue #3: buildings, floors, zones, water points and their activity logs, nested like the site calls. */
 function hierarchyRoutes(): string[] {
@@ -97,6 +174,27 @@ function hierarchyRoutes(): string[] {
   ];
 }
 
+/** Issue #4: flowboxes of a zone, their pairing steps and commands. */
+function flowboxRoutes(): string[] {
+  const zone = '/v1/customers/{customerId}/sites/{siteId}/buildings/{buildingId}/zones/{zoneId}';
+  const flowbox = `${zone}/flowboxes/{flowboxId}`;
+  return [
+    `GET ${zone}/flowboxes/list`,
+    `POST ${zone}/flowboxes/pair`,
+    `GET ${flowbox}/info`,
+    `POST ${flowbox}/validate`,
+    `POST ${flowbox}/refuse`,
+    `POST ${flowbox}/unpair`,
+    `DELETE ${flowbox}/detach`,
+    `POST ${flowbox}/commands/send`,
+    `GET ${flowbox}/commands/list`,
+    `GET ${flowbox}/commands/{commandId}/info`,
+  ];
+}
+
+/** The live channel is a stream of Server-Sent Events (DESIGN.md §6). */
+const LIVE_STREAM = 'GET /v1/live/stream';
+
 /** Image uploads take a multipart form; images are served as binary. */
 const isImageUpload = (route: string) => /^PUT .*(\/logo|\/images\/\{kind\})$/.test(route);
 const IMAGE_READ = 'GET /v1/images/{imageId}';
@@ -110,14 +208,23 @@ const PUBLIC_ROUTES = [
   'GET /v1/health',
 ];
 
-/** The API routes the app really serves, read from its router (HEAD answers come with GET). */
+/**
+ * The API routes the app really serves, read from its router (HEAD answers come with GET). A route
+ * that is the prefix of another (`…/consumption` and `…/consumption/export.csv`) prints the longer
+ * one as a child line holding only its end, indented one level deeper.
+ */
 function servedRoutes(): string[] {
   const routes = new Set<string>();
+  const parents: string[] = [];
   for (const line of t.app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const match = /(\/v1\/\S*) \(([A-Z, ]+)\)/.exec(line);
-    if (!match || match[1]!.startsWith('/v1/docs')) continue;
-    const path = match[1]!.replace(/:(\w+)/g, '{$1}');
-    for (const method of match[2]!.split(', ')) if (method !== 'HEAD') routes.add(`${method} ${path}`);
+    const match = /^([│├└─\s]*)(\/\S*) \(([A-Z, ]+)\)/.exec(line);
+    if (!match) continue;
+    const depth = match[1]!.length / 4;
+    const full = `${depth > 1 ? parents[depth - 2] : ''}${match[2]}`;
+    parents[depth - 1] = full;
+    if (!full.startsWith('/v1/') || full.startsWith('/v1/docs')) continue;
+    const path = full.replace(/:(\w+)/g, '{$1}');
+    for (const method of match[3]!.split(', ')) if (method !== 'HEAD') routes.add(`${method} ${path}`);
   }
   return [...routes].sort();
 }
@@ -175,6 +282,14 @@ describe('the OpenAPI document', () => {
           'image/png',
           'image/webp',
         ]);
+        continue;
+      }
+      if (route.endsWith('/export.csv')) {
+        expect(Object.keys(answer.content ?? {}), route).toEqual(['text/csv']);
+        continue;
+      }
+      if (route === LIVE_STREAM) {
+        expect(Object.keys(answer.content ?? {}), route).toEqual(['text/event-stream']);
         continue;
       }
       expect(answer.content?.['application/json']?.schema, route).toMatchObject({ type: 'object' });

@@ -1,7 +1,17 @@
 import { eq } from 'drizzle-orm';
+import {
+  addBillingPeriods,
+  localDate,
+  type OpeningHours,
+  type PriceRange,
+  type WaterPointType,
+  type ZoneProfile,
+} from '@flowbox/shared';
 import { hashPassword } from '../auth/passwords.ts';
+import { insertPlan, insertVersion } from '../billing/plans.repo.ts';
+import { insertSubscription } from '../billing/subscriptions.repo.ts';
 import type { Db } from '../db/client.ts';
-import { appSettings, customers, sites } from '../db/schema.ts';
+import { appSettings, buildings, customers, floors, sites, waterPoints, zones } from '../db/schema.ts';
 import { findUserByEmail, insertUser } from '../users/users.repo.ts';
 
 type Logger = { info: (obj: object, msg: string) => void; warn: (obj: object, msg: string) => void };
@@ -53,7 +63,10 @@ export async function seedDemo(db: Db, log: Logger): Promise<void> {
         administrativeContact: null,
       })
       .returning();
-    await tx.insert(customers).values({ name: 'Riverside Homes', subscriptionDate: '2026-03-01' });
+    const [riverside] = await tx
+      .insert(customers)
+      .values({ name: 'Riverside Homes', subscriptionDate: '2026-03-01' })
+      .returning();
     const acmeSites = await tx
       .insert(sites)
       .values([
@@ -61,6 +74,18 @@ export async function seedDemo(db: Db, log: Logger): Promise<void> {
         { customerId: acme!.id, name: 'Grenoble Residence' },
       ])
       .returning();
+    const [riversideSite] = await tx
+      .insert(sites)
+      .values({ customerId: riverside!.id, name: 'Riverside Court' })
+      .returning();
+    const planIds = new Map<string, string>();
+    for (const plan of DEMO_PLANS) planIds.set(plan.country, await seedPlan(tx, plan));
+    for (const building of DEMO_BUILDINGS) {
+      const siteId = { lyon: acmeSites[0]!.id, grenoble: acmeSites[1]!.id, riverside: riversideSite!.id }[
+        building.site
+      ];
+      await seedBuilding(tx, siteId, planIds.get(building.country)!, building);
+    }
     for (const account of DEMO_ACCOUNTS) {
       const existing = await findUserByEmail(tx, account.email);
       if (existing) continue;
@@ -79,4 +104,293 @@ export async function seedDemo(db: Db, log: Logger): Promise<void> {
     await tx.insert(appSettings).values({ key: 'demo_seeded', value: true });
   });
   log.info({}, 'demo data seeded');
+}
+
+const OFFICE_HOURS: OpeningHours = {
+  monday: [{ start: '07:30', end: '19:00' }],
+  tuesday: [{ start: '07:30', end: '19:00' }],
+  wednesday: [{ start: '07:30', end: '19:00' }],
+  thursday: [{ start: '07:30', end: '19:00' }],
+  friday: [{ start: '07:30', end: '18:00' }],
+  saturday: [],
+  sunday: [],
+};
+
+type DemoZone = {
+  name: string;
+  floor: number | null;
+  profile: ZoneProfile;
+  waterTemperature: 'cold' | 'hot';
+  serviceLevel: 'basic' | 'premium';
+  /** Left without a simulated flowbox, for a newcomer to pair one (README "Demo fleet"). */
+  leftToPair?: true;
+  points: { label: string; type: WaterPointType; location: string; flow: string }[];
+};
+type DemoBuilding = {
+  site: 'lyon' | 'grenoble' | 'riverside';
+  name: string;
+  type: 'office' | 'residential';
+  address: string;
+  city: string;
+  zipCode: string;
+  country: string;
+  timezone: string;
+  volumeUnit: 'm3' | 'gallon';
+  currency: 'EUR' | 'USD';
+  pricePerUnit: string;
+  openingHours: OpeningHours | null;
+  floors: string[];
+  zones: DemoZone[];
+};
+
+/** A small, plausible hierarchy so a newcomer sees buildings, floors, zones and water points at once. */
+const DEMO_BUILDINGS: DemoBuilding[] = [
+  {
+    site: 'lyon',
+    name: 'Tower A',
+    type: 'office',
+    address: '129 rue Servient',
+    city: 'Lyon',
+    zipCode: '69003',
+    country: 'FR',
+    timezone: 'Europe/Paris',
+    volumeUnit: 'm3',
+    currency: 'EUR',
+    pricePerUnit: '3.52',
+    openingHours: OFFICE_HOURS,
+    floors: ['Ground floor', '1st floor', '2nd floor'],
+    zones: [
+      {
+        name: 'Ground floor washrooms',
+        floor: 0,
+        profile: 'sanitary',
+        waterTemperature: 'cold',
+        serviceLevel: 'premium',
+        points: [
+          { label: 'Toilet 1', type: 'toilet', location: 'Men’s washroom', flow: '6' },
+          { label: 'Toilet 2', type: 'toilet', location: 'Women’s washroom', flow: '6' },
+          { label: 'Hand basin', type: 'sink', location: 'Washroom hall', flow: '5' },
+        ],
+      },
+      {
+        name: 'Staff kitchen',
+        floor: 1,
+        profile: 'kitchen',
+        waterTemperature: 'hot',
+        serviceLevel: 'basic',
+        points: [
+          { label: 'Kitchen sink', type: 'sink', location: 'Kitchenette', flow: '8' },
+          { label: 'Dishwasher', type: 'dishwasher', location: 'Kitchenette', flow: '10' },
+          { label: 'Fridge water dispenser', type: 'fridge', location: 'Kitchenette', flow: '1.5' },
+        ],
+      },
+      {
+        name: '2nd floor offices',
+        floor: 2,
+        profile: 'office',
+        waterTemperature: 'cold',
+        serviceLevel: 'basic',
+        leftToPair: true,
+        points: [{ label: 'Toilet', type: 'toilet', location: 'Corridor', flow: '6' }],
+      },
+    ],
+  },
+  {
+    site: 'grenoble',
+    name: 'Résidence Les Alpes',
+    type: 'residential',
+    address: '4 avenue Alsace-Lorraine',
+    city: 'Grenoble',
+    zipCode: '38000',
+    country: 'FR',
+    timezone: 'Europe/Paris',
+    volumeUnit: 'm3',
+    currency: 'EUR',
+    pricePerUnit: '4.1',
+    openingHours: null,
+    floors: ['Ground floor', '1st floor'],
+    zones: [
+      {
+        name: 'Flat 101',
+        floor: 1,
+        profile: 'housing',
+        waterTemperature: 'cold',
+        serviceLevel: 'premium',
+        points: [
+          { label: 'Shower', type: 'shower', location: 'Bathroom', flow: '9' },
+          { label: 'Toilet', type: 'toilet', location: 'Bathroom', flow: '6' },
+          { label: 'Washing machine', type: 'washer', location: 'Kitchen', flow: '12' },
+        ],
+      },
+      {
+        name: 'Laundry room',
+        floor: 0,
+        profile: 'laundry',
+        waterTemperature: 'cold',
+        serviceLevel: 'basic',
+        points: [{ label: 'Washer 1', type: 'washer', location: 'Basement', flow: '12' }],
+      },
+    ],
+  },
+  {
+    site: 'riverside',
+    name: 'Riverside Court',
+    type: 'residential',
+    address: '210 River Road',
+    city: 'Portland',
+    zipCode: '97201',
+    country: 'US',
+    timezone: 'America/Los_Angeles',
+    volumeUnit: 'gallon',
+    currency: 'USD',
+    pricePerUnit: '0.012',
+    openingHours: null,
+    floors: ['Ground floor'],
+    zones: [
+      {
+        name: 'Garden irrigation',
+        floor: null,
+        profile: 'irrigation',
+        waterTemperature: 'cold',
+        serviceLevel: 'basic',
+        points: [{ label: 'Lawn sprinklers', type: 'watering', location: 'Front garden', flow: '20' }],
+      },
+    ],
+  },
+];
+
+type DemoPlan = {
+  name: string;
+  country: string;
+  currency: 'EUR' | 'USD';
+  volumeUnit: 'm3' | 'gallon';
+  ranges: PriceRange[];
+};
+
+/**
+ * One default pricing plan per demo country (docs/billing.md), so every demo zone can hold the
+ * subscription pairing needs (spec §5). Tiered like real water tariffs: the second range costs more.
+ */
+const DEMO_PLANS: DemoPlan[] = [
+  {
+    name: 'Eau France 2026',
+    country: 'FR',
+    currency: 'EUR',
+    volumeUnit: 'm3',
+    ranges: [
+      { volume_start: '0', volume_end: '100', price_per_unit: '3.52' },
+      { volume_start: '100', volume_end: null, price_per_unit: '4.1' },
+    ],
+  },
+  {
+    name: 'US Water 2026',
+    country: 'US',
+    currency: 'USD',
+    volumeUnit: 'gallon',
+    ranges: [
+      { volume_start: '0', volume_end: '10000', price_per_unit: '0.012' },
+      { volume_start: '10000', volume_end: null, price_per_unit: '0.015' },
+    ],
+  },
+];
+
+/** The first price of the demo plans: before any demo subscription starts (they start on seeding). */
+const DEMO_PLAN_FROM = '2026-01-01';
+
+async function seedPlan(tx: Db, demo: DemoPlan): Promise<string> {
+  const plan = await insertPlan(tx, { name: demo.name, isDefault: true, regions: [demo.country] });
+  await insertVersion(
+    tx,
+    {
+      planId: plan.id,
+      version: 1,
+      fromDate: DEMO_PLAN_FROM,
+      billingType: 'monthly',
+      acquisitionType: 'pay_as_you_go_fee',
+      currency: demo.currency,
+      volumeUnit: demo.volumeUnit,
+    },
+    demo.ranges,
+  );
+  return plan.id;
+}
+
+/**
+ * The zones of the first demo customer (Acme) that the demo fleet pairs a simulated flowbox to
+ * (src/demo/fleet.ts): every one but the zone left for a newcomer to pair.
+ */
+export const DEMO_FLEET_ZONES: readonly { building: string; zone: string }[] = DEMO_BUILDINGS.filter(
+  (building) => building.site !== 'riverside',
+).flatMap((building) =>
+  building.zones
+    .filter((zone) => !zone.leftToPair)
+    .map((zone) => ({ building: building.name, zone: zone.name })),
+);
+
+async function seedBuilding(tx: Db, siteId: string, planId: string, demo: DemoBuilding): Promise<void> {
+  const [building] = await tx
+    .insert(buildings)
+    .values({
+      siteId,
+      name: demo.name,
+      type: demo.type,
+      address: demo.address,
+      city: demo.city,
+      zipCode: demo.zipCode,
+      country: demo.country,
+      nbfloor: demo.floors.length,
+      timezone: demo.timezone,
+      volumeUnit: demo.volumeUnit,
+      currency: demo.currency,
+      firstDayOfWeek: demo.country === 'US' ? 'sunday' : 'monday',
+      weekend: ['saturday', 'sunday'],
+      openingHours: demo.openingHours,
+      pricePerUnit: demo.pricePerUnit,
+    })
+    .returning();
+  const floorRows = await tx
+    .insert(floors)
+    // Floors are listed in the order they were added: one millisecond apart keeps them bottom-up.
+    .values(
+      demo.floors.map((label, index) => ({
+        buildingId: building!.id,
+        label,
+        createdAt: new Date(Date.now() + index),
+      })),
+    )
+    .returning();
+  for (const zone of demo.zones) {
+    const [row] = await tx
+      .insert(zones)
+      .values({
+        buildingId: building!.id,
+        floorId: zone.floor === null ? null : floorRows[zone.floor]!.id,
+        name: zone.name,
+        profile: zone.profile,
+        serviceLevel: zone.serviceLevel,
+        flowboxModel: 'one_inch_v1',
+        waterTemperature: zone.waterTemperature,
+        waterPointNumber: zone.points.length,
+      })
+      .returning();
+    await tx.insert(waterPoints).values(
+      zone.points.map((point) => ({
+        zoneId: row!.id,
+        label: point.label,
+        type: point.type,
+        location: point.location,
+        nominalFlowLpm: point.flow,
+      })),
+    );
+    // Subscribed from the building's today, as choosing a plan does (docs/billing.md), at the
+    // service level the zone row was given above (its copy of the subscription's).
+    const today = localDate(new Date(), demo.timezone);
+    await insertSubscription(tx, {
+      zoneId: row!.id,
+      planId,
+      serviceLevel: zone.serviceLevel,
+      startDate: today,
+      renewalDate: addBillingPeriods(today, 'monthly', 1),
+    });
+  }
 }

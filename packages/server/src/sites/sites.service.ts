@@ -10,8 +10,8 @@ import {
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { changedFieldsOf, recordChange } from '../events/events.repo.ts';
-import { escapeLike } from '../customers/customers.repo.ts';
-import { customers, sites } from '../db/schema.ts';
+import { escapeLike, requireCustomerRow } from '../customers/customers.repo.ts';
+import { sites } from '../db/schema.ts';
 import { namesMismatch, notFound } from '../errors.ts';
 import { removeImageFiles } from '../images/images.files.ts';
 import { imageFilesUnder } from '../images/images.repo.ts';
@@ -27,7 +27,7 @@ export class SitesService {
 
   async list(actor: Actor, customerId: string, query: ListQuery) {
     requireCustomerRead(actor, customerId);
-    await this.requireCustomer(customerId);
+    await requireCustomerRow(this.ctx.db, customerId);
     const conditions: SQL[] = [eq(sites.customerId, customerId)];
     const visible = siteFilterFor(actor);
     if (visible !== 'all') {
@@ -61,7 +61,7 @@ export class SitesService {
 
   async create(actor: Actor, customerId: string, input: { name: string }): Promise<Site> {
     requireCustomerManage(actor, customerId, 'sites.manage');
-    await this.requireCustomer(customerId);
+    await requireCustomerRow(this.ctx.db, customerId);
     const row = await this.ctx.db.transaction(async (tx) => {
       const [created] = await tx.insert(sites).values({ customerId, name: input.name }).returning();
       await this.record(tx, actor, 'created', created!, []);
@@ -125,14 +125,6 @@ export class SitesService {
       .where(and(eq(sites.id, siteId), eq(sites.customerId, customerId)));
     if (!row) throw notFound();
     return row;
-  }
-
-  private async requireCustomer(customerId: string): Promise<void> {
-    const [row] = await this.ctx.db
-      .select({ id: customers.id })
-      .from(customers)
-      .where(eq(customers.id, customerId));
-    if (!row) throw notFound();
   }
 }
 

@@ -29,7 +29,12 @@ export async function openTestDatabase(): Promise<Database> {
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: null });
+  // The drop below ends connections still closing: expected, not a failure.
+  const database = await openDatabase({
+    databaseUrl: url.toString(),
+    dataDir: null,
+    onConnectionError: () => undefined,
+  });
   return {
     ...database,
     close: async () => {
@@ -88,15 +93,19 @@ export function testConfig(overrides: Partial<AppOptions['config']> = {}): AppOp
   };
 }
 
-export async function createTestApp(overrides: { accessTokenTtl?: number } = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: { accessTokenTtl?: number; rateLimitPerMinute?: number } = {},
+): Promise<TestApp> {
   const database = await openTestDatabase();
   const clock = new TestClock();
-  const config = testConfig(overrides);
+  const { rateLimitPerMinute, ...configOverrides } = overrides;
+  const config = testConfig(configOverrides);
   const { app, services } = await buildApp({
     config,
     db: database.db,
     now: clock.now,
     logger: false,
+    ...(rateLimitPerMinute ? { rateLimitPerMinute } : {}),
   });
   await app.ready();
   return {

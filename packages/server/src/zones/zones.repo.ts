@@ -1,9 +1,9 @@
-import { and, asc, count, eq, ilike, sql } from 'drizzle-orm';
-import type { ListQuery, Zone } from '@flowbox/shared';
+import { and, asc, count, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
+import type { ListQuery, Zone, ZoneDirectoryQuery, ZoneSummary } from '@flowbox/shared';
 import { decimalOrNull } from '../buildings/buildings.repo.ts';
 import { escapeLike } from '../customers/customers.repo.ts';
 import type { Db } from '../db/client.ts';
-import { buildings, sites, zones } from '../db/schema.ts';
+import { buildings, floors, sites, zones } from '../db/schema.ts';
 import type { BuildingPath, ZonePath } from '../http/params.ts';
 
 export type ZoneRow = typeof zones.$inferSelect;
@@ -60,6 +60,68 @@ export async function listZones(db: Db, path: BuildingPath, query: ListQuery) {
       .where(where),
   ]);
   return { items: rows.map(toApiZone), total: totalRow?.total ?? 0 };
+}
+
+/**
+ * Zones across the sites of one customer, or only `siteIds` (a site manager's), ordered by site,
+ * building and zone name so a dashboard reads like the hierarchy.
+ */
+export async function listCustomerZones(
+  db: Db,
+  customerId: string,
+  siteIds: string[] | 'all',
+  query: ZoneDirectoryQuery,
+): Promise<{ items: ZoneSummary[]; total: number }> {
+  if (siteIds !== 'all' && siteIds.length === 0) return { items: [], total: 0 };
+  const conditions: SQL[] = [eq(sites.customerId, customerId)];
+  if (siteIds !== 'all') conditions.push(inArray(sites.id, siteIds));
+  if (query.site_id) conditions.push(eq(sites.id, query.site_id));
+  if (query.search) conditions.push(ilike(zones.name, `%${escapeLike(query.search)}%`));
+  const where = and(...conditions);
+  const [rows, [totalRow]] = await Promise.all([
+    db
+      .select({
+        zone: zones,
+        customerId: sites.customerId,
+        siteId: sites.id,
+        siteName: sites.name,
+        buildingName: buildings.name,
+        floorLabel: floors.label,
+        waterPointCount,
+      })
+      .from(zones)
+      .innerJoin(buildings, eq(buildings.id, zones.buildingId))
+      .innerJoin(sites, eq(sites.id, buildings.siteId))
+      .leftJoin(floors, eq(floors.id, zones.floorId))
+      .where(where)
+      .orderBy(asc(sites.name), asc(buildings.name), asc(zones.name), asc(zones.id))
+      .limit(query.limit)
+      .offset(query.offset),
+    db
+      .select({ total: count() })
+      .from(zones)
+      .innerJoin(buildings, eq(buildings.id, zones.buildingId))
+      .innerJoin(sites, eq(sites.id, buildings.siteId))
+      .where(where),
+  ]);
+  return {
+    items: rows.map((row) => ({
+      id: row.zone.id,
+      name: row.zone.name,
+      profile: row.zone.profile,
+      service_level: row.zone.serviceLevel,
+      valve_state: row.zone.valveState,
+      water_temperature: row.zone.waterTemperature,
+      water_point_count: row.waterPointCount,
+      customer_id: row.customerId,
+      site_id: row.siteId,
+      site_name: row.siteName,
+      building_id: row.zone.buildingId,
+      building_name: row.buildingName,
+      floor_label: row.floorLabel,
+    })),
+    total: totalRow?.total ?? 0,
+  };
 }
 
 /** The zone at that place in the hierarchy: under another building, site or customer it is not found. */

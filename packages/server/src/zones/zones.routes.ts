@@ -6,11 +6,13 @@ import {
   WaterPointSchema,
   WaterPointUpdateSchema,
   ZoneCreateSchema,
+  ZoneDirectoryQuerySchema,
   ZoneSchema,
+  ZoneSummarySchema,
   ZoneUpdateSchema,
 } from '@flowbox/shared';
 import { z } from 'zod';
-import { buildingParams, waterPointParams, zoneParams } from '../http/params.ts';
+import { buildingParams, customerParams, waterPointParams, zoneParams } from '../http/params.ts';
 import { actorOf, errorResponses, type App } from '../http/types.ts';
 import type { WaterPointsService } from './water-points.service.ts';
 import type { ZonesService } from './zones.service.ts';
@@ -22,6 +24,20 @@ const zonePrefix = `${buildingPrefix}/zones/:zoneId`;
 /** Zones of a building and their water points (spec §2, §3). */
 export function zonesRoutes(app: App, zones: ZonesService, waterPoints: WaterPointsService): void {
   let tags = ['zones'];
+  app.get(
+    '/customers/:customerId/zones/list',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Zones across the customer's sites that the caller may see",
+        params: customerParams,
+        querystring: ZoneDirectoryQuerySchema,
+        response: { 200: listOf(ZoneSummarySchema), ...errorResponses },
+      },
+    },
+    (request) => zones.directory(actorOf(request), request.params.customerId, request.query),
+  );
   app.get(
     `${buildingPrefix}/zones/list`,
     {

@@ -1,9 +1,24 @@
-import type { EventAction, ListQuery, Zone, ZoneCreateSchema, ZoneUpdateSchema } from '@flowbox/shared';
+import type {
+  EventAction,
+  ListQuery,
+  Zone,
+  ZoneCreateSchema,
+  ZoneDirectoryQuery,
+  ZoneUpdateSchema,
+} from '@flowbox/shared';
 import type { z } from 'zod';
-import { requirePermission, requireSiteManage, requireSiteRead, type Actor } from '../access/access.ts';
+import {
+  requireCustomerRead,
+  requirePermission,
+  requireSiteManage,
+  requireSiteRead,
+  siteFilterFor,
+  type Actor,
+} from '../access/access.ts';
 import { requireBuildingRow } from '../buildings/buildings.repo.ts';
 import { findFloor } from '../buildings/floors.repo.ts';
 import type { Context } from '../context.ts';
+import { requireCustomerRow } from '../customers/customers.repo.ts';
 import type { Db } from '../db/client.ts';
 import { AppError, namesMismatch, notFound } from '../errors.ts';
 import { changedFieldsOf, recordChange } from '../events/events.repo.ts';
@@ -13,6 +28,7 @@ import {
   findZone,
   findZoneRow,
   insertZone,
+  listCustomerZones,
   listZones,
   updateZone,
   type NewZoneRow,
@@ -29,6 +45,14 @@ export class ZonesService {
     requireSiteRead(actor, path.customerId, path.siteId);
     await requireBuildingRow(this.ctx.db, path);
     return listZones(this.ctx.db, path, query);
+  }
+
+  /** Every zone the actor may see in a customer; asking for a site it may not read is refused. */
+  async directory(actor: Actor, customerId: string, query: ZoneDirectoryQuery) {
+    requireCustomerRead(actor, customerId);
+    if (query.site_id) requireSiteRead(actor, customerId, query.site_id);
+    await requireCustomerRow(this.ctx.db, customerId);
+    return listCustomerZones(this.ctx.db, customerId, siteFilterFor(actor), query);
   }
 
   async info(actor: Actor, path: ZonePath): Promise<Zone> {
@@ -121,7 +145,6 @@ function valuesOf(input: UpdateInput): Partial<NewZoneRow> {
     name: input.name,
     floorId: input.floor_id,
     profile: input.profile,
-    serviceLevel: input.service_level,
     openingHours: input.opening_hours,
     pricePerUnit: input.price_per_unit,
     occupants: input.occupants,

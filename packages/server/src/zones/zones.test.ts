@@ -167,6 +167,37 @@ describe('zones', () => {
   });
 });
 
+describe("a customer's zone directory", () => {
+  it('lists the zones of every site a user may see, with their building and site, in hierarchy order', async () => {
+    const otherSite = `/v1/customers/${w.customers.a.id}/sites/${w.sites.a2.id}`;
+    const other = (await cmA.post(`${otherSite}/buildings/create`, buildingBody({ name: 'Annex' }))).json();
+    await cmA.post(
+      `${otherSite}/buildings/${other.id}/zones/create`,
+      zoneBody({ name: 'Annex boiler room' }),
+    );
+    const directory = `/v1/customers/${w.customers.a.id}/zones/list`;
+
+    const all = (await cmA.get(directory)).json();
+    expect(all.items.map((z: { site_id: string }) => z.site_id)).toContain(w.sites.a2.id);
+    expect(all.total).toBe(all.items.length);
+    const annex = all.items.find((z: { name: string }) => z.name === 'Annex boiler room');
+    expect(annex).toMatchObject({ building_id: other.id, building_name: 'Annex', site_id: w.sites.a2.id });
+    const order = all.items.map((z: { site_name: string; building_name: string; name: string }) =>
+      [z.site_name, z.building_name, z.name].join(' / '),
+    );
+    expect(order).toEqual([...order].sort((a: string, b: string) => a.localeCompare(b)));
+
+    // The site manager of a1 sees a1's zones only, and may not ask for a2's.
+    const own = (await smA.get(directory)).json();
+    expect(own.items.length).toBeGreaterThan(0);
+    expect(own.items.every((z: { site_id: string }) => z.site_id === w.sites.a1.id)).toBe(true);
+    expect((await smA.get(`${directory}?site_id=${w.sites.a2.id}`)).statusCode).toBe(403);
+
+    const searched = (await cmA.get(`${directory}?search=boiler&site_id=${w.sites.a2.id}`)).json();
+    expect(searched.items.map((z: { name: string }) => z.name)).toEqual(['Annex boiler room']);
+  });
+});
+
 describe('water points', () => {
   it('are created, listed by label, updated and deleted with their label typed', async () => {
     const zone = (await cmA.post(`${building}/zones/create`, zoneBody({ name: 'Bathrooms' }))).json();

@@ -17,6 +17,11 @@ export const EVENT_OBJECTS = [
   'customer_manager',
   'site_manager',
   'user',
+  'flowbox',
+  'pricing_plan',
+  'subscription',
+  'schedule',
+  'alert',
 ] as const;
 export type EventObject = (typeof EVENT_OBJECTS)[number];
 
@@ -29,6 +34,51 @@ export const EVENT_ACTIONS = [
   'password_changed',
   'password_reset',
   'invitation_accepted',
+  // Flowboxes (spec §4): pairing steps and their ends.
+  'pairing_prepared',
+  'pairing_announced',
+  'pairing_validated',
+  'pairing_refused',
+  'unpaired',
+  'detached',
+  // Valve and modes, by a command (origin web or system) or on the device (origin device).
+  'valve_opened',
+  'valve_closed',
+  'maintenance_enabled',
+  'maintenance_disabled',
+  'leak_detection_enabled',
+  'leak_detection_disabled',
+  'leak_detection_timeout',
+  // spec §4 autotest results, reboots (the reason in changed_fields), commands that did not happen.
+  'autotest_none_detected',
+  'autotest_succeeded',
+  'autotest_some_skipped',
+  'autotest_failed',
+  'rebooted',
+  'command_refused',
+  'command_expired',
+  // Billing (spec §4): a plan's new price, a plan archived instead of deleted, a subscription renewed.
+  'price_changed',
+  'archived',
+  'renewed',
+  // Scheduled closings (issue #8): a window's closing and its opening, run by the system; an
+  // opening not sent (the zone locked by automatic closing, or another window still running).
+  'scheduled_closing_started',
+  'scheduled_closing_ended',
+  'scheduled_opening_skipped',
+  // Automatic closing (spec §4): settings saved, triggered (the water closed, the zone locked), exited.
+  'automatic_closing_updated',
+  'automatic_closing_triggered',
+  'automatic_closing_exited',
+  // Alerts (spec §4): opened by a cause, silenced, unsilenced, resolved by a user (origin web) or
+  // when the cause clears (origin system); the category in changed_fields.
+  'alert_opened',
+  'alert_silenced',
+  'alert_unsilenced',
+  'alert_resolved',
+  // spec §4 monitoring: a flowbox's temperature or humidity status changed (the new one in changed_fields).
+  'temperature_status_changed',
+  'humidity_status_changed',
 ] as const;
 export type EventAction = (typeof EVENT_ACTIONS)[number];
 

@@ -7,6 +7,7 @@ import {
   PriceSchema,
   VOLUME_UNITS,
 } from './buildings.ts';
+import { ListQuerySchema } from './errors.ts';
 
 /**
  * What a zone is used for: it tells the rules which consumption to expect (automatic closing,
@@ -60,7 +61,8 @@ export const ZoneCreateSchema = z.object({
   name: requiredText(),
   floor_id: uuidField.nullable().optional(),
   profile: z.enum(ZONE_PROFILES, 'validation.select'),
-  service_level: z.enum(SERVICE_LEVELS, 'validation.select').optional(),
+  // The subscription is the one source of truth (docs/billing.md): a zone call may not set it.
+  service_level: z.undefined('validation.service_level_from_subscription').optional(),
   opening_hours: OpeningHoursSchema.nullable().optional(),
   price_per_unit: PriceSchema.nullable().optional(),
   occupants: countField(1_000_000).nullable().optional(),
@@ -106,3 +108,26 @@ export const ZoneSchema = z.object({
   created_at: z.string(),
 });
 export type Zone = z.infer<typeof ZoneSchema>;
+
+/** Zones across a customer's sites (the dashboard's "buildings and zones" view, spec §6). */
+export const ZoneDirectoryQuerySchema = ListQuerySchema.extend({
+  site_id: z.uuid('validation.invalid').optional(),
+});
+export type ZoneDirectoryQuery = z.infer<typeof ZoneDirectoryQuerySchema>;
+
+export const ZoneSummarySchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  profile: z.enum(ZONE_PROFILES),
+  service_level: z.enum(SERVICE_LEVELS),
+  valve_state: z.enum(VALVE_STATES),
+  water_temperature: z.enum(WATER_TEMPERATURES),
+  water_point_count: z.number().int(),
+  customer_id: z.uuid(),
+  site_id: z.uuid(),
+  site_name: z.string(),
+  building_id: z.uuid(),
+  building_name: z.string(),
+  floor_label: z.string().nullable(),
+});
+export type ZoneSummary = z.infer<typeof ZoneSummarySchema>;

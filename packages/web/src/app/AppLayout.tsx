@@ -8,7 +8,11 @@ import { MAIN_ID, SkipLink } from '../components/layout/SkipLink.tsx';
 import { useToast } from '../components/Toasts.tsx';
 import { useUpdateProfile } from '../features/profile/index.ts';
 import { useLogout, useUser } from '../features/auth/index.ts';
+import { AutomationLiveSync } from '../features/automation/index.ts';
+import { AlertCountBadge, AlertsLiveSync } from '../features/alerts/index.ts';
+import { FlowboxLiveSync, LiveIndicator } from '../features/flowboxes/index.ts';
 import { changeLanguage, useLanguage } from '../lib/i18n/index.ts';
+import { LiveProvider } from '../lib/live.ts';
 import { paths } from '../paths.ts';
 
 type NavItem = { to: string; label: string; end?: boolean };
@@ -16,15 +20,21 @@ type NavItem = { to: string; label: string; end?: boolean };
 function useNavItems(): NavItem[] {
   const { t } = useLanguage();
   const user = useUser();
-  const items: NavItem[] = [{ to: paths.home.getHref(), label: t('nav.dashboard'), end: true }];
+  const items: NavItem[] = [
+    { to: paths.home.getHref(), label: t('nav.dashboard'), end: true },
+    { to: paths.alerts.getHref(), label: t('nav.alerts'), end: true },
+    { to: paths.alertSettings.getHref(), label: t('nav.alert_settings') },
+  ];
   if (user.role === 1) {
     items.push({ to: paths.customers.getHref(), label: t('nav.customers') });
     items.push({ to: paths.floveaManagers.getHref(), label: t('nav.flovea_managers') });
+    items.push({ to: paths.subscriptions.getHref(), label: t('nav.subscriptions') });
     items.push({ to: paths.outbox.getHref(), label: t('nav.outbox') });
   } else if (user.customer_id) {
     if (user.role === 2)
       items.push({ to: paths.customer.getHref(user.customer_id), label: t('nav.my_customer'), end: true });
     items.push({ to: paths.sites.getHref(user.customer_id), label: t('nav.sites') });
+    items.push({ to: paths.assistant.getHref(), label: t('nav.assistant') });
   }
   items.push({ to: paths.profile.getHref(), label: t('nav.profile') });
   return items;
@@ -81,77 +91,84 @@ export function AppLayout() {
   }
 
   return (
-    <div className="flex min-h-screen flex-col">
-      <SkipLink />
-      <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-800 dark:bg-slate-900/95">
-        <div className="flex h-16 items-center gap-3 px-4 sm:px-6">
-          <button
-            type="button"
-            className="rounded-lg p-2 text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-sky-600 lg:hidden dark:text-slate-200 dark:hover:bg-slate-800"
-            aria-expanded={menuOpen}
-            aria-controls="mobile-navigation"
-            onClick={() => setMenuOpen((open) => !open)}
-          >
-            <span className="sr-only">{t('nav.menu')}</span>
-            <svg
-              viewBox="0 0 24 24"
-              className="h-6 w-6"
-              aria-hidden="true"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-            >
-              {menuOpen ? <path d="M6 6l12 12M18 6L6 18" /> : <path d="M4 6h16M4 12h16M4 18h16" />}
-            </svg>
-          </button>
-          <Link
-            to={paths.home.getHref()}
-            className="rounded-md text-sky-900 focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-sky-100"
-          >
-            <Logo compact className="text-base sm:text-lg" />
-          </Link>
-          <div className="ml-auto flex items-center gap-2 sm:gap-3">
-            <LanguageSwitch onChange={(language) => void switchLanguage(language)} />
-            <Link
-              to={paths.profile.getHref()}
-              className="hidden max-w-48 truncate rounded-md text-sm text-slate-700 hover:underline focus-visible:outline-2 focus-visible:outline-sky-600 md:block dark:text-slate-300"
-              data-testid="current-user"
-            >
-              {user.firstname} {user.lastname}
-            </Link>
+    <LiveProvider>
+      <FlowboxLiveSync />
+      <AutomationLiveSync />
+      <AlertsLiveSync />
+      <div className="flex min-h-screen flex-col">
+        <SkipLink />
+        <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-800 dark:bg-slate-900/95">
+          <div className="flex h-16 items-center gap-3 px-4 sm:px-6">
             <button
               type="button"
-              onClick={() => logout.mutate()}
-              disabled={logout.isPending}
-              className="rounded-lg border border-slate-300 px-3 py-1.5 text-sm font-medium whitespace-nowrap text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-sky-600 dark:border-slate-600 dark:text-slate-200 dark:hover:bg-slate-800"
+              className="rounded-lg p-2 text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-sky-600 lg:hidden dark:text-slate-200 dark:hover:bg-slate-800"
+              aria-expanded={menuOpen}
+              aria-controls="mobile-navigation"
+              onClick={() => setMenuOpen((open) => !open)}
             >
-              {t('nav.logout')}
+              <span className="sr-only">{t('nav.menu')}</span>
+              <svg
+                viewBox="0 0 24 24"
+                className="h-6 w-6"
+                aria-hidden="true"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+              >
+                {menuOpen ? <path d="M6 6l12 12M18 6L6 18" /> : <path d="M4 6h16M4 12h16M4 18h16" />}
+              </svg>
             </button>
+            <Link
+              to={paths.home.getHref()}
+              className="rounded-md text-sky-900 focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-sky-100"
+            >
+              <Logo compact className="text-base sm:text-lg" />
+            </Link>
+            <div className="ml-auto flex items-center gap-2 sm:gap-3">
+              <LiveIndicator />
+              <AlertCountBadge />
+              <LanguageSwitch onChange={(language) => void switchLanguage(language)} />
+              <Link
+                to={paths.profile.getHref()}
+                className="hidden max-w-48 truncate rounded-md text-sm text-slate-700 hover:underline focus-visible:outline-2 focus-visible:outline-sky-600 md:block dark:text-slate-300"
+                data-testid="current-user"
+              >
+                {user.firstname} {user.lastname}
+              </Link>
+              <button
+                type="button"
+                onClick={() => logout.mutate()}
+                disabled={logout.isPending}
+                className="rounded-lg border border-slate-300 px-3 py-1.5 text-sm font-medium whitespace-nowrap text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-sky-600 dark:border-slate-600 dark:text-slate-200 dark:hover:bg-slate-800"
+              >
+                {t('nav.logout')}
+              </button>
+            </div>
+          </div>
+          {menuOpen && (
+            <Navigation
+              id="mobile-navigation"
+              onNavigate={() => setMenuOpen(false)}
+              className="border-t border-slate-200 px-4 py-3 lg:hidden dark:border-slate-800"
+            />
+          )}
+        </header>
+        <div className="flex flex-1">
+          <aside className="hidden w-60 shrink-0 border-r border-slate-200 bg-white px-3 py-6 lg:block dark:border-slate-800 dark:bg-slate-900">
+            <Navigation className="sticky top-22" />
+          </aside>
+          <div className="flex min-w-0 flex-1 flex-col">
+            <main
+              id={MAIN_ID}
+              tabIndex={-1}
+              className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 focus:outline-none sm:px-6 lg:px-8 lg:py-8"
+            >
+              <Outlet />
+            </main>
+            <Footer />
           </div>
         </div>
-        {menuOpen && (
-          <Navigation
-            id="mobile-navigation"
-            onNavigate={() => setMenuOpen(false)}
-            className="border-t border-slate-200 px-4 py-3 lg:hidden dark:border-slate-800"
-          />
-        )}
-      </header>
-      <div className="flex flex-1">
-        <aside className="hidden w-60 shrink-0 border-r border-slate-200 bg-white px-3 py-6 lg:block dark:border-slate-800 dark:bg-slate-900">
-          <Navigation className="sticky top-22" />
-        </aside>
-        <div className="flex min-w-0 flex-1 flex-col">
-          <main
-            id={MAIN_ID}
-            tabIndex={-1}
-            className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 focus:outline-none sm:px-6 lg:px-8 lg:py-8"
-          >
-            <Outlet />
-          </main>
-          <Footer />
-        </div>
       </div>
-    </div>
+    </LiveProvider>
   );
 }

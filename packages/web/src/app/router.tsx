@@ -2,6 +2,7 @@ import { createBrowserRouter, type RouteObject } from 'react-router';
 import { PublicLayout } from '../components/layout/PublicLayout.tsx';
 import {
   ANY_ROLE,
+  CUSTOMER_OR_SITE,
   FLOVEA,
   FLOVEA_OR_CUSTOMER,
   LoginPage,
@@ -12,6 +13,12 @@ import {
   ResetPasswordRequestPage,
   SetPasswordPage,
 } from '../features/auth/index.ts';
+import {
+  BuildingAddPage,
+  BuildingEditPage,
+  BuildingEventsPage,
+  BuildingOverviewPage,
+} from '../features/buildings/index.ts';
 import {
   CustomerManagerAddPage,
   CustomerManagerEditPage,
@@ -34,6 +41,7 @@ import {
 } from '../features/flovea-managers/index.ts';
 import { HelpPage, NotFoundPage, PrivacyPage, StatusPage, TermsPage } from '../features/legal/index.ts';
 import { OutboxPage } from '../features/outbox/index.ts';
+import { AlertSettingsPage, AlertsPage } from '../features/alerts/index.ts';
 import { ProfileEditPage, ProfilePage, UpdatePasswordPage } from '../features/profile/index.ts';
 import {
   SiteManagerAddPage,
@@ -48,7 +56,25 @@ import {
   SiteOverviewPage,
   SitesPage,
 } from '../features/sites/index.ts';
+import {
+  WaterPointAddPage,
+  WaterPointsPage,
+  ZoneAddPage,
+  ZoneEditPage,
+  ZoneEventsPage,
+  ZoneOverviewPage,
+} from '../features/zones/index.ts';
 import { paths } from '../paths.ts';
+import { AssistantPage } from '../features/assistant/index.ts';
+import { FlowboxDetailPage } from '../features/flowboxes/index.ts';
+import { ScheduleAddPage, ScheduleEditPage } from '../features/schedules/index.ts';
+import {
+  PricingPlanAddPage,
+  PricingPlanEditPage,
+  PricingPlansPage,
+  SubscriptionsPage,
+  ZoneSubscriptionPage,
+} from '../features/billing/index.ts';
 import { AppLayout } from './AppLayout.tsx';
 
 /** spec §2 role limits, route by route. */
@@ -78,12 +104,28 @@ const routes: RouteObject[] = [
             element: <RequireRole roles={ANY_ROLE} />,
             children: [
               { path: paths.home.path, element: <DashboardPage /> },
+              { path: paths.alerts.path, element: <AlertsPage /> },
+              { path: paths.alertSettings.path, element: <AlertSettingsPage /> },
               { path: paths.profile.path, element: <ProfilePage /> },
               { path: paths.profileEdit.path, element: <ProfileEditPage /> },
               { path: paths.profileUpdatePassword.path, element: <UpdatePasswordPage /> },
               { path: paths.sites.path, element: <SitesPage /> },
               { path: paths.site.path, element: <SiteOverviewPage /> },
               { path: paths.siteEvents.path, element: <SiteEventsPage /> },
+              { path: paths.zoneAdd.path, element: <ZoneAddPage /> },
+              { path: paths.zone.path, element: <ZoneOverviewPage /> },
+              { path: paths.zoneEdit.path, element: <ZoneEditPage /> },
+              { path: paths.zoneEvents.path, element: <ZoneEventsPage /> },
+              { path: paths.flowbox.path, element: <FlowboxDetailPage /> },
+              { path: paths.waterPoints.path, element: <WaterPointsPage /> },
+              { path: paths.waterPointAdd.path, element: <WaterPointAddPage /> },
+              { path: paths.scheduleAdd.path, element: <ScheduleAddPage /> },
+              { path: paths.scheduleEdit.path, element: <ScheduleEditPage /> },
+              { path: paths.zoneSubscription.path, element: <ZoneSubscriptionPage /> },
+              { path: paths.buildingAdd.path, element: <BuildingAddPage /> },
+              { path: paths.building.path, element: <BuildingOverviewPage /> },
+              { path: paths.buildingEdit.path, element: <BuildingEditPage /> },
+              { path: paths.buildingEvents.path, element: <BuildingEventsPage /> },
             ],
           },
           {
@@ -96,7 +138,15 @@ const routes: RouteObject[] = [
               { path: paths.floveaManagerEdit.path, element: <FloveaManagerEditPage /> },
               { path: paths.floveaManagerPermissions.path, element: <FloveaManagerPermissionsPage /> },
               { path: paths.outbox.path, element: <OutboxPage /> },
+              { path: paths.subscriptions.path, element: <SubscriptionsPage /> },
+              { path: paths.pricingPlans.path, element: <PricingPlansPage /> },
+              { path: paths.pricingPlanAdd.path, element: <PricingPlanAddPage /> },
+              { path: paths.pricingPlanEdit.path, element: <PricingPlanEditPage /> },
             ],
+          },
+          {
+            element: <RequireRole roles={CUSTOMER_OR_SITE} />,
+            children: [{ path: paths.assistant.path, element: <AssistantPage /> }],
           },
           {
             element: <RequireRole roles={FLOVEA_OR_CUSTOMER} />,

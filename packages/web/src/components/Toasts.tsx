@@ -6,6 +6,8 @@ type ToastApi = { success: (message: string) => void; error: (message: string) =
 
 const ToastContext = createContext<ToastApi | null>(null);
 const TOAST_MS = 5000;
+/** A quick run of changes (the assistant's steps) must not bury the page under confirmations. */
+const MAX_TOASTS = 3;
 
 /** Short confirmations ("Customer created"), announced by a polite live region. */
 export function ToastProvider({ children }: { children: ReactNode }) {
@@ -20,7 +22,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const push = useCallback(
     (message: string, tone: Toast['tone']) => {
       const id = nextId.current++;
-      setToasts((list) => [...list, { id, message, tone }]);
+      setToasts((list) => [...list, { id, message, tone }].slice(-MAX_TOASTS));
       window.setTimeout(() => dismiss(id), TOAST_MS);
     },
     [dismiss],

@@ -25,6 +25,8 @@ type RequestOptions = {
   query?: Record<string, string | number | undefined>;
   /** Overrides the Bearer taken from the access_token cookie. */
   bearer?: string;
+  /** Images are answered as bytes, not JSON. */
+  responseType?: 'json' | 'blob';
 };
 
 export type SessionEnd = 'logout' | 'expired';
@@ -50,12 +52,14 @@ async function send(path: string, options: RequestOptions, bearer: string | unde
     'Accept-Language': currentLanguage(),
   };
   if (bearer) headers.Authorization = `Bearer ${bearer}`;
-  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  // A multipart body sets its own Content-Type, with the boundary.
+  const { body } = options;
+  if (body !== undefined && !(body instanceof FormData)) headers['Content-Type'] = 'application/json';
   try {
     return await fetch(urlOf(path, options.query), {
       method: options.method ?? 'GET',
       headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body: body instanceof FormData || body === undefined ? body : JSON.stringify(body),
     });
   } catch {
     throw new ApiRequestError(0, { code: 'errors.network', message: i18n.t('errors.network') });
@@ -73,8 +77,12 @@ async function errorOf(response: Response): Promise<ApiRequestError> {
   });
 }
 
-async function parse<T>(response: Response): Promise<T> {
+async function parse<T>(
+  response: Response,
+  responseType: RequestOptions['responseType'] = 'json',
+): Promise<T> {
   if (response.status === 204) return undefined as T;
+  if (responseType === 'blob') return (await response.blob()) as T;
   return (await response.json()) as T;
 }
 
@@ -113,7 +121,7 @@ function mayRefresh(): boolean {
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const bearer = options.bearer ?? accessToken();
   const response = await send(path, options, bearer);
-  if (response.ok) return parse<T>(response);
+  if (response.ok) return parse<T>(response, options.responseType);
   if (response.status !== 401 || options.bearer !== undefined) throw await errorOf(response);
 
   const usedToken = bearer;
@@ -130,7 +138,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   }
   // Another request may already have refreshed the session while this one was in flight.
   const retry = await send(path, options, accessToken());
-  if (retry.ok) return parse<T>(retry);
+  if (retry.ok) return parse<T>(retry, options.responseType);
   throw await errorOf(retry);
 }
 
@@ -139,4 +147,12 @@ export const api = {
   post: <T>(path: string, body?: unknown) => apiRequest<T>(path, { method: 'POST', body }),
   put: <T>(path: string, body?: unknown) => apiRequest<T>(path, { method: 'PUT', body }),
   delete: <T>(path: string, body?: unknown) => apiRequest<T>(path, { method: 'DELETE', body }),
+  /** A multipart upload (one `file` part), e.g. an image. */
+  upload: <T>(path: string, file: File) => {
+    const body = new FormData();
+    body.append('file', file);
+    return apiRequest<T>(path, { method: 'PUT', body });
+  },
+  /** Bytes behind the token, e.g. an image shown through a blob: URL. */
+  blob: (path: string) => apiRequest<Blob>(path, { responseType: 'blob' }),
 };

@@ -1,4 +1,4 @@
-export { ANY_ROLE, canDo, FLOVEA, FLOVEA_OR_CUSTOMER, hasRole } from './access.ts';
+export { ANY_ROLE, canDo, CUSTOMER_OR_SITE, FLOVEA, FLOVEA_OR_CUSTOMER, hasRole } from './access.ts';
 export { ME_QUERY_KEY, useMe } from './api/get-me.ts';
 export { useUser } from './user-context.ts';
 export { useLogout } from './api/logout.ts';

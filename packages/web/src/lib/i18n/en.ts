@@ -1,3 +1,13 @@
+import { assistantEn } from './assistant.ts';
+import { automationEn } from './automation.ts';
+import { billingEn } from './billing.ts';
+import { schedulesEn } from './schedules.ts';
+import { consumptionEn } from './consumption.ts';
+import { alertsEn } from './alerts.ts';
+import { flowboxesEn } from './flowboxes.ts';
+import { buildingsEn } from './buildings.ts';
+import { zonesEn } from './zones.ts';
+
 /** UI texts, English (source and default language). Server messages come from MESSAGES in @flowbox/shared. */
 export const en = {
   'common.actions': 'Actions',
@@ -28,6 +38,7 @@ export const en = {
   'nav.sites': 'Sites',
   'nav.flovea_managers': 'Flovea managers',
   'nav.outbox': 'Email outbox',
+  'nav.assistant': 'Set-up assistant',
   'nav.profile': 'My profile',
   'nav.logout': 'Log out',
 
@@ -95,11 +106,18 @@ export const en = {
   'dashboard.title': 'Dashboard',
   'dashboard.welcome': 'Welcome, {{name}}.',
   'dashboard.today': "Today's statistics",
-  'dashboard.no_figures': 'Consumption figures will appear here once flowboxes report data.',
   'dashboard.customers': 'Customers overview',
   'dashboard.all_customers': 'All customers',
   'dashboard.sites': 'Your sites',
   'dashboard.all_sites': 'All sites',
+  'dashboard.zones': 'Zones',
+  'dashboard.your_zones': 'Your zones',
+  'dashboard.water_points': 'Water points',
+  'dashboard.building': 'Building',
+  'dashboard.site': 'Site',
+  'dashboard.floor': 'Floor',
+  'dashboard.profile': 'Profile',
+  'dashboard.no_zones': 'No zone yet: add one from a building, or let the assistant guide you.',
 
   'customers.title': 'Customers',
   'customers.description': 'The organisations whose buildings are equipped with flowboxes.',
@@ -131,8 +149,6 @@ export const en = {
   'sites.search': 'Search sites',
   'sites.empty': 'No site yet.',
   'sites.building_count': 'Buildings',
-  'sites.buildings': 'Buildings',
-  'sites.no_buildings': 'Buildings of this site will be listed here.',
   'sites.section_general': 'General information',
   'sites.delete_consequence': 'Deleting this site removes it from the site managers who look after it.',
 
@@ -308,6 +324,33 @@ export const en = {
   'event.field.alert_notification_enabled': 'alert notifications',
   'event.field.alerts_settings': 'alert settings',
   'event.field.alerts_instance_settings': 'alert settings per zone',
+  'event.field.type': 'type',
+  'event.field.picture': 'picture',
+  'event.field.city': 'city',
+  'event.field.zipCode': 'zip code',
+  'event.field.country': 'country',
+  'event.field.nbfloor': 'number of floors',
+  'event.field.occupants': 'occupants',
+  'event.field.nbequipment': 'water units',
+  'event.field.opening_hours': 'opening hours',
+  'event.field.timezone': 'time zone',
+  'event.field.volume_unit': 'water measurement unit',
+  'event.field.currency': 'currency',
+  'event.field.first_day_of_week': 'first day of the week',
+  'event.field.weekend': 'weekend',
+  'event.field.price_per_unit': 'price per unit',
+  'event.field.label': 'label',
+  'event.field.floor_id': 'floor',
+  'event.field.profile': 'profile',
+  'event.field.service_level': 'service level',
+  'event.field.water_point_number': 'number of water points',
+  'event.field.scheduled_closing_authorised': 'scheduled closing authorised',
+  'event.field.leak_detection_mode': 'leak detection mode',
+  'event.field.maintenance_mode': 'maintenance mode',
+  'event.field.flowbox_model': 'flowbox model',
+  'event.field.water_temperature': 'hot or cold water',
+  'event.field.location': 'location',
+  'event.field.nominal_flow_lpm': 'nominal flow',
 
   'toast.user_created': 'User created: an invitation email has been sent',
   'toast.user_updated': 'User updated',
@@ -361,6 +404,15 @@ export const en = {
     'Permissions of a manager can be narrowed from the managers list: each permission is authorised or denied.',
   'help.p4':
     'Deleting an item asks you to type its name: deleting a customer deletes its sites and managers.',
+  ...buildingsEn,
+  ...zonesEn,
+  ...automationEn,
+  ...flowboxesEn,
+  ...billingEn,
+  ...schedulesEn,
+  ...assistantEn,
+  ...consumptionEn,
+  ...alertsEn,
 } as const;
 
 export type UiMessageKey = keyof typeof en;

@@ -1,4 +1,13 @@
+import { assistantFr } from './assistant.ts';
+import { automationFr } from './automation.ts';
+import { billingFr } from './billing.ts';
+import { schedulesFr } from './schedules.ts';
+import { consumptionFr } from './consumption.ts';
+import { alertsFr } from './alerts.ts';
+import { flowboxesFr } from './flowboxes.ts';
+import { buildingsFr } from './buildings.ts';
 import type { UiMessageKey } from './en.ts';
+import { zonesFr } from './zones.ts';
 
 /** UI texts, French: the type demands every English key. */
 export const fr: Record<UiMessageKey, string> = {
@@ -30,6 +39,7 @@ export const fr: Record<UiMessageKey, string> = {
   'nav.sites': 'Sites',
   'nav.flovea_managers': 'Gestionnaires Flovea',
   'nav.outbox': "Boîte d'envoi",
+  'nav.assistant': 'Assistant de mise en service',
   'nav.profile': 'Mon profil',
   'nav.logout': 'Se déconnecter',
 
@@ -97,12 +107,19 @@ export const fr: Record<UiMessageKey, string> = {
   'dashboard.title': 'Tableau de bord',
   'dashboard.welcome': 'Bienvenue, {{name}}.',
   'dashboard.today': 'Statistiques du jour',
-  'dashboard.no_figures':
-    'Les chiffres de consommation apparaîtront ici dès que les flowbox enverront des données.',
   'dashboard.customers': 'Vue des clients',
   'dashboard.all_customers': 'Tous les clients',
   'dashboard.sites': 'Vos sites',
   'dashboard.all_sites': 'Tous les sites',
+  'dashboard.zones': 'Zones',
+  'dashboard.your_zones': 'Vos zones',
+  'dashboard.water_points': 'Points d’eau',
+  'dashboard.building': 'Bâtiment',
+  'dashboard.site': 'Site',
+  'dashboard.floor': 'Étage',
+  'dashboard.profile': 'Profil',
+  'dashboard.no_zones':
+    'Aucune zone pour l’instant : ajoutez-en une depuis un bâtiment, ou laissez-vous guider par l’assistant.',
 
   'customers.title': 'Clients',
   'customers.description': 'Les organisations dont les immeubles sont équipés de flowbox.',
@@ -135,8 +152,6 @@ export const fr: Record<UiMessageKey, string> = {
   'sites.search': 'Rechercher un site',
   'sites.empty': 'Aucun site pour le moment.',
   'sites.building_count': 'Bâtiments',
-  'sites.buildings': 'Bâtiments',
-  'sites.no_buildings': 'Les bâtiments de ce site seront listés ici.',
   'sites.section_general': 'Informations générales',
   'sites.delete_consequence': 'Supprimer ce site le retire des gestionnaires de site qui s’en occupent.',
 
@@ -315,6 +330,33 @@ export const fr: Record<UiMessageKey, string> = {
   'event.field.alert_notification_enabled': "notifications d'alerte",
   'event.field.alerts_settings': "réglages d'alertes",
   'event.field.alerts_instance_settings': "réglages d'alertes par zone",
+  'event.field.type': 'type',
+  'event.field.picture': 'photo',
+  'event.field.city': 'ville',
+  'event.field.zipCode': 'code postal',
+  'event.field.country': 'pays',
+  'event.field.nbfloor': "nombre d'étages",
+  'event.field.occupants': 'occupants',
+  'event.field.nbequipment': "équipements d'eau",
+  'event.field.opening_hours': "horaires d'ouverture",
+  'event.field.timezone': 'fuseau horaire',
+  'event.field.volume_unit': "unité de mesure de l'eau",
+  'event.field.currency': 'devise',
+  'event.field.first_day_of_week': 'premier jour de la semaine',
+  'event.field.weekend': 'week-end',
+  'event.field.price_per_unit': 'prix unitaire',
+  'event.field.label': 'libellé',
+  'event.field.floor_id': 'étage',
+  'event.field.profile': 'profil',
+  'event.field.service_level': 'niveau de service',
+  'event.field.water_point_number': "nombre de points d'eau",
+  'event.field.scheduled_closing_authorised': 'fermeture programmée autorisée',
+  'event.field.leak_detection_mode': 'mode détection de fuite',
+  'event.field.maintenance_mode': 'mode maintenance',
+  'event.field.flowbox_model': 'modèle de flowbox',
+  'event.field.water_temperature': 'eau chaude ou froide',
+  'event.field.location': 'emplacement',
+  'event.field.nominal_flow_lpm': 'débit nominal',
 
   'toast.user_created': 'Utilisateur créé : un email d’invitation a été envoyé',
   'toast.user_updated': 'Utilisateur modifié',
@@ -369,4 +411,13 @@ export const fr: Record<UiMessageKey, string> = {
     'Les permissions d’un gestionnaire peuvent être restreintes depuis la liste des gestionnaires : chacune est autorisée ou refusée.',
   'help.p4':
     'Supprimer un élément demande de saisir son nom : supprimer un client supprime ses sites et ses gestionnaires.',
+  ...buildingsFr,
+  ...zonesFr,
+  ...automationFr,
+  ...flowboxesFr,
+  ...billingFr,
+  ...schedulesFr,
+  ...assistantFr,
+  ...consumptionFr,
+  ...alertsFr,
 };

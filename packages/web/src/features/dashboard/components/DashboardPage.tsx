@@ -10,6 +10,10 @@ import { paths } from '../../../paths.ts';
 import { useUser } from '../../auth/index.ts';
 import { useCustomers } from '../../customers/index.ts';
 import { SitesTable, useSites } from '../../sites/index.ts';
+import { useCustomerZones } from '../api/list-customer-zones.ts';
+import { OpenAlertsCard } from '../../alerts/index.ts';
+import { TodayStatistics } from './TodayStatistics.tsx';
+import { ZonesDirectory } from './ZonesDirectory.tsx';
 
 /** spec §6: the dashboard customers view is the provider's. */
 function CustomersOverview() {
@@ -67,17 +71,24 @@ function CountTile({ label, value }: { label: string; value: number }) {
   );
 }
 
-/** spec §6: customer managers see their customer's sites; site managers their own sites. */
-function SitesOverview({ customerId }: { customerId: string }) {
+/**
+ * spec §6: customer managers see their customer's sites; site managers their own sites, and what
+ * they look after day to day: their buildings' zones.
+ */
+function SitesOverview({ customerId, withZones }: { customerId: string; withZones: boolean }) {
   const { t } = useLanguage();
   const sites = useSites(customerId);
+  const zones = useCustomerZones(customerId);
   const buildingCount = sites.data?.items.reduce((sum, site) => sum + site.building_count, 0) ?? 0;
+  const waterPointCount = zones.data?.items.reduce((sum, zone) => sum + zone.water_point_count, 0) ?? 0;
   return (
     <>
-      {sites.data && (
-        <div className="grid grid-cols-2 gap-4 sm:max-w-md">
+      {sites.data && zones.data && (
+        <div className="grid grid-cols-2 gap-4 sm:grid-cols-4" data-testid="dashboard-counts">
           <CountTile label={t('customers.site_count')} value={sites.data.total} />
           <CountTile label={t('sites.building_count')} value={buildingCount} />
+          <CountTile label={t('dashboard.zones')} value={zones.data.total} />
+          <CountTile label={t('dashboard.water_points')} value={waterPointCount} />
         </div>
       )}
       <Card
@@ -95,6 +106,11 @@ function SitesOverview({ customerId }: { customerId: string }) {
           {(data) => <SitesTable customerId={customerId} sites={data.items} empty={t('sites.empty')} />}
         </QueryBoundary>
       </Card>
+      {withZones && (
+        <Card title={t('dashboard.your_zones')}>
+          <QueryBoundary query={zones}>{(data) => <ZonesDirectory zones={data.items} />}</QueryBoundary>
+        </Card>
+      )}
     </>
   );
 }
@@ -109,17 +125,12 @@ export function DashboardPage() {
         description={t('dashboard.welcome', { name: user.firstname })}
       />
       <div className="space-y-6">
-        {/* Today's statistics (spec §2) arrive with the devices and consumption issues. */}
-        <section aria-labelledby="today-title" data-testid="dashboard-statistics">
-          <h2 id="today-title" className="mb-3 text-base font-semibold">
-            {t('dashboard.today')}
-          </h2>
-          <EmptyState title={t('dashboard.no_figures')} />
-        </section>
+        <TodayStatistics />
+        <OpenAlertsCard scope={{}} />
         {user.role === 1 ? (
           <CustomersOverview />
         ) : user.customer_id ? (
-          <SitesOverview customerId={user.customer_id} />
+          <SitesOverview customerId={user.customer_id} withZones={user.role === 3} />
         ) : (
           <EmptyState title={t('sites.empty')} />
         )}

@@ -1,0 +1,119 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiAs, DEMO, launchBrowser, newPage } from './browser.ts';
+
+let browser: Browser;
+let zonePage: string;
+let zoneApi: string;
+let asCustomer: Awaited<ReturnType<typeof apiAs>>;
+
+/** A building in Paris with a zone that does not allow scheduled closings yet. */
+async function zone(): Promise<void> {
+  asCustomer = await apiAs(DEMO.customer, DEMO.password);
+  const me = await asCustomer<{ customer_id: string }>('GET', '/users/me');
+  const sites = await asCustomer<{ items: { id: string }[] }>(
+    'GET',
+    `/customers/${me.customer_id}/sites/list`,
+  );
+  const site = `/customers/${me.customer_id}/sites/${sites.items[0]!.id}`;
+  const building = await asCustomer<{ id: string }>('POST', `${site}/buildings/create`, {
+    name: 'Schedule test building',
+    type: 'office',
+    address: '1 place Bellecour',
+    city: 'Lyon',
+    zipCode: '69002',
+    country: 'FR',
+    timezone: 'Europe/Paris',
+    volume_unit: 'm3',
+    currency: 'EUR',
+    first_day_of_week: 'monday',
+  });
+  const created = await asCustomer<{ id: string }>('POST', `${site}/buildings/${building.id}/zones/create`, {
+    name: 'Schedule test zone',
+    profile: 'office',
+    flowbox_model: 'one_inch_v1',
+    water_temperature: 'cold',
+  });
+  zoneApi = `${site}/buildings/${building.id}/zones/${created.id}`;
+  zonePage = `${site}/building/${building.id}/zone/${created.id}`;
+}
+
+async function signIn(page: Page, email: string) {
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'English' }).click();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(DEMO.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+}
+
+const seen = (page: Page, text: string | RegExp) =>
+  expect.poll(() => page.getByText(text).count(), { timeout: 15_000 }).toBeGreaterThan(0);
+
+/** yyyy-MM-dd of a day from today, in Paris. */
+const parisDay = (daysFromToday: number) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(
+    new Date(Date.now() + daysFromToday * 86_400_000),
+  );
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  await zone();
+});
+afterAll(() => browser.close());
+
+describe('scheduled closings', () => {
+  it('are explained when not authorised; a weekly closing shows its next occurrences in local time', async () => {
+    const { context, page } = await newPage(browser);
+    try {
+      await signIn(page, DEMO.customer);
+      await page.goto(zonePage);
+      await seen(page, /Scheduled closings are not authorised on this zone/);
+      expect(await page.getByRole('link', { name: 'Add a scheduled closing' }).count()).toBe(0);
+
+      // Allowed from the zone's settings, through a fresh API session (the first was refused by then).
+      const customer = await apiAs(DEMO.customer, DEMO.password);
+      await customer('PUT', `${zoneApi}/update`, { scheduled_closing_authorised: true });
+      await page.reload();
+      await page.getByRole('link', { name: 'Add a scheduled closing' }).click();
+      await page.waitForURL(/\/schedules\/add$/);
+
+      await page.getByLabel('Label').fill('Night closing');
+      await page.getByLabel('Start date').fill(parisDay(0));
+      await page.getByLabel('End date').fill(parisDay(-1));
+      await page.getByLabel('Closing time').fill('22:00');
+      await page.getByLabel('Opening time').fill('06:00');
+      await page.getByLabel('Monday').check();
+      await page.getByLabel('Friday').check();
+      await page.getByRole('button', { name: 'Create the scheduled closing' }).click();
+      await seen(page, 'Should be posterior start date');
+
+      await page.getByLabel('End date').fill(parisDay(120));
+      await page.getByRole('button', { name: 'Create the scheduled closing' }).click();
+      await page.waitForURL((url) => url.pathname === zonePage);
+      await seen(page, 'Every 1 week(s): Monday, Friday');
+
+      const next = page.getByRole('list', { name: 'Next closings' });
+      await expect.poll(() => next.getByRole('listitem').count(), { timeout: 15_000 }).toBe(5);
+      const lines = await next.getByRole('listitem').allTextContents();
+      for (const line of lines)
+        expect(line).toMatch(/^Night closing\d\d\/\d\d\/\d{4} 22:00 to \d\d\/\d\d\/\d{4} 06:00/);
+      await seen(page, 'Times in the building’s time zone (Europe/Paris).');
+      // Each window starts on a Monday or a Friday (the dates are MM/dd/yyyy in English).
+      for (const line of lines) {
+        const [, month, day, year] = /(\d\d)\/(\d\d)\/(\d{4}) 22:00/.exec(line)!;
+        expect([1, 5]).toContain(
+          new Date(Date.UTC(Number(year), Number(month) - 1, Number(day))).getUTCDay(),
+        );
+      }
+
+      await page.getByRole('button', { name: 'Delete the scheduled closing Night closing' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByLabel('Name to confirm').fill('Night closing');
+      await dialog.getByRole('button', { name: 'Delete' }).click();
+      await seen(page, 'No scheduled closing yet.');
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,253 @@
+import {
+  CRITICAL_ALERT_CATEGORIES,
+  type Alert,
+  type AlertCategory,
+  type AlertDetails,
+  type AlertsPage,
+  type AlertsQuery,
+} from '@flowbox/shared';
+import {
+  and,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  gte,
+  inArray,
+  lt,
+  lte,
+  ne,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { alerts, buildings, sites, zones } from '../db/schema.ts';
+import { AppError } from '../errors.ts';
+
+export type AlertRow = typeof alerts.$inferSelect;
+
+/** Where a zone sits, and what decides whether an alert may be raised on it. */
+export type AlertZone = {
+  customerId: string;
+  siteId: string;
+  buildingId: string;
+  zoneId: string;
+  zoneName: string;
+  buildingName: string;
+  premium: boolean;
+};
+
+export async function findAlertZone(db: Db, zoneId: string): Promise<AlertZone | undefined> {
+  const [row] = await db
+    .select({
+      customerId: sites.customerId,
+      siteId: sites.id,
+      buildingId: buildings.id,
+      zoneId: zones.id,
+      zoneName: zones.name,
+      buildingName: buildings.name,
+      serviceLevel: zones.serviceLevel,
+    })
+    .from(zones)
+    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
+    .innerJoin(sites, eq(sites.id, buildings.siteId))
+    .where(eq(zones.id, zoneId));
+  if (!row) return undefined;
+  const { serviceLevel, ...zone } = row;
+  return { ...zone, premium: serviceLevel === 'premium' };
+}
+
+export type NewAlert = {
+  category: AlertCategory;
+  cause: string;
+  details: AlertDetails;
+  flowboxId: string | null;
+  flowboxSerial: string | null;
+  zone: AlertZone;
+  at: Date;
+};
+
+/**
+ * Opens the alert, or counts a repeat on the one not yet resolved for the same zone and cause
+ * (the partial unique index decides, so two instances raising at once still make one alert).
+ */
+export async function upsertAlert(db: Db, alert: NewAlert): Promise<{ row: AlertRow; opened: boolean }> {
+  const [result] = await db
+    .insert(alerts)
+    .values({
+      category: alert.category,
+      cause: alert.cause,
+      state: 'open',
+      details: alert.details,
+      customerId: alert.zone.customerId,
+      siteId: alert.zone.siteId,
+      buildingId: alert.zone.buildingId,
+      zoneId: alert.zone.zoneId,
+      flowboxId: alert.flowboxId,
+      flowboxSerial: alert.flowboxSerial,
+      openedAt: alert.at,
+      lastSeenAt: alert.at,
+      notifyDueAt: alert.at,
+    })
+    .onConflictDoUpdate({
+      target: [alerts.zoneId, alerts.cause],
+      targetWhere: sql`${alerts.state} <> 'resolved'`,
+      set: {
+        count: sql`${alerts.count} + 1`,
+        lastSeenAt: alert.at,
+        details: alert.details,
+      },
+    })
+    .returning({ ...getTableColumns(alerts), opened: sql<boolean>`(xmax = 0)` });
+  const { opened, ...row } = result!;
+  return { row, opened };
+}
+
+export async function findActiveByCause(
+  db: Db,
+  zoneId: string,
+  cause: string,
+): Promise<AlertRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(alerts)
+    .where(and(eq(alerts.zoneId, zoneId), eq(alerts.cause, cause), ne(alerts.state, 'resolved')))
+    .for('update');
+  return row;
+}
+
+export async function findAlertRow(db: Db, id: string, forUpdate = false): Promise<AlertRow | undefined> {
+  const query = db.select().from(alerts).where(eq(alerts.id, id));
+  const [row] = forUpdate ? await query.for('update') : await query;
+  return row;
+}
+
+export async function updateAlert(
+  db: Db,
+  id: string,
+  patch: Partial<typeof alerts.$inferInsert>,
+): Promise<AlertRow> {
+  const [row] = await db.update(alerts).set(patch).where(eq(alerts.id, id)).returning();
+  return row!;
+}
+
+/** What a caller may see: everything (provider), one customer, or some sites of one customer. */
+export type AlertScope = { customerId?: string; siteIds?: string[] };
+
+function scopeConditions(scope: AlertScope): SQL[] {
+  const conditions: SQL[] = [];
+  if (scope.customerId) conditions.push(eq(alerts.customerId, scope.customerId));
+  if (scope.siteIds) conditions.push(inArray(alerts.siteId, scope.siteIds.length ? scope.siteIds : [NONE]));
+  return conditions;
+}
+
+const NONE = '00000000-0000-0000-0000-000000000000';
+
+const listColumns = { alert: alerts, zoneName: zones.name, buildingName: buildings.name };
+
+export async function listAlerts(db: Db, scope: AlertScope, query: AlertsQuery): Promise<AlertsPage> {
+  const conditions = scopeConditions(scope);
+  if (query.customer_id) conditions.push(eq(alerts.customerId, query.customer_id));
+  if (query.site_id) conditions.push(eq(alerts.siteId, query.site_id));
+  if (query.building_id) conditions.push(eq(alerts.buildingId, query.building_id));
+  if (query.zone_id) conditions.push(eq(alerts.zoneId, query.zone_id));
+  if (query.category) conditions.push(eq(alerts.category, query.category));
+  if (query.state === 'active') conditions.push(ne(alerts.state, 'resolved'));
+  else if (query.state) conditions.push(eq(alerts.state, query.state));
+  if (query.from) conditions.push(gte(alerts.lastSeenAt, new Date(`${query.from}T00:00:00Z`)));
+  if (query.to)
+    conditions.push(lt(alerts.openedAt, new Date(new Date(`${query.to}T00:00:00Z`).getTime() + 86_400_000)));
+  if (query.cursor) {
+    const { at, id } = decodeCursor(query.cursor);
+    conditions.push(or(lt(alerts.lastSeenAt, at), and(eq(alerts.lastSeenAt, at), lt(alerts.id, id)))!);
+  }
+  const rows = await db
+    .select(listColumns)
+    .from(alerts)
+    .innerJoin(zones, eq(zones.id, alerts.zoneId))
+    .innerJoin(buildings, eq(buildings.id, alerts.buildingId))
+    .where(and(...conditions))
+    .orderBy(desc(alerts.lastSeenAt), desc(alerts.id))
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    items: page.map((r) => toApiAlert(r.alert, r)),
+    next_cursor:
+      rows.length > query.limit && last ? encodeCursor(last.alert.lastSeenAt, last.alert.id) : null,
+  };
+}
+
+export async function loadApiAlert(db: Db, id: string): Promise<Alert | undefined> {
+  const [row] = await db
+    .select(listColumns)
+    .from(alerts)
+    .innerJoin(zones, eq(zones.id, alerts.zoneId))
+    .innerJoin(buildings, eq(buildings.id, alerts.buildingId))
+    .where(eq(alerts.id, id));
+  return row ? toApiAlert(row.alert, row) : undefined;
+}
+
+export async function countAlerts(db: Db, scope: AlertScope): Promise<{ open: number; silenced: number }> {
+  const rows = await db
+    .select({ state: alerts.state, n: count() })
+    .from(alerts)
+    .where(and(ne(alerts.state, 'resolved'), ...scopeConditions(scope)))
+    .groupBy(alerts.state);
+  const of = (state: string) => rows.find((r) => r.state === state)?.n ?? 0;
+  return { open: of('open'), silenced: of('silenced') };
+}
+
+/**
+ * The durable email job's claim: due alerts still open, locked so that another instance skips
+ * them (DESIGN.md §2 jobs) until this transaction commits their next due time.
+ */
+export async function claimDueAlerts(db: Db, now: Date, limit: number): Promise<AlertRow[]> {
+  return db
+    .select()
+    .from(alerts)
+    .where(and(lte(alerts.notifyDueAt, now), eq(alerts.state, 'open')))
+    .orderBy(alerts.notifyDueAt)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+}
+
+export function toApiAlert(row: AlertRow, names: { zoneName: string; buildingName: string }): Alert {
+  return {
+    id: row.id,
+    category: row.category,
+    cause: row.cause,
+    state: row.state,
+    critical: CRITICAL_ALERT_CATEGORIES.includes(row.category),
+    details: row.details,
+    count: row.count,
+    opened_at: row.openedAt.toISOString(),
+    last_seen_at: row.lastSeenAt.toISOString(),
+    silenced_at: row.silencedAt?.toISOString() ?? null,
+    resolved_at: row.resolvedAt?.toISOString() ?? null,
+    resolved_by: row.resolvedByName,
+    resolved_automatically: row.resolvedAutomatically,
+    emailed_at: row.emailedAt?.toISOString() ?? null,
+    customer_id: row.customerId,
+    site_id: row.siteId,
+    building_id: row.buildingId,
+    zone_id: row.zoneId,
+    zone_name: names.zoneName,
+    building_name: names.buildingName,
+    flowbox_id: row.flowboxId,
+    flowbox_serial: row.flowboxSerial,
+  };
+}
+
+function encodeCursor(at: Date, id: string): string {
+  return Buffer.from(`${at.toISOString()}|${id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { at: Date; id: string } {
+  const [iso, id] = Buffer.from(cursor, 'base64url').toString().split('|');
+  const at = new Date(iso ?? '');
+  if (!id || Number.isNaN(at.getTime()) || !/^[0-9a-f-]{36}$/.test(id))
+    throw new AppError(400, 'errors.validation', {}, [{ path: 'cursor', message: 'validation.invalid' }]);
+  return { at, id };
+}

@@ -1,0 +1,293 @@
+import {
+  CRITICAL_ALERT_CATEGORIES,
+  type Alert,
+  type AlertCategory,
+  type AlertCategorySetting,
+  type AlertCategorySettingUpdate,
+  type AlertCount,
+  type AlertDetails,
+  type AlertsPage,
+  type AlertsQuery,
+  type AlertTransition,
+  type EventAction,
+  type EventOrigin,
+} from '@flowbox/shared';
+import { eq } from 'drizzle-orm';
+import { canReadSite, requirePermission, requireRole, type Actor } from '../access/access.ts';
+import type { Context } from '../context.ts';
+import type { Db } from '../db/client.ts';
+import { buildings, sites } from '../db/schema.ts';
+import { AppError, forbidden, notFound } from '../errors.ts';
+import { recordEvent } from '../events/events.repo.ts';
+import { notifyLive } from '../live/live.ts';
+import { allCategorySettings, categorySetting, saveCategorySetting } from './alert-settings.ts';
+import {
+  countAlerts,
+  findActiveByCause,
+  findAlertRow,
+  findAlertZone,
+  listAlerts,
+  toApiAlert,
+  updateAlert,
+  upsertAlert,
+  type AlertRow,
+  type AlertScope,
+  type AlertZone,
+} from './alerts.repo.ts';
+
+export type RaiseAlertInput = {
+  category: AlertCategory;
+  zoneId: string;
+  flowboxId?: string;
+  flowboxSerial?: string;
+  /** One alert not resolved per (zone, cause): a repeat counts on it (docs/alerts.md "Causes"). */
+  cause: string;
+  details: AlertDetails;
+  /** When the cause was seen; the context clock when absent. */
+  at?: Date;
+};
+
+export type RaiseOutcome =
+  | { raised: 'opened' | 'repeated'; alert: Alert }
+  | { raised: false; reason: 'unknown_zone' | 'disabled' | 'premium_only' };
+
+export type ClearAlertInput = { zoneId: string; cause: string; at?: Date };
+
+export type AlertsOptions = {
+  /** Critical alerts are emailed again this long after the previous email (docs/alerts.md). */
+  escalationIntervalMs: number;
+};
+
+/**
+ * The alert lifecycle (spec §4): opened by a cause (`raise`, in the transaction that detects it),
+ * silenced, unsilenced and resolved by a user, or resolved automatically when the cause clears
+ * (`clear`). Each transition writes its activity-log line and live message in the same transaction.
+ */
+export class AlertsService {
+  constructor(
+    private readonly ctx: Context,
+    private readonly options: AlertsOptions,
+  ) {}
+
+  raise(tx: Db, input: RaiseAlertInput): Promise<RaiseOutcome> {
+    return raiseAlert(tx, { ...input, at: input.at ?? this.ctx.now() });
+  }
+
+  /** The cause cleared: its alert (open or silenced) is resolved, recorded as automatic. */
+  clear(tx: Db, input: ClearAlertInput, origin: Exclude<EventOrigin, 'web'> = 'system'): Promise<boolean> {
+    return clearAlert(tx, { ...input, at: input.at ?? this.ctx.now() }, origin);
+  }
+
+  async list(actor: Actor, query: AlertsQuery): Promise<AlertsPage> {
+    await this.requireFilters(actor, query);
+    return listAlerts(this.ctx.db, scopeOf(actor), query);
+  }
+
+  count(actor: Actor): Promise<AlertCount> {
+    return countAlerts(this.ctx.db, scopeOf(actor));
+  }
+
+  async info(actor: Actor, id: string): Promise<Alert> {
+    const row = await findAlertRow(this.ctx.db, id);
+    if (!row || !canReadSite(actor, row.customerId, row.siteId)) throw forbidden();
+    const zone = await findAlertZone(this.ctx.db, row.zoneId);
+    if (!zone) throw notFound();
+    return toApiAlert(row, zone);
+  }
+
+  /** spec §4: silenced, unsilenced and resolved by the user; anyone who sees it and may manage alerts. */
+  async transition(actor: Actor, id: string, transition: AlertTransition): Promise<Alert> {
+    const now = this.ctx.now();
+    return this.ctx.db.transaction(async (tx) => {
+      const current = await findAlertRow(tx, id, true);
+      if (!current || !canReadSite(actor, current.customerId, current.siteId)) throw forbidden();
+      requirePermission(actor, 'alerts.manage');
+      const zone = await findAlertZone(tx, current.zoneId);
+      if (!zone) throw notFound();
+      const { patch, action } = this.transitionPatch(current, transition, actor, now);
+      const row = await updateAlert(tx, id, patch);
+      await logAlert(tx, row, zone, action, now, actor, [row.category]);
+      const alert = toApiAlert(row, zone);
+      await publishAlert(tx, alert);
+      return alert;
+    });
+  }
+
+  settings(): Promise<AlertCategorySetting[]> {
+    return allCategorySettings(this.ctx.db);
+  }
+
+  /** spec §3 alert settings are the service's: provider managers change them. */
+  async updateSetting(
+    actor: Actor,
+    category: AlertCategory,
+    input: AlertCategorySettingUpdate,
+  ): Promise<AlertCategorySetting> {
+    requireRole(actor, 1);
+    requirePermission(actor, 'alerts.manage');
+    const now = this.ctx.now();
+    return this.ctx.db.transaction(async (tx) => {
+      const current = await categorySetting(tx, category);
+      const next: AlertCategorySetting = {
+        ...current,
+        ...(input.subject ? { subject: input.subject } : {}),
+        ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+        ...(input.premium_only !== undefined ? { premium_only: input.premium_only } : {}),
+        ...(input.email !== undefined ? { email: input.email } : {}),
+      };
+      await saveCategorySetting(tx, next, now);
+      return next;
+    });
+  }
+
+  private transitionPatch(
+    current: AlertRow,
+    transition: AlertTransition,
+    actor: Actor,
+    now: Date,
+  ): { patch: Partial<AlertRow>; action: EventAction } {
+    const invalid = () => new AppError(409, 'errors.alert_state', { state: current.state });
+    switch (transition) {
+      case 'silence':
+        // Silencing says "we know": no email and no escalation until unsilenced (docs/alerts.md).
+        if (current.state !== 'open') throw invalid();
+        return { patch: { state: 'silenced', silencedAt: now, notifyDueAt: null }, action: 'alert_silenced' };
+      case 'unsilence': {
+        if (current.state !== 'silenced') throw invalid();
+        const critical = CRITICAL_ALERT_CATEGORIES.includes(current.category);
+        const due = !current.emailedAt
+          ? now
+          : critical
+            ? new Date(now.getTime() + this.options.escalationIntervalMs)
+            : null;
+        return { patch: { state: 'open', silencedAt: null, notifyDueAt: due }, action: 'alert_unsilenced' };
+      }
+      case 'resolve':
+        if (current.state === 'resolved') throw invalid();
+        return {
+          patch: {
+            state: 'resolved',
+            resolvedAt: now,
+            resolvedBy: actor.id,
+            resolvedByName: actor.name,
+            resolvedAutomatically: false,
+            notifyDueAt: null,
+          },
+          action: 'alert_resolved',
+        };
+    }
+  }
+
+  /** A filter naming a customer, site, building or zone the caller may not read is refused. */
+  private async requireFilters(actor: Actor, query: AlertsQuery): Promise<void> {
+    const db = this.ctx.db;
+    if (query.customer_id && actor.role !== 1 && actor.customerId !== query.customer_id) throw forbidden();
+    if (query.site_id) {
+      const [site] = await db
+        .select({ customerId: sites.customerId })
+        .from(sites)
+        .where(eq(sites.id, query.site_id));
+      if (!site || !canReadSite(actor, site.customerId, query.site_id)) throw forbidden();
+    }
+    if (query.building_id) {
+      const [building] = await db
+        .select({ customerId: sites.customerId, siteId: sites.id })
+        .from(buildings)
+        .innerJoin(sites, eq(sites.id, buildings.siteId))
+        .where(eq(buildings.id, query.building_id));
+      if (!building || !canReadSite(actor, building.customerId, building.siteId)) throw forbidden();
+    }
+    if (query.zone_id) {
+      const zone = await findAlertZone(db, query.zone_id);
+      if (!zone || !canReadSite(actor, zone.customerId, zone.siteId)) throw forbidden();
+    }
+  }
+}
+
+/**
+ * Opens an alert in the caller's transaction, or counts a repeat on the one of the same cause not
+ * yet resolved. Premium-only categories are never raised for basic zones (spec §6), disabled ones
+ * never at all.
+ */
+export async function raiseAlert(tx: Db, input: RaiseAlertInput & { at: Date }): Promise<RaiseOutcome> {
+  const zone = await findAlertZone(tx, input.zoneId);
+  if (!zone) return { raised: false, reason: 'unknown_zone' };
+  const setting = await categorySetting(tx, input.category);
+  if (!setting.enabled) return { raised: false, reason: 'disabled' };
+  if (setting.premium_only && !zone.premium) return { raised: false, reason: 'premium_only' };
+  const { row, opened } = await upsertAlert(tx, {
+    category: input.category,
+    cause: input.cause,
+    details: input.details,
+    flowboxId: input.flowboxId ?? null,
+    flowboxSerial: input.flowboxSerial ?? null,
+    zone,
+    at: input.at,
+  });
+  if (opened) await logAlert(tx, row, zone, 'alert_opened', input.at, null, [row.category, row.cause]);
+  const alert = toApiAlert(row, zone);
+  await publishAlert(tx, alert);
+  return { raised: opened ? 'opened' : 'repeated', alert };
+}
+
+/** Resolves the alert of a cause that cleared (origin system or device); false when none was active. */
+export async function clearAlert(
+  tx: Db,
+  input: ClearAlertInput & { at: Date },
+  origin: Exclude<EventOrigin, 'web'> = 'system',
+): Promise<boolean> {
+  const current = await findActiveByCause(tx, input.zoneId, input.cause);
+  if (!current) return false;
+  const zone = await findAlertZone(tx, current.zoneId);
+  if (!zone) return false;
+  const row = await updateAlert(tx, current.id, {
+    state: 'resolved',
+    resolvedAt: input.at,
+    resolvedAutomatically: true,
+    notifyDueAt: null,
+  });
+  await logAlert(tx, row, zone, 'alert_resolved', input.at, null, [row.category, 'automatic'], origin);
+  await publishAlert(tx, toApiAlert(row, zone));
+  return true;
+}
+
+function logAlert(
+  tx: Db,
+  row: AlertRow,
+  zone: AlertZone,
+  action: EventAction,
+  at: Date,
+  by: Actor | null,
+  changedFields: string[],
+  origin: EventOrigin = by ? 'web' : 'system',
+): Promise<void> {
+  return recordEvent(tx, at, {
+    action,
+    object: 'alert',
+    objectId: row.id,
+    objectLabel: `${zone.zoneName}: ${row.category}`,
+    scope: zone,
+    by: by ? { id: by.id, name: by.name } : null,
+    origin,
+    changedFields,
+  });
+}
+
+function publishAlert(tx: Db, alert: Alert): Promise<void> {
+  return notifyLive(tx, {
+    type: 'alert',
+    alert,
+    customer_id: alert.customer_id,
+    site_id: alert.site_id,
+    zone_id: alert.zone_id,
+  });
+}
+
+/** The alerts a caller sees: everything (provider), its customer's, or a site manager's sites. */
+export function scopeOf(actor: Actor): AlertScope {
+  if (actor.role === 1) return {};
+  if (actor.role === 2) return { customerId: actor.customerId ?? NO_CUSTOMER };
+  return { customerId: actor.customerId ?? NO_CUSTOMER, siteIds: actor.siteIds };
+}
+
+const NO_CUSTOMER = '00000000-0000-0000-0000-000000000000';

@@ -1,0 +1,17 @@
+/** The alerts module's public face (docs/alerts.md): what other domains and app.ts use. */
+export {
+  AlertsService,
+  type AlertsOptions,
+  type ClearAlertInput,
+  type RaiseAlertInput,
+  type RaiseOutcome,
+} from './alerts.service.ts';
+export { AlertNotifier, startAlertEmailJob } from './notifier.ts';
+export { autotestAlert, monitoringListener, rebootAlert, valveCommandAlert } from './raisers.ts';
+export { alertsRoutes } from './alerts.routes.ts';
+
+/** Critical alerts not silenced nor resolved are emailed again this often (docs/alerts.md). */
+export const ALERT_ESCALATION_INTERVAL_MS = 30 * 60_000;
+
+/** A paired flowbox silent this long opens flowbox_communication (docs/alerts.md). */
+export const COMMUNICATION_TIMEOUT_MS = 10 * 60_000;

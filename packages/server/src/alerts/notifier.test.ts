@@ -1,0 +1,154 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { emails, users } from '../db/schema.ts';
+import {
+  buildingBody,
+  createUser,
+  createWorldApp,
+  loginAs,
+  zoneBody,
+  type ApiClient,
+  type TestApp,
+  type World,
+} from '../test/harness.ts';
+import { AlertNotifier } from './notifier.ts';
+
+const INTERVAL = 30 * 60_000;
+let t: TestApp;
+let w: World;
+let cmA: ApiClient;
+let zoneA1: string;
+let zoneA2: string;
+
+beforeAll(async () => {
+  ({ t, w, cmA } = await createWorldApp());
+  const building = async (siteId: string) => {
+    const site = `/v1/customers/${w.customers.a.id}/sites/${siteId}`;
+    const id = (await cmA.post(`${site}/buildings/create`, buildingBody())).json<{ id: string }>().id;
+    return (await cmA.post(`${site}/buildings/${id}/zones/create`, zoneBody({ name: 'Kitchen' }))).json<{
+      id: string;
+    }>().id;
+  };
+  zoneA1 = await building(w.sites.a1.id);
+  zoneA2 = await building(w.sites.a2.id);
+  const french = await createUser(t.db, { email: 'cm.fr@test.io', role: 2, customerId: w.customers.a.id });
+  await t.db.update(users).set({ language: 'fr', firstname: 'Françoise' }).where(eq(users.id, french.id));
+  const muted = await createUser(t.db, { email: 'cm.muted@test.io', role: 2, customerId: w.customers.a.id });
+  await t.db.update(users).set({ alertNotificationEnabled: false }).where(eq(users.id, muted.id));
+  const noDysfunction = await createUser(t.db, {
+    email: 'cm.nodys@test.io',
+    role: 2,
+    customerId: w.customers.a.id,
+  });
+  await t.db
+    .update(users)
+    .set({ alertsSettings: { flowbox_dysfunction: { email: false } } })
+    .where(eq(users.id, noDysfunction.id));
+  // A site manager of a1 who wants no email for this one zone (alerts_instance_settings).
+  const zoneOff = await createUser(t.db, {
+    email: 'sm.zoneoff@test.io',
+    role: 3,
+    customerId: w.customers.a.id,
+    siteIds: [w.sites.a1.id],
+  });
+  await t.db
+    .update(users)
+    .set({ alertsInstanceSettings: { [zoneA1]: { flowbox_dysfunction: { email: false } } } })
+    .where(eq(users.id, zoneOff.id));
+});
+afterAll(() => t.close());
+beforeEach(async () => {
+  await t.db.delete(emails);
+});
+
+const notifier = () =>
+  new AlertNotifier(t.services.context, { escalationIntervalMs: INTERVAL, communicationTimeoutMs: 600_000 });
+const alertEmails = () => t.db.select().from(emails).where(eq(emails.kind, 'alert'));
+const raise = (
+  zoneId: string,
+  category: 'flowbox_dysfunction' | 'abnormal_water_consumption_with_ac',
+  cause: string,
+) =>
+  t.db.transaction(async (tx) => {
+    const outcome = await t.services.alerts.raise(tx, {
+      category,
+      zoneId,
+      cause,
+      flowboxSerial: 'FBX-000042',
+      details: { command: 'valve_close' },
+    });
+    if (!outcome.raised) throw new Error(outcome.reason);
+    return outcome.alert;
+  });
+
+describe('alert emails', () => {
+  it('go once per alert to every customer and site manager in scope whose flags allow it, in their language', async () => {
+    await raise(zoneA1, 'flowbox_dysfunction', 'email-once');
+    expect(await notifier().runDue()).toBe(1);
+    const sent = await alertEmails();
+    expect(sent.map((e) => e.to).sort()).toEqual(['cm.a@test.io', 'cm.fr@test.io', 'sm.a@test.io']);
+    const fr = sent.find((e) => e.to === 'cm.fr@test.io')!;
+    expect(fr.subject).toBe('Alerte Flowbox : Dysfonctionnement du flowbox');
+    expect(fr.text).toContain('Bonjour Françoise');
+    expect(fr.text).toContain('Zone : Kitchen');
+    const en = sent.find((e) => e.to === 'cm.a@test.io')!;
+    expect(en.subject).toBe('Flowbox alert: Flowbox dysfunction');
+    expect(en.text).toContain('http://flowbox.test/alerts?zone_id=');
+    // A repeat of the cause, and later passes, send nothing more.
+    await raise(zoneA1, 'flowbox_dysfunction', 'email-once');
+    t.clock.advance(2 * INTERVAL);
+    expect(await notifier().runDue()).toBe(0);
+    expect(await alertEmails()).toHaveLength(3);
+  });
+
+  it('reach only the site managers of the alert site, never another customer or the provider', async () => {
+    await raise(zoneA2, 'flowbox_dysfunction', 'other-site');
+    await notifier().runDue();
+    const to = (await alertEmails()).map((e) => e.to);
+    expect(to).not.toContain('sm.a@test.io');
+    expect(to).not.toContain('cm.b@test.io');
+    expect(to).not.toContain('provider@test.io');
+    expect(to).toContain('cm.a@test.io');
+  });
+
+  it('are not sent for a category whose email flag a provider manager turned off', async () => {
+    const provider = await loginAs(t.app, 'provider@test.io');
+    expect(
+      (await provider.put('/v1/alerts/settings/flowbox_dysfunction/update', { email: false })).statusCode,
+    ).toBe(200);
+    await raise(zoneA1, 'flowbox_dysfunction', 'email-flag-off');
+    expect(await notifier().runDue()).toBe(1);
+    expect(await alertEmails()).toHaveLength(0);
+    await provider.put('/v1/alerts/settings/flowbox_dysfunction/update', { email: true });
+  });
+
+  it('escalate a critical alert at the interval, once with two instances, until it is silenced', async () => {
+    const alert = await raise(zoneA1, 'abnormal_water_consumption_with_ac', 'escalation');
+    const [one, two] = [notifier(), notifier()];
+    await Promise.all([one.runDue(), two.runDue()]);
+    const first = await alertEmails();
+    // Their opt-outs were for flowbox_dysfunction only.
+    expect(first.map((e) => e.to).sort()).toEqual([
+      'cm.a@test.io',
+      'cm.fr@test.io',
+      'cm.nodys@test.io',
+      'sm.a@test.io',
+      'sm.zoneoff@test.io',
+    ]);
+    t.clock.advance(INTERVAL - 1000);
+    await Promise.all([one.runDue(), two.runDue()]);
+    expect(await alertEmails()).toHaveLength(first.length);
+    t.clock.advance(2000);
+    await Promise.all([one.runDue(), two.runDue()]);
+    const second = await alertEmails();
+    expect(second).toHaveLength(2 * first.length);
+    expect(
+      second.filter((e) => e.subject.startsWith('Reminder: ') || e.subject.startsWith('Rappel : ')),
+    ).toHaveLength(first.length);
+    const fresh = await loginAs(t.app, 'cm.a@test.io');
+    expect((await fresh.post(`/v1/alerts/${alert.id}/silence`)).statusCode).toBe(200);
+    t.clock.advance(3 * INTERVAL);
+    await Promise.all([one.runDue(), two.runDue()]);
+    expect(await alertEmails()).toHaveLength(2 * first.length);
+  });
+});

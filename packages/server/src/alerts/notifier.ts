@@ -1,0 +1,164 @@
+import {
+  CRITICAL_ALERT_CATEGORIES,
+  defaultAlertsSettings,
+  type AlertCategory,
+  type AlertsSettings,
+  type Language,
+} from '@flowbox/shared';
+import { and, eq, exists, or } from 'drizzle-orm';
+import type { Context } from '../context.ts';
+import type { Db } from '../db/client.ts';
+import { users, userSites } from '../db/schema.ts';
+import type { EmailMessage } from '../mail/mailer.ts';
+import { categorySetting } from './alert-settings.ts';
+import { alertEmail } from './alert-email.ts';
+import { sweepAlerts, type SweepOptions } from './raisers.ts';
+import { claimDueAlerts, findAlertZone, updateAlert, type AlertRow } from './alerts.repo.ts';
+
+type Logger = { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
+
+export type NotifierOptions = SweepOptions & {
+  escalationIntervalMs: number;
+  /** Alerts claimed per transaction. */
+  batchSize?: number;
+};
+
+type Recipient = {
+  email: string;
+  firstname: string;
+  language: Language;
+  alertsSettings: Partial<AlertsSettings>;
+  alertsInstanceSettings: Record<string, Partial<AlertsSettings>>;
+};
+
+/**
+ * The alert email job (DESIGN.md §2 jobs, docs/alerts.md "Emails"): alerts whose `notify_due_at`
+ * has come are claimed with SKIP LOCKED, so with several instances each is emailed by one; the
+ * claim moves the due time on (critical: one escalation interval later; otherwise never again) in
+ * the same transaction, and the emails go out once it has committed.
+ */
+export class AlertNotifier {
+  constructor(
+    private readonly ctx: Context,
+    private readonly options: NotifierOptions,
+  ) {}
+
+  /** One pass of the alert job: the sweep over stored state, then the due emails. */
+  async runPass(): Promise<void> {
+    await sweepAlerts(this.ctx, this.options);
+    await this.runDue();
+  }
+
+  /** Emails every due alert; answers how many alerts were emailed. */
+  async runDue(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const { emailed, messages } = await this.claimBatch();
+      for (const message of messages) await this.ctx.mailer.send(message);
+      total += emailed;
+      if (emailed < (this.options.batchSize ?? 20)) return total;
+    }
+  }
+
+  private claimBatch(): Promise<{ emailed: number; messages: EmailMessage[] }> {
+    const now = this.ctx.now();
+    return this.ctx.db.transaction(async (tx) => {
+      const due = await claimDueAlerts(tx, now, this.options.batchSize ?? 20);
+      const messages: EmailMessage[] = [];
+      for (const alert of due) {
+        messages.push(...(await this.messagesFor(tx, alert)));
+        const critical = CRITICAL_ALERT_CATEGORIES.includes(alert.category);
+        await updateAlert(tx, alert.id, {
+          emailedAt: alert.emailedAt ?? now,
+          emailRounds: alert.emailRounds + 1,
+          notifyDueAt: critical ? new Date(now.getTime() + this.options.escalationIntervalMs) : null,
+        });
+      }
+      return { emailed: due.length, messages };
+    });
+  }
+
+  private async messagesFor(tx: Db, alert: AlertRow): Promise<EmailMessage[]> {
+    const setting = await categorySetting(tx, alert.category);
+    if (!setting.email) return [];
+    const zone = await findAlertZone(tx, alert.zoneId);
+    if (!zone) return [];
+    const recipients = (await recipientsOf(tx, alert)).filter((r) =>
+      wantsEmail(r, alert.category, alert.zoneId),
+    );
+    return recipients.map((r) => {
+      const template = alertEmail(r.language, {
+        firstname: r.firstname,
+        subject: setting.subject[r.language],
+        alert,
+        zone,
+        reminder: alert.emailRounds > 0,
+        link: `${this.ctx.config.publicUrl}/alerts?zone_id=${alert.zoneId}`,
+      });
+      return { to: r.email, ...template, kind: 'alert' };
+    });
+  }
+}
+
+/**
+ * Who is told (spec §6 "the email notification setting" is for customer and site managers): the
+ * customer's customer managers, and the site managers assigned to the alert's site. Provider
+ * managers see every alert on the screen but are not emailed (docs/alerts.md).
+ */
+async function recipientsOf(tx: Db, alert: AlertRow): Promise<Recipient[]> {
+  return tx
+    .select({
+      email: users.email,
+      firstname: users.firstname,
+      language: users.language,
+      alertsSettings: users.alertsSettings,
+      alertsInstanceSettings: users.alertsInstanceSettings,
+    })
+    .from(users)
+    .where(
+      and(
+        eq(users.customerId, alert.customerId),
+        eq(users.alertNotificationEnabled, true),
+        or(
+          eq(users.role, 2),
+          and(
+            eq(users.role, 3),
+            exists(
+              tx
+                .select({ one: userSites.userId })
+                .from(userSites)
+                .where(and(eq(userSites.userId, users.id), eq(userSites.siteId, alert.siteId))),
+            ),
+          ),
+        ),
+      ),
+    );
+}
+
+/** The zone's override (alerts_instance_settings) wins over the user's category setting. */
+export function wantsEmail(
+  user: Pick<Recipient, 'alertsSettings' | 'alertsInstanceSettings'>,
+  category: AlertCategory,
+  zoneId: string,
+): boolean {
+  const override = user.alertsInstanceSettings[zoneId]?.[category];
+  if (override) return override.email;
+  return (user.alertsSettings[category] ?? defaultAlertsSettings()[category]).email;
+}
+
+/** Runs the alert job (sweep and emails) every few seconds until stopped (server.ts); answers the stop function. */
+export function startAlertEmailJob(
+  notifier: AlertNotifier,
+  log: Logger,
+  everyMs = 5000,
+): () => Promise<void> {
+  let running: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = notifier.runDue().catch((error: unknown) => log.error({ err: error }, 'alert job failed'));
+  }, everyMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}

@@ -1,0 +1,330 @@
+import type {
+  AutotestResult,
+  FlowboxCommandName,
+  MonitoringMetric,
+  MonitoringStatus,
+  RebootReason,
+} from '@flowbox/shared';
+import { and, eq, inArray, isNull, lt, ne, notExists, or, sql } from 'drizzle-orm';
+import type { Context } from '../context.ts';
+import type { Db } from '../db/client.ts';
+import { alerts, flowboxes, flowboxMonitoring, zones } from '../db/schema.ts';
+import { recordEvent } from '../events/events.repo.ts';
+import type { FlowboxScope, LocatedFlowbox } from '../flowboxes/flowboxes.repo.ts';
+import type { StoredReading, TelemetryListener } from '../telemetry/hooks.ts';
+import { clearAlert, raiseAlert } from './alerts.service.ts';
+import { HUMIDITY_BAND, nextMonitoringStatus, TEMPERATURE_BANDS, type MonitoringBand } from './monitoring.ts';
+
+/*
+ * The causes fed by data that exists now (docs/alerts.md): each is one call from the point where
+ * the cause is detected, or a pass of the sweep over state already stored. Cause keys name the
+ * flowbox, so each device has its own alert.
+ */
+
+type Device = { id: string; serial: string; scope: Pick<FlowboxScope, 'zoneId'> };
+const deviceOf = (located: LocatedFlowbox): Device => ({
+  id: located.flowbox.id,
+  serial: located.flowbox.serial,
+  scope: located.scope,
+});
+
+/** flowbox_dysfunction: a failed autotest opens it; the next autotest that passes resolves it. */
+export async function autotestAlert(
+  tx: Db,
+  located: LocatedFlowbox,
+  result: AutotestResult,
+  at: Date,
+): Promise<void> {
+  const device = deviceOf(located);
+  const cause = `autotest_failed:${device.id}`;
+  if (result === 'failed')
+    await raiseAlert(tx, {
+      category: 'flowbox_dysfunction',
+      zoneId: device.scope.zoneId,
+      flowboxId: device.id,
+      flowboxSerial: device.serial,
+      cause,
+      details: { autotest: result },
+      at,
+    });
+  else if (result === 'all_succeeded' || result === 'some_skipped')
+    await clearAlert(tx, { zoneId: device.scope.zoneId, cause, at }, 'device');
+}
+
+/**
+ * flowbox_dysfunction: a valve command the device never confirmed before its expiry; the next
+ * valve command it carries out resolves it.
+ */
+export async function valveCommandAlert(
+  tx: Db,
+  located: LocatedFlowbox,
+  command: FlowboxCommandName,
+  status: 'done' | 'refused' | 'expired',
+  at: Date,
+): Promise<void> {
+  if (command !== 'valve_open' && command !== 'valve_close') return;
+  const device = deviceOf(located);
+  const cause = `valve_unconfirmed:${device.id}`;
+  if (status === 'expired')
+    await raiseAlert(tx, {
+      category: 'flowbox_dysfunction',
+      zoneId: device.scope.zoneId,
+      flowboxId: device.id,
+      flowboxSerial: device.serial,
+      cause,
+      details: { command },
+      at,
+    });
+  else if (status === 'done') await clearAlert(tx, { zoneId: device.scope.zoneId, cause, at }, 'device');
+}
+
+/** flowbox_internal_status: a reboot by crash or watchdog (a fault, not an operator's choice). */
+export async function rebootAlert(
+  tx: Db,
+  located: LocatedFlowbox,
+  reason: RebootReason,
+  at: Date,
+): Promise<void> {
+  if (reason !== 'crash' && reason !== 'watchdog') return;
+  const device = deviceOf(located);
+  await raiseAlert(tx, {
+    category: 'flowbox_internal_status',
+    zoneId: device.scope.zoneId,
+    flowboxId: device.id,
+    flowboxSerial: device.serial,
+    cause: `reboot_fault:${device.id}`,
+    details: { reboot: reason },
+    at,
+  });
+}
+
+/**
+ * spec §4 temperature and humidity monitoring on each committed telemetry batch: the newest
+ * reading of each flowbox moves its status (with hysteresis); a change is logged, an "alert"
+ * status raises water_temperature (temperature) or flowbox_internal_status (humidity), and "normal"
+ * resolves it.
+ */
+export function monitoringListener(): TelemetryListener {
+  return {
+    name: 'alerts.monitoring',
+    inTransaction: async (tx, readings) => {
+      const newest = new Map<string, StoredReading>();
+      for (const r of readings) {
+        const seen = newest.get(r.flowboxId);
+        if (!seen || r.measuredAt >= seen.measuredAt) newest.set(r.flowboxId, r);
+      }
+      const ids = [...newest.keys()];
+      if (ids.length === 0) return;
+      const statuses = await tx
+        .select()
+        .from(flowboxMonitoring)
+        .where(inArray(flowboxMonitoring.flowboxId, ids));
+      const kinds = await tx
+        .select({ id: flowboxes.id, water: zones.waterTemperature })
+        .from(flowboxes)
+        .innerJoin(zones, eq(zones.id, flowboxes.zoneId))
+        .where(inArray(flowboxes.id, ids));
+      const water = new Map(kinds.map((k) => [k.id, k.water]));
+      const statusOf = (id: string, metric: MonitoringMetric): MonitoringStatus =>
+        statuses.find((s) => s.flowboxId === id && s.metric === metric)?.status ?? 'normal';
+      for (const reading of newest.values()) {
+        const kind = water.get(reading.flowboxId);
+        if (reading.temperatureC !== null && kind)
+          await monitor(tx, reading, 'temperature', reading.temperatureC, TEMPERATURE_BANDS[kind], statusOf);
+        if (reading.humidityPct !== null)
+          await monitor(tx, reading, 'humidity', reading.humidityPct, HUMIDITY_BAND, statusOf);
+      }
+    },
+  };
+}
+
+async function monitor(
+  tx: Db,
+  reading: StoredReading,
+  metric: MonitoringMetric,
+  value: number,
+  band: MonitoringBand,
+  statusOf: (id: string, metric: MonitoringMetric) => MonitoringStatus,
+): Promise<void> {
+  const current = statusOf(reading.flowboxId, metric);
+  const next = nextMonitoringStatus(current, value, band);
+  if (next === current) return;
+  const at = reading.receivedAt;
+  await tx
+    .insert(flowboxMonitoring)
+    .values({ flowboxId: reading.flowboxId, metric, status: next, changedAt: at })
+    .onConflictDoUpdate({
+      target: [flowboxMonitoring.flowboxId, flowboxMonitoring.metric],
+      set: { status: next, changedAt: at },
+    });
+  await recordEvent(tx, at, {
+    action: metric === 'temperature' ? 'temperature_status_changed' : 'humidity_status_changed',
+    object: 'flowbox',
+    objectId: reading.flowboxId,
+    objectLabel: reading.serial,
+    scope: reading.scope,
+    by: null,
+    origin: 'device',
+    changedFields: [next],
+  });
+  const category = metric === 'temperature' ? 'water_temperature' : 'flowbox_internal_status';
+  const cause = `${metric}:${reading.flowboxId}`;
+  if (next === 'alert')
+    await raiseAlert(tx, {
+      category,
+      zoneId: reading.zoneId,
+      flowboxId: reading.flowboxId,
+      flowboxSerial: reading.serial,
+      cause,
+      details: { [metric]: value, threshold: band.alert },
+      at,
+    });
+  else if (next === 'normal') await clearAlert(tx, { zoneId: reading.zoneId, cause, at }, 'device');
+}
+
+export type SweepOptions = {
+  /** No message from a paired flowbox for this long opens flowbox_communication (docs/alerts.md). */
+  communicationTimeoutMs: number;
+};
+
+/**
+ * The alert sweep over stored state, run by the alert job: flowboxes silent too long
+ * (flowbox_communication) or back, zones in maintenance mode (maintenance), and flowboxes whose
+ * announced hot/cold water contradicts their zone's (water_temperature). Only one instance sweeps
+ * at a time (an advisory lock held for the transaction); raising only where no alert is active
+ * keeps repeats for causes that really repeat.
+ */
+export async function sweepAlerts(ctx: Context, options: SweepOptions): Promise<void> {
+  const now = ctx.now();
+  const before = new Date(now.getTime() - options.communicationTimeoutMs);
+  await ctx.db.transaction(async (tx) => {
+    const result = await tx.execute(
+      sql`SELECT pg_try_advisory_xact_lock(hashtext('flowbox_alert_sweep')) AS locked`,
+    );
+    const [lock] = (result as unknown as { rows: { locked: boolean }[] }).rows;
+    if (!lock?.locked) return;
+    await sweepCommunication(tx, before, now);
+    await sweepMaintenance(tx, now);
+    await sweepWaterMismatch(tx, now);
+  });
+}
+
+const noActiveAlert = (
+  tx: Db,
+  zoneId: typeof zones.id | typeof flowboxes.zoneId,
+  cause: ReturnType<typeof sql>,
+) =>
+  notExists(
+    tx
+      .select({ one: alerts.id })
+      .from(alerts)
+      .where(and(eq(alerts.zoneId, zoneId), eq(alerts.cause, cause), ne(alerts.state, 'resolved'))),
+  );
+
+async function sweepCommunication(tx: Db, before: Date, now: Date): Promise<void> {
+  const lastHeard = sql`coalesce(${flowboxes.lastSeenAt}, ${flowboxes.pairedAt})`;
+  const silent = await tx
+    .select({
+      id: flowboxes.id,
+      serial: flowboxes.serial,
+      zoneId: flowboxes.zoneId,
+      lastSeenAt: flowboxes.lastSeenAt,
+    })
+    .from(flowboxes)
+    .where(
+      and(
+        eq(flowboxes.pairingState, 'ready'),
+        lt(lastHeard, before),
+        noActiveAlert(tx, flowboxes.zoneId, sql`'flowbox_communication:' || ${flowboxes.id}`),
+      ),
+    );
+  for (const f of silent)
+    await raiseAlert(tx, {
+      category: 'flowbox_communication',
+      zoneId: f.zoneId,
+      flowboxId: f.id,
+      flowboxSerial: f.serial,
+      cause: `flowbox_communication:${f.id}`,
+      details: { last_seen_at: f.lastSeenAt?.toISOString() ?? null },
+      at: now,
+    });
+  // Back (heard since the timeout), or unpaired: the cause is gone.
+  const back = await tx
+    .select({ zoneId: alerts.zoneId, cause: alerts.cause })
+    .from(alerts)
+    .leftJoin(flowboxes, eq(flowboxes.id, alerts.flowboxId))
+    .where(
+      and(
+        eq(alerts.category, 'flowbox_communication'),
+        ne(alerts.state, 'resolved'),
+        or(isNull(flowboxes.id), sql`${flowboxes.lastSeenAt} >= ${before}`),
+      ),
+    );
+  for (const a of back) await clearAlert(tx, { zoneId: a.zoneId, cause: a.cause, at: now }, 'device');
+}
+
+async function sweepMaintenance(tx: Db, now: Date): Promise<void> {
+  const inMaintenance = await tx
+    .select({ id: zones.id })
+    .from(zones)
+    .where(and(eq(zones.maintenanceMode, true), noActiveAlert(tx, zones.id, sql`'maintenance'`)));
+  for (const z of inMaintenance)
+    await raiseAlert(tx, {
+      category: 'maintenance',
+      zoneId: z.id,
+      cause: 'maintenance',
+      details: {},
+      at: now,
+    });
+  const ended = await tx
+    .select({ zoneId: alerts.zoneId })
+    .from(alerts)
+    .innerJoin(zones, eq(zones.id, alerts.zoneId))
+    .where(
+      and(eq(alerts.cause, 'maintenance'), ne(alerts.state, 'resolved'), eq(zones.maintenanceMode, false)),
+    );
+  for (const a of ended) await clearAlert(tx, { zoneId: a.zoneId, cause: 'maintenance', at: now });
+}
+
+async function sweepWaterMismatch(tx: Db, now: Date): Promise<void> {
+  const mismatched = await tx
+    .select({
+      id: flowboxes.id,
+      serial: flowboxes.serial,
+      zoneId: flowboxes.zoneId,
+      device: flowboxes.waterTemperature,
+      zone: zones.waterTemperature,
+    })
+    .from(flowboxes)
+    .innerJoin(zones, eq(zones.id, flowboxes.zoneId))
+    .where(
+      and(
+        eq(flowboxes.pairingState, 'ready'),
+        sql`${flowboxes.waterTemperature} IS NOT NULL AND ${flowboxes.waterTemperature} <> ${zones.waterTemperature}`,
+        noActiveAlert(tx, flowboxes.zoneId, sql`'water_mismatch:' || ${flowboxes.id}`),
+      ),
+    );
+  for (const f of mismatched)
+    await raiseAlert(tx, {
+      category: 'water_temperature',
+      zoneId: f.zoneId,
+      flowboxId: f.id,
+      flowboxSerial: f.serial,
+      cause: `water_mismatch:${f.id}`,
+      details: { device_water: f.device, zone_water: f.zone },
+      at: now,
+    });
+  const fixed = await tx
+    .select({ zoneId: alerts.zoneId, cause: alerts.cause })
+    .from(alerts)
+    .innerJoin(zones, eq(zones.id, alerts.zoneId))
+    .leftJoin(flowboxes, eq(flowboxes.id, alerts.flowboxId))
+    .where(
+      and(
+        sql`${alerts.cause} LIKE 'water_mismatch:%'`,
+        ne(alerts.state, 'resolved'),
+        or(isNull(flowboxes.id), sql`${flowboxes.waterTemperature} = ${zones.waterTemperature}`),
+      ),
+    );
+  for (const a of fixed) await clearAlert(tx, { zoneId: a.zoneId, cause: a.cause, at: now });
+}

@@ -1,0 +1,146 @@
+import type { OpeningHours, VolumeUnit, ZoneProfile } from '@flowbox/shared';
+import { and, asc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { buildings, sites, zoneAutomation, zones } from '../db/schema.ts';
+import type { FlowboxScope } from '../flowboxes/flowboxes.repo.ts';
+
+export type AutomationRow = typeof zoneAutomation.$inferSelect;
+
+/** A zone's automation row with what detection needs to know of the zone and its building. */
+export type ZoneAutomation = {
+  automation: AutomationRow;
+  zone: {
+    name: string;
+    profile: ZoneProfile;
+    openingHours: OpeningHours | null;
+    leakDetectionMode: boolean;
+    maintenanceMode: boolean;
+  };
+  building: { openingHours: OpeningHours | null; timezone: string; volumeUnit: VolumeUnit };
+  scope: FlowboxScope;
+};
+
+const columns = {
+  automation: zoneAutomation,
+  zone: {
+    name: zones.name,
+    profile: zones.profile,
+    openingHours: zones.openingHours,
+    leakDetectionMode: zones.leakDetectionMode,
+    maintenanceMode: zones.maintenanceMode,
+  },
+  building: {
+    openingHours: buildings.openingHours,
+    timezone: buildings.timezone,
+    volumeUnit: buildings.volumeUnit,
+  },
+  scope: {
+    customerId: sites.customerId,
+    siteId: buildings.siteId,
+    buildingId: zones.buildingId,
+    zoneId: zones.id,
+  },
+};
+
+function selectAutomation(db: Db) {
+  return db
+    .select(columns)
+    .from(zoneAutomation)
+    .innerJoin(zones, eq(zones.id, zoneAutomation.zoneId))
+    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
+    .innerJoin(sites, eq(sites.id, buildings.siteId));
+}
+
+/** Creates the zones' rows when missing (defaults: automatic closing off, nothing detected yet). */
+export async function ensureAutomationRows(db: Db, zoneIds: readonly string[]): Promise<void> {
+  if (zoneIds.length === 0) return;
+  await db
+    .insert(zoneAutomation)
+    .values(zoneIds.map((zoneId) => ({ zoneId })))
+    .onConflictDoNothing();
+}
+
+/**
+ * The zones' rows, locked for this transaction (FOR UPDATE, in zone id order so that two batches
+ * never wait on each other in a cycle): two instances ingesting the same zone take turns.
+ */
+export async function lockAutomationRows(db: Db, zoneIds: readonly string[]): Promise<ZoneAutomation[]> {
+  await ensureAutomationRows(db, zoneIds);
+  return selectAutomation(db)
+    .where(inArray(zoneAutomation.zoneId, [...zoneIds]))
+    .orderBy(asc(zoneAutomation.zoneId))
+    .for('update', { of: zoneAutomation });
+}
+
+/** A zone's automation as stored, or the defaults of a zone that never had any (reads write nothing). */
+export async function findAutomation(db: Db, zoneId: string): Promise<ZoneAutomation | undefined> {
+  const [row] = await db
+    .select({ ...columns, automation: zoneAutomation })
+    .from(zones)
+    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
+    .innerJoin(sites, eq(sites.id, buildings.siteId))
+    .leftJoin(zoneAutomation, eq(zoneAutomation.zoneId, zones.id))
+    .where(eq(zones.id, zoneId));
+  if (!row) return undefined;
+  return { ...row, automation: row.automation ?? defaultAutomation(zoneId) };
+}
+
+function defaultAutomation(zoneId: string): AutomationRow {
+  return {
+    zoneId,
+    automaticClosingEnabled: false,
+    volumeMarginEnabled: false,
+    volumeMargin: null,
+    volumeMarginUnit: null,
+    durationMarginEnabled: false,
+    durationMarginMinutes: null,
+    eventStartedAt: null,
+    lastFlowAt: null,
+    eventVolumeMl: 0,
+    eventFlowS: 0,
+    eventTriggered: false,
+    eventLeakRaised: false,
+    lastMeasuredAt: null,
+    detectionBlockedUntil: null,
+    lockedAt: null,
+    lockedBy: null,
+    closeConfirmedAt: null,
+    closeDysfunctionRaised: false,
+    updatedAt: new Date(0),
+  };
+}
+
+export async function updateAutomation(
+  db: Db,
+  zoneId: string,
+  patch: Partial<typeof zoneAutomation.$inferInsert>,
+  now: Date,
+): Promise<AutomationRow> {
+  const [row] = await db
+    .update(zoneAutomation)
+    .set({ ...patch, updatedAt: now })
+    .where(eq(zoneAutomation.zoneId, zoneId))
+    .returning();
+  return row!;
+}
+
+/** spec §4: a zone whose automatic closing triggered stays locked until a user exits. */
+export async function isZoneLocked(db: Db, zoneId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ lockedAt: zoneAutomation.lockedAt })
+    .from(zoneAutomation)
+    .where(eq(zoneAutomation.zoneId, zoneId));
+  return Boolean(row?.lockedAt);
+}
+
+/**
+ * Locked zones whose safety close the device has not confirmed yet, claimed for one pass of the
+ * supervision job (SKIP LOCKED: with several instances each zone is looked at by one).
+ */
+export async function claimUnconfirmedLocks(db: Db, limit: number): Promise<ZoneAutomation[]> {
+  return selectAutomation(db)
+    .where(and(isNotNull(zoneAutomation.lockedAt), isNull(zoneAutomation.closeConfirmedAt)))
+    .orderBy(asc(zoneAutomation.lockedAt))
+    .limit(limit)
+    .for('update', { of: zoneAutomation, skipLocked: true });
+}

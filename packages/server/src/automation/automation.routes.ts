@@ -1,0 +1,58 @@
+import {
+  AutomaticClosingExitSchema,
+  AutomaticClosingSettingsSchema,
+  AutomationSchema,
+} from '@flowbox/shared';
+import { zoneParams } from '../http/params.ts';
+import { actorOf, errorResponses, type App } from '../http/types.ts';
+import type { AutomationService } from './automation.service.ts';
+import { EXIT_ROUTE_SUFFIX } from './lock.ts';
+
+const security = [{ bearer: [] }];
+const zonePrefix = '/customers/:customerId/sites/:siteId/buildings/:buildingId/zones/:zoneId';
+const tags = ['automatic closing'];
+
+/** A zone's automatic closing (spec §3, §4, §5; docs/automation.md). */
+export function automationRoutes(app: App, automation: AutomationService): void {
+  app.get(
+    `${zonePrefix}/automation/info`,
+    {
+      schema: {
+        tags,
+        security,
+        summary: "The zone's margins, whether automatic closing holds it, and the flow event under way",
+        params: zoneParams,
+        response: { 200: AutomationSchema, ...errorResponses },
+      },
+    },
+    (request) => automation.info(actorOf(request), request.params),
+  );
+  app.put(
+    `${zonePrefix}/automation/update`,
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Save the margins; the volume margin is in the building unit',
+        params: zoneParams,
+        body: AutomaticClosingSettingsSchema,
+        response: { 200: AutomationSchema, ...errorResponses },
+      },
+    },
+    (request) => automation.updateSettings(actorOf(request), request.params, request.body),
+  );
+  app.post(
+    `${zonePrefix}${EXIT_ROUTE_SUFFIX}`,
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Exit automatic closing, the zone's name typed (irreversible: detection rests for an hour)",
+        params: zoneParams,
+        body: AutomaticClosingExitSchema,
+        response: { 200: AutomationSchema, ...errorResponses },
+      },
+    },
+    (request) => automation.exit(actorOf(request), request.params, request.body.confirm_name),
+  );
+}

@@ -1,0 +1,370 @@
+import { deviceTopic, encodePayload, EXIT_BLOCK_S, PROTOCOL_VERSION } from '@flowbox/shared';
+import { and, eq } from 'drizzle-orm';
+import mqtt, { type MqttClient } from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alerts, deviceCommands, events, zoneAutomation, zones } from '../db/schema.ts';
+import { startMessaging, until } from '../flowboxes/testing.ts';
+import type { DeviceMessaging } from '../mqtt/messaging.ts';
+import { pairDirectly, reading, type PairedDevice } from '../telemetry/testing.ts';
+import {
+  buildingBody,
+  createTestApp,
+  createWorld,
+  loginAs,
+  zoneBody,
+  type ApiClient,
+  type TestApp,
+  type World,
+} from '../test/harness.ts';
+import { SAFETY_CLOSE_TTL_S, SAFETY_CONFIRM_S } from './automation.service.ts';
+
+/*
+ * Automatic closing end to end (issue #8): devices speak MQTT to the embedded broker, readings go
+ * through the telemetry batch writer into PGlite (or PostgreSQL), detection runs in its
+ * transaction, the safety close comes back to the device. The server's clock is the test's.
+ */
+
+let t: TestApp;
+let w: World;
+let cmA: ApiClient;
+let messaging: DeviceMessaging & { port: number };
+let buildingPath: string;
+const clients: MqttClient[] = [];
+
+beforeAll(async () => {
+  // Hours pass on the clock: sessions must outlive them.
+  t = await createTestApp({ accessTokenTtl: 7 * 86400 });
+  w = await createWorld(t.db);
+  cmA = await loginAs(t.app, 'cm.a@test.io');
+  const site = `/v1/customers/${w.customers.a.id}/sites/${w.sites.a1.id}`;
+  const building = await cmA.post(`${site}/buildings/create`, buildingBody({ volume_unit: 'liter' }));
+  buildingPath = `${site}/buildings/${building.json().id}`;
+  messaging = await startMessaging(t);
+});
+afterAll(async () => {
+  for (const c of clients) await c.endAsync(true);
+  await messaging.close();
+  await t.close();
+});
+
+type Zone = { id: string; name: string; path: string; device: PairedDevice; client: MqttClient; seq: number };
+
+/** A zone with one paired flowbox whose device is connected and listens to its commands. */
+async function zoneWithDevice(name: string, fields: Record<string, unknown> = {}): Promise<Zone> {
+  const created = await cmA.post(
+    `${buildingPath}/zones/create`,
+    zoneBody({ name, profile: 'office', ...fields }),
+  );
+  expect(created.statusCode, created.body).toBe(201);
+  const id = created.json().id as string;
+  const device = await pairDirectly(t.db, {
+    customerId: w.customers.a.id,
+    siteId: w.sites.a1.id,
+    buildingId: created.json().building_id,
+    zoneId: id,
+  });
+  const zone = {
+    id,
+    name,
+    path: `${buildingPath}/zones/${id}`,
+    device,
+    client: await connect(device),
+    seq: 0,
+  };
+  return zone;
+}
+
+async function connect(device: PairedDevice): Promise<MqttClient> {
+  const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${messaging.port}`, {
+    username: device.serial,
+    password: device.password,
+    clientId: device.serial,
+    reconnectPeriod: 0,
+  });
+  await client.subscribeAsync(deviceTopic(device.serial, 'commands'), { qos: 1 });
+  clients.push(client);
+  return client;
+}
+
+/** The distinct close commands a device received (a re-sent one counts once). */
+function closesReceived(client: MqttClient): { id: string }[] {
+  const received: { id: string }[] = [];
+  client.on('message', (_topic, payload) => {
+    const command = JSON.parse(payload.toString()) as { id: string; name: string };
+    if (command.name === 'close_valve' && !received.some((c) => c.id === command.id)) received.push(command);
+  });
+  return received;
+}
+
+/** The clock moves a minute on, and the device reports that minute's flow. */
+async function minuteOf(zone: Zone, liters: number): Promise<void> {
+  t.clock.advance(60_000);
+  zone.seq += 1;
+  const message = { ...reading(zone.seq, t.clock.now(), liters), flow_s: liters > 0 ? 60 : 0 };
+  await zone.client.publishAsync(deviceTopic(zone.device.serial, 'telemetry'), encodePayload(message), {
+    qos: 1,
+  });
+}
+
+const automationOf = async (zoneId: string) =>
+  (await t.db.select().from(zoneAutomation).where(eq(zoneAutomation.zoneId, zoneId)))[0]!;
+
+const alertsOf = async (zoneId: string) =>
+  (await t.db.select().from(alerts).where(eq(alerts.zoneId, zoneId))).map((a) => ({
+    category: a.category,
+    cause: a.cause,
+  }));
+
+/** Premium: the no-closing and leak alerts are premium-only by default (docs/alerts.md). */
+const makePremium = (zoneId: string) =>
+  t.db.update(zones).set({ serviceLevel: 'premium' }).where(eq(zones.id, zoneId));
+
+const settings = (overrides: Record<string, unknown> = {}) => ({
+  automatic_closing_enabled: true,
+  volume_margin_enabled: true,
+  volume_margin: 100,
+  duration_margin_enabled: true,
+  duration_margin_minutes: 30,
+  ...overrides,
+});
+
+async function ack(zone: Zone, commandId: string): Promise<void> {
+  await zone.client.publishAsync(
+    deviceTopic(zone.device.serial, 'acks'),
+    encodePayload({
+      v: PROTOCOL_VERSION,
+      command_id: commandId,
+      at: t.clock.now().toISOString(),
+      result: 'done',
+      reason: null,
+    }),
+    { qos: 1 },
+  );
+}
+
+describe('settings', () => {
+  it('are off by default and saved with the volume in the building unit, in the activity log', async () => {
+    const zone = await zoneWithDevice('Settings zone');
+    const before = await cmA.get(`${zone.path}/automation/info`);
+    expect(before.json()).toMatchObject({
+      automatic_closing_enabled: false,
+      locked: false,
+      volume_unit: 'liter',
+    });
+    const saved = await cmA.put(`${zone.path}/automation/update`, settings({ volume_margin: 250.5 }));
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({ volume_margin: 250.5, duration_margin_minutes: 30 });
+    const logged = await t.db
+      .select()
+      .from(events)
+      .where(and(eq(events.zoneId, zone.id), eq(events.actionName, 'automatic_closing_updated')));
+    expect(logged).toHaveLength(1);
+    expect(logged[0]!.changedFields).toContain('automatic_closing_enabled');
+  });
+
+  it('refuse a volume margin outside its bounds in the unit and automatic closing without a margin', async () => {
+    const zone = await zoneWithDevice('Bounds zone');
+    const low = await cmA.put(`${zone.path}/automation/update`, settings({ volume_margin: 5 }));
+    expect(low.statusCode).toBe(400);
+    expect(low.json().details).toEqual([{ path: 'volume_margin', message: 'Must be between 10 and 100000' }]);
+    const none = await cmA.put(
+      `${zone.path}/automation/update`,
+      settings({ volume_margin_enabled: false, duration_margin_enabled: false }),
+    );
+    expect(none.statusCode).toBe(400);
+    expect(none.json().details[0].message).toBe(
+      'Automatic closing needs at least one margin: volume or duration',
+    );
+    // Nothing was saved: the zone has no automation row, or one still off.
+    expect((await automationOf(zone.id))?.automaticClosingEnabled ?? false).toBe(false);
+  });
+});
+
+describe('a burst pipe', () => {
+  let zone: Zone;
+  let closes: { id: string }[];
+
+  beforeAll(async () => {
+    zone = await zoneWithDevice('Burst zone');
+    closes = closesReceived(zone.client);
+    expect((await cmA.put(`${zone.path}/automation/update`, settings())).statusCode).toBe(200);
+  });
+
+  it('closes the valve at the reading past the volume margin and locks the zone', async () => {
+    await minuteOf(zone, 40);
+    await minuteOf(zone, 40);
+    await until(async () => (await automationOf(zone.id)).eventVolumeMl === 80_000);
+    expect(closes).toEqual([]);
+    await minuteOf(zone, 40);
+    await until(() => closes.length === 1);
+    const info = (await cmA.get(`${zone.path}/automation/info`)).json();
+    expect(info).toMatchObject({ locked: true, locked_by: 'volume', close_confirmed_at: null });
+    const [triggered] = await t.db
+      .select()
+      .from(events)
+      .where(and(eq(events.zoneId, zone.id), eq(events.actionName, 'automatic_closing_triggered')));
+    expect(triggered).toMatchObject({ origin: 'system', changedFields: ['volume'] });
+    expect(await alertsOf(zone.id)).toEqual([
+      { category: 'abnormal_water_consumption_with_ac', cause: 'automatic_closing' },
+    ]);
+  });
+
+  it('is confirmed once the device acknowledges the close', async () => {
+    await ack(zone, closes[0]!.id);
+    await until(async () => {
+      await t.services.automation.superviseSafetyCloses();
+      return (await automationOf(zone.id)).closeConfirmedAt !== null;
+    });
+    expect((await automationOf(zone.id)).closeDysfunctionRaised).toBe(false);
+  });
+
+  it('answers "No action allowed" to every action on the zone, in English and French', async () => {
+    const [flowbox] = (await cmA.get(`${zone.path}/flowboxes/list`)).json().items;
+    const actions = [
+      () => cmA.post(`${zone.path}/flowboxes/${flowbox.id}/commands/send`, { name: 'valve_open' }),
+      () => cmA.put(`${zone.path}/update`, { maintenance_mode: true }),
+      () => cmA.put(`${zone.path}/automation/update`, settings({ automatic_closing_enabled: false })),
+      () => cmA.post(`${zone.path}/water_points/create`, { label: 'Sink', type: 'sink' }),
+      () => cmA.post(`${zone.path}/flowboxes/${flowbox.id}/unpair`, {}),
+      () => cmA.delete(`${zone.path}/delete`, { confirm_name: zone.name }),
+    ];
+    for (const action of actions) {
+      const res = await action();
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json().message).toBe('No action allowed');
+    }
+    const fr = await loginAs(t.app, 'cm.a@test.io', 'fr');
+    const res = await fr.put(`${zone.path}/update`, { occupants: 3 });
+    expect(res.json().message).toBe('Aucune action autorisée');
+    expect((await cmA.get(`${zone.path}/info`)).statusCode).toBe(200);
+  });
+
+  it('is exited only with the zone name typed, then detection rests for an hour', async () => {
+    const wrong = await cmA.post(`${zone.path}/automation/exit`, { confirm_name: 'Burst' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().message).toBe("Both names don't match");
+    expect((await automationOf(zone.id)).lockedAt).not.toBeNull();
+    const exitAt = t.clock.now().getTime();
+    const exited = await cmA.post(`${zone.path}/automation/exit`, { confirm_name: zone.name });
+    expect(exited.statusCode, exited.body).toBe(200);
+    expect(exited.json().locked).toBe(false);
+    const blockedFor = Date.parse(exited.json().detection_blocked_until) - exitAt;
+    expect(blockedFor).toBeGreaterThanOrEqual(EXIT_BLOCK_S * 1000);
+    expect(blockedFor).toBeLessThan(EXIT_BLOCK_S * 1000 + 5000);
+    const again = await cmA.post(`${zone.path}/automation/exit`, { confirm_name: zone.name });
+    expect(again.statusCode).toBe(409);
+    // The burst goes on for most of the hour: no closing, however much flows.
+    for (let i = 0; i < 55; i++) await minuteOf(zone, 40);
+    await until(async () => (await automationOf(zone.id)).eventVolumeMl === 55 * 40_000);
+    expect(closes).toHaveLength(1);
+    expect((await automationOf(zone.id)).lockedAt).toBeNull();
+    // Past the hour, the same flowing water closes the zone again.
+    for (let i = 0; i < 6; i++) await minuteOf(zone, 40);
+    await until(() => closes.length === 2);
+    expect((await automationOf(zone.id)).lockedAt).not.toBeNull();
+  });
+});
+
+describe('without automatic closing, in maintenance, and a running toilet', () => {
+  it('detection without automatic closing raises its alert, no closing and no lock', async () => {
+    const zone = await zoneWithDevice('Alert only zone');
+    await makePremium(zone.id);
+    const closes = closesReceived(zone.client);
+    await cmA.put(`${zone.path}/automation/update`, settings({ automatic_closing_enabled: false }));
+    for (let i = 0; i < 4; i++) await minuteOf(zone, 40);
+    await until(async () => (await automationOf(zone.id)).eventTriggered);
+    expect(closes).toEqual([]);
+    expect((await automationOf(zone.id)).lockedAt).toBeNull();
+    expect(await alertsOf(zone.id)).toEqual([
+      { category: 'abnormal_water_consumption_no_ac', cause: 'abnormal_consumption' },
+    ]);
+  });
+
+  it('maintenance mode keeps the water open', async () => {
+    const zone = await zoneWithDevice('Maintenance zone', { maintenance_mode: true });
+    const closes = closesReceived(zone.client);
+    await cmA.put(`${zone.path}/automation/update`, settings());
+    for (let i = 0; i < 4; i++) await minuteOf(zone, 40);
+    await until(async () => (await automationOf(zone.id)).eventTriggered);
+    expect(closes).toEqual([]);
+    expect((await automationOf(zone.id)).lockedAt).toBeNull();
+  });
+
+  it('in leak-detection mode any flow is a leak, and it closes nothing', async () => {
+    const zone = await zoneWithDevice('Leak mode zone', { leak_detection_mode: true });
+    await makePremium(zone.id);
+    const closes = closesReceived(zone.client);
+    await minuteOf(zone, 0);
+    await minuteOf(zone, 0.2);
+    await until(async () => (await alertsOf(zone.id)).length > 0);
+    expect(await alertsOf(zone.id)).toEqual([
+      { category: 'leakage_detection', cause: 'leak_detection_mode' },
+    ]);
+    expect(closes).toEqual([]);
+  });
+
+  it('a running toilet flowing for two hours is a leak, once', async () => {
+    const zone = await zoneWithDevice('Toilet zone');
+    for (let i = 0; i < 121; i++) await minuteOf(zone, 0.6);
+    await until(async () => (await automationOf(zone.id)).eventFlowS === 121 * 60);
+    expect((await automationOf(zone.id)).eventLeakRaised).toBe(true);
+  });
+});
+
+describe('a device offline when the zone closes', () => {
+  it('gets the close re-sent on reconnection, with a fresh one after expiry; unconfirmed is a dysfunction', async () => {
+    const zone = await zoneWithDevice('Offline zone');
+    await cmA.put(
+      `${zone.path}/automation/update`,
+      settings({ volume_margin_enabled: false, duration_margin_minutes: 5 }),
+    );
+    for (let i = 0; i < 5; i++) await minuteOf(zone, 1);
+    // The device drops off the network just as its last reading goes out.
+    await zone.client.endAsync(true);
+    const offline = await mqtt.connectAsync(`mqtt://127.0.0.1:${messaging.port}`, {
+      username: zone.device.serial,
+      password: zone.device.password,
+      clientId: zone.device.serial,
+      reconnectPeriod: 0,
+    });
+    clients.push(offline);
+    zone.seq += 1;
+    await offline.publishAsync(
+      deviceTopic(zone.device.serial, 'telemetry'),
+      encodePayload({ ...reading(zone.seq, t.clock.now(), 1), flow_s: 60 }),
+      { qos: 1 },
+    );
+    await offline.endAsync(true);
+    await until(async () => (await automationOf(zone.id)).lockedAt !== null);
+
+    t.clock.advance(SAFETY_CONFIRM_S * 1000);
+    await t.services.automation.superviseSafetyCloses();
+    expect((await automationOf(zone.id)).closeDysfunctionRaised).toBe(true);
+    expect(await alertsOf(zone.id)).toContainEqual({
+      category: 'flowbox_dysfunction',
+      cause: 'safety_close_unconfirmed',
+    });
+
+    // Past its expiry the first close is dropped and a fresh one takes over.
+    t.clock.advance(SAFETY_CLOSE_TTL_S * 1000);
+    await until(async () => {
+      const rows = await t.db
+        .select()
+        .from(deviceCommands)
+        .where(eq(deviceCommands.flowboxId, zone.device.flowboxId));
+      return rows.some((r) => r.status === 'expired');
+    });
+    await t.services.automation.superviseSafetyCloses();
+    const open = await t.db
+      .select()
+      .from(deviceCommands)
+      .where(and(eq(deviceCommands.flowboxId, zone.device.flowboxId), eq(deviceCommands.status, 'sent')));
+    expect(open).toHaveLength(1);
+
+    const back = await connect(zone.device);
+    const closes = closesReceived(back);
+    t.clock.advance(10_000);
+    await until(() => closes.length > 0);
+    expect(closes[0]!.id).toBe(open[0]!.id);
+  });
+});

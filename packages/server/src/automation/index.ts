@@ -1,0 +1,11 @@
+export {
+  AutomationService,
+  SAFETY_CLOSE_TTL_S,
+  SAFETY_CONFIRM_S,
+  type AutomationReading,
+} from './automation.service.ts';
+export { automationRoutes } from './automation.routes.ts';
+export { assertZoneNotLocked, isZoneLockedAt, lockedZoneGuard } from './lock.ts';
+export { isZoneLocked } from './automation.repo.ts';
+export { alertsNotWired, type AutomationAlert, type RaiseAlert } from './alerting.ts';
+export { startSafetyCloseJob } from './safety-job.ts';

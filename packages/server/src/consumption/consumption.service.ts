@@ -1,0 +1,663 @@
+import {
+  addExact,
+  divideExact,
+  exactInteger,
+  formatAmount,
+  formatExact,
+  fromLiters,
+  multiplyExact,
+  subtractExact,
+  compareExact,
+  EXACT_ZERO,
+  type Comparison,
+  type ConsumptionDetails,
+  type ConsumptionExportQuery,
+  type Language,
+  type ConsumptionQuery,
+  type ConsumptionSeries,
+  type ConsumptionWindow,
+  type Currency,
+  type DashboardToday,
+  type Exact,
+  type VolumeUnit,
+  type Weekday,
+  type ZonesComparison,
+} from '@flowbox/shared';
+import {
+  canReadSite,
+  isProvider,
+  requireCustomerRead,
+  requirePermission,
+  requireSiteRead,
+  siteFilterFor,
+  type Actor,
+} from '../access/access.ts';
+import { versionsOf } from '../billing/plans.repo.ts';
+import { requirePremium } from '../billing/zone-billing.ts';
+import { requireBuildingRow, findSiteRow } from '../buildings/buildings.repo.ts';
+import type { Context } from '../context.ts';
+import { requireCustomerRow } from '../customers/customers.repo.ts';
+import { notFound } from '../errors.ts';
+import type { BuildingPath, SitePath, ZonePath } from '../http/params.ts';
+import {
+  dailyVolumes,
+  deviceCounts,
+  flowboxHours,
+  flowboxSerials,
+  hourlyVolumes,
+  scopeZones,
+  segmentVolumes,
+  subscriptionsOverlapping,
+  type DailyVolume,
+  type ScopeZone,
+  type ZoneFilter,
+} from './consumption.repo.ts';
+import { billingPeriods, costDays, type CostsByKey, type VersionsByPlan } from './costs.ts';
+import { CSV_COLUMNS, csvLine, localDateTime } from './csv.ts';
+import { addDays, dailyPlan, localDate, planWindow, type Bucket, type WindowPlan } from './windows.ts';
+
+export type ScopePath =
+  | { scope: 'zone'; path: ZonePath }
+  | { scope: 'building'; path: BuildingPath }
+  | { scope: 'site'; path: SitePath }
+  | { scope: 'customer'; path: { customerId: string } };
+
+/** The settings a multi-building scope is shown in (docs/consumption.md "Scopes"). */
+type ScopeSettings = { timezone: string; firstDay: Weekday; unit: VolumeUnit; currency: Currency };
+
+/** Per zone, the millilitres of each current and previous bucket and the cost of each bucket. */
+type ZoneFigures = {
+  zone: ScopeZone;
+  current: number[];
+  previous: number[];
+  currentCosts: Map<Currency, Exact>[];
+  previousCosts: Map<Currency, Exact>[];
+  costed: Set<Currency>;
+};
+
+const HOUR = 3_600_000;
+const ml = (value: number): Exact => exactInteger(value);
+
+/** Millilitres as a volume string in a unit, 3 decimals. */
+export function volumeIn(millilitres: Exact, unit: VolumeUnit): string {
+  return formatExact(fromLiters(divideExact(millilitres, exactInteger(1000)), unit), 3);
+}
+
+/** spec §5: comparing is impossible if one of the two periods equals 0. */
+export function compare(current: Exact, previous: Exact): Comparison {
+  const currentZero = compareExact(current, EXACT_ZERO) === 0;
+  const previousZero = compareExact(previous, EXACT_ZERO) === 0;
+  if (currentZero || previousZero)
+    return {
+      change_pct: null,
+      reason: currentZero && previousZero ? 'both_zero' : currentZero ? 'current_zero' : 'previous_zero',
+    };
+  const change = multiplyExact(divideExact(subtractExact(current, previous), previous), exactInteger(100));
+  return { change_pct: formatExact(change, 1), reason: null };
+}
+
+/** The value most zones use; ties go to the first zone's (zones come by building name). */
+function mostUsed<T>(values: T[]): T | undefined {
+  const counts = new Map<T, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  let best: T | undefined;
+  for (const value of values) if (best === undefined || counts.get(value)! > counts.get(best)!) best = value;
+  return best;
+}
+
+const DEFAULT_SETTINGS: ScopeSettings = { timezone: 'UTC', firstDay: 'monday', unit: 'm3', currency: 'EUR' };
+
+function settingsOf(zones: ScopeZone[], fallback?: ScopeSettings): ScopeSettings {
+  if (zones.length === 0) return fallback ?? DEFAULT_SETTINGS;
+  return {
+    timezone: mostUsed(zones.map((z) => z.timezone))!,
+    firstDay: mostUsed(zones.map((z) => z.firstDayOfWeek))!,
+    unit: mostUsed(zones.map((z) => z.volumeUnit))!,
+    currency: mostUsed(zones.map((z) => z.currency))!,
+  };
+}
+
+const sumExact = (values: Exact[]) => values.reduce(addExact, EXACT_ZERO);
+const sumCosts = (maps: Map<Currency, Exact>[]) => {
+  const total = new Map<Currency, Exact>();
+  for (const map of maps) for (const [c, a] of map) total.set(c, addExact(total.get(c) ?? EXACT_ZERO, a));
+  return total;
+};
+
+/** Consumption graphs, comparisons, details, export and today's figures (issue #6, spec §5, §6, §9). */
+export class ConsumptionService {
+  constructor(private readonly ctx: Context) {}
+
+  /** The zones of a scope after the access checks (same 403/404 as reading the scope itself). */
+  async zonesOf(actor: Actor, target: ScopePath): Promise<{ zones: ScopeZone[]; fallback?: ScopeSettings }> {
+    const { db } = this.ctx;
+    if (target.scope === 'customer') {
+      requireCustomerRead(actor, target.path.customerId);
+      await requireCustomerRow(db, target.path.customerId);
+      const sites = siteFilterFor(actor);
+      const filter: ZoneFilter = { customerId: target.path.customerId };
+      if (sites !== 'all') filter.siteIds = sites;
+      return { zones: await scopeZones(db, filter) };
+    }
+    const { customerId, siteId } = target.path;
+    requireSiteRead(actor, customerId, siteId);
+    if (target.scope === 'site') {
+      if (!(await findSiteRow(db, customerId, siteId))) throw notFound();
+      return { zones: await scopeZones(db, { customerId, siteId }) };
+    }
+    if (target.scope === 'zone') {
+      // One query checks the whole path (customer > site > building > zone) and reads the settings.
+      const { buildingId, zoneId } = target.path;
+      const zones = await scopeZones(db, { customerId, siteId, buildingId, zoneId });
+      if (zones.length === 0) throw notFound();
+      return { zones };
+    }
+    const building = await requireBuildingRow(db, target.path);
+    const fallback: ScopeSettings = {
+      timezone: building.timezone,
+      firstDay: building.firstDayOfWeek,
+      unit: building.volumeUnit,
+      currency: building.currency,
+    };
+    return { zones: await scopeZones(db, { customerId, siteId, buildingId: building.id }), fallback };
+  }
+
+  async series(actor: Actor, target: ScopePath, query: ConsumptionQuery): Promise<ConsumptionSeries> {
+    const { zones, fallback } = await this.zonesOf(actor, target);
+    const settings = settingsOf(zones, fallback);
+    const plan = planWindow(query.window, this.ctx.now(), settings.timezone, settings.firstDay);
+    const figures = await this.figures(zones, plan);
+    const currentMl = plan.buckets.map((_, i) => sumExact(figures.map((f) => ml(f.current[i]!))));
+    const previousMl = plan.previous.map((_, i) => sumExact(figures.map((f) => ml(f.previous[i]!))));
+    const costed = figures.some((f) => f.costed.has(settings.currency));
+    const bucketsOf = (buckets: Bucket[], volumes: Exact[], costs: Map<Currency, Exact>[][]) =>
+      buckets.map((bucket, i) => ({
+        start: bucket.start.toISOString(),
+        end: bucket.end.toISOString(),
+        date: bucket.date,
+        volume: volumeIn(volumes[i]!, settings.unit),
+        cost: costed
+          ? formatAmount(
+              sumCosts(costs.map((c) => c[i]!)).get(settings.currency) ?? EXACT_ZERO,
+              settings.currency,
+            )
+          : null,
+      }));
+    const totalOf = (volumes: Exact[], costs: Map<Currency, Exact>[]) => {
+      const byCurrency = sumCosts(costs);
+      return {
+        volume: volumeIn(sumExact(volumes), settings.unit),
+        cost: costed
+          ? formatAmount(byCurrency.get(settings.currency) ?? EXACT_ZERO, settings.currency)
+          : null,
+        other_currencies: [...byCurrency]
+          .filter(([currency]) => currency !== settings.currency)
+          .map(([currency, amount]) => ({ currency, cost: formatAmount(amount, currency) })),
+      };
+    };
+    const currentTotal = sumExact(currentMl);
+    const previousToDate = toDate(previousMl, plan);
+    const withPrevious = query.compare === 'previous';
+    return {
+      scope: target.scope,
+      scope_id: scopeIdOf(target),
+      window: query.window,
+      from: plan.buckets[0]!.start.toISOString(),
+      to: plan.now.toISOString(),
+      timezone: settings.timezone,
+      first_day_of_week: settings.firstDay,
+      volume_unit: settings.unit,
+      currency: settings.currency,
+      buckets: bucketsOf(
+        plan.buckets,
+        currentMl,
+        figures.map((f) => f.currentCosts),
+      ),
+      total: totalOf(
+        currentMl,
+        figures.flatMap((f) => f.currentCosts),
+      ),
+      previous: withPrevious
+        ? {
+            from: plan.previous[0]!.start.toISOString(),
+            to: new Date(plan.previous.at(-1)!.start.getTime() + elapsedMs(plan)).toISOString(),
+            buckets: bucketsOf(
+              plan.previous,
+              previousMl,
+              figures.map((f) => f.previousCosts),
+            ),
+            total: totalOf(
+              previousMl,
+              figures.flatMap((f) => f.previousCosts),
+            ),
+            total_to_date: volumeIn(previousToDate, settings.unit),
+          }
+        : null,
+      comparison: withPrevious ? compare(currentTotal, previousToDate) : null,
+    };
+  }
+
+  /** Zones of a building or site side by side, largest volume first. */
+  async zones(actor: Actor, target: ScopePath, window: ConsumptionWindow): Promise<ZonesComparison> {
+    const { zones, fallback } = await this.zonesOf(actor, target);
+    const settings = settingsOf(zones, fallback);
+    const plan = planWindow(window, this.ctx.now(), settings.timezone, settings.firstDay);
+    const figures = await this.figures(zones, plan);
+    const lines = figures.map((f) => {
+      const current = sumExact(f.current.map(ml));
+      const previous = toDate(f.previous.map(ml), plan);
+      const cost = sumCosts(f.currentCosts).get(f.zone.currency);
+      return {
+        zone_id: f.zone.zoneId,
+        zone_name: f.zone.zoneName,
+        building_id: f.zone.buildingId,
+        building_name: f.zone.buildingName,
+        volume: volumeIn(current, settings.unit),
+        cost: f.costed.has(f.zone.currency) ? formatAmount(cost ?? EXACT_ZERO, f.zone.currency) : null,
+        currency: f.zone.currency,
+        previous_volume: volumeIn(previous, settings.unit),
+        comparison: compare(current, previous),
+        sortKey: current,
+      };
+    });
+    lines.sort((a, b) => compareExact(b.sortKey, a.sortKey) || a.zone_name.localeCompare(b.zone_name));
+    return {
+      window,
+      from: plan.buckets[0]!.start.toISOString(),
+      to: plan.now.toISOString(),
+      timezone: settings.timezone,
+      volume_unit: settings.unit,
+      zones: lines.map(({ sortKey: _, ...line }) => line),
+    };
+  }
+
+  /** spec §6: a premium zone's device-level figures; refused for basic zones. */
+  async details(actor: Actor, path: ZonePath, window: ConsumptionWindow): Promise<ConsumptionDetails> {
+    const { zones, fallback } = await this.zonesOf(actor, { scope: 'zone', path });
+    await requirePremium(this.ctx.db, path.zoneId);
+    const settings = settingsOf(zones, fallback);
+    const plan = planWindow(window, this.ctx.now(), settings.timezone, settings.firstDay);
+    const rows = await flowboxHours(
+      this.ctx.db,
+      path.zoneId,
+      plan.buckets[0]!.start,
+      plan.buckets.at(-1)!.end,
+    );
+    const index = bucketIndexer(plan.buckets);
+    const serials = await flowboxSerials(this.ctx.db, [...new Set(rows.map((r) => r.flowboxId))]);
+    const perFlowbox = new Map<string, { volume: number[]; flowS: number[] }>();
+    const climate = plan.buckets.map(() => ({ t: newStat(), h: newStat() }));
+    for (const row of rows) {
+      const i = index.ofInstant(new Date(row.hour));
+      if (i === undefined) continue;
+      let fb = perFlowbox.get(row.flowboxId);
+      if (!fb)
+        perFlowbox.set(
+          row.flowboxId,
+          (fb = { volume: plan.buckets.map(() => 0), flowS: plan.buckets.map(() => 0) }),
+        );
+      fb.volume[i]! += row.volumeMl;
+      fb.flowS[i]! += row.flowS;
+      addStat(
+        climate[i]!.t,
+        row.temperatureMin,
+        row.temperatureMax,
+        row.temperatureSum,
+        row.temperatureCount,
+      );
+      addStat(climate[i]!.h, row.humidityMin, row.humidityMax, row.humiditySum, row.humidityCount);
+    }
+    const when = (b: Bucket) => ({ start: b.start.toISOString(), end: b.end.toISOString(), date: b.date });
+    return {
+      window,
+      from: plan.buckets[0]!.start.toISOString(),
+      to: plan.now.toISOString(),
+      timezone: settings.timezone,
+      volume_unit: settings.unit,
+      flowboxes: [...perFlowbox].map(([flowboxId, fb]) => ({
+        flowbox_id: flowboxId,
+        serial_number: serials.get(flowboxId) ?? null,
+        buckets: plan.buckets.map((b, i) => ({
+          ...when(b),
+          volume: volumeIn(ml(fb.volume[i]!), settings.unit),
+          flow_s: fb.flowS[i]!,
+        })),
+      })),
+      climate: plan.buckets.map((b, i) => ({
+        ...when(b),
+        temperature: statOf(climate[i]!.t),
+        humidity: statOf(climate[i]!.h),
+      })),
+    };
+  }
+
+  /**
+   * CSV export of a scope (spec §2 consumption export): one line per zone and bucket of a window,
+   * or per zone and local day from `from` to `to`; column names in the reader's language.
+   */
+  async exportCsv(
+    actor: Actor,
+    target: ScopePath,
+    query: ConsumptionExportQuery,
+    language: Language,
+  ): Promise<{ fileName: string; body: string }> {
+    requirePermission(actor, 'consumption.export');
+    const { zones, fallback } = await this.zonesOf(actor, target);
+    const settings = settingsOf(zones, fallback);
+    const now = this.ctx.now();
+    const plan =
+      query.from && query.to
+        ? dailyPlan(query.from, query.to, settings.timezone, now)
+        : planWindow(query.window ?? 'day', now, settings.timezone, settings.firstDay);
+    const figures = await this.figures(zones, plan);
+    const hourly = plan.kind === 'hour';
+    const when = (at: Date) =>
+      hourly ? localDateTime(at, settings.timezone) : localDate(at, settings.timezone);
+    let body = `\uFEFF${csvLine(CSV_COLUMNS[language])}`;
+    for (const f of figures) {
+      const costed = f.costed.has(f.zone.currency);
+      plan.buckets.forEach((bucket, i) => {
+        const cost = f.currentCosts[i]!.get(f.zone.currency) ?? EXACT_ZERO;
+        body += csvLine([
+          hourly ? when(bucket.start) : bucket.fromDay,
+          hourly ? when(bucket.end) : addDays(bucket.toDay, -1),
+          f.zone.customerName,
+          f.zone.siteName,
+          f.zone.buildingName,
+          f.zone.zoneName,
+          volumeIn(ml(f.current[i]!), settings.unit),
+          settings.unit,
+          costed ? formatAmount(cost, f.zone.currency) : '',
+          costed ? f.zone.currency : '',
+        ]);
+      });
+    }
+    const period = query.from && query.to ? `${query.from}_${query.to}` : (query.window ?? 'day');
+    return { fileName: `consumption-${target.scope}-${period}.csv`, body };
+  }
+
+  /**
+   * Today's figures over every zone the actor may see (dashboard `/`): each building's own local
+   * day so far, against the average of the same weekday of the 4 weeks before (whole days).
+   */
+  async today(actor: Actor): Promise<DashboardToday> {
+    const { db } = this.ctx;
+    const filter: ZoneFilter = {};
+    if (!isProvider(actor)) {
+      filter.customerId = actor.customerId ?? '';
+      const sites = siteFilterFor(actor);
+      if (sites !== 'all') filter.siteIds = sites.filter((s) => canReadSite(actor, actor.customerId!, s));
+    }
+    const zones = actor.customerId === null && !isProvider(actor) ? [] : await scopeZones(db, filter);
+    const settings = settingsOf(zones);
+    const now = this.ctx.now();
+    const todayOf = new Map(zones.map((z) => [z.zoneId, localDate(now, z.timezone)]));
+    const days = [...todayOf.values()].sort();
+    const fromDay = addDays(days[0] ?? localDate(now, 'UTC'), -28);
+    const toDay = addDays(days.at(-1) ?? localDate(now, 'UTC'), 1);
+    // Segments of one day for today and the 4 same weekdays before; the rest summed in between.
+    const cuts = [...new Set(days)].flatMap((day) =>
+      [0, 7, 14, 21, 28].flatMap((back) => [addDays(day, -back), addDays(day, 1 - back)]),
+    );
+    const { volumes, costs, costed } = await this.dailyWithCosts(
+      zones,
+      fromDay,
+      toDay,
+      (zoneId, day) => (todayOf.get(zoneId) === day ? 'today' : undefined),
+      cuts,
+    );
+    let today = EXACT_ZERO;
+    let sameWeekdays = EXACT_ZERO;
+    const perZone = new Map<string, number>();
+    for (const row of volumes) {
+      const zoneToday = todayOf.get(row.zoneId)!;
+      if (row.day === zoneToday) {
+        today = addExact(today, ml(row.volumeMl));
+        perZone.set(row.zoneId, row.volumeMl);
+      } else if ([7, 14, 21, 28].some((back) => addDays(zoneToday, -back) === row.day)) {
+        sameWeekdays = addExact(sameWeekdays, ml(row.volumeMl));
+      }
+    }
+    const average = divideExact(sameWeekdays, exactInteger(4));
+    const todayCosts = sumCosts([...costs.values()].map((c) => c.get('today') ?? new Map()));
+    const byId = new Map(zones.map((z) => [z.zoneId, z]));
+    const top = [...perZone]
+      .filter(([, volume]) => volume > 0)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 5)
+      .map(([zoneId, volume]) => {
+        const z = byId.get(zoneId)!;
+        return {
+          zone_id: z.zoneId,
+          zone_name: z.zoneName,
+          building_id: z.buildingId,
+          building_name: z.buildingName,
+          site_id: z.siteId,
+          customer_id: z.customerId,
+          volume: volumeIn(ml(volume), settings.unit),
+        };
+      });
+    return {
+      volume_unit: settings.unit,
+      currency: settings.currency,
+      volume_today: volumeIn(today, settings.unit),
+      same_weekday_average: volumeIn(average, settings.unit),
+      comparison: compare(today, average),
+      cost_today: costed.has(settings.currency)
+        ? formatAmount(todayCosts.get(settings.currency) ?? EXACT_ZERO, settings.currency)
+        : null,
+      other_currencies: [...todayCosts]
+        .filter(([currency]) => currency !== settings.currency)
+        .map(([currency, amount]) => ({ currency, cost: formatAmount(amount, currency) })),
+      devices: await deviceCounts(
+        db,
+        zones.map((z) => z.zoneId),
+      ),
+      // Issue #7 (alerts) fills this with the open alerts the actor may see.
+      open_alerts: null,
+      top_zones: top,
+    };
+  }
+
+  /**
+   * Daily volumes of the zones over [fromDay, toDay), read from the start of the billing periods
+   * overlapping it, and each zone's costs gathered by `keyOf`.
+   */
+  async dailyWithCosts(
+    zones: ScopeZone[],
+    fromDay: string,
+    toDay: string,
+    keyOf: (zoneId: string, day: string) => string | undefined,
+    cuts?: string[],
+  ): Promise<{ volumes: DailyVolume[]; costs: Map<string, CostsByKey>; costed: Set<Currency> }> {
+    const { db } = this.ctx;
+    const zoneIds = zones.map((z) => z.zoneId);
+    const subscriptions = await subscriptionsOverlapping(db, zoneIds, fromDay, toDay);
+    const versions: VersionsByPlan = new Map();
+    if (subscriptions.length) {
+      for (const version of await versionsOf(db, [...new Set(subscriptions.map((s) => s.planId))])) {
+        const list = versions.get(version.planId) ?? [];
+        list.push(version);
+        versions.set(version.planId, list);
+      }
+    }
+    const periods = billingPeriods(subscriptions, versions, fromDay, toDay);
+    const readFrom = periods.reduce((day, p) => (p.fromDay < day ? p.fromDay : day), fromDay);
+    // With cuts (bucket starts), days are summed in the database into segments that cross no
+    // bucket, billing period or price version: what the cost needs, in far fewer rows than days.
+    const segmentStarts = cuts && [
+      ...cuts,
+      readFrom,
+      ...periods.flatMap((p) => [p.fromDay, p.toDay]),
+      ...[...versions.values()].flat().map((v) => v.fromDate),
+    ];
+    const all = segmentStarts
+      ? await segmentVolumes(db, zoneIds, readFrom, toDay, segmentStarts)
+      : await dailyVolumes(db, zoneIds, readFrom, toDay);
+    const byZone = new Map<string, DailyVolume[]>();
+    for (const row of all) {
+      const list = byZone.get(row.zoneId);
+      if (list) list.push(row);
+      else byZone.set(row.zoneId, [row]);
+    }
+    const costs = new Map<string, CostsByKey>();
+    const costed = new Set<Currency>();
+    for (const zoneId of new Set(periods.map((p) => p.zoneId))) {
+      const zonePeriods = periods.filter((p) => p.zoneId === zoneId);
+      for (const p of zonePeriods) for (const v of versions.get(p.planId) ?? []) costed.add(v.currency);
+      costs.set(
+        zoneId,
+        costDays(byZone.get(zoneId) ?? [], zonePeriods, versions, (day) => keyOf(zoneId, day)),
+      );
+    }
+    return { volumes: all.filter((r) => r.day >= fromDay), costs, costed };
+  }
+
+  /** Each zone's volume and cost per bucket of a window and of the period before it. */
+  async figures(zones: ScopeZone[], plan: WindowPlan): Promise<ZoneFigures[]> {
+    const all = [...plan.previous, ...plan.buckets];
+    const count = plan.buckets.length;
+    const index = bucketIndexer(all);
+    const tzOf = new Map(zones.map((z) => [z.zoneId, z.timezone]));
+    const perZone = new Map(
+      zones.map((zone) => [
+        zone.zoneId,
+        {
+          zone,
+          volumes: all.map(() => 0),
+          costs: all.map(() => new Map<Currency, Exact>()),
+          costed: new Set<Currency>(),
+        },
+      ]),
+    );
+    if (plan.kind === 'day') {
+      const { volumes, costs, costed } = await this.dailyWithCosts(
+        zones,
+        all[0]!.fromDay,
+        all.at(-1)!.toDay,
+        (_, day) => index.ofDay(day)?.toString(),
+        all.map((b) => b.fromDay),
+      );
+      for (const row of volumes) {
+        const i = index.ofDay(row.day);
+        if (i !== undefined) perZone.get(row.zoneId)!.volumes[i]! += row.volumeMl;
+      }
+      for (const [zoneId, byKey] of costs) {
+        const target = perZone.get(zoneId)!;
+        for (const [key, amounts] of byKey) target.costs[Number(key)] = amounts;
+        costed.forEach((c) => target.costed.add(c));
+      }
+    } else {
+      // Hours are priced through their local day: each hour gets its day's cost pro rata of volume.
+      const hours = await hourlyVolumes(
+        this.ctx.db,
+        zones.map((z) => z.zoneId),
+        all[0]!.start,
+        all.at(-1)!.end,
+      );
+      const touched = new Map<string, Set<string>>();
+      for (const row of hours) {
+        const day = localDate(row.hour, tzOf.get(row.zoneId)!);
+        touched.set(row.zoneId, (touched.get(row.zoneId) ?? new Set()).add(day));
+      }
+      const fromDay = addDays(localDate(all[0]!.start, 'UTC'), -1);
+      const toDay = addDays(localDate(all.at(-1)!.end, 'UTC'), 2);
+      // One segment a day over the window; the billing period's days before it summed as one.
+      const days: string[] = [];
+      for (let day = fromDay; day < toDay; day = addDays(day, 1)) days.push(day);
+      const { volumes, costs, costed } = await this.dailyWithCosts(
+        zones,
+        fromDay,
+        toDay,
+        (zoneId, day) => (touched.get(zoneId)?.has(day) ? day : undefined),
+        days,
+      );
+      const dayMl = new Map(volumes.map((r) => [`${r.zoneId}/${r.day}`, r.volumeMl]));
+      for (const row of hours) {
+        const i = index.ofInstant(row.hour);
+        if (i === undefined) continue;
+        const target = perZone.get(row.zoneId)!;
+        target.volumes[i]! += row.volumeMl;
+        const day = localDate(row.hour, tzOf.get(row.zoneId)!);
+        const dayCosts = costs.get(row.zoneId)?.get(day);
+        const ofDay = dayMl.get(`${row.zoneId}/${day}`) ?? 0;
+        if (!dayCosts || ofDay === 0) continue;
+        const share = divideExact(ml(row.volumeMl), ml(ofDay));
+        for (const [currency, amount] of dayCosts)
+          target.costs[i]!.set(
+            currency,
+            addExact(target.costs[i]!.get(currency) ?? EXACT_ZERO, multiplyExact(amount, share)),
+          );
+      }
+      for (const zoneId of costs.keys()) costed.forEach((c) => perZone.get(zoneId)!.costed.add(c));
+    }
+    return [...perZone.values()].map((z) => ({
+      zone: z.zone,
+      previous: z.volumes.slice(0, all.length - count),
+      current: z.volumes.slice(all.length - count),
+      previousCosts: z.costs.slice(0, all.length - count),
+      currentCosts: z.costs.slice(all.length - count),
+      costed: z.costed,
+    }));
+  }
+}
+
+function scopeIdOf(target: ScopePath): string {
+  switch (target.scope) {
+    case 'zone':
+      return target.path.zoneId;
+    case 'building':
+      return target.path.buildingId;
+    case 'site':
+      return target.path.siteId;
+    default:
+      return target.path.customerId;
+  }
+}
+
+const elapsedMs = (plan: WindowPlan) => Number(plan.elapsed.n);
+
+/**
+ * The previous period's volume up to the same point as now in the current window: its buckets
+ * before the last whole, its last one pro rata of the elapsed share of the current last bucket.
+ */
+function toDate(previous: Exact[], plan: WindowPlan): Exact {
+  const whole = sumExact(previous.slice(0, -1));
+  const share = divideExact(exactInteger(plan.elapsed.n), exactInteger(plan.elapsed.d));
+  return addExact(whole, multiplyExact(previous.at(-1) ?? EXACT_ZERO, share));
+}
+
+/** Finds the bucket of a local day or of an instant. */
+function bucketIndexer(buckets: Bucket[]) {
+  const byDay = new Map<string, number>();
+  buckets.forEach((b, i) => {
+    for (let day = b.fromDay; day < b.toDay; day = addDays(day, 1)) byDay.set(day, i);
+  });
+  const first = buckets[0]!.start.getTime();
+  return {
+    ofDay: (day: string) => byDay.get(day),
+    ofInstant: (at: Date) => {
+      const t = at.getTime();
+      if (buckets.length && buckets[0]!.end.getTime() - first === HOUR) {
+        const i = Math.floor((t - first) / HOUR);
+        return i >= 0 && i < buckets.length ? i : undefined;
+      }
+      const i = buckets.findIndex((b) => b.start.getTime() <= t && t < b.end.getTime());
+      return i < 0 ? undefined : i;
+    },
+  };
+}
+
+type Stat = { min: number | null; max: number | null; sum: number; count: number };
+const newStat = (): Stat => ({ min: null, max: null, sum: 0, count: 0 });
+function addStat(stat: Stat, min: number | null, max: number | null, sum: number, count: number): void {
+  if (count === 0) return;
+  stat.min = stat.min === null || (min !== null && min < stat.min) ? min : stat.min;
+  stat.max = stat.max === null || (max !== null && max > stat.max) ? max : stat.max;
+  stat.sum += sum;
+  stat.count += count;
+}
+function statOf(stat: Stat) {
+  if (stat.count === 0 || stat.min === null || stat.max === null) return null;
+  return { min: stat.min, avg: Math.round((stat.sum / stat.count) * 100) / 100, max: stat.max };
+}

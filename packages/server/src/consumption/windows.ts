@@ -1,0 +1,210 @@
+import { WEEKDAYS, type ConsumptionWindow, type Weekday } from '@flowbox/shared';
+
+/*
+ * Graph windows (spec §9, docs/consumption.md): which buckets a window has at a given instant, in
+ * a building's time zone and first day of week. Pure functions of (window, now, zone settings), so
+ * tests pin the clock and the time zone.
+ */
+
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+
+/**
+ * A bucket. Hour buckets (the day window) are UTC hours: an instant range, whatever the local
+ * clock does (a 23- or 25-hour day has 23 or 25 of them). Day-based buckets cover the local dates
+ * `fromDay` (included) to `toDay` (excluded), so a local day is one bucket whatever its length.
+ */
+export type Bucket = { start: Date; end: Date; date: string; fromDay: string; toDay: string };
+
+export type WindowPlan = {
+  window: ConsumptionWindow;
+  kind: 'hour' | 'day';
+  timezone: string;
+  now: Date;
+  buckets: Bucket[];
+  previous: Bucket[];
+  /** How much of the current (last) bucket has elapsed, as a fraction n/d of its length. */
+  elapsed: { n: bigint; d: bigint };
+};
+
+const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
+const dateFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * The local date (yyyy-MM-dd) at an instant in a time zone: shared `localDate` with its formatter
+ * kept per time zone, since building one costs ~0.1 ms and a year of buckets asks hundreds of times.
+ */
+export function localDate(at: Date, timezone: string): string {
+  let format = dateFormatters.get(timezone);
+  if (!format) {
+    // en-CA spells dates as yyyy-MM-dd.
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone: timezone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    dateFormatters.set(timezone, format);
+  }
+  return format.format(at);
+}
+
+/** The local wall clock minus UTC at an instant, in ms (Europe/Paris in summer: 2 h). */
+export function utcOffsetMs(at: Date, timezone: string): number {
+  let format = offsetFormatters.get(timezone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: timezone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    offsetFormatters.set(timezone, format);
+  }
+  const parts = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]));
+  const wall = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
+  return wall - Math.floor(at.getTime() / 1000) * 1000;
+}
+
+/** The instant a local date starts in a time zone (its local midnight, or the first instant after). */
+export function startOfLocalDay(day: string, timezone: string): Date {
+  const midnight = Date.parse(`${day}T00:00:00Z`);
+  let guess = midnight - utcOffsetMs(new Date(midnight), timezone);
+  guess = midnight - utcOffsetMs(new Date(guess), timezone);
+  // A day starting in a gap (no local midnight) starts at the first local instant of that day.
+  while (localDate(new Date(guess), timezone) < day) guess += HOUR / 2;
+  return new Date(guess);
+}
+
+/** `day` plus `count` days (yyyy-MM-dd, calendar arithmetic). */
+export function addDays(day: string, count: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + count * DAY).toISOString().slice(0, 10);
+}
+
+/** The first day of the month `count` months after the month of `day`. */
+export function addMonths(day: string, count: number): string {
+  const [year, month] = day.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(year, month - 1 + count, 1)).toISOString().slice(0, 10);
+}
+
+export function weekdayOf(day: string): Weekday {
+  // getUTCDay: 0 is Sunday; WEEKDAYS starts on Monday.
+  return WEEKDAYS[(new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7]!;
+}
+
+/** The day the week holding `day` starts, for a building whose weeks start on `firstDay`. */
+export function startOfWeek(day: string, firstDay: Weekday): string {
+  const back = (WEEKDAYS.indexOf(weekdayOf(day)) - WEEKDAYS.indexOf(firstDay) + 7) % 7;
+  return addDays(day, -back);
+}
+
+function dayBucket(fromDay: string, toDay: string, timezone: string): Bucket {
+  return {
+    start: startOfLocalDay(fromDay, timezone),
+    end: startOfLocalDay(toDay, timezone),
+    date: fromDay,
+    fromDay,
+    toDay,
+  };
+}
+
+function hourBucket(start: number, timezone: string): Bucket {
+  const date = localDate(new Date(start), timezone);
+  return { start: new Date(start), end: new Date(start + HOUR), date, fromDay: date, toDay: date };
+}
+
+/** Bucket starts (local dates) of a day-based window: `count` steps ending with the one holding today. */
+function dayBuckets(starts: string[], next: (day: string) => string, timezone: string): Bucket[] {
+  return starts.map((day) => dayBucket(day, next(day), timezone));
+}
+
+/**
+ * The buckets of a window at `now` and of the period before it (one window earlier: 24 hours,
+ * 7 days, 4 weeks or 12 months), oldest first; the last current bucket holds `now`.
+ */
+export function planWindow(
+  window: ConsumptionWindow,
+  now: Date,
+  timezone: string,
+  firstDay: Weekday,
+): WindowPlan {
+  const today = localDate(now, timezone);
+  const range = (count: number, first: number) => Array.from({ length: count }, (_, i) => first + i);
+  let buckets: Bucket[];
+  let previous: Bucket[];
+  if (window === 'day') {
+    const hour = Math.floor(now.getTime() / HOUR) * HOUR;
+    buckets = range(24, -23).map((i) => hourBucket(hour + i * HOUR, timezone));
+    previous = range(24, -47).map((i) => hourBucket(hour + i * HOUR, timezone));
+  } else if (window === 'week') {
+    const next = (day: string) => addDays(day, 1);
+    buckets = dayBuckets(
+      range(7, -6).map((i) => addDays(today, i)),
+      next,
+      timezone,
+    );
+    previous = dayBuckets(
+      range(7, -13).map((i) => addDays(today, i)),
+      next,
+      timezone,
+    );
+  } else if (window === 'month') {
+    const week = startOfWeek(today, firstDay);
+    const next = (day: string) => addDays(day, 7);
+    buckets = dayBuckets(
+      range(4, -3).map((i) => addDays(week, 7 * i)),
+      next,
+      timezone,
+    );
+    previous = dayBuckets(
+      range(4, -7).map((i) => addDays(week, 7 * i)),
+      next,
+      timezone,
+    );
+  } else {
+    const month = addMonths(today, 0);
+    const next = (day: string) => addMonths(day, 1);
+    buckets = dayBuckets(
+      range(12, -11).map((i) => addMonths(month, i)),
+      next,
+      timezone,
+    );
+    previous = dayBuckets(
+      range(12, -23).map((i) => addMonths(month, i)),
+      next,
+      timezone,
+    );
+  }
+  const last = buckets.at(-1)!;
+  return {
+    window,
+    kind: window === 'day' ? 'hour' : 'day',
+    timezone,
+    now,
+    buckets,
+    previous,
+    elapsed: {
+      n: BigInt(now.getTime() - last.start.getTime()),
+      d: BigInt(last.end.getTime() - last.start.getTime()),
+    },
+  };
+}
+
+/** A plan of one bucket per local day from `fromDay` to `lastDay` (both included), no previous period. */
+export function dailyPlan(fromDay: string, lastDay: string, timezone: string, now: Date): WindowPlan {
+  const buckets: Bucket[] = [];
+  for (let day = fromDay; day <= lastDay; day = addDays(day, 1))
+    buckets.push(dayBucket(day, addDays(day, 1), timezone));
+  return { window: 'week', kind: 'day', timezone, now, buckets, previous: [], elapsed: { n: 1n, d: 1n } };
+}

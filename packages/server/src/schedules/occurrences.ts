@@ -1,0 +1,184 @@
+import type { ScheduleValues, Weekday } from '@flowbox/shared';
+import * as rruleModule from 'rrule';
+
+// rrule ships CommonJS and an ES build: Node's ESM loads the former (named exports on `default`),
+// Vite's module runner (e2e, dev) the latter (named exports only). Either way, the same class.
+const { RRule } =
+  'RRule' in rruleModule && rruleModule.RRule
+    ? rruleModule
+    : (rruleModule as unknown as { default: typeof rruleModule }).default;
+
+/** A closing window: the valve closes at `start` and opens at `end` (instants). */
+export type Window = { start: Date; end: Date; localStart: string; localEnd: string };
+
+type ScheduleRule = Pick<
+  ScheduleValues,
+  | 'date_start'
+  | 'date_end'
+  | 'closing_time'
+  | 'opening_time'
+  | 'recurring'
+  | 'frequency'
+  | 'interval'
+  | 'weekdays'
+>;
+
+const DAY_MS = 86_400_000;
+const FREQ = { daily: RRule.DAILY, weekly: RRule.WEEKLY, monthly: RRule.MONTHLY } as const;
+const BYDAY = {
+  monday: RRule.MO,
+  tuesday: RRule.TU,
+  wednesday: RRule.WE,
+  thursday: RRule.TH,
+  friday: RRule.FR,
+  saturday: RRule.SA,
+  sunday: RRule.SU,
+} satisfies Record<Weekday, unknown>;
+
+/**
+ * The windows of a schedule that end after `from`, in order, at most `limit` of them.
+ *
+ * rrule works on "floating" dates here: it is given local calendar days written as UTC midnight
+ * and only ever picks days; each day's closing and opening wall-clock times are then placed in the
+ * building's time zone by `localToInstant`. So a 22:00–06:00 closing stays 22:00–06:00 local on
+ * both sides of a daylight-saving change (the window is then 7 or 9 hours long), which rrule's
+ * own TZID handling, working in instants, does not promise.
+ */
+export function windowsAfter(rule: ScheduleRule, timezone: string, from: Date, limit: number): Window[] {
+  const found: Window[] = [];
+  if (limit <= 0) return found;
+  if (!rule.recurring) {
+    const window = placeWindow(
+      rule.date_start,
+      rule.closing_time,
+      rule.date_end,
+      rule.opening_time,
+      timezone,
+    );
+    return window && window.end > from ? [window] : [];
+  }
+  // A window that started the day before may still run: start looking one local day early.
+  const fromDay = localDateOf(new Date(from.getTime() - DAY_MS), timezone);
+  const overnight = rule.opening_time <= rule.closing_time;
+  const days = recurrenceDays(rule);
+  days.all((day) => {
+    const date = day.toISOString().slice(0, 10);
+    if (date < fromDay) return true;
+    const endDate = overnight ? addDays(date, 1) : date;
+    const window = placeWindow(date, rule.closing_time, endDate, rule.opening_time, timezone);
+    if (window && window.end > from) found.push(window);
+    return found.length < limit;
+  });
+  return found;
+}
+
+/** The windows running at `at` (start ≤ at < end). */
+export function windowsRunningAt(rule: ScheduleRule, timezone: string, at: Date): Window[] {
+  return windowsAfter(rule, timezone, at, 3).filter((w) => w.start <= at && at < w.end);
+}
+
+function recurrenceDays(rule: ScheduleRule) {
+  const monthly = rule.frequency === 'monthly';
+  return new RRule({
+    freq: FREQ[rule.frequency ?? 'daily'],
+    interval: rule.interval,
+    dtstart: new Date(`${rule.date_start}T00:00:00Z`),
+    until: new Date(`${rule.date_end}T00:00:00Z`),
+    ...(rule.frequency === 'weekly' ? { byweekday: rule.weekdays.map((d) => BYDAY[d]) } : {}),
+    // spec §3 monthly: on the start date's day of the month; months without that day are skipped.
+    ...(monthly ? { bymonthday: [Number(rule.date_start.slice(8, 10))] } : {}),
+  });
+}
+
+/**
+ * A window from local (date, time) to local (date, time); none when the clock change swallows it
+ * (a 02:00–03:00 closing on the night clocks go forward).
+ */
+function placeWindow(
+  startDate: string,
+  startTime: string,
+  endDate: string,
+  endTime: string,
+  timezone: string,
+): Window | null {
+  const start = localToInstant(startDate, startTime, timezone);
+  const end = localToInstant(endDate, endTime, timezone);
+  if (end <= start) return null;
+  return {
+    start,
+    end,
+    localStart: localDateTimeOf(start, timezone),
+    localEnd: localDateTimeOf(end, timezone),
+  };
+}
+
+/**
+ * The instant of a wall-clock time in a time zone (docs/schedules.md):
+ * - a time that happens twice (clocks go back) is its first occurrence, the summer-time one;
+ * - a time that does not exist (clocks go forward) is moved forward by the length of the gap
+ *   (02:30 becomes 03:30), as the clock on the wall would read had it not jumped.
+ * This is what Temporal calls the "compatible" disambiguation.
+ */
+export function localToInstant(date: string, time: string, timezone: string): Date {
+  const asUtc = Date.parse(`${date}T${time}:00Z`);
+  const before = offsetMs(new Date(asUtc - DAY_MS), timezone);
+  const after = offsetMs(new Date(asUtc + DAY_MS), timezone);
+  const candidates = [...new Set([before, after])]
+    .map((offset) => asUtc - offset)
+    .filter((instant) => localDateTimeOf(new Date(instant), timezone) === `${date}T${time}`)
+    .sort((a, b) => a - b);
+  return new Date(candidates[0] ?? asUtc - before);
+}
+
+/** "2026-03-29T03:30": the wall-clock date and time of an instant in a time zone. */
+export function localDateTimeOf(at: Date, timezone: string): string {
+  const parts = Object.fromEntries(
+    formatter(timezone)
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  );
+  const hour = parts.hour === '24' ? '00' : parts.hour;
+  return `${parts.year}-${parts.month}-${parts.day}T${hour}:${parts.minute}`;
+}
+
+export function localDateOf(at: Date, timezone: string): string {
+  return localDateTimeOf(at, timezone).slice(0, 10);
+}
+
+/** Local minus UTC at that instant, in ms (seconds are ignored: no modern zone has them). */
+function offsetMs(at: Date, timezone: string): number {
+  const local = Date.parse(`${localDateTimeOf(at, timezone)}:00Z`);
+  return local - Math.floor(at.getTime() / 60_000) * 60_000;
+}
+
+function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(timezone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timezone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', {
+      timeZone: timezone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    formatters.set(timezone, f);
+  }
+  return f;
+}
+
+/** Minutes between closing and opening by the wall clock (spec §3 "duration"). */
+export function wallClockMinutes(rule: ScheduleRule): number {
+  const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+  const closing = minutesOf(rule.closing_time);
+  const opening = minutesOf(rule.opening_time);
+  if (rule.recurring) return opening > closing ? opening - closing : opening + 1440 - closing;
+  const days = (Date.parse(rule.date_end) - Date.parse(rule.date_start)) / DAY_MS;
+  return days * 1440 + opening - closing;
+}

@@ -1,0 +1,243 @@
+import { inArray, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { flowboxes } from '../db/schema.ts';
+import type { FlowboxRow, FlowboxScope } from '../flowboxes/flowboxes.repo.ts';
+import { LIVE_CHANNEL } from '../live/live.ts';
+
+/** A paired flowbox found for a batch: what the writer needs, with its building's time zone (local days). */
+export type BatchFlowbox = {
+  flowbox: Pick<FlowboxRow, 'id' | 'serial' | 'connected'>;
+  scope: FlowboxScope;
+  timezone: string;
+};
+
+/**
+ * The batch's flowboxes in one query (not one per message), with the building's time zone: read in
+ * the batch's own transaction, so a zone's time zone is never stale and nothing needs a cache. Only
+ * the few columns the writer uses, the serials as one array parameter.
+ */
+export async function findReadyFlowboxes(db: Db, serials: readonly string[]): Promise<BatchFlowbox[]> {
+  if (serials.length === 0) return [];
+  const found = await rows<{
+    id: string;
+    serial: string;
+    connected: boolean;
+    zone_id: string;
+    building_id: string;
+    site_id: string;
+    customer_id: string;
+    timezone: string;
+  }>(
+    db,
+    sql`SELECT f.id, f.serial, f.connected, z.id AS zone_id, b.id AS building_id, s.id AS site_id,
+        s.customer_id, b.timezone
+      FROM flowboxes f
+      JOIN zones z ON z.id = f.zone_id
+      JOIN buildings b ON b.id = z.building_id
+      JOIN sites s ON s.id = b.site_id
+      WHERE f.serial = ANY(${textArray(serials)}::text[]) AND f.pairing_state = 'ready'`,
+  );
+  return found.map((r) => ({
+    flowbox: { id: r.id, serial: r.serial, connected: r.connected },
+    scope: { customerId: r.customer_id, siteId: r.site_id, buildingId: r.building_id, zoneId: r.zone_id },
+    timezone: r.timezone,
+  }));
+}
+
+/**
+ * A PostgreSQL array literal of uuids, numbers or ISO timestamps (nothing that needs quoting), so a
+ * whole column travels as one parameter and `unnest` turns the columns back into rows: one short
+ * statement per batch whatever its size, instead of ten parameters a row.
+ */
+function array(values: readonly (string | number | null)[]): string {
+  return `{${values.map((v) => (v === null ? 'NULL' : String(v))).join(',')}}`;
+}
+
+/** Text elements (JSON) quoted for an array literal. */
+function textArray(values: readonly string[]): string {
+  return `{${values.map((v) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
+}
+
+type Rows<T> = { rows: T[] };
+async function rows<T>(db: Db, query: SQL): Promise<T[]> {
+  return ((await db.execute(query)) as unknown as Rows<T>).rows;
+}
+
+export type ReadingRow = {
+  flowboxId: string;
+  seq: number;
+  zoneId: string;
+  measuredAt: Date;
+  intervalS: number;
+  volumeMl: number;
+  flowS: number;
+  temperatureC: number | null;
+  humidityPct: number | null;
+};
+
+/** Multi-row insert; answers the keys actually inserted (a known (flowbox, seq) is skipped). */
+export async function insertReadings(
+  db: Db,
+  readings: readonly ReadingRow[],
+  receivedAt: Date,
+): Promise<Set<string>> {
+  if (readings.length === 0) return new Set();
+  const inserted = await rows<{ flowbox_id: string; seq: string | number }>(
+    db,
+    sql`INSERT INTO telemetry_readings
+      (flowbox_id, seq, zone_id, measured_at, interval_s, volume_ml, flow_s, temperature_c, humidity_pct, received_at)
+      SELECT f, s, z, m, i, v, fs, t, h, ${receivedAt.toISOString()}::timestamptz
+      FROM unnest(
+        ${array(readings.map((r) => r.flowboxId))}::uuid[],
+        ${array(readings.map((r) => r.seq))}::bigint[],
+        ${array(readings.map((r) => r.zoneId))}::uuid[],
+        ${array(readings.map((r) => r.measuredAt.toISOString()))}::timestamptz[],
+        ${array(readings.map((r) => r.intervalS))}::int[],
+        ${array(readings.map((r) => r.volumeMl))}::bigint[],
+        ${array(readings.map((r) => r.flowS))}::int[],
+        ${array(readings.map((r) => r.temperatureC))}::float8[],
+        ${array(readings.map((r) => r.humidityPct))}::float8[]
+      ) AS r(f, s, z, m, i, v, fs, t, h)
+      ON CONFLICT (flowbox_id, seq) DO NOTHING
+      RETURNING flowbox_id, seq`,
+  );
+  return new Set(inserted.map((r) => readingKey(r.flowbox_id, Number(r.seq))));
+}
+
+export const readingKey = (flowboxId: string, seq: number) => `${flowboxId}|${seq}`;
+
+export type HourlyRow = {
+  zoneId: string;
+  hour: Date;
+  flowboxId: string;
+  volumeMl: number;
+  flowS: number;
+  readings: number;
+  temperatureMin: number | null;
+  temperatureMax: number | null;
+  temperatureSum: number;
+  temperatureCount: number;
+  humidityMin: number | null;
+  humidityMax: number | null;
+  humiditySum: number;
+  humidityCount: number;
+};
+
+/** Adds the batch's hourly sums to the rollup: one statement, rows in key order (lock order). */
+export async function upsertHourly(db: Db, hourly: readonly HourlyRow[]): Promise<void> {
+  if (hourly.length === 0) return;
+  await db.execute(sql`INSERT INTO consumption_hourly AS c
+      (zone_id, hour, flowbox_id, volume_ml, flow_s, readings, temperature_min, temperature_max,
+       temperature_sum, temperature_count, humidity_min, humidity_max, humidity_sum, humidity_count)
+      SELECT * FROM unnest(
+        ${array(hourly.map((r) => r.zoneId))}::uuid[],
+        ${array(hourly.map((r) => r.hour.toISOString()))}::timestamptz[],
+        ${array(hourly.map((r) => r.flowboxId))}::uuid[],
+        ${array(hourly.map((r) => r.volumeMl))}::bigint[],
+        ${array(hourly.map((r) => r.flowS))}::int[],
+        ${array(hourly.map((r) => r.readings))}::int[],
+        ${array(hourly.map((r) => r.temperatureMin))}::float8[],
+        ${array(hourly.map((r) => r.temperatureMax))}::float8[],
+        ${array(hourly.map((r) => r.temperatureSum))}::float8[],
+        ${array(hourly.map((r) => r.temperatureCount))}::int[],
+        ${array(hourly.map((r) => r.humidityMin))}::float8[],
+        ${array(hourly.map((r) => r.humidityMax))}::float8[],
+        ${array(hourly.map((r) => r.humiditySum))}::float8[],
+        ${array(hourly.map((r) => r.humidityCount))}::int[]
+      )
+      ON CONFLICT (zone_id, hour, flowbox_id) DO UPDATE SET
+        volume_ml = c.volume_ml + excluded.volume_ml,
+        flow_s = c.flow_s + excluded.flow_s,
+        readings = c.readings + excluded.readings,
+        temperature_min = LEAST(c.temperature_min, excluded.temperature_min),
+        temperature_max = GREATEST(c.temperature_max, excluded.temperature_max),
+        temperature_sum = c.temperature_sum + excluded.temperature_sum,
+        temperature_count = c.temperature_count + excluded.temperature_count,
+        humidity_min = LEAST(c.humidity_min, excluded.humidity_min),
+        humidity_max = GREATEST(c.humidity_max, excluded.humidity_max),
+        humidity_sum = c.humidity_sum + excluded.humidity_sum,
+        humidity_count = c.humidity_count + excluded.humidity_count`);
+}
+
+export type DailyRow = {
+  zoneId: string;
+  /** YYYY-MM-DD, the building's local date. */
+  day: string;
+  flowboxId: string;
+  volumeMl: number;
+  flowS: number;
+  readings: number;
+};
+
+export async function upsertDaily(db: Db, daily: readonly DailyRow[]): Promise<void> {
+  if (daily.length === 0) return;
+  await db.execute(sql`INSERT INTO consumption_daily AS c (zone_id, day, flowbox_id, volume_ml, flow_s, readings)
+      SELECT * FROM unnest(
+        ${array(daily.map((r) => r.zoneId))}::uuid[],
+        ${array(daily.map((r) => r.day))}::date[],
+        ${array(daily.map((r) => r.flowboxId))}::uuid[],
+        ${array(daily.map((r) => r.volumeMl))}::bigint[],
+        ${array(daily.map((r) => r.flowS))}::int[],
+        ${array(daily.map((r) => r.readings))}::int[]
+      )
+      ON CONFLICT (zone_id, day, flowbox_id) DO UPDATE SET
+        volume_ml = c.volume_ml + excluded.volume_ml,
+        flow_s = c.flow_s + excluded.flow_s,
+        readings = c.readings + excluded.readings`);
+}
+
+/** A flowbox's newest reading of the batch (by seq), applied only if newer than what it holds. */
+export type LatestFigures = {
+  flowboxId: string;
+  seq: number;
+  flowLpm: string;
+  temperature: number | null;
+  humidity: number | null;
+};
+
+/**
+ * Once per flowbox per batch: seen now (connected), and, when the batch's newest seq is beyond the
+ * stored one, its flow and climate. The comparison is in SQL, so two instances writing batches of
+ * the same device concurrently keep the newest.
+ */
+export async function updateLatest(db: Db, latest: readonly LatestFigures[], now: Date): Promise<void> {
+  if (latest.length === 0) return;
+  const at = now.toISOString();
+  await db.execute(
+    sql`UPDATE flowboxes AS f SET
+        last_seen_at = ${at}::timestamptz,
+        connected = true,
+        connection_changed_at = CASE WHEN f.connected THEN f.connection_changed_at ELSE ${at}::timestamptz END,
+        last_sequence = CASE WHEN f.last_sequence IS NULL OR v.s > f.last_sequence THEN v.s ELSE f.last_sequence END,
+        flow_lpm = CASE WHEN f.last_sequence IS NULL OR v.s > f.last_sequence THEN v.flow ELSE f.flow_lpm END,
+        temperature = CASE WHEN (f.last_sequence IS NULL OR v.s > f.last_sequence) AND v.t IS NOT NULL
+          THEN v.t ELSE f.temperature END,
+        humidity = CASE WHEN (f.last_sequence IS NULL OR v.s > f.last_sequence) AND v.h IS NOT NULL
+          THEN v.h ELSE f.humidity END,
+        updated_at = ${at}::timestamptz
+      FROM unnest(
+        ${array(latest.map((l) => l.flowboxId))}::uuid[],
+        ${array(latest.map((l) => l.seq))}::bigint[],
+        ${array(latest.map((l) => l.flowLpm))}::numeric[],
+        ${array(latest.map((l) => l.temperature))}::numeric[],
+        ${array(latest.map((l) => l.humidity))}::numeric[]
+      ) AS v(id, s, flow, t, h)
+      WHERE f.id = v.id`,
+  );
+}
+
+export async function flowboxRows(db: Db, ids: readonly string[]): Promise<FlowboxRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(flowboxes)
+    .where(inArray(flowboxes.id, [...ids]));
+}
+
+/** Several live messages in one statement (transactional like notifyLive). */
+export async function notifyLiveMany(db: Db, messages: readonly object[]): Promise<void> {
+  if (messages.length === 0) return;
+  await db.execute(
+    sql`SELECT pg_notify(${LIVE_CHANNEL}, m) FROM unnest(${textArray(messages.map((m) => JSON.stringify(m)))}::text[]) AS m`,
+  );
+}

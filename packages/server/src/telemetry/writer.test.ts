@@ -1,0 +1,150 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consumptionDaily, consumptionHourly, flowboxes, telemetryReadings } from '../db/schema.ts';
+import type { Db } from '../db/client.ts';
+import { createTestApp, type TestApp } from '../test/harness.ts';
+import { TelemetryHooks, type StoredReading } from './hooks.ts';
+import { createZones, pairDirectly, reading } from './testing.ts';
+import { TelemetryWriter } from './writer.ts';
+
+let t: TestApp;
+const log = { warn: () => undefined, error: () => undefined };
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const writer = (hooks = new TelemetryHooks()) => new TelemetryWriter(t.services.context, hooks, log);
+
+async function hourly(flowboxId: string) {
+  return t.db
+    .select()
+    .from(consumptionHourly)
+    .where(eq(consumptionHourly.flowboxId, flowboxId))
+    .orderBy(consumptionHourly.hour);
+}
+async function daily(flowboxId: string) {
+  return t.db
+    .select({
+      day: consumptionDaily.day,
+      volumeMl: consumptionDaily.volumeMl,
+      readings: consumptionDaily.readings,
+    })
+    .from(consumptionDaily)
+    .where(eq(consumptionDaily.flowboxId, flowboxId))
+    .orderBy(consumptionDaily.day);
+}
+
+describe('the telemetry batch writer', () => {
+  it('stores a reading once per (flowbox, seq): a redelivery, in the same batch or later, doubles nothing', async () => {
+    const [zone] = await createZones(t.db, 'Europe/Paris');
+    const device = await pairDirectly(t.db, zone!);
+    const w = writer();
+    const first = reading(1, '2026-01-05T10:01:00.000Z', 6.512);
+    const outcomes = await Promise.all([
+      w.submit(device.serial, first),
+      w.submit(device.serial, first),
+      w.submit(device.serial, reading(2, '2026-01-05T10:02:00.000Z', 1.5)),
+    ]);
+    expect(outcomes).toEqual(['stored', 'duplicate', 'stored']);
+    expect(await w.submit(device.serial, first)).toBe('duplicate');
+    const rows = await t.db
+      .select()
+      .from(telemetryReadings)
+      .where(eq(telemetryReadings.flowboxId, device.flowboxId));
+    expect(rows.map((r) => [r.seq, r.volumeMl])).toEqual([
+      [1, 6512],
+      [2, 1500],
+    ]);
+    const [hour] = await hourly(device.flowboxId);
+    expect(hour).toMatchObject({ volumeMl: 8012, readings: 2, temperatureMin: 19.5, temperatureCount: 2 });
+    expect(await daily(device.flowboxId)).toEqual([{ day: '2026-01-05', volumeMl: 8012, readings: 2 }]);
+    const [box] = await t.db.select().from(flowboxes).where(eq(flowboxes.id, device.flowboxId));
+    expect(box).toMatchObject({ lastSequence: 2, flowLpm: '1.5000', connected: true });
+  });
+
+  it('answers unknown_device for a serial that is not paired, and writes nothing for it', async () => {
+    expect(await writer().submit('NOBODY-1', reading(1, new Date()))).toBe('unknown_device');
+  });
+
+  it('places late and out-of-order readings in their own hour and local day, and keeps the newest figures', async () => {
+    const [zone] = await createZones(t.db, 'Europe/Paris');
+    const device = await pairDirectly(t.db, zone!);
+    const w = writer();
+    await w.submit(device.serial, reading(10, '2026-01-05T23:30:00.000Z', 3));
+    // A replay of an offline buffer: older seqs, earlier hours, one ending exactly on the hour.
+    await Promise.all([
+      w.submit(device.serial, reading(3, '2026-01-05T22:59:00.000Z', 2)),
+      w.submit(device.serial, reading(2, '2026-01-05T22:00:00.000Z', 1)),
+      w.submit(device.serial, reading(4, '2026-01-05T23:00:00.000Z', 4)),
+    ]);
+    expect((await hourly(device.flowboxId)).map((h) => [h.hour.toISOString(), h.volumeMl])).toEqual([
+      ['2026-01-05T21:00:00.000Z', 1000],
+      ['2026-01-05T22:00:00.000Z', 6000],
+      ['2026-01-05T23:00:00.000Z', 3000],
+    ]);
+    // Paris is UTC+1 in January: 23:30Z is already the 6th; 23:00Z ends the 5th.
+    expect(await daily(device.flowboxId)).toEqual([
+      { day: '2026-01-05', volumeMl: 7000, readings: 3 },
+      { day: '2026-01-06', volumeMl: 3000, readings: 1 },
+    ]);
+    const [box] = await t.db.select().from(flowboxes).where(eq(flowboxes.id, device.flowboxId));
+    expect(box).toMatchObject({ lastSequence: 10, flowLpm: '3.0000' });
+  });
+
+  it('gives listeners the new readings only, inside the transaction and after commit', async () => {
+    const [zone] = await createZones(t.db, 'America/New_York');
+    const device = await pairDirectly(t.db, zone!);
+    const hooks = new TelemetryHooks();
+    const inside: { seqs: number[]; visible: number }[] = [];
+    const after: StoredReading[][] = [];
+    hooks.register({
+      name: 'test',
+      inTransaction: async (tx: Db, readings) => {
+        // The listener sees the batch's own rows, in its transaction.
+        const [row] = await tx
+          .execute<{ n: number }>(
+            sql`SELECT count(*)::int AS n FROM telemetry_readings WHERE flowbox_id = ${device.flowboxId}`,
+          )
+          .then((r) => (r as unknown as { rows: { n: number }[] }).rows);
+        inside.push({ seqs: readings.map((r) => r.seq), visible: row!.n });
+      },
+      afterCommit: (readings) => void after.push([...readings]),
+    });
+    const w = writer(hooks);
+    await Promise.all([1, 2, 2].map((seq) => w.submit(device.serial, reading(seq, new Date(), 0.5))));
+    await w.submit(device.serial, reading(1, new Date()));
+    expect(inside).toEqual([{ seqs: [1, 2], visible: 2 }]);
+    expect(after).toHaveLength(1);
+    expect(after[0]![0]).toMatchObject({
+      flowboxId: device.flowboxId,
+      zoneId: zone!.zoneId,
+      serial: device.serial,
+      scope: zone,
+      seq: 1,
+      volumeMl: 500,
+      intervalS: 60,
+      temperatureC: 19.5,
+      humidityPct: 48,
+    });
+  });
+
+  it('rolls the whole batch back when a listener fails in the transaction, and rejects every reading of it', async () => {
+    const [zone] = await createZones(t.db, 'Europe/Paris');
+    const device = await pairDirectly(t.db, zone!);
+    const hooks = new TelemetryHooks();
+    const remove = hooks.register({
+      name: 'broken',
+      inTransaction: () => Promise.reject(new Error('rule failed')),
+    });
+    const w = writer(hooks);
+    await expect(w.submit(device.serial, reading(1, new Date()))).rejects.toThrow('rule failed');
+    expect(w.counters.failed_batches).toBe(1);
+    expect(
+      await t.db.select().from(telemetryReadings).where(eq(telemetryReadings.flowboxId, device.flowboxId)),
+    ).toEqual([]);
+    expect(await hourly(device.flowboxId)).toEqual([]);
+    remove();
+    expect(await w.submit(device.serial, reading(1, new Date()))).toBe('stored');
+  });
+});

@@ -1,0 +1,459 @@
+import type { Telemetry } from '@flowbox/shared';
+import type { Context } from '../context.ts';
+import type { Db } from '../db/client.ts';
+import { toApiFlowbox } from '../flowboxes/flowboxes.repo.ts';
+import type { StoredReading, TelemetryHooks } from './hooks.ts';
+import {
+  findReadyFlowboxes,
+  flowboxRows,
+  insertReadings,
+  notifyLiveMany,
+  readingKey,
+  updateLatest,
+  upsertDaily,
+  upsertHourly,
+  type BatchFlowbox,
+  type DailyRow,
+  type HourlyRow,
+  type LatestFigures,
+  type ReadingRow,
+} from './telemetry.repo.ts';
+import { dayOf, hourStart } from './time.ts';
+
+/** What became of one submitted reading once its batch committed. */
+export type Outcome = 'stored' | 'duplicate' | 'unknown_device';
+
+export type WriterOptions = {
+  /** A batch is written as soon as it holds this many readings… */
+  maxBatch?: number;
+  /** …or this long after its first reading arrived. */
+  maxWaitMs?: number;
+  /** Batches written at the same time (PGlite has one connection: 1). */
+  concurrency?: number;
+  /** At most one `consumption` live message per zone per this many ms. */
+  liveEveryMs?: number;
+};
+
+type Logger = { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
+
+type Entry = {
+  serial: string;
+  telemetry: Telemetry;
+  resolve: (outcome: Outcome) => void;
+  reject: (error: unknown) => void;
+};
+
+export type WriterCounters = {
+  batches: number;
+  stored: number;
+  duplicates: number;
+  unknown_device: number;
+  failed_batches: number;
+  /** Deadlocks and serialisation failures retried (concurrent batches touching the same rows). */
+  retries: number;
+  largest_batch: number;
+};
+
+/** A flowbox's `flowbox` live message on telemetry: on (re)connection, else at most this often. */
+const FLOWBOX_LIVE_EVERY_MS = 10_000;
+const FLOWBOX_LIVE_MEMORY = 100_000;
+const RETRYABLE = new Set(['40P01', '40001']);
+const MAX_ATTEMPTS = 3;
+
+/**
+ * The telemetry batch writer (issue #6, docs/telemetry.md). Readings from any number of devices and
+ * connections queue here; a batch is written when it is full or a few milliseconds old, in ONE
+ * transaction: the raw readings (multi-row insert, a known (flowbox, seq) skipped), the hourly and
+ * daily rollups of the readings actually inserted (one multi-row upsert each), each flowbox's latest
+ * figures once, and the registered listeners (the rules engine). `submit` resolves only once that
+ * transaction has committed, and rejects if it failed: the broker's acknowledgement waits on it.
+ *
+ * Back-pressure: while `concurrency` batches are being written, new readings wait in the queue and
+ * the next batch is larger (up to `maxBatch`); nobody is acknowledged meanwhile, so devices and the
+ * broker hold their messages (a device has a bounded in-flight window) instead of this process.
+ */
+export class TelemetryWriter {
+  readonly counters: WriterCounters = {
+    batches: 0,
+    stored: 0,
+    duplicates: 0,
+    unknown_device: 0,
+    failed_batches: 0,
+    retries: 0,
+    largest_batch: 0,
+  };
+  private readonly maxBatch: number;
+  private readonly maxWaitMs: number;
+  private readonly concurrency: number;
+  private readonly liveEveryMs: number;
+  private queue: Entry[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private inFlight = 0;
+  private readonly running = new Set<Promise<void>>();
+  private readonly flowboxNotified = new Map<string, number>();
+  private readonly live: ConsumptionThrottle;
+
+  constructor(
+    private readonly ctx: Context,
+    private readonly hooks: TelemetryHooks,
+    private readonly log: Logger,
+    options: WriterOptions = {},
+  ) {
+    this.maxBatch = options.maxBatch ?? 1000;
+    this.maxWaitMs = options.maxWaitMs ?? 5;
+    this.concurrency = options.concurrency ?? 1;
+    this.liveEveryMs = options.liveEveryMs ?? 1000;
+    this.live = new ConsumptionThrottle(ctx, log, this.liveEveryMs);
+  }
+
+  /** Resolves once the reading's batch has committed (stored, or known already); rejects if it failed. */
+  submit(serial: string, telemetry: Telemetry): Promise<Outcome> {
+    return new Promise<Outcome>((resolve, reject) => {
+      this.queue.push({ serial, telemetry, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /** Writes what is queued and waits for every batch in flight. */
+  async flush(): Promise<void> {
+    while (this.queue.length > 0 || this.running.size > 0) {
+      if (this.timer) {
+        clearTimeout(this.timer);
+        this.timer = undefined;
+      }
+      while (this.queue.length > 0 && this.inFlight < this.concurrency) this.startBatch();
+      await Promise.race(this.running);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    await this.live.close();
+  }
+
+  private schedule(): void {
+    if (this.inFlight >= this.concurrency) return;
+    if (this.queue.length >= this.maxBatch) {
+      this.startBatch();
+      return;
+    }
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      if (this.inFlight < this.concurrency && this.queue.length > 0) this.startBatch();
+    }, this.maxWaitMs);
+  }
+
+  private startBatch(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    const batch = this.queue.splice(0, this.maxBatch);
+    this.inFlight += 1;
+    const run: Promise<void> = this.write(batch).finally(() => {
+      this.inFlight -= 1;
+      this.running.delete(run);
+      if (this.queue.length > 0) {
+        if (this.queue.length >= this.maxBatch) this.startBatch();
+        else this.schedule();
+      }
+    });
+    this.running.add(run);
+  }
+
+  private async write(batch: Entry[]): Promise<void> {
+    this.counters.batches += 1;
+    this.counters.largest_batch = Math.max(this.counters.largest_batch, batch.length);
+    let result: BatchResult | undefined;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const now = this.ctx.now();
+        result = await this.ctx.db.transaction((tx) => this.store(tx, batch, now));
+        break;
+      } catch (error) {
+        const code =
+          (error as { code?: string; cause?: { code?: string } }).code ??
+          (error as { cause?: { code?: string } }).cause?.code;
+        if (attempt < MAX_ATTEMPTS && code && RETRYABLE.has(code)) {
+          this.counters.retries += 1;
+          continue;
+        }
+        this.counters.failed_batches += 1;
+        this.log.error({ err: error, readings: batch.length }, 'telemetry batch failed; not acknowledged');
+        for (const entry of batch) entry.reject(error);
+        return;
+      }
+    }
+    batch.forEach((entry, i) => entry.resolve(result.outcomes[i]!));
+    for (const outcome of result.outcomes) {
+      if (outcome === 'stored') this.counters.stored += 1;
+      else if (outcome === 'duplicate') this.counters.duplicates += 1;
+      else this.counters.unknown_device += 1;
+    }
+    this.live.add(result.stored, result.zones);
+    await this.hooks.runAfterCommit(result.stored, this.log);
+  }
+
+  /** The batch's transaction. */
+  private async store(tx: Db, batch: Entry[], now: Date): Promise<BatchResult> {
+    const found = await findReadyFlowboxes(tx, [...new Set(batch.map((e) => e.serial))]);
+    const bySerial = new Map(found.map((f) => [f.flowbox.serial, f]));
+    const outcomes: Outcome[] = [];
+    const candidates = new Map<string, { reading: ReadingRow; located: BatchFlowbox; entry: number }>();
+    const latest = new Map<string, LatestFigures>();
+    batch.forEach((entry, i) => {
+      const located = bySerial.get(entry.serial);
+      if (!located) {
+        outcomes[i] = 'unknown_device';
+        return;
+      }
+      const t = entry.telemetry;
+      const flowboxId = located.flowbox.id;
+      outcomes[i] = 'duplicate';
+      const key = readingKey(flowboxId, t.seq);
+      if (!candidates.has(key))
+        candidates.set(key, {
+          located,
+          entry: i,
+          reading: {
+            flowboxId,
+            seq: t.seq,
+            zoneId: located.scope.zoneId,
+            measuredAt: new Date(t.at),
+            intervalS: t.interval_s,
+            volumeMl: Math.round(t.volume_l * 1000),
+            flowS: t.flow_s,
+            temperatureC: t.temperature_c,
+            humidityPct: t.humidity_pct,
+          },
+        });
+      const known = latest.get(flowboxId);
+      if (!known || t.seq > known.seq)
+        latest.set(flowboxId, {
+          flowboxId,
+          seq: t.seq,
+          flowLpm: ((t.volume_l * 60) / t.interval_s).toFixed(4),
+          temperature: t.temperature_c,
+          humidity: t.humidity_pct,
+        });
+    });
+
+    // Key order everywhere: concurrent batches (other instances too) take row locks in one order.
+    const ordered = [...candidates.values()].sort(
+      (a, b) => compare(a.reading.flowboxId, b.reading.flowboxId) || a.reading.seq - b.reading.seq,
+    );
+    const inserted = await insertReadings(
+      tx,
+      ordered.map((c) => c.reading),
+      now,
+    );
+    const stored: StoredReading[] = [];
+    const hourly = new Map<string, HourlyRow>();
+    const daily = new Map<string, DailyRow>();
+    const zones = new Map<string, BatchFlowbox['scope']>();
+    for (const c of ordered) {
+      const r = c.reading;
+      if (!inserted.has(readingKey(r.flowboxId, r.seq))) continue;
+      outcomes[c.entry] = 'stored';
+      stored.push({
+        flowboxId: r.flowboxId,
+        serial: c.located.flowbox.serial,
+        scope: c.located.scope,
+        zoneId: r.zoneId,
+        seq: r.seq,
+        measuredAt: r.measuredAt,
+        intervalS: r.intervalS,
+        volumeMl: r.volumeMl,
+        flowS: r.flowS,
+        temperatureC: r.temperatureC,
+        humidityPct: r.humidityPct,
+        receivedAt: now,
+      });
+      zones.set(r.zoneId, c.located.scope);
+      const hourMs = hourStart(r.measuredAt);
+      const hourKey = `${r.zoneId}|${hourMs}|${r.flowboxId}`;
+      const h =
+        hourly.get(hourKey) ??
+        hourly
+          .set(hourKey, {
+            zoneId: r.zoneId,
+            hour: new Date(hourMs),
+            flowboxId: r.flowboxId,
+            volumeMl: 0,
+            flowS: 0,
+            readings: 0,
+            temperatureMin: null,
+            temperatureMax: null,
+            temperatureSum: 0,
+            temperatureCount: 0,
+            humidityMin: null,
+            humidityMax: null,
+            humiditySum: 0,
+            humidityCount: 0,
+          })
+          .get(hourKey)!;
+      h.volumeMl += r.volumeMl;
+      h.flowS += r.flowS;
+      h.readings += 1;
+      if (r.temperatureC !== null) {
+        h.temperatureMin =
+          h.temperatureMin === null ? r.temperatureC : Math.min(h.temperatureMin, r.temperatureC);
+        h.temperatureMax =
+          h.temperatureMax === null ? r.temperatureC : Math.max(h.temperatureMax, r.temperatureC);
+        h.temperatureSum += r.temperatureC;
+        h.temperatureCount += 1;
+      }
+      if (r.humidityPct !== null) {
+        h.humidityMin = h.humidityMin === null ? r.humidityPct : Math.min(h.humidityMin, r.humidityPct);
+        h.humidityMax = h.humidityMax === null ? r.humidityPct : Math.max(h.humidityMax, r.humidityPct);
+        h.humiditySum += r.humidityPct;
+        h.humidityCount += 1;
+      }
+      const day = dayOf(r.measuredAt, c.located.timezone);
+      const dayKey = `${r.zoneId}|${day}|${r.flowboxId}`;
+      const d =
+        daily.get(dayKey) ??
+        daily
+          .set(dayKey, { zoneId: r.zoneId, day, flowboxId: r.flowboxId, volumeMl: 0, flowS: 0, readings: 0 })
+          .get(dayKey)!;
+      d.volumeMl += r.volumeMl;
+      d.flowS += r.flowS;
+      d.readings += 1;
+    }
+    await upsertHourly(
+      tx,
+      [...hourly.entries()].sort(byKey).map(([, v]) => v),
+    );
+    await upsertDaily(
+      tx,
+      [...daily.entries()].sort(byKey).map(([, v]) => v),
+    );
+    await updateLatest(
+      tx,
+      [...latest.values()].sort((a, b) => compare(a.flowboxId, b.flowboxId)),
+      now,
+    );
+    await this.notifyFlowboxes(tx, found, latest, now);
+    await this.hooks.runInTransaction(tx, stored);
+    return { outcomes, stored, zones };
+  }
+
+  /**
+   * The `flowbox` live message (its new flow, climate, connection): when it (re)connects, else at
+   * most every 10 s per flowbox, so a replay or a fast device does not flood the browsers; open
+   * pages also refetch on the zone's `consumption` message.
+   */
+  private async notifyFlowboxes(
+    tx: Db,
+    found: BatchFlowbox[],
+    latest: Map<string, LatestFigures>,
+    now: Date,
+  ): Promise<void> {
+    const due = found.filter((f) => {
+      if (!latest.has(f.flowbox.id)) return false;
+      if (!f.flowbox.connected) return true;
+      const last = this.flowboxNotified.get(f.flowbox.id);
+      return last === undefined || now.getTime() - last >= FLOWBOX_LIVE_EVERY_MS;
+    });
+    if (due.length === 0) return;
+    if (this.flowboxNotified.size >= FLOWBOX_LIVE_MEMORY) this.flowboxNotified.clear();
+    for (const f of due) this.flowboxNotified.set(f.flowbox.id, now.getTime());
+    const scopes = new Map(due.map((f) => [f.flowbox.id, f.scope]));
+    const rows = await flowboxRows(tx, [...scopes.keys()]);
+    await notifyLiveMany(
+      tx,
+      rows.map((flowbox) => ({
+        type: 'flowbox',
+        flowbox: toApiFlowbox({ flowbox, scope: scopes.get(flowbox.id)! }),
+      })),
+    );
+  }
+}
+
+type BatchResult = {
+  outcomes: Outcome[];
+  stored: StoredReading[];
+  zones: Map<string, BatchFlowbox['scope']>;
+};
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const byKey = <T>(a: [string, T], b: [string, T]) => compare(a[0], b[0]);
+
+type ZoneFigures = { scope: BatchFlowbox['scope']; readings: number; volumeMl: number; latest: number };
+
+/**
+ * One `consumption` live message per zone at most every `everyMs` (issue #6): the first one at once,
+ * the rest gathered and sent when the interval is over, so the last readings of a burst are told too.
+ */
+class ConsumptionThrottle {
+  private readonly pending = new Map<string, ZoneFigures>();
+  private readonly lastSent = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
+  private sending: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly ctx: Context,
+    private readonly log: Logger,
+    private readonly everyMs: number,
+  ) {}
+
+  add(stored: readonly StoredReading[], zones: Map<string, BatchFlowbox['scope']>): void {
+    if (stored.length === 0) return;
+    for (const r of stored) {
+      const z =
+        this.pending.get(r.zoneId) ??
+        this.pending
+          .set(r.zoneId, { scope: zones.get(r.zoneId)!, readings: 0, volumeMl: 0, latest: 0 })
+          .get(r.zoneId)!;
+      z.readings += 1;
+      z.volumeMl += r.volumeMl;
+      z.latest = Math.max(z.latest, r.measuredAt.getTime());
+    }
+    this.send();
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.sending;
+  }
+
+  /** Sends every zone whose interval is over; re-arms the timer for the others. */
+  private send(): void {
+    const now = this.ctx.now().getTime();
+    const messages: object[] = [];
+    let wait = Infinity;
+    for (const [zoneId, z] of this.pending) {
+      const last = this.lastSent.get(zoneId);
+      const left = last === undefined ? 0 : last + this.everyMs - now;
+      if (left > 0) {
+        wait = Math.min(wait, left);
+        continue;
+      }
+      this.pending.delete(zoneId);
+      this.lastSent.set(zoneId, now);
+      messages.push({
+        type: 'consumption',
+        customer_id: z.scope.customerId,
+        site_id: z.scope.siteId,
+        building_id: z.scope.buildingId,
+        zone_id: zoneId,
+        readings: z.readings,
+        volume_ml: z.volumeMl,
+        latest_measured_at: new Date(z.latest).toISOString(),
+      });
+    }
+    if (this.lastSent.size > FLOWBOX_LIVE_MEMORY) this.lastSent.clear();
+    if (messages.length > 0)
+      this.sending = this.sending
+        .then(() => notifyLiveMany(this.ctx.db, messages))
+        .catch((error: unknown) => this.log.warn({ err: error }, 'consumption live message failed'));
+    if (wait !== Infinity && !this.timer) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.send();
+      }, wait);
+      this.timer.unref();
+    }
+  }
+}

@@ -1,0 +1,133 @@
+import type { Alert, AlertTransition } from '@flowbox/shared';
+import { useState } from 'react';
+import { Button } from '../../../components/Button.tsx';
+import { Dialog } from '../../../components/Dialog.tsx';
+import { useToast } from '../../../components/Toasts.tsx';
+import { formatDateTime } from '../../../lib/dates.ts';
+import { useLanguage } from '../../../lib/i18n/index.ts';
+import { useAlertTransition } from '../api/alerts.ts';
+
+const STATE_TONE = {
+  open: 'bg-red-100 text-red-800 dark:bg-red-900/50 dark:text-red-200',
+  silenced: 'bg-amber-100 text-amber-900 dark:bg-amber-900/50 dark:text-amber-100',
+  resolved: 'bg-emerald-100 text-emerald-800 dark:bg-emerald-900/50 dark:text-emerald-200',
+} as const;
+
+const TOAST: Record<AlertTransition, string> = {
+  silence: 'alerts.silenced_toast',
+  unsilence: 'alerts.unsilenced_toast',
+  resolve: 'alerts.resolved_toast',
+};
+
+/** One alert: what, where, when, how often, its state, and what may be done with it. */
+export function AlertItem({ alert, canManage }: { alert: Alert; canManage: boolean }) {
+  const { t, language } = useLanguage();
+  const toast = useToast();
+  const transition = useAlertTransition();
+  const [confirming, setConfirming] = useState(false);
+  const category = t(`alerts.category.${alert.category}`);
+
+  function run(name: AlertTransition) {
+    transition.mutate(
+      { alert, transition: name },
+      {
+        onSuccess: () => toast.success(t(TOAST[name])),
+        onError: (error) => toast.error(error.message),
+        onSettled: () => setConfirming(false),
+      },
+    );
+  }
+
+  const details = Object.entries(alert.details);
+  return (
+    <li className="px-4 py-3 sm:px-5" data-testid="alert-item" data-state={alert.state}>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <p className="font-medium text-slate-900 dark:text-slate-100">
+            {category}
+            {alert.critical && (
+              <span className="ml-2 rounded-full bg-red-700 px-2 py-0.5 text-xs font-semibold text-white">
+                {t('alerts.critical')}
+              </span>
+            )}
+          </p>
+          <p className="text-sm text-slate-700 dark:text-slate-300">
+            {t('alerts.where', { zone: alert.zone_name, building: alert.building_name })}
+            {alert.flowbox_serial && <> · {t('alerts.flowbox', { serial: alert.flowbox_serial })}</>}
+          </p>
+          <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+            {t('alerts.opened_at', { date: formatDateTime(alert.opened_at, language) })},{' '}
+            {t('alerts.last_seen', { date: formatDateTime(alert.last_seen_at, language) })} ·{' '}
+            {t('alerts.count', { count: alert.count })}
+          </p>
+          {alert.state === 'resolved' && (
+            <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+              {alert.resolved_automatically
+                ? t('alerts.resolved_auto')
+                : t('alerts.resolved_by', { name: alert.resolved_by ?? '' })}
+            </p>
+          )}
+          {details.length > 0 && (
+            <p className="mt-1 text-xs break-words text-slate-600 dark:text-slate-400">
+              {t('alerts.details')}:{' '}
+              {details.map(([key, value]) => `${key.replaceAll('_', ' ')} ${String(value)}`).join(', ')}
+            </p>
+          )}
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${STATE_TONE[alert.state]}`}>
+            {t(`alerts.state.${alert.state}`)}
+          </span>
+          {canManage && alert.state === 'open' && (
+            <Button
+              variant="secondary"
+              className="px-3 py-1"
+              loading={transition.isPending}
+              onClick={() => run('silence')}
+            >
+              {t('alerts.silence')}
+              <span className="sr-only">
+                : {category}, {alert.zone_name}
+              </span>
+            </Button>
+          )}
+          {canManage && alert.state === 'silenced' && (
+            <Button
+              variant="secondary"
+              className="px-3 py-1"
+              loading={transition.isPending}
+              onClick={() => run('unsilence')}
+            >
+              {t('alerts.unsilence')}
+              <span className="sr-only">
+                : {category}, {alert.zone_name}
+              </span>
+            </Button>
+          )}
+          {canManage && alert.state !== 'resolved' && (
+            <Button variant="primary" className="px-3 py-1" onClick={() => setConfirming(true)}>
+              {t('alerts.resolve')}
+              <span className="sr-only">
+                : {category}, {alert.zone_name}
+              </span>
+            </Button>
+          )}
+        </div>
+      </div>
+      <Dialog open={confirming} title={t('alerts.resolve_title')} onClose={() => setConfirming(false)}>
+        <p className="text-sm">{t('alerts.resolve_text')}</p>
+        <p className="mt-2 text-sm font-medium">
+          {category} · {alert.zone_name}
+        </p>
+        <div className="mt-5 flex justify-end gap-2">
+          <Button variant="secondary" onClick={() => setConfirming(false)}>
+            {t('common.cancel')}
+          </Button>
+          <Button loading={transition.isPending} onClick={() => run('resolve')}>
+            {t('alerts.resolve')}
+          </Button>
+        </div>
+      </Dialog>
+    </li>
+  );
+}

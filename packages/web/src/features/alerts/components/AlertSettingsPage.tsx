@@ -1,0 +1,145 @@
+import { ALERT_CATEGORIES, type AlertCategory, type AlertCategorySetting } from '@flowbox/shared';
+import { Card } from '../../../components/Card.tsx';
+import { Checkbox } from '../../../components/Checkbox.tsx';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
+import { useToast } from '../../../components/Toasts.tsx';
+import { useLanguage } from '../../../lib/i18n/index.ts';
+import { CUSTOMER_OR_SITE, hasRole, useUser } from '../../auth/index.ts';
+import { useUpdateProfile } from '../../profile/index.ts';
+import { useAlertSettings, useUpdateAlertSetting } from '../api/alerts.ts';
+
+/** spec §6: the email notification setting, for customer and site managers. */
+function MyAlertEmails() {
+  const { t } = useLanguage();
+  const user = useUser();
+  const toast = useToast();
+  const update = useUpdateProfile();
+  const save = (input: Parameters<typeof update.mutate>[0]) =>
+    update.mutate(input, {
+      onSuccess: () => toast.success(t('alert_settings.saved')),
+      onError: (error) => toast.error(error.message),
+    });
+  const overrides = Object.keys(user.alerts_instance_settings).length;
+  return (
+    <Card title={t('alert_settings.by_category')}>
+      <Checkbox
+        name="alert_notification_enabled"
+        label={t('alert_settings.enabled')}
+        checked={user.alert_notification_enabled}
+        disabled={update.isPending}
+        onChange={(event) => save({ alert_notification_enabled: event.target.checked })}
+      />
+      <p className="mt-1 mb-4 ml-6 text-xs text-slate-600 dark:text-slate-400">
+        {t('alert_settings.enabled_hint')}
+      </p>
+      <fieldset disabled={!user.alert_notification_enabled || update.isPending} className="space-y-2">
+        <legend className="mb-2 text-sm font-medium">{t('alert_settings.email')}</legend>
+        {ALERT_CATEGORIES.map((category) => (
+          <Checkbox
+            key={category}
+            name={`email_${category}`}
+            label={t(`alerts.category.${category}`)}
+            checked={user.alerts_settings[category].email}
+            onChange={(event) => save({ alerts_settings: { [category]: { email: event.target.checked } } })}
+          />
+        ))}
+      </fieldset>
+      {overrides > 0 && (
+        <p className="mt-4 text-xs text-slate-600 dark:text-slate-400">
+          {t('alert_settings.zone_overrides', { count: overrides })}
+        </p>
+      )}
+    </Card>
+  );
+}
+
+type Flag = 'enabled' | 'premium_only' | 'email';
+const FLAGS: { flag: Flag; label: string }[] = [
+  { flag: 'enabled', label: 'alert_settings.cat_enabled' },
+  { flag: 'premium_only', label: 'alert_settings.premium_only' },
+  { flag: 'email', label: 'alert_settings.cat_email' },
+];
+
+/** spec §3 alert settings, for the whole service: provider managers. */
+function ServiceCategories({ settings }: { settings: AlertCategorySetting[] }) {
+  const { t } = useLanguage();
+  const toast = useToast();
+  const update = useUpdateAlertSetting();
+  const save = (category: AlertCategory, flag: Flag, value: boolean) =>
+    update.mutate(
+      { category, input: { [flag]: value } },
+      {
+        onSuccess: () => toast.success(t('alert_settings.category_saved')),
+        onError: (error) => toast.error(error.message),
+      },
+    );
+  return (
+    <Card title={t('alert_settings.service_title')}>
+      <p className="mb-4 text-sm text-slate-700 dark:text-slate-300">
+        {t('alert_settings.service_description')}
+      </p>
+      <div className="overflow-x-auto">
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">{t('alert_settings.service_title')}</caption>
+          <thead>
+            <tr className="border-b border-slate-200 dark:border-slate-700">
+              <th scope="col" className="py-2 pr-3">
+                {t('alert_settings.category')}
+              </th>
+              {FLAGS.map(({ flag, label }) => (
+                <th key={flag} scope="col" className="px-3 py-2">
+                  {t(label)}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {settings.map((setting) => (
+              <tr key={setting.category} className="border-b border-slate-100 dark:border-slate-800">
+                <th scope="row" className="py-2 pr-3 font-medium">
+                  {t(`alerts.category.${setting.category}`)}
+                  <span className="block text-xs font-normal text-slate-600 dark:text-slate-400">
+                    {setting.subject.en} · {setting.subject.fr}
+                  </span>
+                </th>
+                {FLAGS.map(({ flag, label }) => (
+                  <td key={flag} className="px-3 py-2">
+                    <input
+                      type="checkbox"
+                      aria-label={`${t(label)}: ${t(`alerts.category.${setting.category}`)}`}
+                      checked={setting[flag]}
+                      disabled={update.isPending}
+                      onChange={(event) => save(setting.category, flag, event.target.checked)}
+                      className="h-4 w-4 accent-sky-700 focus-visible:outline-2 focus-visible:outline-sky-600"
+                    />
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </Card>
+  );
+}
+
+/** Alert settings: one's own alert emails (customer and site managers), the service's categories (provider). */
+export function AlertSettingsPage() {
+  const { t } = useLanguage();
+  const user = useUser();
+  const settings = useAlertSettings();
+  return (
+    <>
+      <PageHeader title={t('alert_settings.title')} description={t('alert_settings.description')} />
+      <div className="space-y-6">
+        {hasRole(user, CUSTOMER_OR_SITE) && <MyAlertEmails />}
+        {user.role === 1 && (
+          <QueryBoundary query={settings}>
+            {(data) => <ServiceCategories settings={data.items} />}
+          </QueryBoundary>
+        )}
+      </div>
+    </>
+  );
+}

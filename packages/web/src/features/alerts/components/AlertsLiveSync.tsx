@@ -1,0 +1,19 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { useLiveMessages } from '../../../lib/live.ts';
+import { ALERTS_KEY } from '../api/alerts.ts';
+
+const ALERT_MESSAGES = ['alert'] as const;
+
+/**
+ * Mounted once in the signed-in layout: an alert opened, repeated, silenced or resolved anywhere
+ * refreshes the header count and every alert list on screen; after a reconnection too.
+ */
+export function AlertsLiveSync() {
+  const queryClient = useQueryClient();
+  const refresh = useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: ALERTS_KEY });
+  }, [queryClient]);
+  useLiveMessages(ALERT_MESSAGES, refresh);
+  return null;
+}

@@ -1,0 +1,169 @@
+import type { Automation } from '@flowbox/shared';
+import { useState } from 'react';
+import { Alert } from '../../../components/Alert.tsx';
+import { Button } from '../../../components/Button.tsx';
+import { Card, DescriptionList } from '../../../components/Card.tsx';
+import { useToast } from '../../../components/Toasts.tsx';
+import { formatDateTime } from '../../../lib/dates.ts';
+import { useLanguage } from '../../../lib/i18n/index.ts';
+import { ANY_ROLE, canDo, useUser } from '../../auth/index.ts';
+import {
+  useAutomation,
+  useExitAutomation,
+  useUpdateAutomation,
+  type AutomationZoneRef,
+} from '../api/automation.ts';
+import { AutomationSettingsDialog } from './AutomationSettingsDialog.tsx';
+import { ExitAutomationDialog } from './ExitAutomationDialog.tsx';
+
+/**
+ * spec §4 "no action is allowed until the user exits": shown on top of the zone while automatic
+ * closing holds it, with the exit for those who may manage automatic closing.
+ */
+export function AutomationLockedBanner({
+  zoneRef,
+  zoneName,
+}: {
+  zoneRef: AutomationZoneRef;
+  zoneName: string;
+}) {
+  const { t, language } = useLanguage();
+  const user = useUser();
+  const toast = useToast();
+  const automation = useAutomation(zoneRef);
+  const exit = useExitAutomation(zoneRef);
+  const [exiting, setExiting] = useState(false);
+  const data = automation.data;
+  if (!data?.locked) return null;
+  return (
+    <div
+      role="alert"
+      data-testid="automation-locked"
+      className="mb-6 rounded-xl border border-red-300 bg-red-50 p-4 text-red-900 dark:border-red-800 dark:bg-red-950/60 dark:text-red-100"
+    >
+      <p className="font-semibold">{t('automation.locked_title')}</p>
+      <p className="mt-1 text-sm">
+        {t('automation.locked_body', {
+          trigger: t(`automation.trigger.${data.locked_by ?? 'volume'}`),
+          time: formatDateTime(data.locked_at, language),
+        })}
+      </p>
+      <p className="mt-1 text-sm">
+        {data.close_confirmed_at
+          ? t('automation.close_confirmed', { time: formatDateTime(data.close_confirmed_at, language) })
+          : t('automation.close_pending')}
+      </p>
+      {canDo(user, ANY_ROLE, 'automation.manage') && (
+        <Button variant="danger" className="mt-3" onClick={() => setExiting(true)}>
+          {t('automation.exit')}
+        </Button>
+      )}
+      <ExitAutomationDialog
+        open={exiting}
+        onClose={() => setExiting(false)}
+        zoneName={zoneName}
+        onConfirm={async (confirmName) => {
+          await exit.mutateAsync(confirmName);
+          setExiting(false);
+          toast.success(t('automation.exited'));
+        }}
+      />
+    </div>
+  );
+}
+
+/** The zone's margins and the flow under way, with the margins' form. */
+export function AutomationCard({ zoneRef }: { zoneRef: AutomationZoneRef }) {
+  const automation = useAutomation(zoneRef);
+  const { t } = useLanguage();
+  return (
+    <Card title={t('automation.title')}>
+      {automation.isError ? (
+        <Alert>{automation.error.message}</Alert>
+      ) : automation.data ? (
+        <AutomationDetails zoneRef={zoneRef} automation={automation.data} />
+      ) : (
+        <p className="text-sm text-slate-600 dark:text-slate-400">…</p>
+      )}
+    </Card>
+  );
+}
+
+function AutomationDetails({ zoneRef, automation }: { zoneRef: AutomationZoneRef; automation: Automation }) {
+  const { t, language } = useLanguage();
+  const user = useUser();
+  const toast = useToast();
+  const update = useUpdateAutomation(zoneRef);
+  const [editing, setEditing] = useState(false);
+  // The hour's end is compared with the time the card appeared; a live message re-renders it.
+  const [shownAt] = useState(() => Date.now());
+  const unit = t(`consumption.unit.${automation.volume_unit}`);
+  const anyMargin = automation.volume_margin_enabled || automation.duration_margin_enabled;
+  const state = automation.automatic_closing_enabled
+    ? t('automation.enabled')
+    : anyMargin
+      ? t('automation.alert_only')
+      : t('automation.disabled');
+  const blocked =
+    automation.detection_blocked_until && Date.parse(automation.detection_blocked_until) > shownAt
+      ? automation.detection_blocked_until
+      : null;
+  const event = automation.event;
+  return (
+    <>
+      <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">{t('automation.description')}</p>
+      <DescriptionList
+        items={[
+          { label: t('automation.state'), value: state },
+          {
+            label: t('automation.volume_margin'),
+            value:
+              automation.volume_margin_enabled && automation.volume_margin !== null
+                ? `${automation.volume_margin} ${unit}`
+                : t('automation.margin_off'),
+          },
+          {
+            label: t('automation.duration_margin'),
+            value:
+              automation.duration_margin_enabled && automation.duration_margin_minutes !== null
+                ? t('automation.minutes', { count: automation.duration_margin_minutes })
+                : t('automation.margin_off'),
+          },
+          {
+            label: t('automation.current_flow'),
+            value: event
+              ? t('automation.flow_value', {
+                  volume: event.volume_l,
+                  unit: 'L',
+                  minutes: event.flow_minutes,
+                  since: formatDateTime(event.started_at, language),
+                })
+              : t('automation.no_flow'),
+          },
+        ]}
+      />
+      {blocked && (
+        <p className="mt-3 text-sm text-amber-800 dark:text-amber-300">
+          {t('automation.blocked_until', { time: formatDateTime(blocked, language) })}
+        </p>
+      )}
+      {canDo(user, ANY_ROLE, 'automation.manage') && !automation.locked && (
+        <Button variant="secondary" className="mt-4" onClick={() => setEditing(true)}>
+          {t('automation.edit')}
+        </Button>
+      )}
+      {editing && (
+        <AutomationSettingsDialog
+          open
+          onClose={() => setEditing(false)}
+          automation={automation}
+          onSave={async (input) => {
+            await update.mutateAsync(input);
+            setEditing(false);
+            toast.success(t('automation.saved'));
+          }}
+        />
+      )}
+    </>
+  );
+}

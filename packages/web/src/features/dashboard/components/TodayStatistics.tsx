@@ -1,0 +1,159 @@
+import type { DashboardToday } from '@flowbox/shared';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { Alert } from '../../../components/Alert.tsx';
+import { useLanguage } from '../../../lib/i18n/index.ts';
+import { useLiveMessages, useLiveReconnected } from '../../../lib/live.ts';
+import { paths } from '../../../paths.ts';
+import { ComparisonText, formatCost, formatVolume, throttle, unitKey } from '../../consumption/index.ts';
+import { todayKey, useToday } from '../api/get-today.ts';
+
+const CHANGES = ['consumption', 'flowbox', 'flowbox_removed'] as const;
+const REFETCH_MS = 2000;
+
+/** New readings and device state changes refetch the figures, at most once every 2 s. */
+function useTodayLive(): void {
+  const queryClient = useQueryClient();
+  const refetch = useRef<ReturnType<typeof throttle> | null>(null);
+  useEffect(() => {
+    const throttled = throttle(() => void queryClient.invalidateQueries({ queryKey: todayKey }), REFETCH_MS);
+    refetch.current = throttled;
+    return () => throttled.cancel();
+  }, [queryClient]);
+  const run = useCallback(() => refetch.current?.run(), []);
+  useLiveMessages(CHANGES, run);
+  useLiveReconnected(run);
+}
+
+function Tile({ label, testId, children }: { label: string; testId: string; children: ReactNode }) {
+  return (
+    <div
+      data-testid={testId}
+      className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+    >
+      <h3 className="text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">
+        {label}
+      </h3>
+      <div className="mt-1">{children}</div>
+    </div>
+  );
+}
+
+/** A figure the server does not know yet: a dash, said in words to screen readers. */
+function Unknown() {
+  const { t } = useLanguage();
+  return (
+    <>
+      <span aria-hidden="true">—</span>
+      <span className="sr-only">{t('today.unknown')}</span>
+    </>
+  );
+}
+
+function Figures({ today }: { today: DashboardToday }) {
+  const { t, language } = useLanguage();
+  const unit = t(unitKey(today.volume_unit));
+  const weekday = new Intl.DateTimeFormat(language, { weekday: 'long' }).format(new Date());
+  const hasUsual = Number(today.same_weekday_average) > 0;
+  const costs = [
+    ...(today.cost_today === null ? [] : [formatCost(today.cost_today, today.currency, language)]),
+    ...today.other_currencies.map((other) => formatCost(other.cost, other.currency, language)),
+  ];
+  return (
+    <>
+      <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+        <Tile label={t('today.volume')} testId="today-volume">
+          <p className="text-2xl font-bold" data-volume={today.volume_today}>
+            {formatVolume(today.volume_today, unit, language)}
+          </p>
+          <p className="mt-1 text-sm">
+            <ComparisonText comparison={today.comparison} />
+          </p>
+          {hasUsual && (
+            <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+              {t('today.volume_usual', {
+                weekday,
+                volume: formatVolume(today.same_weekday_average, unit, language),
+              })}
+            </p>
+          )}
+        </Tile>
+        <Tile label={t('today.cost')} testId="today-cost">
+          <p className="text-2xl font-bold">{costs.length > 0 ? costs.join(' · ') : <Unknown />}</p>
+        </Tile>
+        <Tile label={t('today.devices')} testId="today-devices">
+          <p className="text-2xl font-bold">
+            {today.devices.online}
+            <span className="ml-1 text-sm font-normal text-emerald-700 dark:text-emerald-400">
+              {t('today.online')}
+            </span>
+          </p>
+          <p className="text-sm">
+            {today.devices.offline}
+            <span
+              className={`ml-1 ${today.devices.offline > 0 ? 'text-amber-700 dark:text-amber-400' : 'text-slate-500 dark:text-slate-400'}`}
+            >
+              {t('today.offline')}
+            </span>
+          </p>
+        </Tile>
+        <Tile label={t('today.alerts')} testId="today-alerts">
+          <p className="text-2xl font-bold">{today.open_alerts ?? <Unknown />}</p>
+        </Tile>
+      </div>
+      <div className="mt-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+        <h3 className="mb-2 text-sm font-semibold">{t('today.top_zones')}</h3>
+        {today.top_zones.length === 0 ? (
+          <p className="text-sm text-slate-500 dark:text-slate-400">{t('today.no_top_zones')}</p>
+        ) : (
+          <ol className="divide-y divide-slate-100 dark:divide-slate-800" data-testid="today-top-zones">
+            {today.top_zones.map((zone) => (
+              <li key={zone.zone_id} className="flex items-baseline justify-between gap-4 py-1.5 text-sm">
+                <span className="min-w-0">
+                  <Link
+                    to={paths.zone.getHref(zone.customer_id, zone.site_id, zone.building_id, zone.zone_id)}
+                    className="font-medium text-sky-700 hover:underline dark:text-sky-400"
+                  >
+                    {zone.zone_name}
+                  </Link>
+                  <span className="ml-2 text-slate-500 dark:text-slate-400">{zone.building_name}</span>
+                </span>
+                <span className="shrink-0 tabular-nums">{formatVolume(zone.volume, unit, language)}</span>
+              </li>
+            ))}
+          </ol>
+        )}
+      </div>
+    </>
+  );
+}
+
+/** Today's statistics on the dashboard (spec §2), live; a figure not known yet shows "—", never a guess. */
+export function TodayStatistics() {
+  const { t } = useLanguage();
+  const today = useToday();
+  useTodayLive();
+  return (
+    <section
+      aria-labelledby="today-title"
+      data-testid="dashboard-statistics"
+      aria-busy={today.isFetching || undefined}
+    >
+      <h2 id="today-title" className="mb-3 text-base font-semibold">
+        {t('dashboard.today')}
+      </h2>
+      {today.isPending ? (
+        <div role="status" aria-label={t('common.loading')} className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+          {[0, 1, 2, 3].map((index) => (
+            <div key={index} className="h-28 animate-pulse rounded-xl bg-slate-100 dark:bg-slate-800/60" />
+          ))}
+        </div>
+      ) : today.isError ? (
+        <Alert title={t('dialog.error')}>{today.error.message}</Alert>
+      ) : (
+        <Figures today={today.data} />
+      )}
+    </section>
+  );
+}

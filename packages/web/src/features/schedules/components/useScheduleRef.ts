@@ -1,0 +1,3 @@
+import { useRequiredParam } from '../../../lib/params.ts';
+
+export const useScheduleId = () => useRequiredParam('scheduleId');
