@@ -8,7 +8,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import { ApiErrorSchema, ListQuerySchema, listOf, OutboxEmailSchema, translate } from '@flowbox/shared';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireRole } from './access/access.ts';
 import {
@@ -164,11 +164,11 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   const services: Services = {
     auth,
     managers: new ManagersService(ctx, auth),
-    customers: new CustomersService(ctx),
-    sites: new SitesService(ctx),
-    buildings: new BuildingsService(ctx),
+    customers: new CustomersService(ctx, deviceLink),
+    sites: new SitesService(ctx, deviceLink),
+    buildings: new BuildingsService(ctx, deviceLink),
     floors: new FloorsService(ctx),
-    zones: new ZonesService(ctx),
+    zones: new ZonesService(ctx, deviceLink),
     waterPoints: new WaterPointsService(ctx),
     images: new ImagesService(ctx),
     flowboxes: new FlowboxesService(ctx, deviceLink),
@@ -303,19 +303,38 @@ const WEB_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** Vite names every built asset by its content hash, so a browser may keep them for good. */
+const HASHED_ASSETS = '/assets/';
+
 /** The built SPA: static files, and index.html for any other non-API path (client-side routes). */
 async function serveWebApp(app: App, webDist: string): Promise<void> {
   const hasWeb = existsSync(join(webDist, 'index.html'));
-  if (hasWeb) await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  const sendIndex = (reply: FastifyReply) =>
+    reply
+      .header('cache-control', 'no-cache')
+      .header('content-security-policy', WEB_CSP)
+      .type('text/html')
+      .sendFile('index.html', { cacheControl: false });
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      index: false,
+      // Files are looked up per request rather than listed at start, so a web build made while the
+      // server runs (npm start rebuilds, a deploy) is served at once instead of 404s for new assets.
+      wildcard: true,
+      setHeaders: (reply, path) => {
+        if (path.startsWith(join(webDist, HASHED_ASSETS)))
+          reply.header('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
+    // The build's root is a directory, which the static handler refuses to list.
+    app.get('/', { schema: { hide: true } }, (_request, reply) => sendIndex(reply));
+  }
   app.setNotFoundHandler((request, reply) => {
     const isApi = request.url === '/v1' || request.url.startsWith('/v1/');
-    if (!isApi && hasWeb && request.method === 'GET') {
-      return reply
-        .header('cache-control', 'no-cache')
-        .header('content-security-policy', WEB_CSP)
-        .type('text/html')
-        .sendFile('index.html');
-    }
+    // A missing script or style is a 404, never the app's HTML under a script's name.
+    const isAsset = request.url.startsWith(HASHED_ASSETS);
+    if (!isApi && !isAsset && hasWeb && request.method === 'GET') return sendIndex(reply);
     return reply
       .status(404)
       .send({ code: 'errors.not_found', message: translate('errors.not_found', requestLanguage(request)) });

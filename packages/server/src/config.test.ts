@@ -28,6 +28,42 @@ describe('configuration (DESIGN.md §8)', () => {
     );
   });
 
+  it('takes the Mosquitto dynamic-security account with an external broker, and refuses one that cannot work', () => {
+    const broker = { DATA_DIR: dataDir(), MQTT_URL: 'mqtts://flowbox.server:pw@broker:8883' };
+    const account = { MQTT_DYNSEC_USERNAME: 'flowbox.admin', MQTT_DYNSEC_PASSWORD: 's3cret' };
+    expect(loadConfig({ ...broker, ...account }).mqttDynsec).toEqual({
+      username: 'flowbox.admin',
+      password: 's3cret',
+    });
+    expect(loadConfig(broker).mqttDynsec).toBeUndefined();
+    const refusals: [Record<string, string>, string][] = [
+      [
+        { ...broker, MQTT_DYNSEC_USERNAME: 'flowbox.admin' },
+        'Invalid configuration: MQTT_DYNSEC_USERNAME and MQTT_DYNSEC_PASSWORD go together; set both or neither',
+      ],
+      [
+        { DATA_DIR: dataDir(), ...account },
+        'Invalid configuration: MQTT_DYNSEC_USERNAME needs MQTT_URL: the embedded broker checks device credentials itself',
+      ],
+      [
+        { ...broker, ...account, MQTT_DYNSEC_USERNAME: 'admin' },
+        `Invalid configuration: MQTT_DYNSEC_USERNAME must not read as a device's user name: put a "." or "$" in it, such as flowbox.admin (got "admin")`,
+      ],
+      [
+        { ...broker, ...account, MQTT_URL: 'mqtt://server:pw@broker:1883' },
+        `Invalid configuration: MQTT_URL's user name must not read as a device's when the server manages device accounts: put a "." or "$" in it, such as flowbox.server`,
+      ],
+    ];
+    for (const [env, message] of refusals) {
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env)).toThrow(message);
+    }
+    // The password is never echoed.
+    expect(() => loadConfig({ ...broker, ...account, MQTT_DYNSEC_PASSWORD: 'x'.repeat(201) })).toThrow(
+      /^Invalid configuration: MQTT_DYNSEC_PASSWORD [^"]*$/,
+    );
+  });
+
   it('turns demo data off by default when DATABASE_URL points at PostgreSQL', () => {
     const config = loadConfig({ DATA_DIR: dataDir(), DATABASE_URL: 'postgres://u@db:5432/flowbox' });
     expect(config.demo).toBe(false);

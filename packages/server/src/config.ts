@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { isMessageKey, passwordField, translate } from '@flowbox/shared';
+import { identityFromUsername, isMessageKey, passwordField, translate } from '@flowbox/shared';
 
 /** DESIGN.md §8: configuration is read from the environment once, validated, then passed in. */
 const port = (fallback: number) =>
@@ -40,6 +40,8 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be 1 to 40 letters, digits, _ or -')
     .optional(),
+  MQTT_DYNSEC_USERNAME: z.string().min(1).max(100).optional(),
+  MQTT_DYNSEC_PASSWORD: z.string().min(1).max(200).optional(),
   PUBLIC_URL: urlWithScheme(['http', 'https']).optional(),
   SMTP_URL: urlWithScheme(['smtp', 'smtps']).optional(),
   SMTP_FROM: z.string().min(3).default('Flowbox Manager <no-reply@flowbox.local>'),
@@ -70,6 +72,7 @@ const SECRET_VARIABLES = new Set([
   'DATABASE_URL',
   'SMTP_URL',
   'MQTT_URL',
+  'MQTT_DYNSEC_PASSWORD',
 ]);
 
 function paramsOf(issue: z.core.$ZodIssue): Record<string, number> {
@@ -88,6 +91,11 @@ export type Config = {
    * broker session and what was delivered to it unacknowledged (docs/telemetry.md). One per instance.
    */
   mqttClientId: string | undefined;
+  /**
+   * With MQTT_URL: the Mosquitto dynamic-security account the server creates and deletes device
+   * accounts with (docs/protocol.md "External brokers: Mosquitto"); undefined: the operator does.
+   */
+  mqttDynsec: { username: string; password: string } | undefined;
   publicUrl: string;
   smtpUrl: string | undefined;
   smtpFrom: string;
@@ -125,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration: FLOWBOX_ADMIN_EMAIL and FLOWBOX_ADMIN_PASSWORD go together; set both or neither',
     );
   }
+  const mqttDynsec = dynsecAccount(e.MQTT_URL, e.MQTT_DYNSEC_USERNAME, e.MQTT_DYNSEC_PASSWORD);
   const dataDir = resolve(e.DATA_DIR);
   return {
     port: e.PORT,
@@ -134,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttUrl: e.MQTT_URL,
     mqttPort: e.MQTT_PORT,
     mqttClientId: e.MQTT_CLIENT_ID,
+    mqttDynsec,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM,
@@ -149,6 +159,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: resolve(import.meta.dirname, '../../web/dist'),
     uploadsDir: join(dataDir, 'uploads'),
   };
+}
+
+/**
+ * The dynamic-security account goes with an external broker, user name and password together. The
+ * server creates and deletes accounts named after serials (`FB-1`, `bootstrap.FB-1`): neither its
+ * own accounts may read as one, or pairing a device of that serial would replace them.
+ */
+function dynsecAccount(
+  mqttUrl: string | undefined,
+  username: string | undefined,
+  password: string | undefined,
+): Config['mqttDynsec'] {
+  if (username === undefined && password === undefined) return undefined;
+  const fail = (message: string) => new ConfigError(`Invalid configuration: ${message}`);
+  if (username === undefined || password === undefined)
+    throw fail('MQTT_DYNSEC_USERNAME and MQTT_DYNSEC_PASSWORD go together; set both or neither');
+  if (!mqttUrl)
+    throw fail('MQTT_DYNSEC_USERNAME needs MQTT_URL: the embedded broker checks device credentials itself');
+  if (identityFromUsername(username))
+    throw fail(
+      `MQTT_DYNSEC_USERNAME must not read as a device's user name: put a "." or "$" in it, such as flowbox.admin (got "${username}")`,
+    );
+  const own = decodeURIComponent(new URL(mqttUrl).username);
+  if (own && identityFromUsername(own))
+    throw fail(
+      `MQTT_URL's user name must not read as a device's when the server manages device accounts: put a "." or "$" in it, such as flowbox.server`,
+    );
+  return { username, password };
 }
 
 /** DESIGN.md §8: without JWT_SECRET a secret is generated once and kept in DATA_DIR. */

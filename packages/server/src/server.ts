@@ -44,6 +44,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       commands: services.commands,
       telemetry: services.telemetry,
       clientId: config.mqttClientId,
+      dynsec: config.mqttDynsec,
       log: app.log,
     });
     closers.unshift(() => messaging.close());

@@ -12,9 +12,11 @@ import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { namesMismatch, notFound } from '../errors.ts';
 import { changedFieldsOf, recordChange } from '../events/events.repo.ts';
+import { retireFlowboxesUnder } from '../flowboxes/removal.ts';
 import type { BuildingPath, SitePath } from '../http/params.ts';
 import { removeImageFiles } from '../images/images.files.ts';
 import { imageFilesUnder } from '../images/images.repo.ts';
+import type { DeviceLink } from '../mqtt/device-link.ts';
 import {
   deleteBuilding,
   findBuilding,
@@ -32,7 +34,10 @@ type UpdateInput = z.output<typeof BuildingUpdateSchema>;
 
 /** Buildings of a site (spec §3): read like their site, managed with `buildings.manage`. */
 export class BuildingsService {
-  constructor(private readonly ctx: Context) {}
+  constructor(
+    private readonly ctx: Context,
+    private readonly link: DeviceLink,
+  ) {}
 
   async list(actor: Actor, path: SitePath, query: ListQuery) {
     requireSiteRead(actor, path.customerId, path.siteId);
@@ -69,16 +74,22 @@ export class BuildingsService {
     return this.info(actor, path);
   }
 
-  /** Deletes the building with its floors, zones, water points and images (docs/hierarchy.md). */
+  /**
+   * Deletes the building with its floors, zones, water points, flowboxes and images; the devices
+   * lose the broker (docs/hierarchy.md).
+   */
   async remove(actor: Actor, path: BuildingPath, confirmName: string): Promise<void> {
     requireSiteManage(actor, path.customerId, path.siteId, 'buildings.manage');
     const building = await this.find(path);
     if (confirmName.trim() !== building.name) throw namesMismatch();
     const files = await imageFilesUnder(this.ctx.db, { buildingId: building.id });
-    await this.ctx.db.transaction(async (tx) => {
+    const retired = await this.ctx.db.transaction(async (tx) => {
+      const serials = await retireFlowboxesUnder(tx, { buildingId: building.id }, actor, this.ctx.now());
       await deleteBuilding(tx, building.id);
       await this.record(tx, actor, path.customerId, 'deleted', building, []);
+      return serials;
     });
+    this.link.disconnectAll(retired);
     await removeImageFiles(this.ctx.config.uploadsDir, files);
   }
 

@@ -5,7 +5,9 @@ import type { Context } from '../context.ts';
 import { changedFieldsOf, recordChange } from '../events/events.repo.ts';
 import { forbidden, namesMismatch, notFound } from '../errors.ts';
 import { removeImageFiles } from '../images/images.files.ts';
+import { retireFlowboxesUnder } from '../flowboxes/removal.ts';
 import { imageFilesUnder } from '../images/images.repo.ts';
+import type { DeviceLink } from '../mqtt/device-link.ts';
 import {
   deleteCustomer,
   findCustomer,
@@ -20,7 +22,10 @@ type UpdateInput = z.output<typeof CustomerUpdateSchema>;
 
 /** Customers (spec §3): the provider creates and deletes them; a customer manager keeps its contacts. */
 export class CustomersService {
-  constructor(private readonly ctx: Context) {}
+  constructor(
+    private readonly ctx: Context,
+    private readonly link: DeviceLink,
+  ) {}
 
   list(actor: Actor, query: ListQuery) {
     requireRole(actor, 1);
@@ -72,12 +77,14 @@ export class CustomersService {
     return this.info(actor, id);
   }
 
+  /** Everything below goes with it (docs/hierarchy.md); its flowboxes' devices lose the broker. */
   async remove(actor: Actor, id: string, confirmName: string): Promise<void> {
     requireRole(actor, 1);
     const customer = await this.info(actor, id);
     if (confirmName.trim() !== customer.name) throw namesMismatch();
     const files = await imageFilesUnder(this.ctx.db, { customerId: id });
-    await this.ctx.db.transaction(async (tx) => {
+    const retired = await this.ctx.db.transaction(async (tx) => {
+      const serials = await retireFlowboxesUnder(tx, { customerId: id }, actor, this.ctx.now());
       await deleteCustomer(tx, id);
       // The customer's own log goes with it; this line stays in the provider's log.
       await recordChange(tx, this.ctx.now(), actor, {
@@ -87,7 +94,9 @@ export class CustomersService {
         objectLabel: customer.name,
         scope: { customerId: null },
       });
+      return serials;
     });
+    this.link.disconnectAll(retired);
     await removeImageFiles(this.ctx.config.uploadsDir, files);
   }
 

@@ -34,7 +34,20 @@ export type NewEvent = {
 
 /** Records one change; call it with the transaction that makes the change (issue #3). */
 export async function recordEvent(db: Db, at: Date, event: NewEvent): Promise<void> {
-  await db.insert(events).values({
+  await db.insert(events).values(rowOf(at, event));
+}
+
+/** Rows a statement: well below PostgreSQL's 65535 parameters at 13 a row. */
+const EVENTS_PER_INSERT = 1000;
+
+/** Records many changes of one moment (a deletion's consequences), a few statements for thousands. */
+export async function recordEvents(db: Db, at: Date, list: NewEvent[]): Promise<void> {
+  for (let i = 0; i < list.length; i += EVENTS_PER_INSERT)
+    await db.insert(events).values(list.slice(i, i + EVENTS_PER_INSERT).map((event) => rowOf(at, event)));
+}
+
+function rowOf(at: Date, event: NewEvent): typeof events.$inferInsert {
+  return {
     createdAt: at,
     actionName: event.action,
     objectName: event.object,
@@ -48,7 +61,7 @@ export async function recordEvent(db: Db, at: Date, event: NewEvent): Promise<vo
     buildingId: event.scope.buildingId ?? null,
     zoneId: event.scope.zoneId ?? null,
     changedFields: event.changedFields ?? [],
-  });
+  };
 }
 
 /** A change a signed-in user made through the product (origin web). */

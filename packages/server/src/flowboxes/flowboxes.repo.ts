@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { PAIRING_STEP, type Flowbox } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
 import { buildings, flowboxCredentials, flowboxes, flowboxReceipts, sites, zones } from '../db/schema.ts';
@@ -97,6 +97,55 @@ export async function revokeCredentials(db: Db, serial: string, at: Date): Promi
     .where(and(eq(flowboxCredentials.serial, serial), isNull(flowboxCredentials.revokedAt)));
 }
 
+/**
+ * A place in the hierarchy whose deletion takes flowboxes with it: foreign keys cascade from the
+ * customer down to `flowboxes.zone_id` (docs/hierarchy.md "Deleting, and what happens below").
+ */
+export type HierarchyNode =
+  { zoneId: string } | { buildingId: string } | { siteId: string } | { customerId: string };
+
+const under = (node: HierarchyNode) =>
+  'zoneId' in node
+    ? eq(zones.id, node.zoneId)
+    : 'buildingId' in node
+      ? eq(zones.buildingId, node.buildingId)
+      : 'siteId' in node
+        ? eq(buildings.siteId, node.siteId)
+        : eq(sites.customerId, node.customerId);
+
+/** Every flowbox below the node, whatever its pairing step. */
+export async function listFlowboxesUnder(db: Db, node: HierarchyNode): Promise<LocatedFlowbox[]> {
+  return selectLocated(db).where(under(node)).orderBy(asc(flowboxes.serial));
+}
+
+/** Ends the live credentials of every flowbox below the node (before the cascade sets their flowbox_id null). */
+export async function revokeCredentialsUnder(db: Db, node: HierarchyNode, at: Date): Promise<void> {
+  const below = db
+    .select({ id: flowboxes.id })
+    .from(flowboxes)
+    .innerJoin(zones, eq(zones.id, flowboxes.zoneId))
+    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
+    .innerJoin(sites, eq(sites.id, buildings.siteId))
+    .where(under(node));
+  await db
+    .update(flowboxCredentials)
+    .set({ revokedAt: at })
+    .where(and(isNull(flowboxCredentials.revokedAt), inArray(flowboxCredentials.flowboxId, below)));
+}
+
+/**
+ * Credentials left live by a flowbox deleted without revoking them (hierarchy deletes before the
+ * fix of issue #4's follow-up): the broker refused them already, the record now says so too.
+ */
+export async function revokeOrphanCredentials(db: Db, at: Date): Promise<number> {
+  const rows = await db
+    .update(flowboxCredentials)
+    .set({ revokedAt: at })
+    .where(and(isNull(flowboxCredentials.revokedAt), isNull(flowboxCredentials.flowboxId)))
+    .returning({ id: flowboxCredentials.id });
+  return rows.length;
+}
+
 export async function insertCredential(
   db: Db,
   values: { serial: string; flowboxId: string; secretHash: string; issuedAt: Date },
@@ -112,6 +161,45 @@ export async function liveSecretHash(db: Db, serial: string): Promise<string | u
     .innerJoin(flowboxes, eq(flowboxes.id, flowboxCredentials.flowboxId))
     .where(and(eq(flowboxCredentials.serial, serial), isNull(flowboxCredentials.revokedAt)));
   return row?.hash;
+}
+
+/**
+ * One lock for every change of device accounts on a managed broker (grants, revocations,
+ * reconciliation), across instances: a reconciliation must never see an account created for a
+ * credential whose transaction has not committed yet, and delete it.
+ */
+const DEVICE_ACCOUNTS_LOCK = 4_246_001;
+
+export async function lockDeviceAccounts(db: Db): Promise<void> {
+  await db.execute(sql`SELECT pg_advisory_xact_lock(${sql.raw(String(DEVICE_ACCOUNTS_LOCK))})`);
+}
+
+/**
+ * The broker accounts the database backs, among `serials` (all when omitted): `{serial}` for a live
+ * credential of an existing flowbox (what `liveSecretHash` accepts), `bootstrap.{serial}` for a
+ * flowbox with a factory secret (what pairing mode accepts).
+ */
+export async function backedAccounts(
+  db: Db,
+  serials?: string[],
+): Promise<{ device: Set<string>; bootstrap: Set<string> }> {
+  const live = await db
+    .select({ serial: flowboxCredentials.serial })
+    .from(flowboxCredentials)
+    .innerJoin(flowboxes, eq(flowboxes.id, flowboxCredentials.flowboxId))
+    .where(
+      and(
+        isNull(flowboxCredentials.revokedAt),
+        serials ? inArray(flowboxCredentials.serial, serials) : undefined,
+      ),
+    );
+  const prepared = await db
+    .select({ serial: flowboxes.serial })
+    .from(flowboxes)
+    .where(
+      and(isNotNull(flowboxes.factorySecretHash), serials ? inArray(flowboxes.serial, serials) : undefined),
+    );
+  return { device: new Set(live.map((r) => r.serial)), bootstrap: new Set(prepared.map((r) => r.serial)) };
 }
 
 /** Records that a message was applied; false when (flowbox, sequence) was already there (a redelivery). */

@@ -83,6 +83,8 @@ export class FlowboxesService {
       });
       // Two installers typing the same serial at once: the unique index lets one through.
       if (!row) throw new AppError(409, 'errors.flowbox_already_paired');
+      // The factory secret is known only now: its broker account is made before the row commits.
+      await this.link.grant(tx, { role: 'bootstrap', serial: input.serial }, input.factory_secret);
       const located = { flowbox: row, scope: scopeOf(path) };
       await this.record(tx, located, 'pairing_prepared', { by: actor, origin: 'web' });
       await notifyLive(tx, { type: 'flowbox', flowbox: toApiFlowbox(located) });
@@ -123,10 +125,12 @@ export class FlowboxesService {
     requireSiteManage(actor, path.customerId, path.siteId, 'flowboxes.pair');
     const located = await this.find(path);
     if (located.flowbox.pairingState === 'ready') throw new AppError(409, 'errors.pairing_step');
-    // The device in pairing mode is told, not cut off: its factory secret goes with the row anyway.
+    // The device in pairing mode is told, not cut off: its factory secret goes with the row anyway
+    // (a managed broker account goes after the answer).
     await this.end(located, 'pairing_refused', { by: actor, origin: 'web' }, false);
     if (located.flowbox.pairingRequestId)
       this.answerPairing(located.flowbox.serial, located.flowbox.pairingRequestId, 'refused_by_operator');
+    this.link.revokeAccounts(located.flowbox.serial);
   }
 
   /** "Unpair": a paired flowbox leaves its zone; its credentials stop working at once. */
@@ -213,7 +217,10 @@ export class FlowboxesService {
     if (disconnect) this.link.disconnect(located.flowbox.serial);
   }
 
-  /** A new secret replaces any previous one; only its hash is stored, the device gets it once. */
+  /**
+   * A new secret replaces any previous one; only its hash is stored, the device gets it once. A
+   * broker whose accounts the server manages has it before the hash commits (DeviceLink.grant).
+   */
   private async issueCredentials(db: Db, located: LocatedFlowbox, now: Date): Promise<string> {
     const secret = newDeviceSecret();
     await revokeCredentials(db, located.flowbox.serial, now);
@@ -223,6 +230,7 @@ export class FlowboxesService {
       secretHash: hashSecret(secret),
       issuedAt: now,
     });
+    await this.link.grant(db, { role: 'device', serial: located.flowbox.serial }, secret);
     return secret;
   }
 

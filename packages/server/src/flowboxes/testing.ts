@@ -10,7 +10,7 @@ import {
 } from '@flowbox/shared';
 import mqtt, { type MqttClient } from 'mqtt';
 import { pricingPlans, zoneSubscriptions } from '../db/schema.ts';
-import { startDeviceMessaging, type DeviceMessaging } from '../mqtt/messaging.ts';
+import { startDeviceMessaging, type DeviceMessaging, type MessagingOptions } from '../mqtt/messaging.ts';
 import { freePort, type TestApp } from '../test/harness.ts';
 
 /*
@@ -25,6 +25,7 @@ export async function startMessaging(
   t: TestApp,
   mqttUrl?: string,
   shareGroup?: string,
+  more: Pick<MessagingOptions, 'dynsec' | 'accountsReconcileMs'> = {},
 ): Promise<DeviceMessaging & { port: number }> {
   const port = await freePort();
   const messaging = await startDeviceMessaging({
@@ -40,6 +41,7 @@ export async function startMessaging(
     commandPassMs: 50,
     heartbeatCheckMs: 50,
     shareGroup,
+    ...more,
   });
   return { ...messaging, port };
 }

@@ -1,4 +1,13 @@
-import { deviceTopic, encodePayload, TOPIC_QOS, TOPIC_RETAINED, type TopicKind } from '@flowbox/shared';
+import {
+  deviceTopic,
+  encodePayload,
+  TOPIC_QOS,
+  TOPIC_RETAINED,
+  type DeviceIdentity,
+  type TopicKind,
+} from '@flowbox/shared';
+import type { Db } from '../db/client.ts';
+import { AppError } from '../errors.ts';
 import type { IngestCounters } from '../flowboxes/ingest.ts';
 import type { WriterCounters } from '../telemetry/writer.ts';
 import type { BrokerCounters } from './broker.ts';
@@ -8,6 +17,21 @@ export type DeviceCounters = {
   ingest: IngestCounters;
   telemetry: WriterCounters;
   broker: BrokerCounters | null;
+  /** The external broker's device accounts, when the server manages them (Mosquitto dynamic security). */
+  accounts: AccountCounters | null;
+};
+
+export type AccountCounters = {
+  granted: number;
+  grant_failures: number;
+  revoked: number;
+  revoke_failures: number;
+  reconcile_passes: number;
+  reconcile_failures: number;
+  /** Accounts the broker had and the database did not know, removed by reconcile passes. */
+  reconcile_removed: number;
+  /** Live credentials without their account on the broker at the latest pass (only a new pairing mends them). */
+  missing: number;
 };
 
 /** What the server needs of a broker connection to reach devices. */
@@ -19,21 +43,40 @@ export type DevicePublisher = {
 };
 
 /**
+ * Device accounts on an external broker that the server manages (Mosquitto dynamic security,
+ * docs/protocol.md). The database stays the truth: an account is created before the credential is
+ * committed, and deleted after it is revoked; reconciliation removes what a failure left behind.
+ */
+export type DeviceAccounts = {
+  /**
+   * Creates (or replaces) the identity's account with this secret, in the transaction that records
+   * it; rejects when the broker does not confirm, so that the transaction rolls back.
+   */
+  grant: (db: Db, identity: DeviceIdentity, secret: string) => Promise<void>;
+  /** Deletes the serials' accounts the database no longer backs (which disconnects them); never rejects. */
+  revoke: (serials: string[]) => Promise<void>;
+  counters: AccountCounters;
+};
+
+/**
  * The services' way to the devices. Messaging starts after the HTTP app is built (server.ts), and
  * may be absent (HTTP-only tests): until a publisher is attached nothing is sent, and commands stay
  * due in the database for the next attempt.
  */
 export class DeviceLink {
   private publisher: DevicePublisher | undefined;
+  private accounts: DeviceAccounts | undefined;
   private countersOf: DeviceCounters | undefined;
 
-  attach(publisher: DevicePublisher, counters: DeviceCounters): void {
+  attach(publisher: DevicePublisher, counters: DeviceCounters, accounts?: DeviceAccounts): void {
     this.publisher = publisher;
     this.countersOf = counters;
+    this.accounts = accounts;
   }
 
   detach(): void {
     this.publisher = undefined;
+    this.accounts = undefined;
   }
 
   /** null until messaging has started (HTTP-only tests). */
@@ -55,7 +98,38 @@ export class DeviceLink {
     return true;
   }
 
+  /**
+   * Gives the identity its broker account, when the server manages accounts on the broker (with
+   * the embedded broker, or an external one without dynamic security, the broker reads the database
+   * or the operator's files: nothing to do). Call it in the transaction that stores the secret's
+   * hash: a broker that does not confirm fails the call with 503, and the transaction rolls back.
+   */
+  async grant(db: Db, identity: DeviceIdentity, secret: string): Promise<void> {
+    if (!this.accounts) return;
+    try {
+      await this.accounts.grant(db, identity, secret);
+    } catch {
+      // Nothing was stored: the generic "try again later" fits, with the status that says so.
+      throw new AppError(503, 'errors.api_error');
+    }
+  }
+
+  /**
+   * After a committed revocation: closes the device's connections on the embedded broker and
+   * deletes its accounts on a managed external one (deletion disconnects it there).
+   */
   disconnect(serial: string): void {
-    this.publisher?.disconnect(serial);
+    this.disconnectAll([serial]);
+  }
+
+  disconnectAll(serials: string[]): void {
+    if (serials.length === 0) return;
+    for (const serial of serials) this.publisher?.disconnect(serial);
+    void this.accounts?.revoke(serials);
+  }
+
+  /** After a committed refusal: the device in pairing mode is told, not cut off; its accounts go. */
+  revokeAccounts(serial: string): void {
+    void this.accounts?.revoke([serial]);
   }
 }

@@ -11,13 +11,16 @@ import {
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import type { Context } from '../context.ts';
 import { deviceAuthenticator } from '../flowboxes/device-auth.ts';
+import { revokeOrphanCredentials } from '../flowboxes/flowboxes.repo.ts';
 import { FlowboxIngest } from '../flowboxes/ingest.ts';
 import type { CommandsService } from '../flowboxes/commands.service.ts';
 import type { FlowboxesService } from '../flowboxes/flowboxes.service.ts';
 import { TelemetryHooks } from '../telemetry/hooks.ts';
 import { TelemetryWriter, type WriterOptions } from '../telemetry/writer.ts';
 import { startEmbeddedBroker, type BrokerCounters, type EmbeddedBroker, type Logger } from './broker.ts';
+import { DynsecDeviceAccounts } from './device-accounts.ts';
 import type { DeviceLink } from './device-link.ts';
+import { DynsecControl } from './dynsec.ts';
 
 export type DeviceMessaging = {
   describe: string;
@@ -63,7 +66,17 @@ export type MessagingOptions = {
    * Without it the ids are random and sessions last 30 s, enough for a reconnection only.
    */
   clientId?: string;
+  /**
+   * External broker: Mosquitto's dynamic-security admin account (MQTT_DYNSEC_USERNAME/PASSWORD).
+   * With it the server creates and deletes each device's broker account (docs/protocol.md).
+   */
+  dynsec?: { username: string; password: string };
+  /** How often device accounts are reconciled with the database (ms); also on every connection. */
+  accountsReconcileMs?: number;
 };
+
+/** Reconciliation mends only what a broker outage left behind: every few minutes is plenty. */
+const ACCOUNTS_RECONCILE_MS = 5 * 60_000;
 
 /** How long the external broker keeps an ingest session (and its unacknowledged messages) after a drop. */
 const SESSION_EXPIRY_S = 30;
@@ -78,6 +91,10 @@ const DEVICE_KINDS = TOPIC_KINDS.filter((k) => TOPIC_PUBLISHER[k] === 'device');
  */
 export async function startDeviceMessaging(options: MessagingOptions): Promise<DeviceMessaging> {
   const { ctx, log } = options;
+  // Hierarchy deletes used to leave their flowboxes' credentials live (refused all the same, since
+  // their flowbox is gone): the record is set right once, here.
+  const orphans = await revokeOrphanCredentials(ctx.db, ctx.now());
+  if (orphans > 0) log.info({ count: orphans }, 'revoked device credentials left live by deleted flowboxes');
   // PGlite is one connection: one batch at a time. PostgreSQL overlaps two (one writing while the
   // next is prepared); more only wait on each other's rollup row locks (docs/performance.md).
   const onPglite = (ctx.db as { $client?: unknown }).$client instanceof PGlite;
@@ -174,6 +191,19 @@ export async function startDeviceMessaging(options: MessagingOptions): Promise<D
     throw error;
   }
   const client = clients[0]!;
+  const dynsec =
+    options.mqttUrl && options.dynsec
+      ? DynsecControl.connect(
+          options.mqttUrl,
+          options.dynsec,
+          options.clientId
+            ? `${options.clientId}-dynsec`
+            : `flowbox-dynsec-${randomBytes(6).toString('hex')}`,
+          log,
+        )
+      : undefined;
+  const accounts = dynsec ? new DynsecDeviceAccounts(dynsec, ctx.db, log) : undefined;
+  dynsec?.onReady(() => void accounts!.reconcile());
   options.link.attach(
     {
       publish: (topic, payload, publishOptions) =>
@@ -182,12 +212,28 @@ export async function startDeviceMessaging(options: MessagingOptions): Promise<D
         }),
       disconnect: (serial) => broker?.disconnect(serial),
     },
-    { ingest: ingest.counters, telemetry: writer.counters, broker: broker?.counters ?? null },
+    {
+      ingest: ingest.counters,
+      telemetry: writer.counters,
+      broker: broker?.counters ?? null,
+      accounts: accounts?.counters ?? null,
+    },
+    accounts,
   );
 
   const timers = [
     every(options.commandPassMs ?? 1000, () => options.commands.dispatchDue(), log, 'command job'),
     every(options.heartbeatCheckMs ?? 15_000, () => ingest.detectSilentDevices(), log, 'heartbeat check'),
+    ...(accounts
+      ? [
+          every(
+            options.accountsReconcileMs ?? ACCOUNTS_RECONCILE_MS,
+            () => accounts.reconcile(),
+            log,
+            'accounts',
+          ),
+        ]
+      : []),
   ];
   const where = options.mqttUrl ? `MQTT broker ${redact(options.mqttUrl)}` : broker!.describe;
   log.info({ broker: where }, 'device messaging started');
@@ -199,6 +245,7 @@ export async function startDeviceMessaging(options: MessagingOptions): Promise<D
     close: async () => {
       for (const stop of timers) await stop();
       options.link.detach();
+      await dynsec?.close();
       for (const c of clients) await c.endAsync();
       await broker?.close();
       await writer.close();

@@ -37,6 +37,19 @@ const MetricsSchema = z.object({
       refused_subscribe: count,
     })
     .nullable(),
+  /** Device accounts on Mosquitto's dynamic security, when the server manages them (docs/protocol.md). */
+  accounts: z
+    .object({
+      granted: count,
+      grant_failures: count,
+      revoked: count,
+      revoke_failures: count,
+      reconcile_passes: count,
+      reconcile_failures: count,
+      reconcile_removed: count,
+      missing: count,
+    })
+    .nullable(),
 });
 
 /** Device messaging counters of this instance (issue #4: refusals and drops are counted), for provider managers. */
@@ -59,6 +72,7 @@ export function metricsRoutes(app: App, link: DeviceLink): void {
         ingest: counters?.ingest ?? null,
         telemetry: counters?.telemetry ?? null,
         broker: counters?.broker ?? null,
+        accounts: counters?.accounts ?? null,
       };
     },
   );

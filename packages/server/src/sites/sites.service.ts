@@ -14,7 +14,9 @@ import { escapeLike, requireCustomerRow } from '../customers/customers.repo.ts';
 import { sites } from '../db/schema.ts';
 import { namesMismatch, notFound } from '../errors.ts';
 import { removeImageFiles } from '../images/images.files.ts';
+import { retireFlowboxesUnder } from '../flowboxes/removal.ts';
 import { imageFilesUnder } from '../images/images.repo.ts';
+import type { DeviceLink } from '../mqtt/device-link.ts';
 
 type SiteRow = typeof sites.$inferSelect;
 
@@ -23,7 +25,10 @@ const buildingCount = sql<number>`(SELECT count(*)::int FROM buildings AS b WHER
 
 /** Sites of a customer (spec §3, §6): customer managers manage them, site managers see their own. */
 export class SitesService {
-  constructor(private readonly ctx: Context) {}
+  constructor(
+    private readonly ctx: Context,
+    private readonly link: DeviceLink,
+  ) {}
 
   async list(actor: Actor, customerId: string, query: ListQuery) {
     requireCustomerRead(actor, customerId);
@@ -86,18 +91,22 @@ export class SitesService {
   }
 
   /**
-   * Its buildings go with it, and everything below them (docs/hierarchy.md); site managers lose
-   * the assignment (user_sites cascades) and their accounts stay.
+   * Its buildings go with it, and everything below them (docs/hierarchy.md), flowboxes included,
+   * whose devices lose the broker; site managers lose the assignment (user_sites cascades) and their
+   * accounts stay.
    */
   async remove(actor: Actor, customerId: string, siteId: string, confirmName: string): Promise<void> {
     requireCustomerManage(actor, customerId, 'sites.manage');
     const site = await this.find(customerId, siteId);
     if (confirmName.trim() !== site.name) throw namesMismatch();
     const files = await imageFilesUnder(this.ctx.db, { siteId });
-    await this.ctx.db.transaction(async (tx) => {
+    const retired = await this.ctx.db.transaction(async (tx) => {
+      const serials = await retireFlowboxesUnder(tx, { siteId }, actor, this.ctx.now());
       await tx.delete(sites).where(eq(sites.id, siteId));
       await this.record(tx, actor, 'deleted', site, []);
+      return serials;
     });
+    this.link.disconnectAll(retired);
     await removeImageFiles(this.ctx.config.uploadsDir, files);
   }
 

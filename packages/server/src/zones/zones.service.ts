@@ -22,7 +22,9 @@ import { requireCustomerRow } from '../customers/customers.repo.ts';
 import type { Db } from '../db/client.ts';
 import { AppError, namesMismatch, notFound } from '../errors.ts';
 import { changedFieldsOf, recordChange } from '../events/events.repo.ts';
+import { retireFlowboxesUnder } from '../flowboxes/removal.ts';
 import type { BuildingPath, ZonePath } from '../http/params.ts';
+import type { DeviceLink } from '../mqtt/device-link.ts';
 import {
   deleteZone,
   findZone,
@@ -39,7 +41,10 @@ type UpdateInput = z.output<typeof ZoneUpdateSchema>;
 
 /** Zones of a building (spec §3): read like their site, managed with `buildings.manage`. */
 export class ZonesService {
-  constructor(private readonly ctx: Context) {}
+  constructor(
+    private readonly ctx: Context,
+    private readonly link: DeviceLink,
+  ) {}
 
   async list(actor: Actor, path: BuildingPath, query: ListQuery) {
     requireSiteRead(actor, path.customerId, path.siteId);
@@ -85,15 +90,21 @@ export class ZonesService {
     return this.info(actor, path);
   }
 
-  /** Deletes the zone with its water points (docs/hierarchy.md). */
+  /**
+   * Deletes the zone with its water points and flowboxes, whose devices lose the broker
+   * (docs/hierarchy.md).
+   */
   async remove(actor: Actor, path: ZonePath, confirmName: string): Promise<void> {
     requireSiteManage(actor, path.customerId, path.siteId, 'buildings.manage');
     const zone = await this.find(path);
     if (confirmName.trim() !== zone.name) throw namesMismatch();
-    await this.ctx.db.transaction(async (tx) => {
+    const retired = await this.ctx.db.transaction(async (tx) => {
+      const serials = await retireFlowboxesUnder(tx, { zoneId: zone.id }, actor, this.ctx.now());
       await deleteZone(tx, zone.id);
       await this.record(tx, actor, path, 'deleted', zone, []);
+      return serials;
     });
+    this.link.disconnectAll(retired);
   }
 
   /** Maintenance and leak-detection modes are valve actions (docs/permissions.md: `valves.control`). */

@@ -1,0 +1,230 @@
+import { randomBytes } from 'node:crypto';
+import { deviceTopic, PROTOCOL_VERSION } from '@flowbox/shared';
+import { eq } from 'drizzle-orm';
+import mqtt from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { flowboxes } from '../db/schema.ts';
+import {
+  deviceState,
+  newSecret,
+  startMessaging,
+  subscribe,
+  TestDevice,
+  uniqueSerial,
+  until,
+} from '../flowboxes/testing.ts';
+import { buildingBody, createWorldApp, zoneBody, type ApiClient, type TestApp } from '../test/harness.ts';
+import { roleOf } from './device-accounts.ts';
+import type { DeviceMessaging } from './messaging.ts';
+import { dynsecPlugin, startTestMosquitto, type TestMosquitto } from './mosquitto.testing.ts';
+
+/*
+ * Device accounts on a real Mosquitto with its dynamic-security plugin (docs/protocol.md "External
+ * brokers: Mosquitto"): the server, given the admin account, creates each device's account when its
+ * pairing is prepared and validated, and deletes it when the pairing ends; reconciliation removes
+ * what a broker outage left behind. The test starts its own Mosquitto (never the machine's).
+ */
+const installed = dynsecPlugin() !== null;
+const runs = installed || process.env.CI === 'true';
+if (!runs)
+  console.warn(
+    'dynsec.test.ts skipped: Mosquitto with dynamic security is not installed (apt-get install mosquitto); CI runs it',
+  );
+
+let broker: TestMosquitto | undefined;
+let t: TestApp;
+let cmA: ApiClient;
+let messaging: DeviceMessaging;
+let zone: string;
+
+/** The accounts the broker holds now, as `mosquitto_ctrl dynsec listClients` would show them. */
+async function brokerClients(): Promise<string[]> {
+  const [answer] = await broker!.control([{ command: 'listClients', verbose: false, count: -1, offset: 0 }]);
+  return (answer!.data as { clients: string[] }).clients;
+}
+
+const accounts = () => t.services.deviceLink.counters!.accounts!;
+
+beforeAll(async () => {
+  if (!runs) return;
+  broker = await startTestMosquitto();
+  let w;
+  ({ t, w, cmA } = await createWorldApp());
+  const site = `/v1/customers/${w.customers.a.id}/sites/${w.sites.a1.id}`;
+  const building = (await cmA.post(`${site}/buildings/create`, buildingBody())).json().id as string;
+  const created = (await cmA.post(`${site}/buildings/${building}/zones/create`, zoneBody())).json();
+  zone = `${site}/buildings/${building}/zones/${created.id}`;
+  await subscribe(t, created.id as string);
+  messaging = await startMessaging(t, broker.serverUrl, `dynsec-${randomBytes(4).toString('hex')}`, {
+    dynsec: broker.admin,
+    accountsReconcileMs: 3_600_000,
+  });
+  // The first reconciliation runs once the admin connection is up.
+  await until(() => accounts().reconcile_passes >= 1, 20_000);
+}, 120_000);
+afterAll(async () => {
+  try {
+    await messaging?.close();
+    await t?.close();
+  } finally {
+    await broker?.close();
+  }
+});
+
+/** Prepares, runs the bootstrap handshake and validates; the device signs in with its own secret. */
+async function paired() {
+  const serial = uniqueSerial('FBD');
+  const factorySecret = newSecret();
+  const prepared = await cmA.post(`${zone}/flowboxes/pair`, { serial, factory_secret: factorySecret });
+  expect(prepared.statusCode, prepared.body).toBe(201);
+  const path = `${zone}/flowboxes/${prepared.json().id}`;
+  const bootstrap = await TestDevice.bootstrap(broker!.url, serial, factorySecret);
+  await bootstrap.subscribe('pairing/response');
+  expect((await bootstrap.requestPairing()).result).toBe('pending');
+  const seen = bootstrap.received.length;
+  expect((await cmA.post(`${path}/validate`)).statusCode).toBe(200);
+  const password = String((await bootstrap.next('pairing/response', seen)).message.password);
+  await bootstrap.end();
+  const device = await TestDevice.connect(broker!.url, serial, { username: serial, password });
+  return { serial, factorySecret, password, path, device, id: prepared.json().id as string };
+}
+
+const closed = (device: TestDevice) =>
+  new Promise<void>((resolve) => {
+    if (device.client.disconnected) resolve();
+    else device.client.once('close', () => resolve());
+  });
+
+describe.skipIf(!runs)('device accounts on Mosquitto with dynamic security', () => {
+  it('are made at pairing with their own role: the device publishes and subscribes only its own topics', async () => {
+    const p = await paired();
+    expect(await brokerClients()).toEqual(expect.arrayContaining([p.serial, `bootstrap.${p.serial}`]));
+    const [role] = await broker!.control([{ command: 'getRole', rolename: roleOf(p.serial) }]);
+    const acls = (role!.data as { role: { acls: { acltype: string; topic: string }[] } }).role.acls;
+    expect(acls.map((a) => `${a.acltype} ${a.topic}`).sort()).toEqual(
+      [
+        ...['telemetry', 'state', 'events', 'acks', 'presence', 'pairing/request'].map(
+          (k) => `publishClientSend flowbox/${p.serial}/${k}`,
+        ),
+        `subscribeLiteral flowbox/${p.serial}/commands`,
+        `subscribeLiteral flowbox/${p.serial}/pairing/response`,
+      ].sort(),
+    );
+
+    // Its own topics work: the state reaches the server, and commands reach the device.
+    expect(await p.device.subscribe('commands')).toBe(1);
+    await p.device.publish('state', deviceState({ valve: 'closed' }));
+    await until(async () => (await cmA.get(`${p.path}/info`)).json().valve === 'closed');
+
+    // Another device's topics and wildcards do not: a spy sees the foreign publish never arrive.
+    const other = uniqueSerial('FBD');
+    const spy = await mqtt.connectAsync(broker!.url, { ...broker!.admin, reconnectPeriod: 0 });
+    const seen: string[] = [];
+    spy.on('message', (topic) => seen.push(topic));
+    await spy.subscribeAsync([deviceTopic(other, 'state'), deviceTopic(p.serial, 'events')], { qos: 1 });
+    await p.device.publish('state', deviceState(), deviceTopic(other, 'state'));
+    await p.device.publish('events', {
+      v: PROTOCOL_VERSION,
+      seq: 1,
+      at: new Date().toISOString(),
+      type: 'leak_detection_timeout',
+    });
+    await until(() => seen.includes(deviceTopic(p.serial, 'events')));
+    expect(seen).not.toContain(deviceTopic(other, 'state'));
+    await spy.endAsync();
+    await expect(p.device.client.subscribeAsync(`flowbox/${p.serial}/#`, { qos: 1 })).rejects.toThrow();
+    await expect(
+      p.device.client.subscribeAsync(deviceTopic(other, 'commands'), { qos: 1 }),
+    ).rejects.toThrow();
+    await p.device.end();
+  });
+
+  it('refuse a wrong secret, for a paired device and in pairing mode', async () => {
+    const p = await paired();
+    await expect(
+      TestDevice.connect(broker!.url, p.serial, { username: p.serial, password: newSecret() }),
+    ).rejects.toThrow(/Not authorized/);
+    await expect(TestDevice.bootstrap(broker!.url, p.serial, newSecret())).rejects.toThrow(/Not authorized/);
+    await p.device.end();
+  });
+
+  it('go at unpairing: the device is disconnected at once and refused after', async () => {
+    const p = await paired();
+    const cutOff = closed(p.device);
+    expect((await cmA.post(`${p.path}/unpair`)).statusCode).toBe(204);
+    await cutOff;
+    await expect(
+      TestDevice.connect(broker!.url, p.serial, { username: p.serial, password: p.password }),
+    ).rejects.toThrow(/Not authorized/);
+    await expect(TestDevice.bootstrap(broker!.url, p.serial, p.factorySecret)).rejects.toThrow(
+      /Not authorized/,
+    );
+    const left = await brokerClients();
+    expect(left).not.toContain(p.serial);
+    expect(left).not.toContain(`bootstrap.${p.serial}`);
+  });
+
+  it('go with the zone that held them', async () => {
+    const p = await paired();
+    const cutOff = closed(p.device);
+    const building = zone.slice(0, zone.indexOf('/zones/'));
+    const doomed = (await cmA.post(`${building}/zones/create`, zoneBody({ name: 'Doomed' }))).json()
+      .id as string;
+    await subscribe(t, doomed);
+    // Move the flowbox into the doomed zone, as if it had been paired there.
+    await t.db.update(flowboxes).set({ zoneId: doomed }).where(eq(flowboxes.id, p.id));
+    expect(
+      (await cmA.delete(`${building}/zones/${doomed}/delete`, { confirm_name: 'Doomed' })).statusCode,
+    ).toBe(204);
+    await cutOff;
+    await expect(
+      TestDevice.connect(broker!.url, p.serial, { username: p.serial, password: p.password }),
+    ).rejects.toThrow(/Not authorized/);
+  });
+
+  it('cannot be made while the broker is down: pairing answers 503 and stores nothing', async () => {
+    const passes = accounts().reconcile_passes;
+    await broker!.stop();
+    try {
+      const serial = uniqueSerial('FBD');
+      const res = await cmA.post(`${zone}/flowboxes/pair`, { serial, factory_secret: newSecret() });
+      expect(res.statusCode).toBe(503);
+      expect(await t.db.select().from(flowboxes).where(eq(flowboxes.serial, serial))).toEqual([]);
+    } finally {
+      await broker!.start();
+    }
+    await until(() => accounts().reconcile_passes > passes, 20_000);
+  });
+
+  it('left behind by an outage, or unknown to the database, are removed by reconciliation; the operator’s are not', async () => {
+    const p = await paired();
+    await until(async () => (await cmA.get(`${p.path}/info`)).statusCode === 200);
+    await broker!.stop();
+    // Unpaired while the broker is down: the database revokes, the broker cannot be told.
+    const failures = accounts().revoke_failures;
+    expect((await cmA.post(`${p.path}/unpair`)).statusCode).toBe(204);
+    await until(() => accounts().revoke_failures > failures);
+    const before = accounts().reconcile_passes;
+    await broker!.start();
+    // A managed account nobody knows (a crash between grant and commit), and the operator's own.
+    const ghost = uniqueSerial('FBG');
+    const answers = await broker!.control([
+      { command: 'createRole', rolename: roleOf(ghost) },
+      { command: 'createClient', username: ghost, password: 'x', roles: [{ rolename: roleOf(ghost) }] },
+      { command: 'createClient', username: 'sensor7', password: 'x' },
+    ]);
+    expect(answers.filter((a) => a.error)).toEqual([]);
+    // The admin connection comes back by itself and reconciles at once.
+    await until(() => accounts().reconcile_passes > before, 20_000);
+    await until(async () => !(await brokerClients()).includes(p.serial), 20_000);
+    const left = await brokerClients();
+    expect(left).not.toContain(`bootstrap.${p.serial}`);
+    expect(left).not.toContain(ghost);
+    expect(left).toEqual(expect.arrayContaining(['sensor7', 'flowbox.server', 'flowbox.admin']));
+    const [roles] = await broker!.control([{ command: 'listRoles', verbose: false, count: -1, offset: 0 }]);
+    expect((roles!.data as { roles: string[] }).roles).not.toContain(roleOf(ghost));
+    await expect(
+      TestDevice.connect(broker!.url, p.serial, { username: p.serial, password: p.password }),
+    ).rejects.toThrow(/Not authorized/);
+  });
+});
