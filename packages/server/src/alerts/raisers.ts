@@ -52,6 +52,12 @@ export async function autotestAlert(
 }
 
 /**
+ * The cause of a flowbox whose valve did not confirm a command: one alert whichever path sees it
+ * (a command expiring, automatic closing's supervision of its safety close), repeats counted.
+ */
+export const valveUnconfirmedCause = (flowboxId: string) => `valve_unconfirmed:${flowboxId}`;
+
+/**
  * flowbox_dysfunction: a valve command the device never confirmed before its expiry; the next
  * valve command it carries out resolves it.
  */
@@ -64,7 +70,7 @@ export async function valveCommandAlert(
 ): Promise<void> {
   if (command !== 'valve_open' && command !== 'valve_close') return;
   const device = deviceOf(located);
-  const cause = `valve_unconfirmed:${device.id}`;
+  const cause = valveUnconfirmedCause(device.id);
   if (status === 'expired')
     await raiseAlert(tx, {
       category: 'flowbox_dysfunction',

@@ -13,6 +13,7 @@ export type AutomationAlert = {
   >;
   scope: FlowboxScope;
   flowboxId?: string;
+  flowboxSerial?: string;
   /** One open alert per cause: a repeat of the same cause counts instead of opening another. */
   cause: string;
   details: Record<string, string | number | boolean | null>;

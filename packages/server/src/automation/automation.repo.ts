@@ -61,11 +61,15 @@ export async function ensureAutomationRows(db: Db, zoneIds: readonly string[]): 
 }
 
 /**
- * The zones' rows, locked for this transaction (FOR UPDATE, in zone id order so that two batches
+ * The zones' rows (`missing` ones created first), locked for this transaction (FOR UPDATE, in zone id order so that two batches
  * never wait on each other in a cycle): two instances ingesting the same zone take turns.
  */
-export async function lockAutomationRows(db: Db, zoneIds: readonly string[]): Promise<ZoneAutomation[]> {
-  await ensureAutomationRows(db, zoneIds);
+export async function lockAutomationRows(
+  db: Db,
+  zoneIds: readonly string[],
+  missing: readonly string[] = zoneIds,
+): Promise<ZoneAutomation[]> {
+  await ensureAutomationRows(db, missing);
   return selectAutomation(db)
     .where(inArray(zoneAutomation.zoneId, [...zoneIds]))
     .orderBy(asc(zoneAutomation.zoneId))

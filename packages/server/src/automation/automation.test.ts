@@ -115,6 +115,14 @@ const alertsOf = async (zoneId: string) =>
     cause: a.cause,
   }));
 
+const dysfunctions = async (zoneId: string) =>
+  (
+    await t.db
+      .select()
+      .from(alerts)
+      .where(and(eq(alerts.zoneId, zoneId), eq(alerts.category, 'flowbox_dysfunction')))
+  ).map((a) => ({ cause: a.cause, count: a.count, state: a.state }));
+
 /** Premium: the no-closing and leak alerts are premium-only by default (docs/alerts.md). */
 const makePremium = (zoneId: string) =>
   t.db.update(zones).set({ serviceLevel: 'premium' }).where(eq(zones.id, zoneId));
@@ -340,10 +348,8 @@ describe('a device offline when the zone closes', () => {
     t.clock.advance(SAFETY_CONFIRM_S * 1000);
     await t.services.automation.superviseSafetyCloses();
     expect((await automationOf(zone.id)).closeDysfunctionRaised).toBe(true);
-    expect(await alertsOf(zone.id)).toContainEqual({
-      category: 'flowbox_dysfunction',
-      cause: 'safety_close_unconfirmed',
-    });
+    const cause = `valve_unconfirmed:${zone.device.flowboxId}`;
+    expect(await dysfunctions(zone.id)).toEqual([{ cause, count: 1, state: 'open' }]);
 
     // Past its expiry the first close is dropped and a fresh one takes over.
     t.clock.advance(SAFETY_CLOSE_TTL_S * 1000);
@@ -360,11 +366,54 @@ describe('a device offline when the zone closes', () => {
       .from(deviceCommands)
       .where(and(eq(deviceCommands.flowboxId, zone.device.flowboxId), eq(deviceCommands.status, 'sent')));
     expect(open).toHaveLength(1);
+    // The expiry is the same cause as the supervision's alert: counted, not a second alert.
+    expect(await dysfunctions(zone.id)).toEqual([{ cause, count: 2, state: 'open' }]);
+    // The fresh close expires too: still one alert.
+    t.clock.advance(SAFETY_CLOSE_TTL_S * 1000);
+    await until(async () => (await dysfunctions(zone.id))[0]?.count === 3);
+    await t.services.automation.superviseSafetyCloses();
+    expect(await dysfunctions(zone.id)).toEqual([{ cause, count: 3, state: 'open' }]);
+    const [fresh] = await t.db
+      .select()
+      .from(deviceCommands)
+      .where(and(eq(deviceCommands.flowboxId, zone.device.flowboxId), eq(deviceCommands.status, 'sent')));
 
     const back = await connect(zone.device);
     const closes = closesReceived(back);
     t.clock.advance(10_000);
     await until(() => closes.length > 0);
-    expect(closes[0]!.id).toBe(open[0]!.id);
+    expect(closes[0]!.id).toBe(fresh!.id);
+    // Carried out at last: the zone is confirmed and the device's dysfunction is over.
+    zone.client = back;
+    await ack(zone, fresh!.id);
+    await until(async () => {
+      await t.services.automation.superviseSafetyCloses();
+      return (await automationOf(zone.id)).closeConfirmedAt !== null;
+    });
+    expect(await dysfunctions(zone.id)).toEqual([{ cause, count: 3, state: 'resolved' }]);
+  });
+
+  it('an exit before the device answered withdraws the close without a dysfunction alert', async () => {
+    const zone = await zoneWithDevice('Withdrawn zone');
+    const closes = closesReceived(zone.client);
+    await cmA.put(`${zone.path}/automation/update`, settings());
+    for (let i = 0; i < 3; i++) await minuteOf(zone, 40);
+    await until(() => closes.length === 1);
+    const exited = await cmA.post(`${zone.path}/automation/exit`, { confirm_name: zone.name });
+    expect(exited.statusCode, exited.body).toBe(200);
+    t.clock.advance(SAFETY_CLOSE_TTL_S * 1000);
+    await t.services.commands.dispatchDue();
+    await t.services.automation.superviseSafetyCloses();
+    const [command] = await t.db
+      .select()
+      .from(deviceCommands)
+      .where(eq(deviceCommands.flowboxId, zone.device.flowboxId));
+    expect(command).toMatchObject({ status: 'expired', result: { reason: 'automatic_closing_exited' } });
+    expect(await dysfunctions(zone.id)).toEqual([]);
+    const [logged] = await t.db
+      .select()
+      .from(events)
+      .where(and(eq(events.zoneId, zone.id), eq(events.actionName, 'command_expired')));
+    expect(logged!.changedFields).toEqual(['valve_close', 'automatic_closing_exited']);
   });
 });

@@ -142,6 +142,23 @@ export class CommandsService {
     await this.notify(db, located, created!);
   }
 
+  /**
+   * System commands no longer wanted (a user left automatic closing): finished as expired now and
+   * logged with the reason, without a flowbox_dysfunction alert: the device did nothing wrong.
+   */
+  async withdraw(db: Db, commandIds: readonly string[], reason: string, now: Date): Promise<void> {
+    if (commandIds.length === 0) return;
+    const rows = await db
+      .select()
+      .from(deviceCommands)
+      .where(
+        and(inArray(deviceCommands.id, [...commandIds]), inArray(deviceCommands.status, [...OPEN_STATUSES])),
+      )
+      .orderBy(deviceCommands.id)
+      .for('update');
+    for (const command of rows) await this.finish(db, command, 'expired', { reason }, now, false);
+  }
+
   async list(actor: Actor, path: FlowboxPath): Promise<FlowboxCommand[]> {
     requireSiteRead(actor, path.customerId, path.siteId);
     const located = await findFlowbox(this.ctx.db, path);
@@ -284,6 +301,7 @@ export class CommandsService {
     status: 'done' | 'refused' | 'expired',
     result: Record<string, unknown> | null,
     now: Date,
+    alerting = true,
   ): Promise<void> {
     const [row] = await db
       .update(deviceCommands)
@@ -309,7 +327,7 @@ export class CommandsService {
         changedFields:
           status === 'done' ? [] : [command.name, ...(result?.reason ? [String(result.reason)] : [])],
       });
-    await valveCommandAlert(db, located, command.name, status, now);
+    if (alerting) await valveCommandAlert(db, located, command.name, status, now);
     await this.notify(db, located, row!);
   }
 
