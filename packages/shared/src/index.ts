@@ -18,3 +18,4 @@ export * from './api/alerts.ts';
 export * from './billing/index.ts';
 export * from './protocol/index.ts';
 export * from './automation/index.ts';
+export * from './api/images.ts';

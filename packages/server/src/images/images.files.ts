@@ -1,15 +1,6 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-
-/** spec §8 image replace; issue #3: no script-bearing format (SVG, HTML) is ever stored or served. */
-export const IMAGE_TYPES = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  webp: 'image/webp',
-} as const;
-export type ImageExtension = keyof typeof IMAGE_TYPES;
-
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+import type { ImageExtension } from '@flowbox/shared';
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 

@@ -1,10 +1,16 @@
-import { ApiErrorSchema, BUILDING_IMAGE_KINDS, ImageAnswerSchema, SITE_IMAGE_KINDS } from '@flowbox/shared';
+import {
+  ApiErrorSchema,
+  BUILDING_IMAGE_KINDS,
+  IMAGE_TYPES,
+  ImageAnswerSchema,
+  MAX_IMAGE_BYTES,
+  SITE_IMAGE_KINDS,
+} from '@flowbox/shared';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../errors.ts';
 import { buildingParams, customerParams, siteParams } from '../http/params.ts';
 import { actorOf, errorResponses, type App } from '../http/types.ts';
-import { IMAGE_TYPES, MAX_IMAGE_BYTES } from './images.files.ts';
 import type { ImagesService } from './images.service.ts';
 
 const tags = ['images'];

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ImageAnswer } from '@flowbox/shared';
+import { IMAGE_TYPES, type ImageAnswer } from '@flowbox/shared';
 import {
   requireCustomerManage,
   requireCustomerRead,
@@ -14,13 +14,7 @@ import { findCustomer } from '../customers/customers.repo.ts';
 import { AppError, notFound } from '../errors.ts';
 import { recordChange } from '../events/events.repo.ts';
 import type { BuildingPath, SitePath } from '../http/params.ts';
-import {
-  detectImageType,
-  IMAGE_TYPES,
-  readImageFile,
-  removeImageFiles,
-  writeImageFile,
-} from './images.files.ts';
+import { detectImageType, readImageFile, removeImageFiles, writeImageFile } from './images.files.ts';
 import {
   deleteImage,
   findImage,

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { MAX_IMAGE_BYTES } from '@flowbox/shared';
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, images } from '../db/schema.ts';
@@ -13,7 +14,6 @@ import {
   type TestApp,
   type World,
 } from '../test/harness.ts';
-import { MAX_IMAGE_BYTES } from './images.files.ts';
 
 let t: TestApp;
 let w: World;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { apiPathOfImage, imageFileProblem, MAX_IMAGE_BYTES, uploadPathOf } from './images.ts';
+import { MAX_IMAGE_BYTES } from '@flowbox/shared';
+import { apiPathOfImage, imageFileProblem, uploadPathOf } from './images.ts';
 
 describe('image checks before upload', () => {
   it('accepts PNG, JPEG and WebP up to 5 MiB', () => {

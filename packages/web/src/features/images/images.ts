@@ -1,4 +1,4 @@
-import type { MessageKey } from '@flowbox/shared';
+import { ACCEPTED_IMAGE_TYPES, MAX_IMAGE_BYTES, type MessageKey } from '@flowbox/shared';
 
 /**
  * Where an image belongs and which of its fields it fills (docs/hierarchy.md, Images): the customer
@@ -8,12 +8,6 @@ export type ImageTarget =
   | { owner: 'customer'; customerId: string; kind: 'logo' }
   | { owner: 'site'; customerId: string; siteId: string; kind: 'logo' | 'plan' }
   | { owner: 'building'; customerId: string; siteId: string; buildingId: string; kind: 'plan' | 'picture' };
-
-/** The server reads the type from the file's first bytes; these are the ones it keeps. */
-export const ACCEPTED_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
-
-/** The server refuses more than 5 MiB with 413 (docs/hierarchy.md, Images). */
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
 /**
  * Refuses before sending what the server would refuse anyway, with the same catalogue message.

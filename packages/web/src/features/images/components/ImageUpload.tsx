@@ -1,3 +1,4 @@
+import { ACCEPTED_IMAGE_TYPES } from '@flowbox/shared';
 import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../components/Alert.tsx';
@@ -5,7 +6,7 @@ import { Button } from '../../../components/Button.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
 import { errorMessage } from '../../../lib/forms.ts';
 import { useUploadImage } from '../api/upload-image.ts';
-import { ACCEPTED_IMAGE_TYPES, imageFileProblem, type ImageTarget } from '../images.ts';
+import { imageFileProblem, type ImageTarget } from '../images.ts';
 import { ImageView } from './ImageView.tsx';
 
 type ImageUploadProps = {
