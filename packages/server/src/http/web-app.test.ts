@@ -9,9 +9,10 @@ import type { App } from './types.ts';
 
 let app: App;
 let database: Database;
+let webDist: string;
 
 beforeAll(async () => {
-  const webDist = mkdtempSync(join(tmpdir(), 'fbx-web-'));
+  webDist = mkdtempSync(join(tmpdir(), 'fbx-web-'));
   writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>Flowbox Manager</title>');
   mkdirSync(join(webDist, 'assets'));
   writeFileSync(join(webDist, 'assets/app.js'), 'console.log(1)');
@@ -31,7 +32,7 @@ describe('serving the web app', () => {
   it('answers index.html for client-side routes, with a content security policy', async () => {
     for (const url of ['/', '/customers', '/customers/abc/sites/add', '/no/such/page']) {
       const res = await app.inject({ method: 'GET', url });
-      expect(res.statusCode).toBe(200);
+      expect(res.statusCode, res.body).toBe(200);
       expect(res.headers['content-type']).toMatch(/text\/html/);
       expect(res.body).toContain('<title>Flowbox Manager</title>');
       expect(res.headers['content-security-policy']).toContain("default-src 'self'");
@@ -39,11 +40,29 @@ describe('serving the web app', () => {
     }
   });
 
-  it('serves built assets as files', async () => {
+  it('serves built assets as files, cached for good since their names are content hashes', async () => {
     const res = await app.inject({ method: 'GET', url: '/assets/app.js' });
-    expect(res.statusCode).toBe(200);
+    expect(res.statusCode, res.body).toBe(200);
     expect(res.body).toBe('console.log(1)');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const index = await app.inject({ method: 'GET', url: '/customers' });
+    expect(index.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('serves a build made while it runs, and answers 404 for a missing asset', async () => {
+    expect((await app.inject({ method: 'GET', url: '/assets/next.js' })).statusCode).toBe(404);
+    writeFileSync(join(webDist, 'assets/next.js'), 'console.log(2)');
+    const res = await app.inject({ method: 'GET', url: '/assets/next.js' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe('console.log(2)');
+  });
+
+  it('refuses paths that climb out of the build', async () => {
+    for (const url of ['/assets/../../etc/passwd', '/%2e%2e/%2e%2e/etc/passwd']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.body).not.toContain('root:');
+    }
   });
 
   it('never answers the web app for an unknown API path', async () => {
