@@ -72,6 +72,15 @@ describe('configuration (DESIGN.md §8)', () => {
     );
   });
 
+  it('sizes the PostgreSQL pool from DATABASE_POOL_SIZE (10 by default), and refuses a size that cannot work', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).databasePoolSize).toBe(10);
+    expect(loadConfig({ DATA_DIR: dataDir(), DATABASE_POOL_SIZE: '25' }).databasePoolSize).toBe(25);
+    for (const size of ['0', '2.5', 'ten', '500'])
+      expect(() => loadConfig({ DATA_DIR: dataDir(), DATABASE_POOL_SIZE: size })).toThrow(
+        `Invalid configuration: DATABASE_POOL_SIZE must be an integer between 1 and 200 (got "${size}")`,
+      );
+  });
+
   it('runs the demo fleet only with demo data, unless DEMO_FLEET=false', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), DEMO_FLEET: 'false' })).toMatchObject({
       demo: true,

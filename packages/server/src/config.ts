@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_POOL_SIZE } from './db/client.ts';
 import { identityFromUsername, isMessageKey, passwordField, translate } from '@flowbox/shared';
 
 /** DESIGN.md §8: configuration is read from the environment once, validated, then passed in. */
@@ -34,6 +35,12 @@ const EnvSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: urlWithScheme(['postgres', 'postgresql']).optional(),
+  DATABASE_POOL_SIZE: z.coerce
+    .number({ error: 'must be an integer between 1 and 200' })
+    .int('must be an integer between 1 and 200')
+    .min(1, 'must be an integer between 1 and 200')
+    .max(200, 'must be an integer between 1 and 200')
+    .default(DEFAULT_POOL_SIZE),
   MQTT_URL: urlWithScheme(['mqtt', 'mqtts', 'tcp', 'ws', 'wss']).optional(),
   MQTT_PORT: port(1883),
   MQTT_CLIENT_ID: z
@@ -84,6 +91,11 @@ export type Config = {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /**
+   * With DATABASE_URL: connections this instance's pool opens at most (LISTEN has one more of its
+   * own). N instances open up to N × (this + 1): keep it under PostgreSQL's max_connections.
+   */
+  databasePoolSize: number;
   mqttUrl: string | undefined;
   mqttPort: number;
   /**
@@ -140,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     mqttUrl: e.MQTT_URL,
     mqttPort: e.MQTT_PORT,
     mqttClientId: e.MQTT_CLIENT_ID,

@@ -25,6 +25,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
     onConnectionError: (error) =>
       logger.current?.warn({ err: error.message }, 'database connection lost; it is replaced on next use'),
   });

@@ -17,19 +17,49 @@ const migrationsFolder = join(import.meta.dirname, '../../drizzle');
 /** Any fixed number: only one instance applies migrations at a time (DESIGN.md §7). */
 const MIGRATION_LOCK = 727_001;
 
-/** PostgreSQL through DATABASE_URL, else embedded PGlite in dataDir (or in memory when dataDir is null). */
-export async function openDatabase(options: {
+/** Connections of one instance's pool when DATABASE_POOL_SIZE is not set. */
+export const DEFAULT_POOL_SIZE = 10;
+
+/**
+ * How long a query waits for a free pooled connection before it fails. Without it an exhausted
+ * pool makes every caller wait forever, ingest and the jobs included; with it the operation fails,
+ * rolls back and is retried (MQTT redelivery, the job's next pass), and the error is in the log.
+ */
+const CONNECTION_TIMEOUT_MS = 15_000;
+/** Idle pooled connections are closed after this long: a quiet instance gives its connections back. */
+const IDLE_TIMEOUT_MS = 30_000;
+/**
+ * PostgreSQL ends a session left idle inside a transaction this long: its locks and its connection
+ * come back even if the code holding it waits on something that never comes.
+ */
+const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
+
+export type OpenDatabaseOptions = {
   databaseUrl?: string;
   dataDir: string | null;
+  /** PostgreSQL: the most connections this instance's pool opens (DATABASE_POOL_SIZE). */
+  poolSize?: number;
   /** Told when an idle pooled connection breaks (database restarted, connection killed). */
   onConnectionError?: (error: Error) => void;
-}): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.onConnectionError);
+};
+
+/** PostgreSQL through DATABASE_URL, else embedded PGlite in dataDir (or in memory when dataDir is null). */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options);
   return openPglite(options.dataDir);
 }
 
-async function openPostgres(url: string, onConnectionError?: (error: Error) => void): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+async function openPostgres(
+  url: string,
+  { poolSize = DEFAULT_POOL_SIZE, onConnectionError }: OpenDatabaseOptions,
+): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
+    idleTimeoutMillis: IDLE_TIMEOUT_MS,
+    idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
+  });
   // An idle connection that breaks (PostgreSQL restarted, or an operator ended it) is an 'error'
   // event on the pool: unheard, it would stop the process. The pool replaces it on next use.
   pool.on('error', (error) => onConnectionError?.(error));
