@@ -106,6 +106,25 @@ describe.each([
     }
   });
 
+  it.skipIf(!available)('reports an interval once it is over, never before', async () => {
+    // The first interval ends 59.5 s after start: 0.5 s after each whole minute.
+    const { device, observer, clock } = await boot({ intervalPhaseMs: 59_500 });
+    const readings = await measure(device, observer, clock, 2);
+    expect(readings.map((r) => r.at)).toEqual([
+      new Date(NIGHT + 500).toISOString(),
+      new Date(NIGHT + MINUTE + 500).toISOString(),
+    ]);
+    expect(device.published).toBe(2);
+    clock.advance(499); // 1 ms before the third interval ends
+    device.tick();
+    await device.flush();
+    expect(device.published).toBe(2);
+    clock.advance(1);
+    device.tick();
+    await device.flush();
+    expect(device.published).toBe(3);
+  });
+
   it.skipIf(!available)(
     'sends telemetry with consecutive sequence numbers and its own timestamps',
     async () => {

@@ -77,6 +77,8 @@ export type DeviceOptions = {
   intervalPhaseMs?: number;
   /** Offline buffer size (docs/protocol.md "Offline buffering and replay"). */
   bufferLimit?: number;
+  /** Readings in flight at once while the buffer drains (`REPLAY_WINDOW` by default; 1: one by one). */
+  replayWindow?: number;
   /** Sequence numbers to continue from (a device restarted by the CLI keeps its counters). */
   firstTelemetrySeq?: number;
   firstEventSeq?: number;
@@ -121,6 +123,13 @@ const AUTOTEST_CHECKS = [
   'humidity_sensor',
   'network',
 ];
+
+/**
+ * Readings a device keeps in flight while it drains its buffer (docs/protocol.md "Offline buffering
+ * and replay"): enough for an hour of minute readings in one batch, little enough for a small
+ * device's memory.
+ */
+export const REPLAY_WINDOW = 64;
 
 /** Remembered command outcomes, so a redelivered command is answered and never run twice. */
 const REMEMBERED_COMMANDS = 1000;
@@ -392,8 +401,8 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
   tick(): void {
     this.checkLeakDetectionTimeout();
     const now = this.clock.now();
-    // A timer firing a few milliseconds early still closes its interval (2 % of slack).
-    while (now - this.lastWindowEnd >= this.intervalMs * 0.98) {
+    // Only intervals that are over: a reading never ends in the device's future (its `at`).
+    while (now - this.lastWindowEnd >= this.intervalMs) {
       const windowEnd = this.lastWindowEnd + this.intervalMs;
       this.measureUntil(windowEnd);
       this.emitTelemetry(windowEnd);
@@ -593,13 +602,17 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
       const oldestTelemetry = this.outbox.findIndex((m) => m.kind === 'telemetry');
       this.outbox.splice(oldestTelemetry === -1 ? 0 : oldestTelemetry, 1);
     }
-    if (this.connected) void this.drain();
+    // After the current task: the readings of one tick leave together, in one window.
+    if (this.connected) queueMicrotask(() => void this.drain());
   }
 
   /**
-   * Sends the buffer in order, one message at a time, removing each only once the broker has
-   * acknowledged it: a connection lost mid-way leaves the rest (and the unacknowledged one, sent
-   * again with the same sequence number) for the next connection.
+   * Sends the buffer in order, removing each message only once the broker has acknowledged it: a
+   * connection lost mid-way leaves the rest (and the unacknowledged ones, sent again with the same
+   * sequence number) for the next connection. Consecutive readings go out as a window of up to
+   * `replayWindow` in flight, so a replayed buffer reaches the server's batch writer many at a time
+   * instead of one round trip (and one transaction) per reading; events and acks go one at a time,
+   * each after everything before it, so the server sees them in order with the readings.
    */
   private drain(): Promise<void> {
     this.draining ??= this.sendBuffered().finally(() => {
@@ -613,21 +626,44 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
   private async sendBuffered(): Promise<void> {
     while (this.outbox.length > 0 && this.connection?.client.connected) {
       const { client, closed } = this.connection;
-      const next = this.outbox[0];
-      if (!next) break;
-      const sent = await Promise.race([
-        client.publishAsync(next.topic, next.payload, { qos: 1 }).then(
-          () => true,
-          () => false,
-        ),
-        closed.then(() => false),
-      ]);
-      if (!sent) break;
+      const window = this.nextWindow();
+      if (window.length === 0) break;
+      // One write for the whole window: the broker reads it as one chunk, the server as one batch.
+      client.stream.cork();
+      const publishing = window.map((message) =>
+        Promise.race([
+          client.publishAsync(message.topic, message.payload, { qos: 1 }).then(
+            () => true,
+            () => false,
+          ),
+          closed.then(() => false),
+        ]),
+      );
+      process.nextTick(() => client.stream.uncork());
+      const sent = await Promise.all(publishing);
       // Counted once per message: a QoS 1 resend after a reconnect acknowledges the same one again.
-      if (this.outbox[0] !== next) continue;
-      this.outbox.shift();
-      this.published += 1;
+      // A full buffer may have dropped a reading while it was in flight: removal goes by identity.
+      const acknowledged = new Set(window.filter((_, i) => sent[i]));
+      const before = this.outbox.length;
+      this.outbox = this.outbox.filter((message) => !acknowledged.has(message));
+      this.published += before - this.outbox.length;
+      if (sent.includes(false)) break;
     }
+  }
+
+  /** The head of the buffer: one event or ack, or up to `replayWindow` consecutive readings. */
+  private nextWindow(): Outgoing[] {
+    const limit = Math.max(1, this.options.replayWindow ?? REPLAY_WINDOW);
+    const window: Outgoing[] = [];
+    for (const message of this.outbox) {
+      if (window.length >= limit) break;
+      if (message.kind !== 'telemetry') {
+        if (window.length === 0) window.push(message);
+        break;
+      }
+      window.push(message);
+    }
+    return window;
   }
 
   /** Resolves once the buffer is empty, or the device is offline with messages left. */
