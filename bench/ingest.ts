@@ -7,9 +7,10 @@
 // machine and cores. Prints figures and exits. Knobs: BENCH_SECONDS, BENCH_DEVICES, BENCH_WINDOW,
 // BENCH_BATCH, BENCH_WAIT_MS, BENCH_CONCURRENCY, BENCH_ZONES.
 import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { deviceTopic, encodePayload, PROTOCOL_VERSION } from '@flowbox/shared';
-import mqtt, { type MqttClient } from 'mqtt';
+import { connect, type Socket } from 'node:net';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_S = 3;
@@ -24,6 +25,10 @@ const MAX_IN_FLIGHT = 100;
 /** An external broker (Mosquitto) instead of the embedded one; the server then reads with CONNECTIONS. */
 const MQTT_URL = process.env.BENCH_MQTT_URL || undefined;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+/** A directory: the server's CPU profile of the measured seconds is written there (.cpuprofile). */
+const PROFILE = process.env.BENCH_PROFILE || undefined;
+/** Which passes run: both by default, `postgres` or `pglite` alone. */
+const DATABASES = (process.env.BENCH_DATABASES ?? 'pglite,postgres').split(',');
 
 type Device = { serial: string; password: string };
 type Usage = {
@@ -32,6 +37,8 @@ type Usage = {
   committedP99: number;
   committed: number;
   cpuUs: number;
+  /** CPU of the PostgreSQL backends serving the server's database (0 on PGlite: it is in cpuUs). */
+  databaseCpuUs: number;
   rss: number;
   heap: number;
   stored: number;
@@ -39,9 +46,6 @@ type Usage = {
   largest: number;
 };
 type FromServer = { port: number; devices: Device[] } | { usage: Usage } | { closed: true };
-
-if (process.env.BENCH_INGEST_ROLE === 'server') await serve();
-else await main();
 
 /** The server process: database, app services, device messaging with the embedded broker. */
 async function serve(): Promise<void> {
@@ -97,28 +101,62 @@ async function serve(): Promise<void> {
     },
   });
   const send = (message: FromServer) => process.send!(message);
+  const databaseCpuUs = async () => {
+    if (database.driver !== 'postgres') return 0;
+    const { sql } = await import('drizzle-orm');
+    const backends = (await database.db.execute(
+      sql`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`,
+    )) as unknown as { rows: { pid: number }[] };
+    return backends.rows.reduce((sum, { pid }) => sum + processCpuUs(pid), 0);
+  };
+  const profiler = PROFILE ? new (await import('node:inspector')).Session() : undefined;
+  const profile = async (message: 'start' | 'usage') => {
+    if (!profiler) return;
+    const post = (method: string) =>
+      new Promise<unknown>((resolve, reject) =>
+        profiler.post(method, (error, result) => (error ? reject(error) : resolve(result))),
+      );
+    if (message === 'start') {
+      profiler.connect();
+      await post('Profiler.enable');
+      await post('Profiler.start');
+      return;
+    }
+    const { profile: taken } = (await post('Profiler.stop')) as { profile: object };
+    const file = join(PROFILE!, `ingest-server-${database.driver}-${process.pid}.cpuprofile`);
+    mkdirSync(PROFILE!, { recursive: true });
+    writeFileSync(file, JSON.stringify(taken));
+    profiler.disconnect();
+  };
+  const report = async (message: 'start' | 'usage') => {
+    if (message === 'usage') await profile(message);
+    const databaseCpu = await databaseCpuUs();
+    recording = message === 'start';
+    if (recording) sinceAt.length = 0;
+    const sorted = [...sinceAt].sort((a, b) => a - b);
+    const q = (x: number) => sorted[Math.min(sorted.length - 1, Math.floor(x * sorted.length))] ?? 0;
+    const cpu = process.cpuUsage();
+    const memory = process.memoryUsage();
+    const c = messaging.telemetry.counters;
+    send({
+      usage: {
+        committedP50: q(0.5),
+        committedP99: q(0.99),
+        committed: sorted.length,
+        cpuUs: cpu.user + cpu.system,
+        databaseCpuUs: databaseCpu,
+        rss: memory.rss,
+        heap: memory.heapUsed,
+        stored: c.stored,
+        batches: c.batches,
+        largest: c.largest_batch,
+      },
+    });
+    if (message === 'start') await profile(message);
+  };
   process.on('message', (message: string) => {
     if (message === 'start' || message === 'usage') {
-      recording = message === 'start';
-      if (recording) sinceAt.length = 0;
-      const sorted = [...sinceAt].sort((a, b) => a - b);
-      const q = (x: number) => sorted[Math.min(sorted.length - 1, Math.floor(x * sorted.length))] ?? 0;
-      const cpu = process.cpuUsage();
-      const memory = process.memoryUsage();
-      const c = messaging.telemetry.counters;
-      send({
-        usage: {
-          committedP50: q(0.5),
-          committedP99: q(0.99),
-          committed: sorted.length,
-          cpuUs: cpu.user + cpu.system,
-          rss: memory.rss,
-          heap: memory.heapUsed,
-          stored: c.stored,
-          batches: c.batches,
-          largest: c.largest_batch,
-        },
-      });
+      void report(message);
     } else if (message === 'stop') {
       void (async () => {
         await messaging.close();
@@ -129,6 +167,8 @@ async function serve(): Promise<void> {
       })();
     }
   });
+  // The benchmark process gone (failed, interrupted): no server left behind.
+  process.once('disconnect', () => process.exit(1));
   send({ port, devices });
 }
 
@@ -142,20 +182,17 @@ async function main(): Promise<void> {
       `${MQTT_URL ? `broker ${MQTT_URL}, ${CONNECTIONS} server connections in a shared subscription` : 'embedded broker'}; ` +
       `Node ${process.version}`,
   );
-  await run('Embedded PGlite', {});
-  await run(`PostgreSQL (${new URL(pgUrl).host}, throw-away database)`, { FLOWBOX_TEST_PG: pgUrl }).catch(
-    (error: unknown) => console.log(`\nPostgreSQL: not measured (${String(error)})`),
-  );
+  if (DATABASES.includes('pglite')) await run('Embedded PGlite', {});
+  if (DATABASES.includes('postgres'))
+    await run(`PostgreSQL (${new URL(pgUrl).host}, throw-away database)`, { FLOWBOX_TEST_PG: pgUrl }).catch(
+      (error: unknown) => console.log(`\nPostgreSQL: not measured (${String(error)})`),
+    );
   process.exit(0);
 }
 
 async function run(label: string, env: Record<string, string>): Promise<void> {
   const child = fork(import.meta.filename, [], {
-    execArgv: [
-      '--import',
-      'tsx',
-      ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []),
-    ],
+    execArgv: ['--import', 'tsx'],
     env: { ...process.env, FLOWBOX_TEST_PG: '', ...env, BENCH_INGEST_ROLE: 'server' },
   });
   const inbox: FromServer[] = [];
@@ -181,76 +218,46 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
 
   const { port, devices } = await next('devices');
   const loadBefore = (await import('node:os')).loadavg()[0]!;
-  const url = MQTT_URL ?? `mqtt://127.0.0.1:${port}`;
-  const clients: MqttClient[] = [];
+  const url = new URL(MQTT_URL ?? `mqtt://127.0.0.1:${port}`);
+  const fleet: BenchDevice[] = [];
   for (let i = 0; i < devices.length; i += 50)
-    clients.push(
+    fleet.push(
       ...(await Promise.all(
-        devices.slice(i, i + 50).map((d) =>
-          mqtt.connectAsync(url, {
-            username: d.serial,
-            password: d.password,
-            clientId: d.serial,
-            reconnectPeriod: 0,
-          }),
-        ),
+        devices.slice(i, i + 50).map((d) => BenchDevice.connect(url.hostname, Number(url.port || 1883), d)),
       )),
     );
 
   let measuring = false;
   let stopping = false;
   let acked = 0;
-  let errors = 0;
-  const latencies: number[] = [];
-  const inFlight = new Array<number>(clients.length).fill(0);
-  const seqs = new Array<number>(clients.length).fill(0);
   let skipped = 0;
-  const publishOne = (i: number, done?: () => void) => {
-    const client = clients[i]!;
-    const seq = (seqs[i] = seqs[i]! + 1);
-    const sent = performance.now();
-    const payload = encodePayload({
-      v: PROTOCOL_VERSION,
-      seq,
-      at: new Date().toISOString(),
-      interval_s: 60,
-      volume_l: 1 + (seq % 7) * 0.25,
-      flow_s: 30,
-      temperature_c: 19.5,
-      humidity_pct: 48,
-    });
-    inFlight[i] = inFlight[i]! + 1;
-    client.publish(deviceTopic(devices[i]!.serial, 'telemetry'), payload, { qos: 1 }, (error) => {
-      inFlight[i] = inFlight[i]! - 1;
-      if (error) errors += 1;
-      else if (measuring) {
-        acked += 1;
-        latencies.push(performance.now() - sent);
-      }
-      done?.();
-    });
+  const latencies: number[] = [];
+  const onAck = (ms: number) => {
+    if (!measuring) return;
+    acked += 1;
+    latencies.push(ms);
   };
   const timers: NodeJS.Timeout[] = [];
-  let loops: Promise<unknown> = Promise.resolve();
   if (RATE > 0) {
     // Open loop: every device publishes at RATE / DEVICES readings/s, its readings of a tick in one
     // TCP write (a device sending what it measured, or replaying); a device with MAX_IN_FLIGHT
     // unacknowledged readings skips (counted) rather than queueing without end.
-    const perTick = (RATE * TICK_MS) / 1000 / clients.length;
-    clients.forEach((client, i) => {
+    const perTick = (RATE * TICK_MS) / 1000 / fleet.length;
+    fleet.forEach((device) => {
       let credit = 0;
+      device.onAck = onAck;
       timers.push(
         setTimeout(
           () =>
             timers.push(
               setInterval(() => {
                 credit += perTick;
-                client.stream.cork();
+                let n = 0;
                 for (; credit >= 1; credit -= 1) {
-                  if (inFlight[i]! >= MAX_IN_FLIGHT) skipped += measuring ? 1 : 0;
-                  else publishOne(i);
+                  if (device.inFlight + n >= MAX_IN_FLIGHT) skipped += measuring ? 1 : 0;
+                  else n += 1;
                 }
-                process.nextTick(() => client.stream.uncork());
+                device.publish(n);
               }, TICK_MS),
             ),
           Math.random() * TICK_MS,
@@ -258,16 +265,15 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
       );
     });
   } else {
-    // Closed loop: each device keeps WINDOW readings unacknowledged, as fast as acknowledgements come.
-    loops = Promise.all(
-      clients.map((_, i) =>
-        Promise.all(
-          Array.from({ length: WINDOW }, async () => {
-            while (!stopping) await new Promise<void>((resolve) => publishOne(i, resolve));
-          }),
-        ),
-      ),
-    );
+    // Closed loop: each device keeps WINDOW readings unacknowledged; every PUBACK read is replaced
+    // by a new reading, those of one TCP read in one write.
+    for (const device of fleet) {
+      device.onAck = onAck;
+      device.onDrained = (n) => {
+        if (!stopping) device.publish(n);
+      };
+      device.publish(WINDOW);
+    }
   }
 
   await new Promise((resolve) => setTimeout(resolve, WARMUP_S * 1000));
@@ -284,9 +290,9 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
   const machine1 = machineTicks();
   stopping = true;
   for (const timer of timers) clearTimeout(timer);
-  await loops;
-  while (inFlight.some((n) => n > 0)) await new Promise((resolve) => setTimeout(resolve, 20));
-  await Promise.all(clients.map((c) => c.endAsync(true)));
+  while (fleet.some((d) => d.inFlight > 0)) await new Promise((resolve) => setTimeout(resolve, 20));
+  const errors = fleet.reduce((sum, d) => sum + d.errors, 0);
+  for (const device of fleet) device.close();
   child.send('stop');
   await next('closed');
 
@@ -320,6 +326,175 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
       `whole machine ${(((machine1.busy - machine0.busy) / (machine1.total - machine0.total)) * 100).toFixed(0)} % busy ` +
       `(the rest: the database, and whatever else runs on the machine)`,
   );
+  // CPU time per reading: the working figure on a shared machine (throughput depends on what else
+  // runs; the work a reading costs does not).
+  const stored = after.stored - before.stored;
+  const perReading = (us: number) => (stored > 0 ? (us / stored).toFixed(1) : '—');
+  console.log(
+    `  CPU per reading stored: server ${perReading(after.cpuUs - before.cpuUs)} µs, ` +
+      `load generator ${perReading(cpu1.user + cpu1.system)} µs` +
+      (after.databaseCpuUs > 0
+        ? `, PostgreSQL backends ${perReading(after.databaseCpuUs - before.databaseCpuUs)} µs`
+        : ' (the database is inside the server)'),
+  );
+}
+
+/** Bytes of an MQTT "remaining length" (a varint of 7 bits a byte). */
+function remainingLength(n: number): number[] {
+  const out: number[] = [];
+  do {
+    let byte = n % 128;
+    n = Math.floor(n / 128);
+    if (n > 0) byte |= 0x80;
+    out.push(byte);
+  } while (n > 0);
+  return out;
+}
+
+/** A UTF-8 string as MQTT writes it: two length bytes, then the bytes. */
+function mqttString(text: string): Buffer {
+  const bytes = Buffer.from(text, 'utf8');
+  return Buffer.concat([Buffer.from([bytes.length >> 8, bytes.length & 0xff]), bytes]);
+}
+
+/**
+ * One simulated flowbox on a raw TCP socket: a minimal MQTT 3.1.1 client that does only what the
+ * benchmark needs, so the load generator (on the same cores as the server) costs little per reading.
+ * It signs in with the device's own credentials (clean session), publishes each reading as its own
+ * QoS 1 PUBLISH on `flowbox/{serial}/telemetry` (payload as `encodePayload` writes it; checked once
+ * at start), the readings of one call in one TCP write, and reads PUBACKs, timing each publish →
+ * PUBACK. Anything else from the broker is skipped; a closed connection counts its readings in
+ * flight as errors.
+ */
+class BenchDevice {
+  inFlight = 0;
+  errors = 0;
+  onAck: (ms: number) => void = () => undefined;
+  /** Called after a TCP read that held PUBACKs, with how many. */
+  onDrained: (acked: number) => void = () => undefined;
+  private seq = 0;
+  /** Publish time of each packet id still in flight (ids are seq mod 2^16; windows are far smaller). */
+  private readonly sentAt = new Float64Array(65_536);
+  private readonly topic: Buffer;
+  private pending: Buffer | undefined;
+
+  private constructor(
+    private readonly socket: Socket,
+    serial: string,
+  ) {
+    this.topic = mqttString(deviceTopic(serial, 'telemetry'));
+    socket.on('data', (chunk: Buffer) => this.read(chunk));
+    socket.on('close', () => {
+      this.errors += this.inFlight;
+      this.inFlight = 0;
+    });
+  }
+
+  static async connect(host: string, port: number, device: Device): Promise<BenchDevice> {
+    const socket = connect({ host, port, noDelay: true });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', resolve);
+      socket.once('error', reject);
+    });
+    const body = Buffer.concat([
+      mqttString('MQTT'),
+      // protocol level 4 (3.1.1); flags: user name, password, clean session; keep-alive 0 (off).
+      Buffer.from([4, 0b1100_0010, 0, 0]),
+      mqttString(device.serial),
+      mqttString(device.serial),
+      mqttString(device.password),
+    ]);
+    socket.write(Buffer.concat([Buffer.from([0x10, ...remainingLength(body.length)]), body]));
+    const connack = await new Promise<Buffer>((resolve, reject) => {
+      socket.once('data', resolve);
+      socket.once('error', reject);
+    });
+    if (connack[0] !== 0x20 || connack[3] !== 0)
+      throw new Error(`${device.serial}: connection refused (${connack.toString('hex')})`);
+    return new BenchDevice(socket, device.serial);
+  }
+
+  /** `count` new readings, each its own QoS 1 PUBLISH, in one TCP write. */
+  publish(count: number): void {
+    if (count <= 0 || this.socket.destroyed) return;
+    const packets: Buffer[] = [];
+    const now = performance.now();
+    const at = new Date().toISOString();
+    for (let i = 0; i < count; i++) {
+      const seq = ++this.seq;
+      const payload = Buffer.from(telemetryPayload(seq, at), 'utf8');
+      const id = seq & 0xffff || 1;
+      const length = this.topic.length + 2 + payload.length;
+      packets.push(
+        Buffer.from([0x32, ...remainingLength(length)]),
+        this.topic,
+        Buffer.from([id >> 8, id & 0xff]),
+        payload,
+      );
+      this.sentAt[id] = now;
+    }
+    this.inFlight += count;
+    this.socket.write(Buffer.concat(packets));
+  }
+
+  close(): void {
+    this.socket.end(Buffer.from([0xe0, 0]));
+  }
+
+  private read(chunk: Buffer): void {
+    const data = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
+    this.pending = undefined;
+    const now = performance.now();
+    let at = 0;
+    let acked = 0;
+    while (at < data.length) {
+      let length = 0;
+      let shift = 0;
+      let p = at + 1;
+      for (; p < data.length; p++) {
+        length += (data[p]! & 0x7f) << shift;
+        shift += 7;
+        if ((data[p]! & 0x80) === 0) break;
+      }
+      if (p >= data.length || p + 1 + length > data.length) break;
+      if (data[at] === 0x40) {
+        const id = (data[p + 1]! << 8) | data[p + 2]!;
+        this.inFlight -= 1;
+        acked += 1;
+        this.onAck(now - this.sentAt[id]!);
+      }
+      at = p + 1 + length;
+    }
+    if (at < data.length) this.pending = data.subarray(at);
+    if (acked > 0) this.onDrained(acked);
+  }
+}
+
+/** A telemetry payload as `encodePayload` writes it, without building the object first. */
+function telemetryPayload(seq: number, at: string): string {
+  return (
+    `{"v":${PROTOCOL_VERSION},"seq":${seq},"at":"${at}","interval_s":60,"volume_l":${1 + (seq % 7) * 0.25},` +
+    `"flow_s":30,"temperature_c":19.5,"humidity_pct":48}`
+  );
+}
+
+const sample = { v: PROTOCOL_VERSION, seq: 3, at: new Date().toISOString(), interval_s: 60, volume_l: 1.75 };
+if (
+  telemetryPayload(sample.seq, sample.at) !==
+  encodePayload({ ...sample, flow_s: 30, temperature_c: 19.5, humidity_pct: 48 })
+)
+  throw new Error('the benchmark payload differs from encodePayload');
+
+/** User + system CPU of a process so far, from Linux /proc (0 if it has gone). */
+function processCpuUs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, fields 14 and 15 of stat(5), in clock ticks of 1/100 s.
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return 0;
+  }
 }
 
 /** Busy and total CPU ticks of the whole machine (Linux /proc/stat), to see what the database takes. */
@@ -329,3 +504,6 @@ function machineTicks(): { busy: number; total: number } {
   const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
   return { busy: total - idle, total };
 }
+
+if (process.env.BENCH_INGEST_ROLE === 'server') await serve();
+else await main();
