@@ -2,6 +2,8 @@ import { eq } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  alertCategorySettings,
+  alerts,
   buildings,
   customers,
   deviceCommands,
@@ -521,6 +523,35 @@ const ROWS: Row[] = [
   ...automationRows('a2'),
   ...consumptionRows('a1'),
   ...consumptionRows('a2'),
+  ...alertRows('a1'),
+  ...alertRows('a2'),
+  {
+    action: 'list the alerts (each gets what it may see)',
+    call: () => ({ method: 'GET', url: '/v1/alerts/list' }),
+    expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200 },
+  },
+  {
+    // A site manager may name its own customer: it gets its own sites' alerts in it.
+    action: "list customer A's alerts",
+    call: () => ({ method: 'GET', url: `/v1/alerts/list?customer_id=${w.customers.a.id}` }),
+    expected: readSiteA1,
+  },
+  {
+    action: 'count the open alerts (each counts what it may see)',
+    call: () => ({ method: 'GET', url: '/v1/alerts/count' }),
+    expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200 },
+  },
+  {
+    action: 'read the alert category settings',
+    call: () => ({ method: 'GET', url: '/v1/alerts/settings/list' }),
+    expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200 },
+  },
+  {
+    // spec §3 alert settings are the whole service's: provider managers only.
+    action: 'change an alert category setting',
+    call: () => ({ method: 'PUT', url: '/v1/alerts/settings/maintenance/update', body: { email: true } }),
+    expected: allowProviderOnly,
+  },
   {
     action: "read customer A's consumption (a site manager gets its own sites' only)",
     call: () => ({ method: 'GET', url: `${A()}/consumption?window=year` }),
@@ -1146,6 +1177,69 @@ function automationRows(site: 'a1' | 'a2'): Row[] {
   ];
 }
 
+/**
+ * Alerts of a zone on one site of A (docs/alerts.md): listed, counted and read like their site;
+ * silenced, unsilenced and resolved by whoever reads it (with `alerts.manage`). Each row gets a
+ * fresh alert in the state its transition needs, so each actor tries on its own.
+ */
+function alertRows(site: 'a1' | 'a2'): Row[] {
+  const read = site === 'a1' ? readSiteA1 : readCustomerA;
+  const on = `on site ${site}`;
+  return [
+    {
+      action: `list the alerts of the site ${on}`,
+      call: () => ({ method: 'GET', url: `/v1/alerts/list?site_id=${w.sites[site].id}` }),
+      expected: read,
+    },
+    {
+      action: `list the alerts of a building ${on}`,
+      call: () => ({ method: 'GET', url: `/v1/alerts/list?building_id=${targets[site].building}` }),
+      expected: read,
+    },
+    {
+      action: `list the alerts of a zone ${on}`,
+      call: () => ({ method: 'GET', url: `/v1/alerts/list?zone_id=${targets[site].zone}&state=resolved` }),
+      expected: read,
+    },
+    {
+      action: `read an alert ${on}`,
+      call: async () => ({ method: 'GET', url: `/v1/alerts/${await alertIn(site, 'open')}/info` }),
+      expected: read,
+    },
+    ...(
+      [
+        ['silence', 'open'],
+        ['unsilence', 'silenced'],
+        ['resolve', 'open'],
+        ['resolve', 'silenced'],
+      ] as const
+    ).map(([transition, state]): Row => ({
+      action: `${transition} a${state === 'open' ? 'n open' : ' silenced'} alert ${on}`,
+      call: async () => ({ method: 'POST', url: `/v1/alerts/${await alertIn(site, state)}/${transition}` }),
+      expected: read,
+    })),
+  ];
+}
+
+/** A new alert of its own cause in the target zone of a site, opened as a detection would, then put in `state`. */
+async function alertIn(site: 'a1' | 'a2', state: 'open' | 'silenced'): Promise<string> {
+  const outcome = await t.db.transaction((tx) =>
+    t.services.alerts.raise(tx, {
+      category: 'flowbox_dysfunction',
+      zoneId: targets[site].zone,
+      cause: `tenancy-${++sequence}`,
+      details: {},
+    }),
+  );
+  if (!outcome.raised) throw new Error(`no alert raised: ${outcome.reason}`);
+  if (state === 'silenced')
+    await t.db
+      .update(alerts)
+      .set({ state: 'silenced', silencedAt: new Date(), notifyDueAt: null })
+      .where(eq(alerts.id, outcome.alert.id));
+  return outcome.alert.id;
+}
+
 /** Every row of every table a write could touch, in a stable order. */
 async function databaseState(): Promise<unknown[][]> {
   const dump = async (table: PgTable) =>
@@ -1174,6 +1268,8 @@ async function databaseState(): Promise<unknown[][]> {
       schedules,
       scheduleRuns,
       zoneAutomation,
+      alerts,
+      alertCategorySettings,
     ].map(dump),
   );
 }
@@ -1406,6 +1502,14 @@ describe('a target under the wrong customer', () => {
     const missingBuilding = await clients.smB.get(`${building}/${ghost}/info`);
     expect([realBuilding.statusCode, missingBuilding.statusCode]).toEqual([403, 403]);
     expect(missingBuilding.json()).toEqual(realBuilding.json());
+    const realAlert = await clients.cmB.post(`/v1/alerts/${await alertIn('a1', 'open')}/resolve`);
+    const missingAlert = await clients.cmB.post(`/v1/alerts/${ghost}/resolve`);
+    expect([realAlert.statusCode, missingAlert.statusCode]).toEqual([403, 403]);
+    expect(missingAlert.json()).toEqual(realAlert.json());
+    const realZone = await clients.smB.get(`/v1/alerts/list?zone_id=${targets.a1.zone}`);
+    const missingZone = await clients.smB.get(`/v1/alerts/list?zone_id=${ghost}`);
+    expect([realZone.statusCode, missingZone.statusCode]).toEqual([403, 403]);
+    expect(missingZone.json()).toEqual(realZone.json());
   });
 });
 

@@ -13,12 +13,19 @@ import {
   type EventOrigin,
 } from '@flowbox/shared';
 import { eq } from 'drizzle-orm';
-import { canReadSite, requirePermission, requireRole, type Actor } from '../access/access.ts';
+import {
+  isProvider,
+  requireCustomerRead,
+  requirePermission,
+  requireRole,
+  requireSiteRead,
+  type Actor,
+} from '../access/access.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
-import { buildings, sites } from '../db/schema.ts';
+import { buildings, customers, sites } from '../db/schema.ts';
 import { AppError, forbidden, notFound } from '../errors.ts';
-import { recordEvent } from '../events/events.repo.ts';
+import { changedFieldsOf, recordChange, recordEvent } from '../events/events.repo.ts';
 import { notifyLive } from '../live/live.ts';
 import { allCategorySettings, categorySetting, saveCategorySetting } from './alert-settings.ts';
 import {
@@ -89,7 +96,8 @@ export class AlertsService {
 
   async info(actor: Actor, id: string): Promise<Alert> {
     const row = await findAlertRow(this.ctx.db, id);
-    if (!row || !canReadSite(actor, row.customerId, row.siteId)) throw forbidden();
+    if (!row) throw unknownTo(actor);
+    requireSiteRead(actor, row.customerId, row.siteId);
     const zone = await findAlertZone(this.ctx.db, row.zoneId);
     if (!zone) throw notFound();
     return toApiAlert(row, zone);
@@ -100,7 +108,8 @@ export class AlertsService {
     const now = this.ctx.now();
     return this.ctx.db.transaction(async (tx) => {
       const current = await findAlertRow(tx, id, true);
-      if (!current || !canReadSite(actor, current.customerId, current.siteId)) throw forbidden();
+      if (!current) throw unknownTo(actor);
+      requireSiteRead(actor, current.customerId, current.siteId);
       requirePermission(actor, 'alerts.manage');
       const zone = await findAlertZone(tx, current.zoneId);
       if (!zone) throw notFound();
@@ -136,6 +145,15 @@ export class AlertsService {
         ...(input.email !== undefined ? { email: input.email } : {}),
       };
       await saveCategorySetting(tx, next, now);
+      // The service's setting, in no customer's log (like pricing plans); the category is the label.
+      await recordChange(tx, now, actor, {
+        action: 'updated',
+        object: 'alert_category',
+        objectId: null,
+        objectLabel: category,
+        scope: { customerId: null },
+        changedFields: changedFieldsOf(input),
+      });
       return next;
     });
   }
@@ -181,13 +199,21 @@ export class AlertsService {
   /** A filter naming a customer, site, building or zone the caller may not read is refused. */
   private async requireFilters(actor: Actor, query: AlertsQuery): Promise<void> {
     const db = this.ctx.db;
-    if (query.customer_id && actor.role !== 1 && actor.customerId !== query.customer_id) throw forbidden();
+    if (query.customer_id) {
+      const [customer] = await db
+        .select({ id: customers.id })
+        .from(customers)
+        .where(eq(customers.id, query.customer_id));
+      if (!customer) throw unknownTo(actor);
+      requireCustomerRead(actor, query.customer_id);
+    }
     if (query.site_id) {
       const [site] = await db
         .select({ customerId: sites.customerId })
         .from(sites)
         .where(eq(sites.id, query.site_id));
-      if (!site || !canReadSite(actor, site.customerId, query.site_id)) throw forbidden();
+      if (!site) throw unknownTo(actor);
+      requireSiteRead(actor, site.customerId, query.site_id);
     }
     if (query.building_id) {
       const [building] = await db
@@ -195,13 +221,24 @@ export class AlertsService {
         .from(buildings)
         .innerJoin(sites, eq(sites.id, buildings.siteId))
         .where(eq(buildings.id, query.building_id));
-      if (!building || !canReadSite(actor, building.customerId, building.siteId)) throw forbidden();
+      if (!building) throw unknownTo(actor);
+      requireSiteRead(actor, building.customerId, building.siteId);
     }
     if (query.zone_id) {
       const zone = await findAlertZone(db, query.zone_id);
-      if (!zone || !canReadSite(actor, zone.customerId, zone.siteId)) throw forbidden();
+      if (!zone) throw unknownTo(actor);
+      requireSiteRead(actor, zone.customerId, zone.siteId);
     }
   }
+}
+
+/**
+ * An id that names nothing: a provider manager, whose scope is everything, is told it does not
+ * exist (404); anyone else gets the refusal it would get for another customer's record, so
+ * existence never leaks (docs/permissions.md).
+ */
+function unknownTo(actor: Actor): AppError {
+  return isProvider(actor) ? notFound() : forbidden();
 }
 
 /**
@@ -224,7 +261,7 @@ export async function raiseAlert(tx: Db, input: RaiseAlertInput & { at: Date }):
     zone,
     at: input.at,
   });
-  if (opened) await logAlert(tx, row, zone, 'alert_opened', input.at, null, [row.category, row.cause]);
+  if (opened) await logAlert(tx, row, zone, 'alert_opened', input.at, null, [row.category]);
   const alert = toApiAlert(row, zone);
   await publishAlert(tx, alert);
   return { raised: opened ? 'opened' : 'repeated', alert };
@@ -265,7 +302,9 @@ function logAlert(
     action,
     object: 'alert',
     objectId: row.id,
-    objectLabel: `${zone.zoneName}: ${row.category}`,
+    // The zone's name: user text, the same in every language; the category (a key the web
+    // translates) is the first changed field.
+    objectLabel: zone.zoneName,
     scope: zone,
     by: by ? { id: by.id, name: by.name } : null,
     origin,

@@ -9,6 +9,7 @@ export {
 export { AlertNotifier, startAlertEmailJob } from './notifier.ts';
 export { autotestAlert, monitoringListener, rebootAlert, valveCommandAlert } from './raisers.ts';
 export { alertsRoutes } from './alerts.routes.ts';
+export { zonesNotFollowed, type AlertFollower } from './followed-zones.ts';
 
 /** Critical alerts not silenced nor resolved are emailed again this often (docs/alerts.md). */
 export const ALERT_ESCALATION_INTERVAL_MS = 30 * 60_000;

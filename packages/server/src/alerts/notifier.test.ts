@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { emails, users } from '../db/schema.ts';
+import { alerts, emails, users, zones } from '../db/schema.ts';
 import {
   buildingBody,
   createUser,
@@ -11,7 +11,7 @@ import {
   type TestApp,
   type World,
 } from '../test/harness.ts';
-import { AlertNotifier } from './notifier.ts';
+import { AlertNotifier, startAlertEmailJob } from './notifier.ts';
 
 const INTERVAL = 30 * 60_000;
 let t: TestApp;
@@ -150,5 +150,26 @@ describe('alert emails', () => {
     t.clock.advance(3 * INTERVAL);
     await Promise.all([one.runDue(), two.runDue()]);
     expect(await alertEmails()).toHaveLength(2 * first.length);
+  });
+});
+
+describe('the alert job', () => {
+  it('sweeps as well as emails: a zone put in maintenance mode is told without anyone calling the sweep', async () => {
+    // The bug this catches: the job once ran only the emails, so maintenance and silent flowboxes were never raised.
+    await t.db.update(zones).set({ maintenanceMode: true }).where(eq(zones.id, zoneA2));
+    const active = () =>
+      t.db
+        .select()
+        .from(alerts)
+        .where(and(eq(alerts.zoneId, zoneA2), eq(alerts.cause, 'maintenance'), ne(alerts.state, 'resolved')));
+    const quiet = { warn: () => undefined, error: () => undefined };
+    const stop = startAlertEmailJob(notifier(), quiet, 20);
+    try {
+      await expect.poll(async () => (await active()).length, { timeout: 20_000, interval: 50 }).toBe(1);
+      expect((await alertEmails()).map((e) => e.subject)).toContain('Flowbox alert: Maintenance');
+    } finally {
+      await stop();
+      await t.db.update(zones).set({ maintenanceMode: false }).where(eq(zones.id, zoneA2));
+    }
   });
 });

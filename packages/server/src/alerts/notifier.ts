@@ -154,7 +154,8 @@ export function startAlertEmailJob(
 ): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
-    running = notifier.runDue().catch((error: unknown) => log.error({ err: error }, 'alert job failed'));
+    // The whole pass: without the sweep, silent flowboxes and maintenance mode would never be told.
+    running = notifier.runPass().catch((error: unknown) => log.error({ err: error }, 'alert job failed'));
   }, everyMs);
   timer.unref();
   return async () => {

@@ -729,3 +729,106 @@ describe('scheduled closings in the activity log (issue #8)', () => {
     expect(deleted).toMatchObject({ actionName: 'deleted', objectName: 'schedule', ...scope });
   });
 });
+
+describe('alerts in the activity log (issue #8)', () => {
+  // The scheduled closings above moved the clock years on: sign in again.
+  beforeAll(async () => {
+    provider = await loginAs(t.app, 'provider@test.io');
+    cmA = await loginAs(t.app, 'cm.a@test.io');
+  });
+
+  it('opened by the system, silenced, unsilenced and resolved by users, resolved automatically; a repeat and a refusal write nothing', async () => {
+    const site = `${A()}/sites/${w.sites.a1.id}`;
+    const b = (await cmA.post(`${site}/buildings/create`, buildingBody({ name: 'Alerting' }))).json()
+      .id as string;
+    const zoneId = (
+      await cmA.post(`${site}/buildings/${b}/zones/create`, zoneBody({ name: 'Alert zone' }))
+    ).json().id as string;
+    const scope = { customerId: w.customers.a.id, siteId: w.sites.a1.id, buildingId: b, zoneId };
+    const raise = (cause: string) =>
+      t.db.transaction((tx) =>
+        t.services.alerts.raise(tx, { category: 'flowbox_dysfunction', zoneId, cause, details: {} }),
+      );
+    const opened = await theEventOf(async () => {
+      await raise('logged-cause');
+      return { statusCode: 200, body: '' };
+    });
+    expect(opened).toMatchObject({
+      actionName: 'alert_opened',
+      objectName: 'alert',
+      objectLabel: 'Alert zone',
+      origin: 'system',
+      userId: null,
+      changedFields: ['flowbox_dysfunction'],
+      ...scope,
+    });
+    const url = `/v1/alerts/${opened.objectId}`;
+    const repeat = await eventCount();
+    await raise('logged-cause');
+    expect(await eventCount()).toBe(repeat);
+
+    const smA = await loginAs(t.app, 'sm.a@test.io');
+    for (const [client, transition, action, who] of [
+      [smA, 'silence', 'alert_silenced', 'Sam Asite'],
+      [smA, 'unsilence', 'alert_unsilenced', 'Sam Asite'],
+      [cmA, 'resolve', 'alert_resolved', 'Cara Amanager'],
+    ] as const) {
+      expect(await theEventOf(() => client.post(`${url}/${transition}`))).toMatchObject({
+        actionName: action,
+        objectName: 'alert',
+        objectId: opened.objectId,
+        origin: 'web',
+        userName: who,
+        changedFields: ['flowbox_dysfunction'],
+        ...scope,
+      });
+    }
+
+    const before = await eventCount();
+    const failures = [
+      await cmA.post(`${url}/resolve`),
+      await cmA.post(`${url}/silence`),
+      await cmA.post(`/v1/alerts/${GHOST_ID}/resolve`),
+      await (await loginAs(t.app, 'cm.b@test.io')).post(`${url}/unsilence`),
+    ];
+    for (const res of failures) expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(await eventCount()).toBe(before);
+
+    await raise('clearing-cause');
+    const cleared = await theEventOf(async () => {
+      await t.db.transaction((tx) => t.services.alerts.clear(tx, { zoneId, cause: 'clearing-cause' }));
+      return { statusCode: 200, body: '' };
+    });
+    expect(cleared).toMatchObject({
+      actionName: 'alert_resolved',
+      origin: 'system',
+      userId: null,
+      changedFields: ['flowbox_dysfunction', 'automatic'],
+      ...scope,
+    });
+  });
+
+  it('a category setting changed by a provider manager, in no customer; nothing when refused', async () => {
+    const changed = await theEventOf(() =>
+      provider.put('/v1/alerts/settings/maintenance/update', { email: false, premium_only: true }),
+    );
+    expect(changed).toMatchObject({
+      actionName: 'updated',
+      objectName: 'alert_category',
+      objectLabel: 'maintenance',
+      origin: 'web',
+      userId: w.users.provider.id,
+      customerId: null,
+      changedFields: ['email', 'premium_only'],
+    });
+    const before = await eventCount();
+    const failures = [
+      await cmA.put('/v1/alerts/settings/maintenance/update', { email: true }),
+      await provider.put('/v1/alerts/settings/maintenance/update', { subject: { en: '', fr: 'x' } }),
+      await provider.put('/v1/alerts/settings/fire/update', { email: true }),
+    ];
+    for (const res of failures) expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(await eventCount()).toBe(before);
+    await provider.put('/v1/alerts/settings/maintenance/update', { email: true, premium_only: false });
+  });
+});

@@ -4,6 +4,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { isMessageKey, MESSAGES, translate, type Language, type MessageKey } from '@flowbox/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  alertCategorySettings,
+  alerts,
   buildings,
   customers,
   deviceCommands,
@@ -82,6 +84,16 @@ beforeAll(async () => {
   ids.command = command!.id;
   await providers.en.put(`${Z()}/update`, { scheduled_closing_authorised: true });
   ids.schedule = (await providers.en.post(`${Z()}/schedules/create`, scheduleBody())).json().id;
+  const raised = await t.db.transaction((tx) =>
+    t.services.alerts.raise(tx, {
+      category: 'flowbox_dysfunction',
+      zoneId: ids.zone,
+      cause: 'bad-input',
+      details: {},
+    }),
+  );
+  if (!raised.raised) throw new Error('no alert raised');
+  ids.alert = raised.alert.id;
 });
 
 /** A building of site a1 with a floor, a zone and a water point, made through the API. */
@@ -94,6 +106,7 @@ const ids = {
   flowbox: '',
   command: '',
   schedule: '',
+  alert: '',
 };
 const B = () => `/v1/customers/${w.customers.a.id}/sites/${w.sites.a1.id}/buildings/${ids.building}`;
 const Z = () => `${B()}/zones/${ids.zone}`;
@@ -126,6 +139,8 @@ async function rowCounts() {
     deviceCommands,
     schedules,
     scheduleRuns,
+    alerts,
+    alertCategorySettings,
   };
   const counts: Record<string, number> = {};
   for (const [name, table] of Object.entries(tables)) counts[name] = await rows(table);
@@ -579,6 +594,18 @@ const BODY_ENDPOINTS: BodyEndpoint[] = [
     path: () => `${Z()}/flowboxes/${ids.flowbox}/detach`,
     ...confirm,
   },
+  {
+    name: 'change an alert category setting',
+    method: 'PUT',
+    path: () => '/v1/alerts/settings/maintenance/update',
+    valid: () => ({
+      subject: { en: 'Maintenance', fr: 'Maintenance' },
+      enabled: true,
+      premium_only: false,
+      email: true,
+    }),
+    required: {},
+  },
 ];
 
 /** The same kind of value never fits: a number for a string, a string for a boolean, an array for an object. */
@@ -741,6 +768,10 @@ const ID_ROUTES: [Method, string, Record<string, unknown>?][] = [
   ['PUT', '/v1/pricing_plans/:p/update', { name: 'Renamed' }],
   ['DELETE', '/v1/pricing_plans/:p/delete', { confirm_name: 'x' }],
   ...consumptionIdRoutes(),
+  ['GET', '/v1/alerts/:a/info'],
+  ['POST', '/v1/alerts/:a/silence'],
+  ['POST', '/v1/alerts/:a/unsilence'],
+  ['POST', '/v1/alerts/:a/resolve'],
 ];
 
 /** Consumption calls of each scope (docs/consumption.md). */
@@ -832,8 +863,9 @@ const PARAM_NAMES: Record<string, string> = {
   ':x': 'flowboxId',
   ':k': 'commandId',
   ':d': 'scheduleId',
+  ':a': 'alertId',
 };
-const ID_PARAM = /:[csmbfzwipxkd]\b/g;
+const ID_PARAM = /:[csmbfzwipxkda]\b/g;
 
 function fillPath(template: string, replace: Record<string, string> = {}): string {
   const real: Record<string, string> = {
@@ -853,6 +885,7 @@ function fillPath(template: string, replace: Record<string, string> = {}): strin
     ':x': ids.flowbox,
     ':k': ids.command,
     ':d': ids.schedule,
+    ':a': ids.alert,
     ...replace,
   };
   return template.replace(ID_PARAM, (p) => real[p]!);
@@ -1174,4 +1207,104 @@ describe('consumption queries', () => {
     }
     expect(translate('validation.end_after_start', 'en')).toBe('Should be posterior start date');
   });
+});
+
+describe('alert calls (docs/alerts.md)', () => {
+  const LIST_CASES: [string, string, MessageKey, Record<string, number>?][] = [
+    ['limit=0', 'limit', 'validation.min_one'],
+    ['limit=abc', 'limit', 'validation.number'],
+    ['limit=2.5', 'limit', 'validation.integer'],
+    ['limit=201', 'limit', 'validation.max', { max: 200 }],
+    ['state=burning', 'state', 'validation.select'],
+    ['category=fire', 'category', 'validation.select'],
+    ['customer_id=customer-a', 'customer_id', 'validation.invalid'],
+    ['site_id=site-1', 'site_id', 'validation.invalid'],
+    ['building_id=12', 'building_id', 'validation.invalid'],
+    ['zone_id=zone-1', 'zone_id', 'validation.invalid'],
+    ['from=2026-02-30', 'from', 'validation.date'],
+    ['to=01/03/2026', 'to', 'validation.date'],
+    ['from=2026-05-02&to=2026-05-01', 'to', 'validation.end_after_start'],
+    ['cursor=bm9wZQ', 'cursor', 'validation.invalid'],
+    [`cursor=${'x'.repeat(201)}`, 'cursor', 'validation.too_long', { max: 200 }],
+  ];
+  it.each(LIST_CASES)('the alert list refuses %s with a message on %s', async (query, path, key, params) => {
+    for (const language of LANGUAGES) {
+      const before = await rowCounts();
+      const res = await providers[language].get(`/v1/alerts/list?${query}`);
+      expect(expectCatalogueError(res, language, 400).details, query).toEqual([
+        { path, message: translate(key, language, params) },
+      ]);
+      expect(await rowCounts()).toEqual(before);
+    }
+  });
+
+  it.each(['customer_id', 'site_id', 'building_id', 'zone_id'])(
+    'the alert list answers a provider 404 for an unknown %s',
+    async (filter) => {
+      for (const language of LANGUAGES) {
+        const res = await providers[language].get(`/v1/alerts/list?${filter}=${GHOST}`);
+        expect(expectCatalogueError(res, language, 404).code).toBe('errors.not_found');
+      }
+    },
+  );
+
+  it('a category setting of an unknown category is refused, and nothing is written', async () => {
+    for (const language of LANGUAGES) {
+      const before = await rowCounts();
+      const res = await providers[language].put('/v1/alerts/settings/fire/update', { email: true });
+      expect(expectCatalogueError(res, language, 400).details).toEqual([
+        { path: 'category', message: translate('validation.select', language) },
+      ]);
+      expect(await rowCounts()).toEqual(before);
+    }
+  });
+
+  it.each([
+    [
+      'a blank English subject',
+      { subject: { en: '   ', fr: 'Maintenance' } },
+      'subject.en',
+      'validation.required',
+    ],
+    ['a missing French subject', { subject: { en: 'Maintenance' } }, 'subject.fr', 'validation.required'],
+    [
+      'a 201-character subject',
+      { subject: { en: 'x'.repeat(201), fr: 'x' } },
+      'subject.en',
+      'validation.too_long',
+    ],
+  ] as const)(
+    'a category setting with %s is refused, and nothing is written',
+    async (_what, body, path, key) => {
+      for (const language of LANGUAGES) {
+        const before = await rowCounts();
+        const res = await providers[language].put('/v1/alerts/settings/maintenance/update', body);
+        expect(expectCatalogueError(res, language, 400).details).toEqual([
+          { path, message: translate(key, language, { max: 200 }) },
+        ]);
+        expect(await rowCounts()).toEqual(before);
+      }
+    },
+  );
+
+  it.each(['silence', 'unsilence', 'resolve'])(
+    'the %s call refuses a body that is not an object, and malformed JSON, and changes nothing',
+    async (transition) => {
+      for (const language of LANGUAGES) {
+        const before = await rowCounts();
+        const [alert] = await t.db.select().from(alerts);
+        const url = `/v1/alerts/${ids.alert}/${transition}`;
+        const array = await providers[language].post(url, [{}]);
+        expect(expectCatalogueError(array, language, 400).details).toEqual([
+          { path: '', message: translate('validation.invalid', language) },
+        ]);
+        const malformed = await providers[language].request('POST', url, '{"x": ', {
+          'content-type': 'application/json',
+        });
+        expect(expectCatalogueError(malformed, language, 400).code).toBe('errors.validation');
+        expect(await rowCounts()).toEqual(before);
+        expect((await t.db.select().from(alerts))[0]).toEqual(alert);
+      }
+    },
+  );
 });

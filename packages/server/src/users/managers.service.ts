@@ -11,6 +11,7 @@ import {
 } from '@flowbox/shared';
 import type { z } from 'zod';
 import { requireCustomerManage, requirePermission, requireRole, type Actor } from '../access/access.ts';
+import { zonesNotFollowed } from '../alerts/index.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
@@ -121,6 +122,7 @@ export class ManagersService {
     }
     const current = await this.findInFamily(family, managerId);
     if (input.site_id) await this.requireSitesOfCustomer(family.customerId!, input.site_id);
+    if (input.alerts_instance_settings) await this.requireFollowedZones(family, current, input);
     if (input.email && input.email !== current.email) {
       const other = await findUserByEmail(this.ctx.db, input.email);
       if (other && other.id !== managerId) throw emailTaken();
@@ -227,6 +229,26 @@ export class ManagersService {
       .from(sites)
       .where(and(eq(sites.customerId, customerId), inArray(sites.id, unique)));
     if (found.length !== unique.length) throw new AppError(400, 'errors.invalid_site_list');
+  }
+
+  /** Per-zone alert settings name only zones the user is told about (docs/alerts.md "Who is told"). */
+  private async requireFollowedZones(family: Family, current: UserRow, input: UpdateInput): Promise<void> {
+    const siteIds = input.site_id ?? (await siteIdsOf(this.ctx.db, [current.id])).get(current.id) ?? [];
+    const outside = await zonesNotFollowed(
+      this.ctx.db,
+      { role: family.role, customerId: family.customerId, siteIds },
+      Object.keys(input.alerts_instance_settings ?? {}),
+    );
+    if (outside.length > 0)
+      throw new AppError(
+        400,
+        'errors.invalid_alert_zones',
+        {},
+        outside.map((id) => ({
+          path: `alerts_instance_settings.${id}`,
+          message: 'errors.invalid_alert_zones',
+        })),
+      );
   }
 
   private patchOf(current: UserRow, input: UpdateInput): Partial<NewUserRow> {

@@ -22,6 +22,8 @@ export const EVENT_OBJECTS = [
   'subscription',
   'schedule',
   'alert',
+  /** spec §3 alert settings of one category, the whole service's (no customer). */
+  'alert_category',
 ] as const;
 export type EventObject = (typeof EVENT_OBJECTS)[number];
 

@@ -14,9 +14,14 @@ export const AlertsSettingsSchema = z.object(
     typeof AlertUserSettingSchema
   >,
 );
-export const AlertsSettingsPatchSchema = AlertsSettingsSchema.partial();
-/** Per-zone overrides of the user's alert settings: zone id → category → setting (spec §3). */
-export const AlertsInstanceSettingsSchema = z.record(z.uuid(), AlertsSettingsPatchSchema);
+/** Only the eight categories (spec §3): an unknown one is refused rather than silently dropped. */
+export const AlertsSettingsPatchSchema = AlertsSettingsSchema.partial().strict();
+/**
+ * Per-zone overrides of the user's alert settings: zone id → category → setting (spec §3). A
+ * category absent from a zone follows the user's own setting; the whole map is replaced on update,
+ * and its zones must be ones the user is told about (docs/alerts.md "Who is told").
+ */
+export const AlertsInstanceSettingsSchema = z.record(z.uuid('validation.invalid'), AlertsSettingsPatchSchema);
 
 export const PermissionValueSchema = z.enum(['authorised', 'denied'], 'validation.select');
 export const PermissionsSchema = z.object(

@@ -26,6 +26,7 @@ export const MESSAGES = {
     'errors.cannot_delete_self': 'You cannot delete your own account',
     'errors.payload_too_large': 'The request is too large',
     'errors.invalid_site_list': 'One of the selected sites does not belong to this customer',
+    'errors.invalid_alert_zones': 'One of the zones does not exist or is not one this user is told about',
     'errors.user_create_failed': 'Unable to create the user, please check the fields and try again',
     'errors.user_update_failed': 'Unable to update the user, please check the fields and try again',
     'errors.image_type': 'The image must be a PNG, JPEG or WebP file',
@@ -106,6 +107,8 @@ export const MESSAGES = {
     'errors.cannot_delete_self': 'Vous ne pouvez pas supprimer votre propre compte',
     'errors.payload_too_large': 'La requête est trop volumineuse',
     'errors.invalid_site_list': "Un des sites sélectionnés n'appartient pas à ce client",
+    'errors.invalid_alert_zones':
+      "Une des zones n'existe pas ou ne fait pas partie de celles dont cet utilisateur est averti",
     'errors.user_create_failed': "Impossible de créer l'utilisateur, vérifiez les champs et réessayez",
     'errors.user_update_failed': "Impossible de modifier l'utilisateur, vérifiez les champs et réessayez",
     'errors.image_type': "L'image doit être un fichier PNG, JPEG ou WebP",

@@ -1,0 +1,33 @@
+import type { Role } from '@flowbox/shared';
+import { eq, inArray } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { buildings, sites, zones } from '../db/schema.ts';
+
+/** Whose alerts a user is told about: its role, customer and (site managers) sites. */
+export type AlertFollower = { role: Role; customerId: string | null; siteIds: readonly string[] };
+
+/**
+ * The zones among `zoneIds` that the user is not told about (docs/alerts.md "Who is told"): zones
+ * that do not exist, another customer's, or (site managers) a site not assigned to it. A user's
+ * per-zone email settings (`alerts_instance_settings`) may only name the others.
+ */
+export async function zonesNotFollowed(db: Db, user: AlertFollower, zoneIds: string[]): Promise<string[]> {
+  const unique = [...new Set(zoneIds)];
+  if (unique.length === 0) return [];
+  const found = await db
+    .select({ id: zones.id, customerId: sites.customerId, siteId: sites.id })
+    .from(zones)
+    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
+    .innerJoin(sites, eq(sites.id, buildings.siteId))
+    .where(inArray(zones.id, unique));
+  const followed = new Set(
+    found
+      .filter(
+        (zone) =>
+          user.role === 1 ||
+          (zone.customerId === user.customerId && (user.role === 2 || user.siteIds.includes(zone.siteId))),
+      )
+      .map((zone) => zone.id),
+  );
+  return unique.filter((id) => !followed.has(id));
+}
