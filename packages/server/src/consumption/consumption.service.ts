@@ -32,7 +32,6 @@ import {
   siteFilterFor,
   type Actor,
 } from '../access/access.ts';
-import { versionsOf } from '../billing/plans.repo.ts';
 import { requirePremium } from '../billing/zone-billing.ts';
 import { requireBuildingRow, findSiteRow } from '../buildings/buildings.repo.ts';
 import type { Context } from '../context.ts';
@@ -40,19 +39,25 @@ import { requireCustomerRow } from '../customers/customers.repo.ts';
 import { notFound } from '../errors.ts';
 import type { BuildingPath, SitePath, ZonePath } from '../http/params.ts';
 import {
-  dailyVolumes,
   deviceCounts,
   flowboxHours,
   flowboxSerials,
   hourlyVolumes,
+  pricingOf,
   scopeZones,
   segmentVolumes,
-  subscriptionsOverlapping,
   type DailyVolume,
   type ScopeZone,
   type ZoneFilter,
 } from './consumption.repo.ts';
-import { billingPeriods, costDays, type CostsByKey, type VersionsByPlan } from './costs.ts';
+import {
+  Amounts,
+  billingPeriods,
+  costDays,
+  type BillingPeriod,
+  type CostsByKey,
+  type VersionsByPlan,
+} from './costs.ts';
 import { CSV_COLUMNS, csvLine, localDateTime } from './csv.ts';
 import { addDays, dailyPlan, localDate, planWindow, type Bucket, type WindowPlan } from './windows.ts';
 
@@ -70,13 +75,19 @@ type ZoneFigures = {
   zone: ScopeZone;
   current: number[];
   previous: number[];
-  currentCosts: Map<Currency, Exact>[];
-  previousCosts: Map<Currency, Exact>[];
+  currentCosts: (Amounts | undefined)[];
+  previousCosts: (Amounts | undefined)[];
   costed: Set<Currency>;
 };
 
 const HOUR = 3_600_000;
 const ml = (value: number): Exact => exactInteger(value);
+/** Millilitres added as integers (BigInt: exact whatever the total), as an exact value. */
+const sumMl = (values: number[]): Exact => {
+  let total = 0n;
+  for (const value of values) total += BigInt(value);
+  return exactInteger(total);
+};
 
 /** Millilitres as a volume string in a unit, 3 decimals. */
 export function volumeIn(millilitres: Exact, unit: VolumeUnit): string {
@@ -118,9 +129,9 @@ function settingsOf(zones: ScopeZone[], fallback?: ScopeSettings): ScopeSettings
 }
 
 const sumExact = (values: Exact[]) => values.reduce(addExact, EXACT_ZERO);
-const sumCosts = (maps: Map<Currency, Exact>[]) => {
-  const total = new Map<Currency, Exact>();
-  for (const map of maps) for (const [c, a] of map) total.set(c, addExact(total.get(c) ?? EXACT_ZERO, a));
+const sumCosts = (amounts: (Amounts | undefined)[]) => {
+  const total = new Amounts();
+  for (const a of amounts) if (a) total.addAll(a);
   return total;
 };
 
@@ -137,13 +148,22 @@ export class ConsumptionService {
       const sites = siteFilterFor(actor);
       const filter: ZoneFilter = { customerId: target.path.customerId };
       if (sites !== 'all') filter.siteIds = sites;
-      return { zones: await scopeZones(db, filter) };
+      // The scope's check and its zones at once (the zones query filters by the same ids).
+      const [, zones] = await Promise.all([
+        requireCustomerRow(db, target.path.customerId),
+        scopeZones(db, filter),
+      ]);
+      return { zones };
     }
     const { customerId, siteId } = target.path;
     requireSiteRead(actor, customerId, siteId);
     if (target.scope === 'site') {
-      if (!(await findSiteRow(db, customerId, siteId))) throw notFound();
-      return { zones: await scopeZones(db, { customerId, siteId }) };
+      const [site, zones] = await Promise.all([
+        findSiteRow(db, customerId, siteId),
+        scopeZones(db, { customerId, siteId }),
+      ]);
+      if (!site) throw notFound();
+      return { zones };
     }
     if (target.scope === 'zone') {
       // One query checks the whole path (customer > site > building > zone) and reads the settings.
@@ -152,14 +172,17 @@ export class ConsumptionService {
       if (zones.length === 0) throw notFound();
       return { zones };
     }
-    const building = await requireBuildingRow(db, target.path);
+    const [building, zones] = await Promise.all([
+      requireBuildingRow(db, target.path),
+      scopeZones(db, { customerId, siteId, buildingId: target.path.buildingId }),
+    ]);
     const fallback: ScopeSettings = {
       timezone: building.timezone,
       firstDay: building.firstDayOfWeek,
       unit: building.volumeUnit,
       currency: building.currency,
     };
-    return { zones: await scopeZones(db, { customerId, siteId, buildingId: building.id }), fallback };
+    return { zones, fallback };
   }
 
   async series(actor: Actor, target: ScopePath, query: ConsumptionQuery): Promise<ConsumptionSeries> {
@@ -167,32 +190,26 @@ export class ConsumptionService {
     const settings = settingsOf(zones, fallback);
     const plan = planWindow(query.window, this.ctx.now(), settings.timezone, settings.firstDay);
     const figures = await this.figures(zones, plan);
-    const currentMl = plan.buckets.map((_, i) => sumExact(figures.map((f) => ml(f.current[i]!))));
-    const previousMl = plan.previous.map((_, i) => sumExact(figures.map((f) => ml(f.previous[i]!))));
+    const currentMl = plan.buckets.map((_, i) => sumMl(figures.map((f) => f.current[i]!)));
+    const previousMl = plan.previous.map((_, i) => sumMl(figures.map((f) => f.previous[i]!)));
     const costed = figures.some((f) => f.costed.has(settings.currency));
-    const bucketsOf = (buckets: Bucket[], volumes: Exact[], costs: Map<Currency, Exact>[][]) =>
+    const bucketsOf = (buckets: Bucket[], volumes: Exact[], costs: (Amounts | undefined)[][]) =>
       buckets.map((bucket, i) => ({
         start: bucket.start.toISOString(),
         end: bucket.end.toISOString(),
         date: bucket.date,
         volume: volumeIn(volumes[i]!, settings.unit),
-        cost: costed
-          ? formatAmount(
-              sumCosts(costs.map((c) => c[i]!)).get(settings.currency) ?? EXACT_ZERO,
-              settings.currency,
-            )
-          : null,
+        cost: costed ? sumCosts(costs.map((c) => c[i])).format(settings.currency) : null,
       }));
-    const totalOf = (volumes: Exact[], costs: Map<Currency, Exact>[]) => {
+    const totalOf = (volumes: Exact[], costs: (Amounts | undefined)[]) => {
       const byCurrency = sumCosts(costs);
       return {
         volume: volumeIn(sumExact(volumes), settings.unit),
-        cost: costed
-          ? formatAmount(byCurrency.get(settings.currency) ?? EXACT_ZERO, settings.currency)
-          : null,
-        other_currencies: [...byCurrency]
-          .filter(([currency]) => currency !== settings.currency)
-          .map(([currency, amount]) => ({ currency, cost: formatAmount(amount, currency) })),
+        cost: costed ? byCurrency.format(settings.currency) : null,
+        other_currencies: byCurrency
+          .currencies()
+          .filter((currency) => currency !== settings.currency)
+          .map((currency) => ({ currency, cost: byCurrency.format(currency) })),
       };
     };
     const currentTotal = sumExact(currentMl);
@@ -244,16 +261,16 @@ export class ConsumptionService {
     const plan = planWindow(window, this.ctx.now(), settings.timezone, settings.firstDay);
     const figures = await this.figures(zones, plan);
     const lines = figures.map((f) => {
-      const current = sumExact(f.current.map(ml));
+      const current = sumMl(f.current);
       const previous = toDate(f.previous.map(ml), plan);
-      const cost = sumCosts(f.currentCosts).get(f.zone.currency);
+      const cost = sumCosts(f.currentCosts).format(f.zone.currency);
       return {
         zone_id: f.zone.zoneId,
         zone_name: f.zone.zoneName,
         building_id: f.zone.buildingId,
         building_name: f.zone.buildingName,
         volume: volumeIn(current, settings.unit),
-        cost: f.costed.has(f.zone.currency) ? formatAmount(cost ?? EXACT_ZERO, f.zone.currency) : null,
+        cost: f.costed.has(f.zone.currency) ? cost : null,
         currency: f.zone.currency,
         previous_volume: volumeIn(previous, settings.unit),
         comparison: compare(current, previous),
@@ -288,7 +305,7 @@ export class ConsumptionService {
     const perFlowbox = new Map<string, { volume: number[]; flowS: number[] }>();
     const climate = plan.buckets.map(() => ({ t: newStat(), h: newStat() }));
     for (const row of rows) {
-      const i = index.ofInstant(new Date(row.hour));
+      const i = index.ofInstant(row.hour);
       if (i === undefined) continue;
       let fb = perFlowbox.get(row.flowboxId);
       if (!fb)
@@ -357,7 +374,7 @@ export class ConsumptionService {
     for (const f of figures) {
       const costed = f.costed.has(f.zone.currency);
       plan.buckets.forEach((bucket, i) => {
-        const cost = f.currentCosts[i]!.get(f.zone.currency) ?? EXACT_ZERO;
+        const cost = f.currentCosts[i]?.format(f.zone.currency) ?? formatAmount(EXACT_ZERO, f.zone.currency);
         body += csvLine([
           hourly ? when(bucket.start) : bucket.fromDay,
           hourly ? when(bucket.end) : addDays(bucket.toDay, -1),
@@ -367,7 +384,7 @@ export class ConsumptionService {
           f.zone.zoneName,
           volumeIn(ml(f.current[i]!), settings.unit),
           settings.unit,
-          costed ? formatAmount(cost, f.zone.currency) : '',
+          costed ? cost : '',
           costed ? f.zone.currency : '',
         ]);
       });
@@ -419,7 +436,7 @@ export class ConsumptionService {
       }
     }
     const average = divideExact(sameWeekdays, exactInteger(4));
-    const todayCosts = sumCosts([...costs.values()].map((c) => c.get('today') ?? new Map()));
+    const todayCosts = sumCosts([...costs.values()].map((c) => c.get('today')));
     const byId = new Map(zones.map((z) => [z.zoneId, z]));
     const top = [...perZone]
       .filter(([, volume]) => volume > 0)
@@ -443,12 +460,11 @@ export class ConsumptionService {
       volume_today: volumeIn(today, settings.unit),
       same_weekday_average: volumeIn(average, settings.unit),
       comparison: compare(today, average),
-      cost_today: costed.has(settings.currency)
-        ? formatAmount(todayCosts.get(settings.currency) ?? EXACT_ZERO, settings.currency)
-        : null,
-      other_currencies: [...todayCosts]
-        .filter(([currency]) => currency !== settings.currency)
-        .map(([currency, amount]) => ({ currency, cost: formatAmount(amount, currency) })),
+      cost_today: costed.has(settings.currency) ? todayCosts.format(settings.currency) : null,
+      other_currencies: todayCosts
+        .currencies()
+        .filter((currency) => currency !== settings.currency)
+        .map((currency) => ({ currency, cost: todayCosts.format(currency) })),
       devices: await deviceCounts(
         db,
         zones.map((z) => z.zoneId),
@@ -459,51 +475,73 @@ export class ConsumptionService {
     };
   }
 
+  /** What prices the zones' consumption over [fromDay, toDay): subscriptions and plan versions. */
+  async pricing(zones: ScopeZone[], fromDay: string, toDay: string): Promise<Pricing> {
+    const { subscriptions, versions } = await pricingOf(
+      this.ctx.db,
+      zones.map((z) => z.zoneId),
+      fromDay,
+      toDay,
+    );
+    const byPlan: VersionsByPlan = new Map();
+    for (const version of versions) {
+      const list = byPlan.get(version.planId);
+      if (list) list.push(version);
+      else byPlan.set(version.planId, [version]);
+    }
+    return {
+      fromDay,
+      toDay,
+      versions: byPlan,
+      periods: billingPeriods(subscriptions, byPlan, fromDay, toDay),
+    };
+  }
+
   /**
-   * Daily volumes of the zones over [fromDay, toDay), read from the start of the billing periods
-   * overlapping it, and each zone's costs gathered by `keyOf`.
+   * Daily volumes of the zones over [fromDay, toDay), summed into segments that start at `cuts`
+   * and cross no billing period or price version, read from the start of the billing periods
+   * overlapping it; and each zone's costs gathered by `keyOf`.
    */
   async dailyWithCosts(
     zones: ScopeZone[],
     fromDay: string,
     toDay: string,
     keyOf: (zoneId: string, day: string) => string | undefined,
-    cuts?: string[],
+    cuts: string[],
+    prefetched?: Promise<Pricing>,
   ): Promise<{ volumes: DailyVolume[]; costs: Map<string, CostsByKey>; costed: Set<Currency> }> {
-    const { db } = this.ctx;
-    const zoneIds = zones.map((z) => z.zoneId);
-    const subscriptions = await subscriptionsOverlapping(db, zoneIds, fromDay, toDay);
-    const versions: VersionsByPlan = new Map();
-    if (subscriptions.length) {
-      for (const version of await versionsOf(db, [...new Set(subscriptions.map((s) => s.planId))])) {
-        const list = versions.get(version.planId) ?? [];
-        list.push(version);
-        versions.set(version.planId, list);
-      }
-    }
-    const periods = billingPeriods(subscriptions, versions, fromDay, toDay);
+    const { versions, periods } = await (prefetched ?? this.pricing(zones, fromDay, toDay));
     const readFrom = periods.reduce((day, p) => (p.fromDay < day ? p.fromDay : day), fromDay);
-    // With cuts (bucket starts), days are summed in the database into segments that cross no
-    // bucket, billing period or price version: what the cost needs, in far fewer rows than days.
-    const segmentStarts = cuts && [
+    // Days are summed in the database into segments that cross no bucket, billing period or price
+    // version: what the cost needs, in far fewer rows than days.
+    const segmentStarts = [
       ...cuts,
       readFrom,
       ...periods.flatMap((p) => [p.fromDay, p.toDay]),
       ...[...versions.values()].flat().map((v) => v.fromDate),
     ];
-    const all = segmentStarts
-      ? await segmentVolumes(db, zoneIds, readFrom, toDay, segmentStarts)
-      : await dailyVolumes(db, zoneIds, readFrom, toDay);
+    const all = await segmentVolumes(
+      this.ctx.db,
+      zones.map((z) => z.zoneId),
+      readFrom,
+      toDay,
+      segmentStarts,
+    );
     const byZone = new Map<string, DailyVolume[]>();
     for (const row of all) {
       const list = byZone.get(row.zoneId);
       if (list) list.push(row);
       else byZone.set(row.zoneId, [row]);
     }
+    const periodsByZone = new Map<string, BillingPeriod[]>();
+    for (const p of periods) {
+      const list = periodsByZone.get(p.zoneId);
+      if (list) list.push(p);
+      else periodsByZone.set(p.zoneId, [p]);
+    }
     const costs = new Map<string, CostsByKey>();
     const costed = new Set<Currency>();
-    for (const zoneId of new Set(periods.map((p) => p.zoneId))) {
-      const zonePeriods = periods.filter((p) => p.zoneId === zoneId);
+    for (const [zoneId, zonePeriods] of periodsByZone) {
       for (const p of zonePeriods) for (const v of versions.get(p.planId) ?? []) costed.add(v.currency);
       costs.set(
         zoneId,
@@ -518,18 +556,19 @@ export class ConsumptionService {
     const all = [...plan.previous, ...plan.buckets];
     const count = plan.buckets.length;
     const index = bucketIndexer(all);
-    const tzOf = new Map(zones.map((z) => [z.zoneId, z.timezone]));
     const perZone = new Map(
       zones.map((zone) => [
         zone.zoneId,
         {
           zone,
           volumes: all.map(() => 0),
-          costs: all.map(() => new Map<Currency, Exact>()),
+          costs: all.map((): Amounts | undefined => undefined),
           costed: new Set<Currency>(),
         },
       ]),
     );
+    const costsAt = (target: { costs: (Amounts | undefined)[] }, i: number) =>
+      (target.costs[i] ??= new Amounts());
     if (plan.kind === 'day') {
       const { volumes, costs, costed } = await this.dailyWithCosts(
         zones,
@@ -548,20 +587,28 @@ export class ConsumptionService {
         costed.forEach((c) => target.costed.add(c));
       }
     } else {
-      // Hours are priced through their local day: each hour gets its day's cost pro rata of volume.
-      const hours = await hourlyVolumes(
-        this.ctx.db,
-        zones.map((z) => z.zoneId),
-        all[0]!.start,
-        all.at(-1)!.end,
-      );
-      const touched = new Map<string, Set<string>>();
-      for (const row of hours) {
-        const day = localDate(row.hour, tzOf.get(row.zoneId)!);
-        touched.set(row.zoneId, (touched.get(row.zoneId) ?? new Set()).add(day));
-      }
       const fromDay = addDays(localDate(all[0]!.start, 'UTC'), -1);
       const toDay = addDays(localDate(all.at(-1)!.end, 'UTC'), 2);
+      // The hours and what prices them are read at once; the days' volumes need the periods.
+      const pricing = this.pricing(zones, fromDay, toDay);
+      const [hours] = await Promise.all([
+        hourlyVolumes(
+          this.ctx.db,
+          zones.map((z) => z.zoneId),
+          all[0]!.start,
+          all.at(-1)!.end,
+        ),
+        pricing,
+      ]);
+      // Every zone has the same hours: their local days are worked out once per time zone.
+      const daysByTimezone = new Map<string, string[][]>();
+      const daysOf = (timezone: string) => {
+        let days = daysByTimezone.get(timezone);
+        if (!days) daysByTimezone.set(timezone, (days = all.map((b) => hourDays(b.start, timezone))));
+        return days;
+      };
+      const touched = new Map<string, Set<string>>();
+      for (const zone of zones) touched.set(zone.zoneId, new Set(daysOf(zone.timezone).flat()));
       // One segment a day over the window; the billing period's days before it summed as one.
       const days: string[] = [];
       for (let day = fromDay; day < toDay; day = addDays(day, 1)) days.push(day);
@@ -571,23 +618,28 @@ export class ConsumptionService {
         toDay,
         (zoneId, day) => (touched.get(zoneId)?.has(day) ? day : undefined),
         days,
+        pricing,
       );
-      const dayMl = new Map(volumes.map((r) => [`${r.zoneId}/${r.day}`, r.volumeMl]));
+      const dayMl = new Map<string, Map<string, number>>();
+      for (const row of volumes) {
+        const ofZone = dayMl.get(row.zoneId) ?? new Map<string, number>();
+        dayMl.set(row.zoneId, ofZone.set(row.day, row.volumeMl));
+      }
       for (const row of hours) {
         const i = index.ofInstant(row.hour);
         if (i === undefined) continue;
         const target = perZone.get(row.zoneId)!;
         target.volumes[i]! += row.volumeMl;
-        const day = localDate(row.hour, tzOf.get(row.zoneId)!);
-        const dayCosts = costs.get(row.zoneId)?.get(day);
-        const ofDay = dayMl.get(`${row.zoneId}/${day}`) ?? 0;
-        if (!dayCosts || ofDay === 0) continue;
-        const share = divideExact(ml(row.volumeMl), ml(ofDay));
-        for (const [currency, amount] of dayCosts)
-          target.costs[i]!.set(
-            currency,
-            addExact(target.costs[i]!.get(currency) ?? EXACT_ZERO, multiplyExact(amount, share)),
-          );
+        const zoneDays = dayMl.get(row.zoneId);
+        const zoneCosts = costs.get(row.zoneId);
+        if (row.volumeMl === 0 || !zoneDays || !zoneCosts) continue;
+        // An hour is priced at the average price of its local day (docs/consumption.md "Cost"):
+        // the day holding most of the hour, or the other one when that day has no volume (then
+        // all of the hour's readings are in the other).
+        const day = daysOf(target.zone.timezone)[i]!.find((d) => (zoneDays.get(d) ?? 0) > 0);
+        const dayCosts = day === undefined ? undefined : zoneCosts.get(day);
+        if (!dayCosts || day === undefined) continue;
+        costsAt(target, i).addAll(dayCosts, { n: BigInt(row.volumeMl), d: BigInt(zoneDays.get(day)!) });
       }
       for (const zoneId of costs.keys()) costed.forEach((c) => perZone.get(zoneId)!.costed.add(c));
     }
@@ -600,6 +652,20 @@ export class ConsumptionService {
       costed: z.costed,
     }));
   }
+}
+
+/** What prices consumption over a range of days: plan versions and the zones' billing periods. */
+type Pricing = { fromDay: string; toDay: string; versions: VersionsByPlan; periods: BillingPeriod[] };
+
+/**
+ * The local days a UTC hour's readings may belong to, the one holding most of the hour first:
+ * one day where the offset is whole hours; two in time zones with a :30 or :45 offset when the
+ * hour holds local midnight (Asia/Kolkata 18:00Z is 23:30–00:30), the later one first on a tie.
+ */
+export function hourDays(hour: Date, timezone: string): string[] {
+  const t = hour.getTime();
+  const days = [t + HOUR / 2, t, t + HOUR - 1].map((at) => localDate(new Date(at), timezone));
+  return [...new Set(days)];
 }
 
 function scopeIdOf(target: ScopePath): string {
@@ -636,8 +702,8 @@ function bucketIndexer(buckets: Bucket[]) {
   const first = buckets[0]!.start.getTime();
   return {
     ofDay: (day: string) => byDay.get(day),
-    ofInstant: (at: Date) => {
-      const t = at.getTime();
+    ofInstant: (at: Date | number) => {
+      const t = typeof at === 'number' ? at : at.getTime();
       if (buckets.length && buckets[0]!.end.getTime() - first === HOUR) {
         const i = Math.floor((t - first) / HOUR);
         return i >= 0 && i < buckets.length ? i : undefined;
