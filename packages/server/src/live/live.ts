@@ -60,32 +60,39 @@ export class LiveHub {
     await this.stop?.();
   }
 
+  /**
+   * LISTEN holds its connection for the life of the instance: it is a client of its own, beside
+   * the pool, so that it never takes one of the connections queries and transactions share.
+   */
   private async listenOnPool(pool: pg.Pool): Promise<void> {
-    const connection = await pool.connect();
-    const onNotification = (n: pg.Notification) => {
-      if (n.channel === LIVE_CHANNEL && n.payload) this.dispatch(n.payload);
-    };
-    // Back in the pool the client serves other queries: its later errors are no longer ours, so
-    // the handlers go with it, and it is released once only.
-    let released = false;
-    const release = (error?: Error) => {
-      if (released) return;
-      released = true;
-      connection.off('notification', onNotification);
-      connection.off('error', onError);
-      connection.release(error);
-    };
+    const connection = new pg.Client(pool.options);
     const onError = (error: Error) => {
       this.log.warn({ err: error }, 'live updates: listening connection lost, reconnecting');
-      release(error);
+      connection.removeAllListeners('notification');
+      void connection.end().catch(() => undefined);
       if (!this.closed) setTimeout(() => void this.reconnect(pool), 1000).unref();
     };
-    connection.on('notification', onNotification);
     connection.on('error', onError);
-    await connection.query(`LISTEN ${LIVE_CHANNEL}`);
+    try {
+      await connection.connect();
+      await connection.query(`LISTEN ${LIVE_CHANNEL}`);
+    } catch (error) {
+      connection.off('error', onError);
+      await connection.end().catch(() => undefined);
+      throw error;
+    }
+    if (this.closed) {
+      // Closed while this reconnection was on its way.
+      connection.off('error', onError);
+      await connection.end().catch(() => undefined);
+      return;
+    }
+    connection.on('notification', (n: pg.Notification) => {
+      if (n.channel === LIVE_CHANNEL && n.payload) this.dispatch(n.payload);
+    });
     this.stop = async () => {
-      await connection.query(`UNLISTEN ${LIVE_CHANNEL}`).catch(() => undefined);
-      release();
+      connection.off('error', onError);
+      await connection.end().catch(() => undefined);
     };
   }
 

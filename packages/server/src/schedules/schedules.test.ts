@@ -1,9 +1,7 @@
 import { PROTOCOL_VERSION } from '@flowbox/shared';
 import { and, asc, eq } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
-import { openDatabase, type Database } from '../db/client.ts';
 import { deviceCommands, events, flowboxes, scheduleRuns, zoneAutomation } from '../db/schema.ts';
 import {
   startMessaging,
@@ -243,32 +241,20 @@ describe('next occurrences', () => {
 });
 
 /**
- * Another app on the same database and clock: on PostgreSQL through its own connection pool (as
- * another process would), on PGlite through the same in-process database.
+ * Another app on the same database and clock, sharing the first one's connection pool: no path
+ * takes a second connection while holding one (docs/decisions.md "One connection per operation"),
+ * so two instances on one pool of ten do not stall, and the test database's connection guard
+ * watches both.
  */
 async function secondInstance(): Promise<{ runner: ScheduleRunner; close: () => Promise<void> }> {
-  const client: unknown = (t.db as { $client?: unknown }).$client;
-  let database: Database | undefined;
-  if (client instanceof pg.Pool)
-    database = await openDatabase({
-      databaseUrl: client.options.connectionString,
-      dataDir: null,
-      onConnectionError: () => undefined,
-    });
   const { app, services } = await buildApp({
     config: testConfig(),
-    db: database?.db ?? t.db,
+    db: t.db,
     now: t.clock.now,
     logger: false,
   });
   await app.ready();
-  return {
-    runner: services.scheduleRunner,
-    close: async () => {
-      await app.close();
-      await database?.close();
-    },
-  };
+  return { runner: services.scheduleRunner, close: () => app.close() };
 }
 
 describe('the scheduled-closing job', () => {

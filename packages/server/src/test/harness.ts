@@ -10,6 +10,7 @@ import pg from 'pg';
 import { buildApp, type AppOptions, type Services } from '../app.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { openDatabase, type Database, type Db } from '../db/client.ts';
+import { ConnectionGuard } from '../db/connection-guard.ts';
 import { customers, sites, users } from '../db/schema.ts';
 import type { App } from '../http/types.ts';
 import { insertUser } from '../users/users.repo.ts';
@@ -19,7 +20,24 @@ import { insertUser } from '../users/users.repo.ts';
  * a throw-away PostgreSQL database per test file when FLOWBOX_TEST_PG names a server
  * (e.g. postgres://postgres@127.0.0.1:5432/postgres). `npm test` runs the suite both ways.
  */
-export async function openTestDatabase(): Promise<Database> {
+export async function openTestDatabase(
+  options: { poolSize?: number } = {},
+): Promise<Database & { guard: ConnectionGuard }> {
+  const database = await openUnguardedTestDatabase(options.poolSize);
+  // Every test database fails its test, at close, on a connection taken while a transaction is
+  // held (docs/decisions.md "One connection per operation").
+  const guard = new ConnectionGuard(database.db);
+  return {
+    ...database,
+    guard,
+    close: async () => {
+      await database.close();
+      guard.assertNone();
+    },
+  };
+}
+
+async function openUnguardedTestDatabase(poolSize?: number): Promise<Database> {
   const adminUrl = process.env.FLOWBOX_TEST_PG;
   if (!adminUrl) return openDatabase({ dataDir: null });
   const name = `fbx_test_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -33,6 +51,7 @@ export async function openTestDatabase(): Promise<Database> {
   const database = await openDatabase({
     databaseUrl: url.toString(),
     dataDir: null,
+    ...(poolSize ? { poolSize } : {}),
     onConnectionError: () => undefined,
   });
   return {
