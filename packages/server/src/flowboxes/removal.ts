@@ -3,8 +3,6 @@ import type { Db } from '../db/client.ts';
 import { recordEvents } from '../events/events.repo.ts';
 import { listFlowboxesUnder, revokeCredentialsUnder, type HierarchyNode } from './flowboxes.repo.ts';
 
-export type { HierarchyNode };
-
 /**
  * Deleting a zone, building, site or customer deletes its flowboxes by foreign-key cascade
  * (docs/hierarchy.md). Their devices must lose the broker as surely as when they are detached one

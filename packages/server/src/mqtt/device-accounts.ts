@@ -23,6 +23,8 @@ const TEXTNAME = 'Flowbox device (managed by Flowbox Manager)';
 /** Commands a message: Mosquitto saves its configuration file after each message's changes. */
 const COMMANDS_PER_MESSAGE = 100;
 const PAGE = 500;
+/** Serials a revocation checks in one query (a customer's deletion may revoke thousands). */
+const SERIALS_PER_REVOCATION = 1000;
 
 export const roleOf = (username: string) => `${DEVICE_ROLE_PREFIX}${username}`;
 const usernameOf = (identity: DeviceIdentity) =>
@@ -111,16 +113,19 @@ export class DynsecDeviceAccounts implements DeviceAccounts {
 
   async revoke(serials: string[]): Promise<void> {
     try {
-      await this.db.transaction(async (tx) => {
-        await lockDeviceAccounts(tx);
-        const backed = await backedAccounts(tx, serials);
-        const commands = serials.flatMap((serial) => [
-          ...(backed.device.has(serial) ? [] : deleteAccount(serial)),
-          ...(backed.bootstrap.has(serial) ? [] : deleteAccount(bootstrapUsername(serial))),
-        ]);
-        await this.runAll(commands);
-      });
-      this.counters.revoked += serials.length;
+      for (let i = 0; i < serials.length; i += SERIALS_PER_REVOCATION) {
+        const some = serials.slice(i, i + SERIALS_PER_REVOCATION);
+        await this.db.transaction(async (tx) => {
+          await lockDeviceAccounts(tx);
+          const backed = await backedAccounts(tx, some);
+          const commands = some.flatMap((serial) => [
+            ...(backed.device.has(serial) ? [] : deleteAccount(serial)),
+            ...(backed.bootstrap.has(serial) ? [] : deleteAccount(bootstrapUsername(serial))),
+          ]);
+          await this.runAll(commands);
+        });
+        this.counters.revoked += some.length;
+      }
     } catch (error) {
       this.counters.revoke_failures += 1;
       this.log.warn(

@@ -32,6 +32,8 @@ export class DynsecControl {
   private readonly prefix = randomBytes(6).toString('hex');
   private sequence = 0;
   private ready = false;
+  /** The last refusal logged: a wrong admin password is said once, not at every retry. */
+  private lastError = '';
 
   private constructor(
     private readonly client: MqttClient,
@@ -47,6 +49,7 @@ export class DynsecControl {
           return;
         }
         this.ready = true;
+        this.lastError = '';
         log.info({}, 'dynamic security connected');
         for (const listener of this.readyListeners) listener();
       });
@@ -56,7 +59,11 @@ export class DynsecControl {
       this.ready = false;
       this.failAll(new Error('dynamic security connection lost'));
     });
-    client.on('error', (error) => log.warn({ err: error.message }, 'dynamic security connection refused'));
+    client.on('error', (error) => {
+      if (error.message === this.lastError) return;
+      this.lastError = error.message;
+      log.warn({ err: error.message }, 'dynamic security connection refused');
+    });
     client.on('message', (topic, payload) => {
       if (topic === RESPONSE_TOPIC) this.settle(payload);
     });
