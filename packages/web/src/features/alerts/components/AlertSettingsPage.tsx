@@ -8,6 +8,7 @@ import { useLanguage } from '../../../lib/i18n/index.ts';
 import { CUSTOMER_OR_SITE, hasRole, useUser } from '../../auth/index.ts';
 import { useUpdateProfile } from '../../profile/index.ts';
 import { useAlertSettings, useUpdateAlertSetting } from '../api/alerts.ts';
+import { ZoneEmailSettings } from './ZoneEmailSettings.tsx';
 
 /** spec §6: the email notification setting, for customer and site managers. */
 function MyAlertEmails() {
@@ -20,7 +21,6 @@ function MyAlertEmails() {
       onSuccess: () => toast.success(t('alert_settings.saved')),
       onError: (error) => toast.error(error.message),
     });
-  const overrides = Object.keys(user.alerts_instance_settings).length;
   return (
     <Card title={t('alert_settings.by_category')}>
       <Checkbox
@@ -45,11 +45,7 @@ function MyAlertEmails() {
           />
         ))}
       </fieldset>
-      {overrides > 0 && (
-        <p className="mt-4 text-xs text-slate-600 dark:text-slate-400">
-          {t('alert_settings.zone_overrides', { count: overrides })}
-        </p>
-      )}
+      <p className="mt-4 text-xs text-slate-600 dark:text-slate-400">{t('alert_settings.zone_hint')}</p>
     </Card>
   );
 }
@@ -134,6 +130,7 @@ export function AlertSettingsPage() {
       <PageHeader title={t('alert_settings.title')} description={t('alert_settings.description')} />
       <div className="space-y-6">
         {hasRole(user, CUSTOMER_OR_SITE) && <MyAlertEmails />}
+        {hasRole(user, CUSTOMER_OR_SITE) && <ZoneEmailSettings />}
         {user.role === 1 && (
           <QueryBoundary query={settings}>
             {(data) => <ServiceCategories settings={data.items} />}

@@ -5,14 +5,19 @@ import { Select } from '../../../components/Select.tsx';
 import { TextField } from '../../../components/TextField.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
+import { useUser } from '../../auth/index.ts';
+import { useCustomers } from '../../customers/index.ts';
 import type { AlertFilters } from '../api/alerts.ts';
+import { useFollowedZones } from '../api/followed-zones.ts';
 import { AlertList } from './AlertList.tsx';
+import { ZonePicker } from './ZonePicker.tsx';
 
 const STATES = ['active', ...ALERT_STATES] as const;
 type StateFilter = (typeof STATES)[number];
+type Update = (patch: Record<string, string | undefined>) => void;
 
 /** The filters live in the address, so a filtered view can be shared and the back button works. */
-function useFilters(): [AlertFilters, (patch: Record<string, string | undefined>) => void] {
+function useFilters(): [AlertFilters, Update] {
   const [params, setParams] = useSearchParams();
   const category = params.get('category');
   const state = params.get('state');
@@ -21,13 +26,14 @@ function useFilters(): [AlertFilters, (patch: Record<string, string | undefined>
     ...(category && (ALERT_CATEGORIES as readonly string[]).includes(category)
       ? { category: category as AlertCategory }
       : {}),
+    ...(params.get('customer_id') ? { customer_id: params.get('customer_id')! } : {}),
     ...(params.get('zone_id') ? { zone_id: params.get('zone_id')! } : {}),
     ...(params.get('building_id') ? { building_id: params.get('building_id')! } : {}),
     ...(params.get('site_id') ? { site_id: params.get('site_id')! } : {}),
     ...(params.get('from') ? { from: params.get('from')! } : {}),
     ...(params.get('to') ? { to: params.get('to')! } : {}),
   } satisfies Partial<AlertsQuery>;
-  const update = (patch: Record<string, string | undefined>) =>
+  const update: Update = (patch) =>
     setParams(
       (previous) => {
         const next = new URLSearchParams(previous);
@@ -42,16 +48,69 @@ function useFilters(): [AlertFilters, (patch: Record<string, string | undefined>
   return [filters, update];
 }
 
+/** A provider manager first picks a customer: zones are listed one customer at a time. */
+function CustomerFilter({ value, update }: { value: string; update: Update }) {
+  const { t } = useLanguage();
+  const customers = useCustomers({ limit: 500, offset: 0 });
+  return (
+    <Select
+      label={t('alerts.filter.customer')}
+      name="customer_id"
+      value={value}
+      disabled={!customers.data}
+      onChange={(event) =>
+        update({ customer_id: event.target.value || undefined, zone_id: undefined, name: undefined })
+      }
+      placeholder={t('alerts.filter.all_customers')}
+      options={(customers.data?.items ?? []).map((c) => ({ value: c.id, label: c.name }))}
+    />
+  );
+}
+
+/** spec §2 filters: the zone, among the zones of the customer the user sees (its own sites' for a site manager). */
+function ZoneFilter({
+  customerId,
+  value,
+  update,
+}: {
+  customerId: string | null;
+  value: string;
+  update: Update;
+}) {
+  const { t } = useLanguage();
+  const zones = useFollowedZones(customerId);
+  const items = zones.data?.items ?? [];
+  // A zone named in the address (from an overview) that is not in the list stays selectable.
+  return (
+    <ZonePicker
+      label={t('alerts.filter.zone_label')}
+      allLabel={customerId ? t('alerts.filter.all_zones') : t('alerts.filter.pick_customer_first')}
+      zones={items}
+      value={items.some((z) => z.id === value) ? value : ''}
+      onChange={(zoneId) => update({ zone_id: zoneId || undefined, name: undefined })}
+    />
+  );
+}
+
 /** Notifications and alerts (spec §2 "notifications and alerts"): filters by category, zone, state and dates. */
 export function AlertsPage() {
   const { t } = useLanguage();
+  const user = useUser();
   const [filters, update] = useFilters();
   const [params] = useSearchParams();
-  const scoped = filters.zone_id ?? filters.building_id ?? filters.site_id;
+  const provider = user.role === 1;
+  const customerId = provider ? (filters.customer_id ?? null) : user.customer_id;
+  // From a site or building overview (or a zone outside the picker's list): say what the list is limited to.
+  const scoped = filters.building_id ?? filters.site_id ?? (customerId ? undefined : filters.zone_id);
   return (
     <>
       <PageHeader title={t('alerts.title')} description={t('alerts.description')} />
-      <section aria-label={t('alerts.filters')} className="mb-5 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+      <section
+        aria-label={t('alerts.filters')}
+        className={`mb-5 grid items-start gap-3 sm:grid-cols-2 ${provider ? 'lg:grid-cols-3' : 'lg:grid-cols-5'}`}
+      >
+        {provider && <CustomerFilter value={filters.customer_id ?? ''} update={update} />}
+        <ZoneFilter customerId={customerId} value={filters.zone_id ?? ''} update={update} />
         <Select
           label={t('alerts.filter.category')}
           name="category"
