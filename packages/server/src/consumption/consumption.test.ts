@@ -452,7 +452,7 @@ describe('CSV export', () => {
     expect(frLines[0]).toBe('Début,Fin,Client,Site,Bâtiment,Zone,Volume,Unité,Coût,Devise');
     expect(frLines).toHaveLength(25);
     expect(frLines).toContain(
-      '2026-11-25 09:00,2026-11-25 10:00,Customer A,A site 1,P building,Z1 kitchen,0.250,m3,1.00,EUR',
+      '2026-11-25 09:00+01:00,2026-11-25 10:00+01:00,Customer A,A site 1,P building,Z1 kitchen,0.250,m3,1.00,EUR',
     );
   });
 

@@ -1,4 +1,5 @@
 import type { Language } from '@flowbox/shared';
+import { utcOffsetMs } from './windows.ts';
 
 /** Column names of the consumption export, in the reader's language (docs/consumption.md "CSV"). */
 export const CSV_COLUMNS: Record<Language, string[]> = {
@@ -17,7 +18,11 @@ export function csvLine(fields: string[]): string {
 
 const localFormats = new Map<string, Intl.DateTimeFormat>();
 
-/** An instant as the local wall clock of a time zone, "yyyy-MM-dd HH:mm". */
+/**
+ * An instant as the local wall clock of a time zone with its offset, "yyyy-MM-dd HH:mm+hh:mm"
+ * (RFC 3339 with a space): the offset tells apart the two 02:30 of a fall-back night
+ * (Australia/Adelaide, +10:30 then +09:30) and keeps the export machine-readable.
+ */
 export function localDateTime(at: Date, timezone: string): string {
   let format = localFormats.get(timezone);
   if (!format) {
@@ -33,5 +38,8 @@ export function localDateTime(at: Date, timezone: string): string {
     });
     localFormats.set(timezone, format);
   }
-  return format.format(at);
+  const offset = Math.round(utcOffsetMs(at, timezone) / 60_000);
+  const magnitude = Math.abs(offset);
+  const hhmm = `${String(Math.floor(magnitude / 60)).padStart(2, '0')}:${String(magnitude % 60).padStart(2, '0')}`;
+  return `${format.format(at)}${offset < 0 ? '-' : '+'}${hhmm}`;
 }

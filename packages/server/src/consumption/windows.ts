@@ -11,8 +11,11 @@ const DAY = 86_400_000;
 
 /**
  * A bucket. Hour buckets (the day window) are UTC hours: an instant range, whatever the local
- * clock does (a 23- or 25-hour day has 23 or 25 of them). Day-based buckets cover the local dates
- * `fromDay` (included) to `toDay` (excluded), so a local day is one bucket whatever its length.
+ * clock does (a 23- or 25-hour day has 23 or 25 of them), labelled by their local start, which is
+ * 10:30 in Asia/Kolkata (+05:30) and 10:45 in Asia/Kathmandu (+05:45): the hourly rollup is kept
+ * per UTC hour, so local whole hours cannot be drawn there. Day-based buckets cover the local
+ * dates `fromDay` (included) to `toDay` (excluded), so a local day is one bucket whatever its
+ * length.
  */
 export type Bucket = { start: Date; end: Date; date: string; fromDay: string; toDay: string };
 
@@ -82,8 +85,9 @@ export function startOfLocalDay(day: string, timezone: string): Date {
   const midnight = Date.parse(`${day}T00:00:00Z`);
   let guess = midnight - utcOffsetMs(new Date(midnight), timezone);
   guess = midnight - utcOffsetMs(new Date(guess), timezone);
-  // A day starting in a gap (no local midnight) starts at the first local instant of that day.
-  while (localDate(new Date(guess), timezone) < day) guess += HOUR / 2;
+  // A day starting in a gap (no local midnight) starts at the first local instant of that day;
+  // every offset in use is a whole number of quarter hours (Asia/Kathmandu +05:45).
+  while (localDate(new Date(guess), timezone) < day) guess += HOUR / 4;
   return new Date(guess);
 }
 
