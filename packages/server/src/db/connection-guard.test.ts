@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from './client.ts';
-import { LiveHub } from '../live/live.ts';
+import type { Database } from './client.ts';
 import { openTestDatabase } from '../test/harness.ts';
 import { NestedConnectionError, type ConnectionGuard } from './connection-guard.ts';
 
@@ -79,25 +78,4 @@ describe('the connection guard', () => {
     await later;
     expect(guard.offences).toEqual([]);
   });
-});
-
-describe('an exhausted pool', () => {
-  it.runIf(process.env.FLOWBOX_TEST_PG)(
-    'is not taken by live updates: LISTEN has its own connection',
-    async () => {
-      const url = (database.db as { $client?: { options: { connectionString: string } } }).$client!.options
-        .connectionString;
-      const small = await openDatabase({ databaseUrl: url, dataDir: null, poolSize: 1 });
-      const hub = new LiveHub(small.db, { warn: () => undefined });
-      try {
-        await hub.start();
-        const started = Date.now();
-        await small.db.execute(sql`SELECT 1`);
-        expect(Date.now() - started).toBeLessThan(5000);
-      } finally {
-        await hub.close();
-        await small.close();
-      }
-    },
-  );
 });

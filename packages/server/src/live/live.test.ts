@@ -4,6 +4,7 @@ import type { LiveMessage } from '@flowbox/shared';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type Services } from '../app.ts';
+import { sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../db/client.ts';
 import { newSecret, subscribe, uniqueSerial, until } from '../flowboxes/testing.ts';
 import type { App } from '../http/types.ts';
@@ -17,6 +18,7 @@ import {
   type TestApp,
   type World,
 } from '../test/harness.ts';
+import { LIVE_CHANNEL, LiveHub } from './live.ts';
 
 let t: TestApp;
 let w: World;
@@ -141,3 +143,29 @@ async function secondInstance(
     },
   };
 }
+
+describe.runIf(process.env.FLOWBOX_TEST_PG)('live updates on PostgreSQL', () => {
+  it('listen on a connection beside the pool, and listen again when it is cut', async () => {
+    const url = (t.db as { $client?: pg.Pool }).$client!.options.connectionString!;
+    const small = await openDatabase({ databaseUrl: url, dataDir: null, poolSize: 1 });
+    const hub = new LiveHub(small.db, { warn: () => undefined });
+    const received: unknown[] = [];
+    hub.subscribe((message) => received.push(message));
+    try {
+      await hub.start();
+      // The pool's one connection still answers: LISTEN did not take it.
+      await small.db.execute(sql`SELECT 1`);
+      await small.db.execute(
+        sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+            WHERE datname = current_database() AND query LIKE 'LISTEN%'`,
+      );
+      await until(async () => {
+        await small.db.execute(sql`SELECT pg_notify(${LIVE_CHANNEL}, '{"type":"ping"}')`);
+        return received.length > 0;
+      }, 10_000);
+    } finally {
+      await hub.close();
+      await small.close();
+    }
+  });
+});
