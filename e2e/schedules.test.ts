@@ -107,6 +107,27 @@ describe('scheduled closings', () => {
         );
       }
 
+      // Changed in another session: the card follows live, without a reload.
+      const elsewhere = await apiAs(DEMO.customer, DEMO.password);
+      const weekend = await elsewhere<{ id: string }>('POST', `${zoneApi}/schedules/create`, {
+        label: 'Weekend closing',
+        date_start: parisDay(0),
+        date_end: parisDay(120),
+        closing_time: '20:00',
+        opening_time: '07:00',
+        recurring: true,
+        frequency: 'weekly',
+        interval: 1,
+        weekdays: ['saturday'],
+      });
+      await seen(page, 'Every 1 week(s): Saturday');
+      // A fresh session: the browser tests' access tokens live seconds.
+      const again = await apiAs(DEMO.customer, DEMO.password);
+      await again('DELETE', `${zoneApi}/schedules/${weekend.id}/delete`, { confirm_name: 'Weekend closing' });
+      await expect
+        .poll(() => page.getByText('Every 1 week(s): Saturday').count(), { timeout: 15_000 })
+        .toBe(0);
+
       await page.getByRole('button', { name: 'Delete the scheduled closing Night closing' }).click();
       const dialog = page.getByRole('dialog');
       await dialog.getByLabel('Name to confirm').fill('Night closing');

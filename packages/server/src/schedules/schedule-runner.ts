@@ -1,9 +1,10 @@
-import type { EventAction } from '@flowbox/shared';
+import type { EventAction, ScheduleLiveChange } from '@flowbox/shared';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { recordEvent } from '../events/events.repo.ts';
 import type { CommandsService } from '../flowboxes/commands.service.ts';
 import { listFlowboxes } from '../flowboxes/flowboxes.repo.ts';
+import { notifyScheduleChange } from './live.ts';
 import { windowsRunningAt, type Window } from './occurrences.ts';
 import {
   claimClosing,
@@ -19,6 +20,17 @@ import {
   valuesOf,
 } from './schedules.repo.ts';
 import { zoneLockedByAutomaticClosing } from './zone-lock.ts';
+
+type RunAction = Extract<
+  EventAction,
+  'scheduled_closing_started' | 'scheduled_closing_ended' | 'scheduled_opening_skipped'
+>;
+
+const LIVE_CHANGE: Record<RunAction, ScheduleLiveChange> = {
+  scheduled_closing_started: 'closing_started',
+  scheduled_closing_ended: 'closing_ended',
+  scheduled_opening_skipped: 'opening_skipped',
+};
 
 /** How long an opening is re-sent to a device that does not answer before it expires. */
 const OPEN_COMMAND_TTL_MS = 3_600_000;
@@ -122,15 +134,17 @@ export class ScheduleRunner {
     return ready.length;
   }
 
-  private record(
+  /** The activity-log line and the live message of what the pass did, in its transaction. */
+  private async record(
     db: Db,
     zone: ScheduleZone,
     run: ScheduleRunRow,
-    action: EventAction,
+    action: RunAction,
     now: Date,
     changedFields: string[],
   ): Promise<void> {
-    return recordEvent(db, now, {
+    await notifyScheduleChange(db, zone, LIVE_CHANGE[action], run.scheduleId);
+    await recordEvent(db, now, {
       action,
       object: 'schedule',
       objectId: run.scheduleId,

@@ -1,10 +1,11 @@
-import type { EventAction, Occurrence, Occurrences, Schedule, ScheduleValues } from '@flowbox/shared';
+import type { Occurrence, Occurrences, Schedule, ScheduleValues } from '@flowbox/shared';
 import { requireSiteManage, requireSiteRead, type Actor } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { AppError, namesMismatch, notFound } from '../errors.ts';
 import { recordChange } from '../events/events.repo.ts';
 import type { ZonePath } from '../http/params.ts';
+import { notifyScheduleChange } from './live.ts';
 import { windowsAfter } from './occurrences.ts';
 import {
   deleteSchedule,
@@ -133,15 +134,17 @@ export class SchedulesService {
     return row;
   }
 
-  private record(
+  /** The activity-log line and the live message of a change, in its transaction. */
+  private async record(
     db: Db,
     actor: Actor,
     zone: ScheduleZone,
-    action: EventAction,
+    action: 'created' | 'updated' | 'deleted',
     row: ScheduleRow,
     fields: string[],
   ): Promise<void> {
-    return recordChange(db, this.ctx.now(), actor, {
+    await notifyScheduleChange(db, zone, action, row.id);
+    await recordChange(db, this.ctx.now(), actor, {
       action,
       object: 'schedule',
       objectId: row.id,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AutomationSchema } from '../automation/settings.ts';
 import { AlertSchema } from './alerts.ts';
+import { SCHEDULE_LIVE_CHANGES } from './schedules.ts';
 import { LEAK_DETECTION_MAX_TIMEOUT_S } from '../protocol/messages.ts';
 import { DeviceSecretSchema, SERIAL_PATTERN } from '../protocol/topics.ts';
 import { uuidField } from '../validation.ts';
@@ -190,6 +191,19 @@ export const LiveMessageSchema = z.discriminatedUnion('type', [
     automation: AutomationSchema,
     customer_id: z.uuid(),
     site_id: z.uuid(),
+    zone_id: z.uuid(),
+  }),
+  /**
+   * A zone's scheduled closings changed (docs/schedules.md): open schedule cards read the zone's
+   * schedules and next windows again. `schedule_id` is null for a window whose schedule was deleted.
+   */
+  z.object({
+    type: z.literal('schedule'),
+    change: z.enum(SCHEDULE_LIVE_CHANGES),
+    schedule_id: z.uuid().nullable(),
+    customer_id: z.uuid(),
+    site_id: z.uuid(),
+    building_id: z.uuid(),
     zone_id: z.uuid(),
   }),
   /** An alert opened, repeated, silenced, unsilenced or resolved (docs/alerts.md). */

@@ -108,3 +108,18 @@ export const OccurrencesSchema = z.object({
   items: z.array(OccurrenceSchema),
 });
 export type Occurrences = z.infer<typeof OccurrencesSchema>;
+
+/**
+ * What the live `schedule` message says changed in a zone's scheduled closings (docs/schedules.md
+ * "Live updates"): a schedule created, edited or deleted, or a window closed, opened or its
+ * opening skipped by the job.
+ */
+export const SCHEDULE_LIVE_CHANGES = [
+  'created',
+  'updated',
+  'deleted',
+  'closing_started',
+  'closing_ended',
+  'opening_skipped',
+] as const;
+export type ScheduleLiveChange = (typeof SCHEDULE_LIVE_CHANGES)[number];

@@ -16,6 +16,7 @@ import { useOccurrences } from '../api/get-occurrences.ts';
 import { useSchedules } from '../api/list-schedules.ts';
 import { durationText, localDateTime, periodText, ruleText } from '../format.ts';
 import { NotAuthorisedNotice } from './NotAuthorisedNotice.tsx';
+import { useSchedulesLive } from './useSchedulesLive.ts';
 
 /** The next closing windows of the zone, in the building's wall-clock time. */
 function NextClosings({ zoneRef }: { zoneRef: ZoneRef }) {
@@ -61,12 +62,16 @@ function NextClosings({ zoneRef }: { zoneRef: ZoneRef }) {
   );
 }
 
-/** The zone's scheduled closings on its overview: next windows, the schedules, add/edit/delete. */
+/**
+ * The zone's scheduled closings on its overview: next windows, the schedules, add/edit/delete; live
+ * (a window starting or ending, a schedule changed elsewhere, show at once).
+ */
 export function ZoneSchedulesCard({ zoneRef, authorised }: { zoneRef: ZoneRef; authorised: boolean }) {
   const { t, language } = useLanguage();
   const user = useUser();
   const toast = useToast();
   const schedules = useSchedules(zoneRef);
+  useSchedulesLive(zoneRef);
   const remove = useDeleteSchedule(zoneRef);
   const [deleting, setDeleting] = useState<Schedule | null>(null);
   const { customerId, siteId, buildingId, zoneId } = zoneRef;
