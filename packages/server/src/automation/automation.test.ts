@@ -2,7 +2,7 @@ import { deviceTopic, encodePayload, EXIT_BLOCK_S, PROTOCOL_VERSION } from '@flo
 import { and, eq } from 'drizzle-orm';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alerts, deviceCommands, events, zoneAutomation, zones } from '../db/schema.ts';
+import { alerts, deviceCommands, emails, events, pricingPlans, zoneAutomation, zones } from '../db/schema.ts';
 import { startMessaging, until } from '../flowboxes/testing.ts';
 import type { DeviceMessaging } from '../mqtt/messaging.ts';
 import { pairDirectly, reading, type PairedDevice } from '../telemetry/testing.ts';
@@ -191,11 +191,34 @@ describe('settings', () => {
 describe('a burst pipe', () => {
   let zone: Zone;
   let closes: { id: string }[];
+  let waterPointId: string;
+  let scheduleId: string;
+  let planId: string;
 
   beforeAll(async () => {
-    zone = await zoneWithDevice('Burst zone');
+    zone = await zoneWithDevice('Burst zone', { scheduled_closing_authorised: true });
     closes = closesReceived(zone.client);
     expect((await cmA.put(`${zone.path}/automation/update`, settings())).statusCode).toBe(200);
+    // Things the lock must protect too: a water point, a schedule, a plan to subscribe to.
+    const point = await cmA.post(`${zone.path}/water_points/create`, { label: 'Kitchen sink', type: 'sink' });
+    waterPointId = point.json().id;
+    const schedule = await cmA.post(`${zone.path}/schedules/create`, {
+      label: 'Nightly',
+      date_start: '2026-01-01',
+      date_end: '2026-12-31',
+      closing_time: '22:00',
+      opening_time: '06:00',
+      recurring: true,
+      frequency: 'daily',
+      interval: 1,
+    });
+    expect(schedule.statusCode, schedule.body).toBe(201);
+    scheduleId = schedule.json().id;
+    const [plan] = await t.db
+      .insert(pricingPlans)
+      .values({ name: 'Lock plan', regions: ['FR'] })
+      .returning();
+    planId = plan!.id;
   });
 
   it('closes the valve at the reading past the volume margin and locks the zone', async () => {
@@ -226,24 +249,70 @@ describe('a burst pipe', () => {
     expect((await automationOf(zone.id)).closeDysfunctionRaised).toBe(false);
   });
 
+  it('emails the closing alert to the customer manager, once', async () => {
+    await t.services.alertNotifier.runDue();
+    await t.services.alertNotifier.runDue();
+    const sent = await t.db.select().from(emails).where(eq(emails.kind, 'alert'));
+    const ofZone = sent.filter((e) => e.text.includes(zone.name) && e.to === 'cm.a@test.io');
+    expect(ofZone).toHaveLength(1);
+  });
+
   it('answers "No action allowed" to every action on the zone, in English and French', async () => {
     const [flowbox] = (await cmA.get(`${zone.path}/flowboxes/list`)).json().items;
-    const actions = [
-      () => cmA.post(`${zone.path}/flowboxes/${flowbox.id}/commands/send`, { name: 'valve_open' }),
-      () => cmA.put(`${zone.path}/update`, { maintenance_mode: true }),
-      () => cmA.put(`${zone.path}/automation/update`, settings({ automatic_closing_enabled: false })),
-      () => cmA.post(`${zone.path}/water_points/create`, { label: 'Sink', type: 'sink' }),
-      () => cmA.post(`${zone.path}/flowboxes/${flowbox.id}/unpair`, {}),
-      () => cmA.delete(`${zone.path}/delete`, { confirm_name: zone.name }),
-    ];
-    for (const action of actions) {
-      const res = await action();
-      expect(res.statusCode, res.body).toBe(409);
-      expect(res.json().message).toBe('No action allowed');
-    }
+    const ids = { flowboxId: flowbox.id, waterPointId, scheduleId, zoneId: zone.id };
+    // A valid body for each: the lock, not validation, must be what refuses the action.
+    const schedule = {
+      label: 'Nightly',
+      date_start: '2026-01-01',
+      date_end: '2026-12-31',
+      closing_time: '22:00',
+      opening_time: '06:00',
+      recurring: true,
+      frequency: 'daily',
+      interval: 1,
+    };
+    const bodies: Record<string, unknown> = {
+      'put /update': { occupants: 2 },
+      'delete /delete': { confirm_name: zone.name },
+      'post /water_points/create': { label: 'Sink', type: 'sink' },
+      'put /water_points/{waterPointId}/update': { label: 'Basin' },
+      'delete /water_points/{waterPointId}/delete': { confirm_name: 'Kitchen sink' },
+      'post /flowboxes/pair': { serial: 'FB-LOCKED-1', factory_secret: 'x'.repeat(43) },
+      'post /flowboxes/{flowboxId}/validate': {},
+      'post /flowboxes/{flowboxId}/refuse': {},
+      'post /flowboxes/{flowboxId}/unpair': {},
+      'delete /flowboxes/{flowboxId}/detach': { confirm_name: zone.device.serial },
+      'post /flowboxes/{flowboxId}/commands/send': { name: 'valve_open' },
+      'put /subscription/update': { pricing_plan_id: planId, service_level: 'premium' },
+      'post /schedules/create': schedule,
+      'put /schedules/{scheduleId}/update': schedule,
+      'delete /schedules/{scheduleId}/delete': { confirm_name: 'Nightly' },
+      'put /automation/update': settings({ automatic_closing_enabled: false }),
+    };
+    // Every change the API offers under a zone (its OpenAPI document), but the exit.
+    const doc = t.app.swagger() as { paths: Record<string, Record<string, unknown>> };
+    const zoneActions = Object.entries(doc.paths).flatMap(([route, operations]) => {
+      const at = route.indexOf('/zones/{zoneId}');
+      if (at < 0) return [];
+      const suffix = route.slice(at + '/zones/{zoneId}'.length);
+      return Object.keys(operations)
+        .filter((method) => method !== 'get' && suffix !== '/automation/exit')
+        .map((method) => `${method} ${suffix}`);
+    });
+    expect(zoneActions.sort()).toEqual(Object.keys(bodies).sort());
     const fr = await loginAs(t.app, 'cm.a@test.io', 'fr');
-    const res = await fr.put(`${zone.path}/update`, { occupants: 3 });
-    expect(res.json().message).toBe('Aucune action autorisée');
+    for (const action of zoneActions) {
+      const [method, suffix] = action.split(' ') as [string, string];
+      const url = `${zone.path}${suffix.replace(/\{(\w+)\}/g, (_, name: keyof typeof ids) => ids[name])}`;
+      for (const [client, message] of [
+        [cmA, 'No action allowed'],
+        [fr, 'Aucune action autorisée'],
+      ] as const) {
+        const res = await client.request(method.toUpperCase(), url, bodies[action]);
+        expect(res.statusCode, `${action}: ${res.body}`).toBe(409);
+        expect(res.json().message, action).toBe(message);
+      }
+    }
     expect((await cmA.get(`${zone.path}/info`)).statusCode).toBe(200);
   });
 
