@@ -1,6 +1,6 @@
 // Benchmark of the consumption graphs (issue #6): one year of per-minute readings for 1,000 zones,
 // then p50/p99 of the day/week/month/year graph calls over real HTTP for random zones, and of a
-// building, site and customer graph. The year of readings is generated as what it rolls up to —
+// building, site and customer graph, the customer's export and the dashboard. The year of readings is generated as what it rolls up to —
 // hourly and daily rows per zone and flowbox, written by bulk INSERT … SELECT generate_series —
 // not as 525 million raw readings: the graphs never read raw readings (DESIGN.md §4), so their size
 // does not change these figures. Half the zones have a subscription, so cost is computed too.
@@ -192,9 +192,19 @@ async function bench(label: string): Promise<void> {
     'customer (up to 1,000 zones) year',
     await measure(() => `/v1/customers/${pick().customer_id}/consumption?window=year`, base, auth, 5),
   ]);
+  for (const window of ['month', 'week', 'day'] as const)
+    rows.push([
+      `customer (up to 1,000 zones) ${window}`,
+      await measure(() => `/v1/customers/${pick().customer_id}/consumption?window=${window}`, base, auth, 5),
+    ]);
   rows.push([
-    'customer (up to 1,000 zones) day',
-    await measure(() => `/v1/customers/${pick().customer_id}/consumption?window=day`, base, auth, 5),
+    'customer export.csv, year',
+    await measure(
+      () => `/v1/customers/${pick().customer_id}/consumption/export.csv?window=year`,
+      base,
+      auth,
+      3,
+    ),
   ]);
   rows.push(['dashboard today (all 1,000 zones)', await measure(() => '/v1/dashboard/today', base, auth, 5)]);
   console.log(`\n${label} (load average now ${loadavg()[0]!.toFixed(1)})`);

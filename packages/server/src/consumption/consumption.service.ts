@@ -82,11 +82,21 @@ type ZoneFigures = {
 
 const HOUR = 3_600_000;
 const ml = (value: number): Exact => exactInteger(value);
-/** Millilitres added as integers (BigInt: exact whatever the total), as an exact value. */
+/**
+ * Millilitres added exactly, as an exact value: as numbers while every partial sum is a safe
+ * integer (it is when the magnitudes add up to one), else as BigInt.
+ */
 const sumMl = (values: number[]): Exact => {
-  let total = 0n;
-  for (const value of values) total += BigInt(value);
-  return exactInteger(total);
+  let total = 0;
+  let magnitude = 0;
+  for (const value of values) {
+    total += value;
+    magnitude += Math.abs(value);
+  }
+  if (Number.isSafeInteger(magnitude)) return exactInteger(total);
+  let exact = 0n;
+  for (const value of values) exact += BigInt(value);
+  return exactInteger(exact);
 };
 
 /** Millilitres as a volume string in a unit, 3 decimals. */
