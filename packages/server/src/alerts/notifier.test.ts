@@ -166,7 +166,10 @@ describe('the alert job', () => {
     const stop = startAlertEmailJob(notifier(), quiet, 20);
     try {
       await expect.poll(async () => (await active()).length, { timeout: 20_000, interval: 50 }).toBe(1);
-      expect((await alertEmails()).map((e) => e.subject)).toContain('Flowbox alert: Maintenance');
+      // The emails follow the sweep in the same pass, after its commit: wait for them too.
+      await expect
+        .poll(async () => (await alertEmails()).map((e) => e.subject), { timeout: 20_000, interval: 50 })
+        .toContain('Flowbox alert: Maintenance');
     } finally {
       await stop();
       await t.db.update(zones).set({ maintenanceMode: false }).where(eq(zones.id, zoneA2));
