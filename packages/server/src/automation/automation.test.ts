@@ -302,13 +302,17 @@ describe('a burst pipe', () => {
     expect(zoneActions.sort()).toEqual(Object.keys(bodies).sort());
     const fr = await loginAs(t.app, 'cm.a@test.io', 'fr');
     for (const action of zoneActions) {
-      const [method, suffix] = action.split(' ') as [string, string];
+      const [method, suffix] = action.split(' ') as ['post' | 'put' | 'delete', string];
       const url = `${zone.path}${suffix.replace(/\{(\w+)\}/g, (_, name: keyof typeof ids) => ids[name])}`;
       for (const [client, message] of [
         [cmA, 'No action allowed'],
         [fr, 'Aucune action autorisée'],
       ] as const) {
-        const res = await client.request(method.toUpperCase(), url, bodies[action]);
+        const res = await client.request(
+          method.toUpperCase() as Uppercase<typeof method>,
+          url,
+          bodies[action],
+        );
         expect(res.statusCode, `${action}: ${res.body}`).toBe(409);
         expect(res.json().message, action).toBe(message);
       }
