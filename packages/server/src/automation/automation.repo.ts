@@ -1,5 +1,6 @@
-import type { OpeningHours, VolumeUnit, ZoneProfile } from '@flowbox/shared';
-import { and, asc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
+import type { DetectionState, OpeningHours, VolumeUnit, ZoneProfile } from '@flowbox/shared';
+import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { arrayLiteral } from '../db/arrays.ts';
 import type { Db } from '../db/client.ts';
 import { buildings, sites, zoneAutomation, zones } from '../db/schema.ts';
 import type { FlowboxScope } from '../flowboxes/flowboxes.repo.ts';
@@ -126,6 +127,45 @@ export async function updateAutomation(
     .where(eq(zoneAutomation.zoneId, zoneId))
     .returning();
   return row!;
+}
+
+/**
+ * The detection state of every zone of one telemetry batch, in one statement: one UPDATE per zone
+ * was most of a batch's round trips and of ingest's CPU (docs/performance.md "Ingest"). The rows
+ * are locked already (`lockAutomationRows`).
+ */
+export async function updateDetectionStates(
+  db: Db,
+  states: readonly { zoneId: string; state: DetectionState }[],
+  now: Date,
+): Promise<void> {
+  if (states.length === 0) return;
+  const column = <T>(pick: (state: DetectionState) => T) => states.map(({ state }) => pick(state));
+  const instants = (pick: (state: DetectionState) => Date | null) =>
+    arrayLiteral(column((state) => pick(state)?.toISOString() ?? null));
+  await db.execute(sql`UPDATE zone_automation AS a SET
+      event_started_at = v.event_started_at,
+      last_flow_at = v.last_flow_at,
+      event_volume_ml = v.event_volume_ml,
+      event_flow_s = v.event_flow_s,
+      event_triggered = v.event_triggered,
+      event_leak_raised = v.event_leak_raised,
+      last_measured_at = v.last_measured_at,
+      detection_blocked_until = v.detection_blocked_until,
+      updated_at = ${now.toISOString()}::timestamptz
+    FROM unnest(
+      ${arrayLiteral(states.map((s) => s.zoneId))}::uuid[],
+      ${instants((s) => s.eventStartedAt)}::timestamptz[],
+      ${instants((s) => s.lastFlowAt)}::timestamptz[],
+      ${arrayLiteral(column((s) => s.eventVolumeMl))}::bigint[],
+      ${arrayLiteral(column((s) => s.eventFlowS))}::int[],
+      ${arrayLiteral(column((s) => s.eventTriggered))}::boolean[],
+      ${arrayLiteral(column((s) => s.eventLeakRaised))}::boolean[],
+      ${instants((s) => s.lastMeasuredAt)}::timestamptz[],
+      ${instants((s) => s.detectionBlockedUntil)}::timestamptz[]
+    ) AS v(zone_id, event_started_at, last_flow_at, event_volume_ml, event_flow_s, event_triggered,
+      event_leak_raised, last_measured_at, detection_blocked_until)
+    WHERE a.zone_id = v.zone_id`);
 }
 
 /** spec §4: a zone whose automatic closing triggered stays locked until a user exits. */

@@ -34,6 +34,7 @@ import {
   findAutomation,
   lockAutomationRows,
   updateAutomation,
+  updateDetectionStates,
   type AutomationRow,
   type ZoneAutomation,
 } from './automation.repo.ts';
@@ -193,11 +194,13 @@ export class AutomationService {
     let locked = await lockAutomationRows(tx, zoneIds, missing);
     // A row remembered from a batch that rolled back: create it after all.
     if (locked.length < zoneIds.length) locked = await lockAutomationRows(tx, zoneIds);
+    const states: { zoneId: string; state: DetectionState }[] = [];
     for (const found of locked) {
       const zoneReadings = byZone.get(found.scope.zoneId)!;
       zoneReadings.sort((a, b) => a.measuredAt.getTime() - b.measuredAt.getTime());
-      await this.detectZone(tx, found, zoneReadings, now);
+      states.push({ zoneId: found.scope.zoneId, state: await this.detectZone(tx, found, zoneReadings, now) });
     }
+    await updateDetectionStates(tx, states, now);
     if (this.rowsKnown.size >= ROWS_KNOWN_MEMORY) this.rowsKnown.clear();
     for (const found of locked) this.rowsKnown.add(found.scope.zoneId);
   }
@@ -207,7 +210,7 @@ export class AutomationService {
     found: ZoneAutomation,
     readings: readonly AutomationReading[],
     now: Date,
-  ): Promise<void> {
+  ): Promise<DetectionState> {
     const margins = marginsOf(found.automation);
     const zone = {
       profile: found.zone.profile,
@@ -227,7 +230,7 @@ export class AutomationService {
       if (flowing && found.zone.leakDetectionMode)
         await this.raiseLeak(tx, current, state, 'leak_detection_mode', reading.flowboxId);
     }
-    await updateAutomation(tx, found.scope.zoneId, stateColumns(state), now);
+    return state;
   }
 
   /**

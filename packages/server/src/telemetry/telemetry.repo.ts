@@ -1,4 +1,5 @@
 import { inArray, sql, type SQL } from 'drizzle-orm';
+import { arrayLiteral } from '../db/arrays.ts';
 import type { Db } from '../db/client.ts';
 import { flowboxes } from '../db/schema.ts';
 import type { FlowboxRow, FlowboxScope } from '../flowboxes/flowboxes.repo.ts';
@@ -44,15 +45,6 @@ export async function findReadyFlowboxes(db: Db, serials: readonly string[]): Pr
   }));
 }
 
-/**
- * A PostgreSQL array literal of uuids, numbers or ISO timestamps (nothing that needs quoting), so a
- * whole column travels as one parameter and `unnest` turns the columns back into rows: one short
- * statement per batch whatever its size, instead of ten parameters a row.
- */
-function array(values: readonly (string | number | null)[]): string {
-  return `{${values.map((v) => (v === null ? 'NULL' : String(v))).join(',')}}`;
-}
-
 /** Text elements (JSON) quoted for an array literal. */
 function textArray(values: readonly string[]): string {
   return `{${values.map((v) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
@@ -88,15 +80,15 @@ export async function insertReadings(
       (flowbox_id, seq, zone_id, measured_at, interval_s, volume_ml, flow_s, temperature_c, humidity_pct, received_at)
       SELECT f, s, z, m, i, v, fs, t, h, ${receivedAt.toISOString()}::timestamptz
       FROM unnest(
-        ${array(readings.map((r) => r.flowboxId))}::uuid[],
-        ${array(readings.map((r) => r.seq))}::bigint[],
-        ${array(readings.map((r) => r.zoneId))}::uuid[],
-        ${array(readings.map((r) => r.measuredAt.toISOString()))}::timestamptz[],
-        ${array(readings.map((r) => r.intervalS))}::int[],
-        ${array(readings.map((r) => r.volumeMl))}::bigint[],
-        ${array(readings.map((r) => r.flowS))}::int[],
-        ${array(readings.map((r) => r.temperatureC))}::float8[],
-        ${array(readings.map((r) => r.humidityPct))}::float8[]
+        ${arrayLiteral(readings.map((r) => r.flowboxId))}::uuid[],
+        ${arrayLiteral(readings.map((r) => r.seq))}::bigint[],
+        ${arrayLiteral(readings.map((r) => r.zoneId))}::uuid[],
+        ${arrayLiteral(readings.map((r) => r.measuredAt.toISOString()))}::timestamptz[],
+        ${arrayLiteral(readings.map((r) => r.intervalS))}::int[],
+        ${arrayLiteral(readings.map((r) => r.volumeMl))}::bigint[],
+        ${arrayLiteral(readings.map((r) => r.flowS))}::int[],
+        ${arrayLiteral(readings.map((r) => r.temperatureC))}::float8[],
+        ${arrayLiteral(readings.map((r) => r.humidityPct))}::float8[]
       ) AS r(f, s, z, m, i, v, fs, t, h)
       ON CONFLICT (flowbox_id, seq) DO NOTHING
       RETURNING flowbox_id, seq`,
@@ -130,20 +122,20 @@ export async function upsertHourly(db: Db, hourly: readonly HourlyRow[]): Promis
       (zone_id, hour, flowbox_id, volume_ml, flow_s, readings, temperature_min, temperature_max,
        temperature_sum, temperature_count, humidity_min, humidity_max, humidity_sum, humidity_count)
       SELECT * FROM unnest(
-        ${array(hourly.map((r) => r.zoneId))}::uuid[],
-        ${array(hourly.map((r) => r.hour.toISOString()))}::timestamptz[],
-        ${array(hourly.map((r) => r.flowboxId))}::uuid[],
-        ${array(hourly.map((r) => r.volumeMl))}::bigint[],
-        ${array(hourly.map((r) => r.flowS))}::int[],
-        ${array(hourly.map((r) => r.readings))}::int[],
-        ${array(hourly.map((r) => r.temperatureMin))}::float8[],
-        ${array(hourly.map((r) => r.temperatureMax))}::float8[],
-        ${array(hourly.map((r) => r.temperatureSum))}::float8[],
-        ${array(hourly.map((r) => r.temperatureCount))}::int[],
-        ${array(hourly.map((r) => r.humidityMin))}::float8[],
-        ${array(hourly.map((r) => r.humidityMax))}::float8[],
-        ${array(hourly.map((r) => r.humiditySum))}::float8[],
-        ${array(hourly.map((r) => r.humidityCount))}::int[]
+        ${arrayLiteral(hourly.map((r) => r.zoneId))}::uuid[],
+        ${arrayLiteral(hourly.map((r) => r.hour.toISOString()))}::timestamptz[],
+        ${arrayLiteral(hourly.map((r) => r.flowboxId))}::uuid[],
+        ${arrayLiteral(hourly.map((r) => r.volumeMl))}::bigint[],
+        ${arrayLiteral(hourly.map((r) => r.flowS))}::int[],
+        ${arrayLiteral(hourly.map((r) => r.readings))}::int[],
+        ${arrayLiteral(hourly.map((r) => r.temperatureMin))}::float8[],
+        ${arrayLiteral(hourly.map((r) => r.temperatureMax))}::float8[],
+        ${arrayLiteral(hourly.map((r) => r.temperatureSum))}::float8[],
+        ${arrayLiteral(hourly.map((r) => r.temperatureCount))}::int[],
+        ${arrayLiteral(hourly.map((r) => r.humidityMin))}::float8[],
+        ${arrayLiteral(hourly.map((r) => r.humidityMax))}::float8[],
+        ${arrayLiteral(hourly.map((r) => r.humiditySum))}::float8[],
+        ${arrayLiteral(hourly.map((r) => r.humidityCount))}::int[]
       )
       ON CONFLICT (zone_id, hour, flowbox_id) DO UPDATE SET
         volume_ml = c.volume_ml + excluded.volume_ml,
@@ -173,12 +165,12 @@ export async function upsertDaily(db: Db, daily: readonly DailyRow[]): Promise<v
   if (daily.length === 0) return;
   await db.execute(sql`INSERT INTO consumption_daily AS c (zone_id, day, flowbox_id, volume_ml, flow_s, readings)
       SELECT * FROM unnest(
-        ${array(daily.map((r) => r.zoneId))}::uuid[],
-        ${array(daily.map((r) => r.day))}::date[],
-        ${array(daily.map((r) => r.flowboxId))}::uuid[],
-        ${array(daily.map((r) => r.volumeMl))}::bigint[],
-        ${array(daily.map((r) => r.flowS))}::int[],
-        ${array(daily.map((r) => r.readings))}::int[]
+        ${arrayLiteral(daily.map((r) => r.zoneId))}::uuid[],
+        ${arrayLiteral(daily.map((r) => r.day))}::date[],
+        ${arrayLiteral(daily.map((r) => r.flowboxId))}::uuid[],
+        ${arrayLiteral(daily.map((r) => r.volumeMl))}::bigint[],
+        ${arrayLiteral(daily.map((r) => r.flowS))}::int[],
+        ${arrayLiteral(daily.map((r) => r.readings))}::int[]
       )
       ON CONFLICT (zone_id, day, flowbox_id) DO UPDATE SET
         volume_ml = c.volume_ml + excluded.volume_ml,
@@ -216,11 +208,11 @@ export async function updateLatest(db: Db, latest: readonly LatestFigures[], now
           THEN v.h ELSE f.humidity END,
         updated_at = ${at}::timestamptz
       FROM unnest(
-        ${array(latest.map((l) => l.flowboxId))}::uuid[],
-        ${array(latest.map((l) => l.seq))}::bigint[],
-        ${array(latest.map((l) => l.flowLpm))}::numeric[],
-        ${array(latest.map((l) => l.temperature))}::numeric[],
-        ${array(latest.map((l) => l.humidity))}::numeric[]
+        ${arrayLiteral(latest.map((l) => l.flowboxId))}::uuid[],
+        ${arrayLiteral(latest.map((l) => l.seq))}::bigint[],
+        ${arrayLiteral(latest.map((l) => l.flowLpm))}::numeric[],
+        ${arrayLiteral(latest.map((l) => l.temperature))}::numeric[],
+        ${arrayLiteral(latest.map((l) => l.humidity))}::numeric[]
       ) AS v(id, s, flow, t, h)
       WHERE f.id = v.id`,
   );
