@@ -28,11 +28,8 @@ export const DEFAULT_POOL_SIZE = 10;
 const CONNECTION_TIMEOUT_MS = 15_000;
 /** Idle pooled connections are closed after this long: a quiet instance gives its connections back. */
 const IDLE_TIMEOUT_MS = 30_000;
-/**
- * PostgreSQL ends a session left idle inside a transaction this long: its locks and its connection
- * come back even if the code holding it waits on something that never comes.
- */
-const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
+// No idle_in_transaction_session_timeout: PostgreSQL ending a session that a transaction holds
+// checked out is an 'error' event nobody listens to, which stops the process (seen in the suite).
 
 export type OpenDatabaseOptions = {
   databaseUrl?: string;
@@ -58,7 +55,6 @@ async function openPostgres(
     max: poolSize,
     connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
     idleTimeoutMillis: IDLE_TIMEOUT_MS,
-    idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
   });
   // An idle connection that breaks (PostgreSQL restarted, or an operator ended it) is an 'error'
   // event on the pool: unheard, it would stop the process. The pool replaces it on next use.
