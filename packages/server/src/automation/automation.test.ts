@@ -320,30 +320,34 @@ describe('a burst pipe', () => {
     expect((await cmA.get(`${zone.path}/info`)).statusCode).toBe(200);
   });
 
-  it('is exited only with the zone name typed, then detection rests for an hour', async () => {
-    const wrong = await cmA.post(`${zone.path}/automation/exit`, { confirm_name: 'Burst' });
-    expect(wrong.statusCode).toBe(400);
-    expect(wrong.json().message).toBe("Both names don't match");
-    expect((await automationOf(zone.id)).lockedAt).not.toBeNull();
-    const exitAt = t.clock.now().getTime();
-    const exited = await cmA.post(`${zone.path}/automation/exit`, { confirm_name: zone.name });
-    expect(exited.statusCode, exited.body).toBe(200);
-    expect(exited.json().locked).toBe(false);
-    const blockedFor = Date.parse(exited.json().detection_blocked_until) - exitAt;
-    expect(blockedFor).toBeGreaterThanOrEqual(EXIT_BLOCK_S * 1000);
-    expect(blockedFor).toBeLessThan(EXIT_BLOCK_S * 1000 + 5000);
-    const again = await cmA.post(`${zone.path}/automation/exit`, { confirm_name: zone.name });
-    expect(again.statusCode).toBe(409);
-    // The burst goes on for most of the hour: no closing, however much flows.
-    for (let i = 0; i < 55; i++) await minuteOf(zone, 40);
-    await until(async () => (await automationOf(zone.id)).eventVolumeMl === 55 * 40_000);
-    expect(closes).toHaveLength(1);
-    expect((await automationOf(zone.id)).lockedAt).toBeNull();
-    // Past the hour, the same flowing water closes the zone again.
-    for (let i = 0; i < 6; i++) await minuteOf(zone, 40);
-    await until(() => closes.length === 2);
-    expect((await automationOf(zone.id)).lockedAt).not.toBeNull();
-  });
+  it(
+    'is exited only with the zone name typed, then detection rests for an hour',
+    { timeout: 120_000 },
+    async () => {
+      const wrong = await cmA.post(`${zone.path}/automation/exit`, { confirm_name: 'Burst' });
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json().message).toBe("Both names don't match");
+      expect((await automationOf(zone.id)).lockedAt).not.toBeNull();
+      const exitAt = t.clock.now().getTime();
+      const exited = await cmA.post(`${zone.path}/automation/exit`, { confirm_name: zone.name });
+      expect(exited.statusCode, exited.body).toBe(200);
+      expect(exited.json().locked).toBe(false);
+      const blockedFor = Date.parse(exited.json().detection_blocked_until) - exitAt;
+      expect(blockedFor).toBeGreaterThanOrEqual(EXIT_BLOCK_S * 1000);
+      expect(blockedFor).toBeLessThan(EXIT_BLOCK_S * 1000 + 5000);
+      const again = await cmA.post(`${zone.path}/automation/exit`, { confirm_name: zone.name });
+      expect(again.statusCode).toBe(409);
+      // The burst goes on for most of the hour: no closing, however much flows.
+      for (let i = 0; i < 55; i++) await minuteOf(zone, 40);
+      await until(async () => (await automationOf(zone.id)).eventVolumeMl === 55 * 40_000);
+      expect(closes).toHaveLength(1);
+      expect((await automationOf(zone.id)).lockedAt).toBeNull();
+      // Past the hour, the same flowing water closes the zone again.
+      for (let i = 0; i < 6; i++) await minuteOf(zone, 40);
+      await until(() => closes.length === 2);
+      expect((await automationOf(zone.id)).lockedAt).not.toBeNull();
+    },
+  );
 });
 
 describe('without automatic closing, in maintenance, and a running toilet', () => {
@@ -384,7 +388,7 @@ describe('without automatic closing, in maintenance, and a running toilet', () =
     expect(closes).toEqual([]);
   });
 
-  it('a running toilet flowing for two hours is a leak, once', async () => {
+  it('a running toilet flowing for two hours is a leak, once', { timeout: 120_000 }, async () => {
     const zone = await zoneWithDevice('Toilet zone');
     for (let i = 0; i < 121; i++) await minuteOf(zone, 0.6);
     await until(async () => (await automationOf(zone.id)).eventFlowS === 121 * 60);
@@ -434,10 +438,16 @@ describe('a device offline when the zone closes', () => {
       return rows.some((r) => r.status === 'expired');
     });
     await t.services.automation.superviseSafetyCloses();
-    const open = await t.db
-      .select()
-      .from(deviceCommands)
-      .where(and(eq(deviceCommands.flowboxId, zone.device.flowboxId), eq(deviceCommands.status, 'sent')));
+    // Sent by this pass, or by the command job's if it held the row at that moment (SKIP LOCKED).
+    const sentCloses = () =>
+      t.db
+        .select()
+        .from(deviceCommands)
+        .where(and(eq(deviceCommands.flowboxId, zone.device.flowboxId), eq(deviceCommands.status, 'sent')));
+    const open = await until(async () => {
+      const rows = await sentCloses();
+      return rows.length > 0 && rows;
+    });
     expect(open).toHaveLength(1);
     // The expiry is the same cause as the supervision's alert: counted, not a second alert.
     expect(await dysfunctions(zone.id)).toEqual([{ cause, count: 2, state: 'open' }]);
@@ -446,10 +456,10 @@ describe('a device offline when the zone closes', () => {
     await until(async () => (await dysfunctions(zone.id))[0]?.count === 3);
     await t.services.automation.superviseSafetyCloses();
     expect(await dysfunctions(zone.id)).toEqual([{ cause, count: 3, state: 'open' }]);
-    const [fresh] = await t.db
-      .select()
-      .from(deviceCommands)
-      .where(and(eq(deviceCommands.flowboxId, zone.device.flowboxId), eq(deviceCommands.status, 'sent')));
+    const [fresh] = await until(async () => {
+      const rows = await sentCloses();
+      return rows.length > 0 && rows;
+    });
 
     const back = await connect(zone.device);
     const closes = closesReceived(back);
