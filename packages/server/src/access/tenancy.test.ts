@@ -78,7 +78,8 @@ const clients = {} as Record<ActorName, ApiClient>;
 const more = { cmA2: '', smA2: '', cmB2: '', smB2: '', provider2: '' };
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // Every actor signs in once, and the matrix can outlast the 15-minute token life on a loaded machine.
+  t = await createTestApp({ accessTokenTtl: 86_400 });
   w = await createWorld(t.db);
   const [cmA2, smA2, cmB2, smB2, provider2] = await Promise.all([
     createUser(t.db, { email: 'cm.a2@test.io', role: 2, customerId: w.customers.a.id }),

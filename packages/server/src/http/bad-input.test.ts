@@ -51,7 +51,8 @@ let cmA: ApiClient;
 
 beforeAll(async () => {
   // Thousands of calls from one address within a minute: the per-address limit is not under test here.
-  t = await createTestApp({ rateLimitPerMinute: 100_000 });
+  // The file signs in once and runs for more than the 15-minute token life on a loaded machine.
+  t = await createTestApp({ rateLimitPerMinute: 100_000, accessTokenTtl: 86_400 });
   w = await createWorld(t.db);
   providers.en = await loginAs(t.app, 'provider@test.io', 'en');
   providers.fr = await loginAs(t.app, 'provider@test.io', 'fr');
