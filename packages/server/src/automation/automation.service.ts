@@ -56,8 +56,13 @@ export type AutomationReading = FlowReading & { zoneId: string; flowboxId: strin
  * committed batch of readings, the safety close with its lock, and the exit by name.
  */
 export class AutomationService {
-  /** Set when a batch queued safety closes; its after-commit step sends them at once. */
-  private closingsQueued = false;
+  /**
+   * The transactions that queued safety closes: once one commits, its closes go out at once. Per
+   * transaction, since batches overlap: a flag shared by all would let one batch's after-commit
+   * step clear it for another batch not yet committed, whose closes would then wait for the
+   * command job's next pass.
+   */
+  private readonly closingTransactions = new WeakSet<Db>();
   /**
    * Zones whose row exists (rows go only with their zone): a batch of theirs skips the insert, one
    * query less on every batch. A zone the lock does not find after all (remembered from a batch
@@ -169,11 +174,17 @@ export class AutomationService {
 
   /** The telemetry listener (packages/server/src/telemetry): detection in the batch's transaction. */
   listener() {
+    const transactionOf = new WeakMap<readonly AutomationReading[], Db>();
     return {
       name: 'automatic-closing',
-      inTransaction: (tx: Db, readings: readonly AutomationReading[]) =>
-        this.detectInTransaction(tx, readings),
-      afterCommit: () => this.sendQueuedClosings(),
+      inTransaction: (tx: Db, readings: readonly AutomationReading[]) => {
+        transactionOf.set(readings, tx);
+        return this.detectInTransaction(tx, readings);
+      },
+      afterCommit: (readings: readonly AutomationReading[]) => {
+        const tx = transactionOf.get(readings);
+        return tx ? this.sendQueuedClosings(tx) : undefined;
+      },
     };
   }
 
@@ -315,13 +326,13 @@ export class AutomationService {
       now,
       new Date(now.getTime() + SAFETY_CLOSE_TTL_S * 1000),
     );
-    this.closingsQueued = true;
+    this.closingTransactions.add(tx);
   }
 
-  /** After the batch commits: the safety closes go out now, not at the command job's next pass. */
-  async sendQueuedClosings(): Promise<void> {
-    if (!this.closingsQueued) return;
-    this.closingsQueued = false;
+  /** After `tx` commits: its safety closes go out now, not at the command job's next pass. */
+  async sendQueuedClosings(tx: Db): Promise<void> {
+    if (!this.closingTransactions.has(tx)) return;
+    this.closingTransactions.delete(tx);
     await this.commands.dispatchDue();
   }
 
@@ -333,12 +344,14 @@ export class AutomationService {
    */
   async superviseSafetyCloses(): Promise<number> {
     const now = this.ctx.now();
+    let transaction: Db | undefined;
     const count = await this.ctx.db.transaction(async (tx) => {
+      transaction = tx;
       const locked = await claimUnconfirmedLocks(tx, SUPERVISE_BATCH);
       for (const found of locked) await this.superviseZone(tx, found, now);
       return locked.length;
     });
-    await this.sendQueuedClosings();
+    if (transaction) await this.sendQueuedClosings(transaction);
     return count;
   }
 

@@ -396,6 +396,33 @@ describe('without automatic closing, in maintenance, and a running toilet', () =
   });
 });
 
+describe('overlapping batches', () => {
+  it("send a batch's safety close when it commits, even after another batch's after-commit step", async () => {
+    const zone = await zoneWithDevice('Overlap zone');
+    const closes = closesReceived(zone.client);
+    expect((await cmA.put(`${zone.path}/automation/update`, settings())).statusCode).toBe(200);
+    const listener = t.services.automation.listener();
+    const crossing = [
+      {
+        zoneId: zone.id,
+        flowboxId: zone.device.flowboxId,
+        measuredAt: t.clock.now(),
+        intervalS: 60,
+        volumeMl: 150_000,
+        flowS: 60,
+      },
+    ];
+    await t.db.transaction(async (tx) => {
+      await listener.inTransaction(tx, crossing);
+      // Another batch commits meanwhile, and its after-commit step runs before this one commits.
+      await listener.afterCommit([]);
+    });
+    expect(closes).toEqual([]);
+    await listener.afterCommit(crossing);
+    await until(() => closes.length === 1);
+  });
+});
+
 describe('a device offline when the zone closes', () => {
   it('gets the close re-sent on reconnection, with a fresh one after expiry; unconfirmed is a dysfunction', async () => {
     const zone = await zoneWithDevice('Offline zone');
