@@ -178,7 +178,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     context: ctx,
     pricingPlans: new PricingPlansService(ctx),
     subscriptions: new ZoneSubscriptionsService(ctx),
-    consumption: new ConsumptionService(ctx),
+    consumption: new ConsumptionService(ctx, async (actor) => (await alerts.count(actor)).open),
     schedules: new SchedulesService(ctx),
     scheduleRunner: new ScheduleRunner(ctx, commands),
     mailer,

@@ -147,7 +147,11 @@ const sumCosts = (amounts: (Amounts | undefined)[]) => {
 
 /** Consumption graphs, comparisons, details, export and today's figures (issue #6, spec §5, §6, §9). */
 export class ConsumptionService {
-  constructor(private readonly ctx: Context) {}
+  constructor(
+    private readonly ctx: Context,
+    /** The open alerts the actor may see (the alerts module's count, docs/alerts.md). */
+    private readonly openAlerts: (actor: Actor) => Promise<number>,
+  ) {}
 
   /** The zones of a scope after the access checks (same 403/404 as reading the scope itself). */
   async zonesOf(actor: Actor, target: ScopePath): Promise<{ zones: ScopeZone[]; fallback?: ScopeSettings }> {
@@ -479,8 +483,7 @@ export class ConsumptionService {
         db,
         zones.map((z) => z.zoneId),
       ),
-      // Issue #7 (alerts) fills this with the open alerts the actor may see.
-      open_alerts: null,
+      open_alerts: await this.openAlerts(actor),
       top_zones: top,
     };
   }

@@ -496,7 +496,7 @@ describe("today's dashboard", () => {
       // 3 m3 on Wednesday 18 November, nothing on the three Wednesdays before: 3 / 4.
       same_weekday_average: '0.750',
       cost_today: '2.00',
-      open_alerts: null,
+      open_alerts: 0,
       // Paired flowboxes only: the one still at pairing step 1 is not counted.
       devices: { online: 1, offline: 1 },
     });
@@ -507,6 +507,22 @@ describe("today's dashboard", () => {
       'Z3 laundry',
       'Z1 kitchen',
     ]);
+  });
+
+  it('counts the open alerts the caller sees, as the header does', async () => {
+    await t.db.transaction((tx) =>
+      t.services.alerts.raise(tx, {
+        category: 'flowbox_dysfunction',
+        zoneId: z1.id,
+        cause: 'dashboard-test',
+        details: {},
+      }),
+    );
+    const { body } = await get(cmA, '/v1/dashboard/today');
+    const header = (await get(cmA, '/v1/alerts/count')).body;
+    expect(body.open_alerts).toBeGreaterThanOrEqual(1);
+    expect(body.open_alerts).toBe(header.open);
+    expect((await get(cmB, '/v1/dashboard/today')).body.open_alerts).toBe(0);
   });
 
   it('shows another customer nothing of A', async () => {

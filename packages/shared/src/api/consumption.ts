@@ -220,8 +220,8 @@ export const DashboardTodaySchema = z.object({
   cost_today: cost,
   other_currencies: z.array(OtherCurrencyCostSchema),
   devices: z.object({ online: z.number().int(), offline: z.number().int() }),
-  /** Open alerts the caller may see; null until the alerts module exists (issue #7). */
-  open_alerts: z.number().int().nullable(),
+  /** Open alerts (not silenced, not resolved) the caller may see: the header's count. */
+  open_alerts: z.number().int(),
   /** The 5 zones that consumed most today. */
   top_zones: z.array(
     z.object({

@@ -139,9 +139,20 @@ export function AppLayout() {
                 type="button"
                 onClick={() => logout.mutate()}
                 disabled={logout.isPending}
-                className="rounded-lg border border-slate-300 px-3 py-1.5 text-sm font-medium whitespace-nowrap text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-sky-600 dark:border-slate-600 dark:text-slate-200 dark:hover:bg-slate-800"
+                className="rounded-lg border border-slate-300 p-1.5 text-sm font-medium whitespace-nowrap text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-sky-600 sm:px-3 dark:border-slate-600 dark:text-slate-200 dark:hover:bg-slate-800"
               >
-                {t('nav.logout')}
+                {/* An icon on phones, where "Se déconnecter" would push the header past the screen. */}
+                <svg
+                  viewBox="0 0 24 24"
+                  className="h-5 w-5 sm:hidden"
+                  aria-hidden="true"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="2"
+                >
+                  <path d="M15 4h3a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-3M10 17l5-5-5-5M15 12H3" />
+                </svg>
+                <span className="sr-only sm:not-sr-only">{t('nav.logout')}</span>
               </button>
             </div>
           </div>

@@ -1,3 +1,4 @@
+export { useAlertCount } from './api/alerts.ts';
 export { AlertCountBadge } from './components/AlertCountBadge.tsx';
 export { AlertSettingsPage } from './components/AlertSettingsPage.tsx';
 export { AlertsLiveSync } from './components/AlertsLiveSync.tsx';

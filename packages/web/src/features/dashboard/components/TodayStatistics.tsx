@@ -6,6 +6,7 @@ import { Alert } from '../../../components/Alert.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { useLiveMessages, useLiveReconnected } from '../../../lib/live.ts';
 import { paths } from '../../../paths.ts';
+import { useAlertCount } from '../../alerts/index.ts';
 import { ComparisonText, formatCost, formatVolume, throttle, unitKey } from '../../consumption/index.ts';
 import { todayKey, useToday } from '../api/get-today.ts';
 
@@ -52,6 +53,9 @@ function Unknown() {
 }
 
 function Figures({ today }: { today: DashboardToday }) {
+  // The header's count, which alerts keep live; today's figure until it has loaded.
+  const alertCount = useAlertCount();
+  const openAlerts = alertCount.data?.open ?? today.open_alerts;
   const { t, language } = useLanguage();
   const unit = t(unitKey(today.volume_unit));
   const weekday = new Intl.DateTimeFormat(language, { weekday: 'long' }).format(new Date());
@@ -99,7 +103,14 @@ function Figures({ today }: { today: DashboardToday }) {
           </p>
         </Tile>
         <Tile label={t('today.alerts')} testId="today-alerts">
-          <p className="text-2xl font-bold">{today.open_alerts ?? <Unknown />}</p>
+          <p className="text-2xl font-bold">
+            <Link
+              to={paths.alerts.getHref()}
+              className="rounded-md hover:underline focus-visible:outline-2 focus-visible:outline-sky-600"
+            >
+              {openAlerts}
+            </Link>
+          </p>
         </Tile>
       </div>
       <div className="mt-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900">
