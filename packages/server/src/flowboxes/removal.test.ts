@@ -1,6 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import type { LiveMessage } from '@flowbox/shared';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, flowboxCredentials } from '../db/schema.ts';
+import { notifyLive } from '../live/live.ts';
 import type { DeviceMessaging } from '../mqtt/messaging.ts';
 import {
   buildingBody,
@@ -10,7 +13,7 @@ import {
   type TestApp,
   type World,
 } from '../test/harness.ts';
-import { newSecret, startMessaging, subscribe, TestDevice, uniqueSerial } from './testing.ts';
+import { newSecret, startMessaging, subscribe, TestDevice, uniqueSerial, until } from './testing.ts';
 
 /*
  * Issue #4 follow-up: deleting a zone, building, site or customer deletes its flowboxes by cascade;
@@ -25,10 +28,17 @@ let cmA: ApiClient;
 let messaging: DeviceMessaging & { port: number };
 let url: string;
 
+type Removal = Extract<LiveMessage, { type: 'flowbox_removed' }>;
+/** Every flowbox_removed the live channel carried, as this instance's hub fans it out to browsers. */
+const removals: Removal[] = [];
+
 beforeAll(async () => {
   ({ t, w, provider, cmA } = await createWorldApp());
   messaging = await startMessaging(t);
   url = `mqtt://127.0.0.1:${messaging.port}`;
+  t.services.live.subscribe((message) => {
+    if (message.type === 'flowbox_removed') removals.push(message);
+  });
 });
 afterAll(async () => {
   await messaging.close();
@@ -66,12 +76,49 @@ async function devicesIn(zone: string, as = cmA) {
 
   const pendingSerial = uniqueSerial();
   const pendingSecret = newSecret();
-  await as.post(`${zone}/flowboxes/pair`, { serial: pendingSerial, factory_secret: pendingSecret });
+  const pendingId = (
+    await as.post(`${zone}/flowboxes/pair`, { serial: pendingSerial, factory_secret: pendingSecret })
+  ).json().id as string;
   const pairing = await TestDevice.bootstrap(url, pendingSerial, pendingSecret);
   return {
     paired: { id, serial, password, device },
-    pairing: { serial: pendingSerial, secret: pendingSecret, device: pairing },
+    pairing: { id: pendingId, serial: pendingSerial, secret: pendingSecret, device: pairing },
   };
+}
+
+/**
+ * The removals announced since `from`, once every notification committed before this call has
+ * arrived: a marker sent now comes after them (one channel, delivered in commit order).
+ */
+async function removalsSince(from: number): Promise<Removal[]> {
+  const marker = randomUUID();
+  await notifyLive(t.db, {
+    type: 'flowbox_removed',
+    flowbox_id: marker,
+    customer_id: marker,
+    site_id: marker,
+    zone_id: marker,
+  });
+  await until(() => removals.some((r) => r.flowbox_id === marker));
+  return removals.slice(from).filter((r) => r.flowbox_id !== marker);
+}
+
+/** Open screens are told once of each flowbox the deletion took, with the place it was in. */
+async function expectRemovalsAnnounced(
+  from: number,
+  devices: Awaited<ReturnType<typeof devicesIn>>,
+  where: { customerId: string; siteId: string; zone: string },
+) {
+  const place = {
+    customer_id: where.customerId,
+    site_id: where.siteId,
+    zone_id: where.zone.split('/').at(-1),
+  };
+  expect((await removalsSince(from)).sort((a, b) => a.flowbox_id.localeCompare(b.flowbox_id))).toEqual(
+    [devices.paired.id, devices.pairing.id]
+      .sort()
+      .map((id) => ({ type: 'flowbox_removed', flowbox_id: id, ...place })),
+  );
 }
 
 const closed = (device: TestDevice) =>
@@ -104,14 +151,20 @@ const detachedLines = async (serial: string) =>
   );
 
 describe('deleting what holds flowboxes', () => {
-  it('a zone: its devices are disconnected, their credentials revoked, and the log says why', async () => {
+  it('a zone: its devices are disconnected, their credentials revoked, the log says why, and open screens are told', async () => {
     const p = await place();
     const devices = await devicesIn(p.zone);
     const zoneName = (await cmA.get(`${p.zone}/info`)).json().name as string;
+    const from = removals.length;
     await expectCutOff(
       devices,
       async () => (await cmA.delete(`${p.zone}/delete`, { confirm_name: zoneName })).statusCode,
     );
+    await expectRemovalsAnnounced(from, devices, {
+      customerId: w.customers.a.id,
+      siteId: w.sites.a1.id,
+      zone: p.zone,
+    });
     const [line] = await detachedLines(devices.paired.serial);
     expect(line).toMatchObject({
       objectName: 'flowbox',
@@ -154,18 +207,21 @@ describe('deleting what holds flowboxes', () => {
     expect((await detachedLines(devices.paired.serial))[0]?.changedFields).toEqual(['site_deleted']);
   });
 
-  it("a customer: its devices go, and the lines stay in the provider's log", async () => {
+  it("a customer: its devices go, open screens are told, and the lines stay in the provider's log", async () => {
     const customer = (await provider.post('/v1/customers/create', { name: 'Doomed customer' })).json()
       .id as string;
     const site = (await provider.post(`/v1/customers/${customer}/sites/create`, { name: 'Only site' })).json()
       .id as string;
     const p = await place(customer, site, provider);
     const devices = await devicesIn(p.zone, provider);
+    const from = removals.length;
     await expectCutOff(
       devices,
       async () =>
         (await provider.delete(`${p.customer}/delete`, { confirm_name: 'Doomed customer' })).statusCode,
     );
+    // The messages name the customer that was, so the provider's open screens drop its flowboxes.
+    await expectRemovalsAnnounced(from, devices, { customerId: customer, siteId: site, zone: p.zone });
     expect(await detachedLines(devices.paired.serial)).toEqual([
       expect.objectContaining({
         customerId: null,
@@ -175,12 +231,46 @@ describe('deleting what holds flowboxes', () => {
     ]);
   });
 
-  it('a deletion refused (wrong name) leaves the devices connected', async () => {
+  it('a deletion refused (wrong name) leaves the devices connected, and announces nothing', async () => {
     const p = await place();
     const devices = await devicesIn(p.zone);
+    const from = removals.length;
     expect((await cmA.delete(`${p.zone}/delete`, { confirm_name: 'not it' })).statusCode).toBe(400);
+    expect(await removalsSince(from)).toEqual([]);
     expect(devices.paired.device.client.connected).toBe(true);
     await devices.paired.device.publish('presence', { v: 1, at: new Date().toISOString(), status: 'online' });
+    await devices.paired.device.end();
+    await devices.pairing.device.end();
+  });
+
+  it('a deletion rolled back after its flowboxes were retired announces nothing and revokes nothing', async () => {
+    const p = await place();
+    const devices = await devicesIn(p.zone);
+    const zoneId = p.zone.split('/').at(-1)!;
+    const zoneName = (await cmA.get(`${p.zone}/info`)).json().name as string;
+    // The zone's own DELETE fails, after retireFlowboxesUnder ran in the same transaction.
+    await t.db.execute(sql`CREATE FUNCTION refuse_zone_delete() RETURNS trigger LANGUAGE plpgsql
+      AS $$ BEGIN RAISE EXCEPTION 'zone delete refused by the test'; END $$`);
+    await t.db.execute(
+      sql.raw(`CREATE TRIGGER refuse_zone_delete BEFORE DELETE ON zones FOR EACH ROW
+        WHEN (OLD.id = '${zoneId}') EXECUTE FUNCTION refuse_zone_delete()`),
+    );
+    const from = removals.length;
+    try {
+      expect((await cmA.delete(`${p.zone}/delete`, { confirm_name: zoneName })).statusCode).toBe(500);
+    } finally {
+      await t.db.execute(sql`DROP TRIGGER refuse_zone_delete ON zones`);
+      await t.db.execute(sql`DROP FUNCTION refuse_zone_delete()`);
+    }
+    expect(await removalsSince(from)).toEqual([]);
+    expect(await detachedLines(devices.paired.serial)).toEqual([]);
+    const credentials = await t.db
+      .select()
+      .from(flowboxCredentials)
+      .where(eq(flowboxCredentials.serial, devices.paired.serial));
+    expect(credentials.some((c) => c.revokedAt === null)).toBe(true);
+    expect(devices.paired.device.client.connected).toBe(true);
+    expect(devices.pairing.device.client.connected).toBe(true);
     await devices.paired.device.end();
     await devices.pairing.device.end();
   });

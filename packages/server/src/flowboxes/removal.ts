@@ -1,14 +1,16 @@
 import type { Actor } from '../access/access.ts';
 import type { Db } from '../db/client.ts';
 import { recordEvents } from '../events/events.repo.ts';
+import { notifyLiveAll } from '../live/live.ts';
 import { listFlowboxesUnder, revokeCredentialsUnder, type HierarchyNode } from './flowboxes.repo.ts';
 
 /**
  * Deleting a zone, building, site or customer deletes its flowboxes by foreign-key cascade
  * (docs/hierarchy.md). Their devices must lose the broker as surely as when they are detached one
  * by one (docs/protocol.md "Unpairing and detaching"), so the deleting transaction calls this
- * before its delete: the credentials are revoked and the log says, per flowbox, that it was
- * detached and why. It answers the serials to cut off once the transaction has committed
+ * before its delete: the credentials are revoked, the log says, per flowbox, that it was detached
+ * and why, and open screens are told each is gone (`flowbox_removed`, sent at commit like an
+ * unpair's). It answers the serials to cut off once the transaction has committed
  * (`DeviceLink.disconnectAll`): a rolled-back delete must leave the devices connected.
  */
 export async function retireFlowboxesUnder(
@@ -34,6 +36,16 @@ export async function retireFlowboxesUnder(
       by: actor,
       origin: 'web' as const,
       changedFields: [cause],
+    })),
+  );
+  await notifyLiveAll(
+    db,
+    doomed.map(({ flowbox, scope }) => ({
+      type: 'flowbox_removed' as const,
+      flowbox_id: flowbox.id,
+      customer_id: scope.customerId,
+      site_id: scope.siteId,
+      zone_id: scope.zoneId,
     })),
   );
   return doomed.map(({ flowbox }) => flowbox.serial);

@@ -19,6 +19,18 @@ export async function notifyLive(db: Db, message: LiveMessage): Promise<void> {
 }
 
 /**
+ * `notifyLive` for a batch (a deletion's flowboxes, however many): one statement and one parameter
+ * instead of a round trip each, still one notification a message.
+ */
+export async function notifyLiveAll(db: Db, messages: readonly LiveMessage[]): Promise<void> {
+  if (messages.length === 0) return;
+  await db.execute(
+    sql`SELECT pg_notify(${LIVE_CHANNEL}, m::text)
+        FROM json_array_elements(${JSON.stringify(messages)}::json) AS m`,
+  );
+}
+
+/**
  * Fan-out of live messages through PostgreSQL LISTEN/NOTIFY, so a change made on any instance
  * reaches the browsers connected to every other (DESIGN.md §6). PGlite delivers notifications of
  * its own connection in-process; PostgreSQL needs one dedicated connection, reopened if it drops.
