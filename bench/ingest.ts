@@ -41,6 +41,8 @@ type Usage = {
   databaseCpuUs: number;
   rss: number;
   heap: number;
+  /** PostgreSQL only: per table, rows updated and how many of them in place (HOT). */
+  updates: Record<string, { updated: number; hot: number }>;
   stored: number;
   batches: number;
   largest: number;
@@ -50,10 +52,11 @@ type FromServer = { port: number; devices: Device[] } | { usage: Usage } | { clo
 /** The server process: database, app services, device messaging with the embedded broker. */
 async function serve(): Promise<void> {
   const { buildApp } = await import('../packages/server/src/app.ts');
-  const { openTestDatabase, testConfig, freePort } = await import('../packages/server/src/test/harness.ts');
+  const { openUnguardedTestDatabase, testConfig, freePort } =
+    await import('../packages/server/src/test/harness.ts');
   const { startDeviceMessaging } = await import('../packages/server/src/mqtt/messaging.ts');
   const { createZones, pairDirectly } = await import('../packages/server/src/telemetry/testing.ts');
-  const database = await openTestDatabase();
+  const database = await openUnguardedTestDatabase();
   const { app, services } = await buildApp({ config: testConfig(), db: database.db, logger: false });
   const zones = await createZones(database.db, 'Europe/Paris', ZONES);
   const devices: Device[] = [];
@@ -109,6 +112,16 @@ async function serve(): Promise<void> {
     )) as unknown as { rows: { pid: number }[] };
     return backends.rows.reduce((sum, { pid }) => sum + processCpuUs(pid), 0);
   };
+  // Updated in place (HOT: no new index entries) or not, per rollup and state table.
+  const updates = async () => {
+    if (database.driver !== 'postgres') return {};
+    const { sql } = await import('drizzle-orm');
+    const tables = (await database.db.execute(
+      sql`SELECT relname, n_tup_upd::int AS updated, n_tup_hot_upd::int AS hot FROM pg_stat_user_tables
+        WHERE relname IN ('flowboxes', 'consumption_hourly', 'consumption_daily', 'zone_automation')`,
+    )) as unknown as { rows: { relname: string; updated: number; hot: number }[] };
+    return Object.fromEntries(tables.rows.map((t) => [t.relname, { updated: t.updated, hot: t.hot }]));
+  };
   const profiler = PROFILE ? new (await import('node:inspector')).Session() : undefined;
   const profile = async (message: 'start' | 'usage') => {
     if (!profiler) return;
@@ -145,6 +158,7 @@ async function serve(): Promise<void> {
         committed: sorted.length,
         cpuUs: cpu.user + cpu.system,
         databaseCpuUs: databaseCpu,
+        updates: await updates(),
         rss: memory.rss,
         heap: memory.heapUsed,
         stored: c.stored,
@@ -337,6 +351,13 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
         ? `, PostgreSQL backends ${perReading(after.databaseCpuUs - before.databaseCpuUs)} µs`
         : ' (the database is inside the server)'),
   );
+  const inPlace = Object.entries(after.updates).map(([table, { updated, hot }]) => {
+    const was = before.updates[table] ?? { updated: 0, hot: 0 };
+    const n = updated - was.updated;
+    return `${table} ${n > 0 ? (((hot - was.hot) / n) * 100).toFixed(0) : '—'} % of ${n}`;
+  });
+  if (inPlace.length > 0)
+    console.log(`  rows updated in place (HOT), PostgreSQL statistics: ${inPlace.join(', ')}`);
 }
 
 /** Bytes of an MQTT "remaining length" (a varint of 7 bits a byte). */

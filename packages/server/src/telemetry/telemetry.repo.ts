@@ -67,33 +67,87 @@ export type ReadingRow = {
   humidityPct: number | null;
 };
 
-/** Multi-row insert; answers the keys actually inserted (a known (flowbox, seq) is skipped). */
-export async function insertReadings(
+/**
+ * The batch's readings, rollups and latest figures in ONE statement (one round trip, issue #6,
+ * docs/performance.md "Ingest"). The rollups were summed by the caller over every reading of the
+ * batch; they are applied only if every reading was new. When some (flowbox, seq) was stored
+ * already (a redelivery or a replayed offline buffer), the readings that were new are still
+ * inserted and the latest figures applied, but the rollups are NOT: the answer then names the
+ * readings inserted (their indexes in `readings`), and the caller sums those and calls
+ * `upsertHourly` and `upsertDaily` itself.
+ *
+ * Readings travel compactly: each names its flowbox by its index in a short array of the batch's
+ * flowboxes (and their zones), and its end instant in epoch milliseconds.
+ */
+export async function writeBatch(
   db: Db,
-  readings: readonly ReadingRow[],
-  receivedAt: Date,
-): Promise<Set<string>> {
-  if (readings.length === 0) return new Set();
-  const inserted = await rows<{ flowbox_id: string; seq: string | number }>(
+  batch: {
+    readings: readonly ReadingRow[];
+    hourly: readonly HourlyRow[];
+    daily: readonly DailyRow[];
+    latest: readonly LatestFigures[];
+    receivedAt: Date;
+  },
+): Promise<{ complete: true } | { complete: false; inserted: Set<number> }> {
+  const { readings, receivedAt } = batch;
+  if (readings.length === 0 && batch.latest.length === 0) return { complete: true };
+  const ids: string[] = [];
+  const zoneIds: string[] = [];
+  const index = new Map<string, number>();
+  const fi: number[] = new Array<number>(readings.length);
+  readings.forEach((r, i) => {
+    let at = index.get(r.flowboxId);
+    if (at === undefined) {
+      ids.push(r.flowboxId);
+      zoneIds.push(r.zoneId);
+      at = ids.length; // PostgreSQL arrays count from 1
+      index.set(r.flowboxId, at);
+    }
+    fi[i] = at;
+  });
+  const applied = sql`(SELECT n FROM inserted) = ${readings.length}`;
+  const [answer] = await rows<{ inserted: number; which: number[] | string | null }>(
     db,
-    sql`INSERT INTO telemetry_readings
-      (flowbox_id, seq, zone_id, measured_at, interval_s, volume_ml, flow_s, temperature_c, humidity_pct, received_at)
-      SELECT f, s, z, m, i, v, fs, t, h, ${receivedAt.toISOString()}::timestamptz
-      FROM unnest(
-        ${arrayLiteral(readings.map((r) => r.flowboxId))}::uuid[],
-        ${arrayLiteral(readings.map((r) => r.seq))}::bigint[],
-        ${arrayLiteral(readings.map((r) => r.zoneId))}::uuid[],
-        ${arrayLiteral(readings.map((r) => r.measuredAt.toISOString()))}::timestamptz[],
-        ${arrayLiteral(readings.map((r) => r.intervalS))}::int[],
-        ${arrayLiteral(readings.map((r) => r.volumeMl))}::bigint[],
-        ${arrayLiteral(readings.map((r) => r.flowS))}::int[],
-        ${arrayLiteral(readings.map((r) => r.temperatureC))}::float8[],
-        ${arrayLiteral(readings.map((r) => r.humidityPct))}::float8[]
-      ) AS r(f, s, z, m, i, v, fs, t, h)
-      ON CONFLICT (flowbox_id, seq) DO NOTHING
-      RETURNING flowbox_id, seq`,
+    sql`WITH fb AS (SELECT ${arrayLiteral(ids)}::uuid[] AS ids, ${arrayLiteral(zoneIds)}::uuid[] AS zones),
+      r AS (
+        SELECT * FROM unnest(
+          ${arrayLiteral(fi)}::int[],
+          ${arrayLiteral(readings.map((r) => r.seq))}::bigint[],
+          ${arrayLiteral(readings.map((r) => r.measuredAt.getTime()))}::bigint[],
+          ${arrayLiteral(readings.map((r) => r.intervalS))}::int[],
+          ${arrayLiteral(readings.map((r) => r.volumeMl))}::bigint[],
+          ${arrayLiteral(readings.map((r) => r.flowS))}::int[],
+          ${arrayLiteral(readings.map((r) => r.temperatureC))}::float8[],
+          ${arrayLiteral(readings.map((r) => r.humidityPct))}::float8[]
+        ) WITH ORDINALITY AS r(fi, s, m, i, v, fs, t, h, n)
+      ),
+      ins AS (
+        INSERT INTO telemetry_readings
+          (flowbox_id, seq, zone_id, measured_at, interval_s, volume_ml, flow_s, temperature_c, humidity_pct, received_at)
+        SELECT fb.ids[r.fi], r.s, fb.zones[r.fi], to_timestamp(r.m::float8 / 1000), r.i, r.v, r.fs, r.t, r.h,
+          ${receivedAt.toISOString()}::timestamptz
+        FROM r, fb ORDER BY r.n
+        ON CONFLICT (flowbox_id, seq) DO NOTHING
+        RETURNING flowbox_id, seq
+      ),
+      inserted AS (SELECT count(*)::int AS n FROM ins),
+      hourly AS (${hourlyUpsert(batch.hourly, applied)}),
+      daily AS (${dailyUpsert(batch.daily, applied)}),
+      latest AS (${latestUpdate(batch.latest, receivedAt)})
+      SELECT (SELECT n FROM inserted) AS inserted,
+        CASE WHEN ${applied} THEN NULL ELSE (
+          SELECT array_agg(r.n - 1) FROM r, fb, ins WHERE ins.flowbox_id = fb.ids[r.fi] AND ins.seq = r.s
+        ) END AS which`,
   );
-  return new Set(inserted.map((r) => readingKey(r.flowbox_id, Number(r.seq))));
+  if (answer!.inserted === readings.length) return { complete: true };
+  return { complete: false, inserted: new Set(intArray(answer!.which)) };
+}
+
+/** An int[] as node-postgres (a JS array) or PGlite (the same, or its text form) answers it. */
+function intArray(value: number[] | string | null): number[] {
+  if (value === null) return [];
+  if (Array.isArray(value)) return value.map(Number);
+  return value.replace(/[{}]/g, '').split(',').filter(Boolean).map(Number);
 }
 
 export const readingKey = (flowboxId: string, seq: number) => `${flowboxId}|${seq}`;
@@ -115,10 +169,14 @@ export type HourlyRow = {
   humidityCount: number;
 };
 
-/** Adds the batch's hourly sums to the rollup: one statement, rows in key order (lock order). */
+/** Adds hourly sums to the rollup (rows in key order: lock order), standalone. */
 export async function upsertHourly(db: Db, hourly: readonly HourlyRow[]): Promise<void> {
-  if (hourly.length === 0) return;
-  await db.execute(sql`INSERT INTO consumption_hourly AS c
+  if (hourly.length > 0) await db.execute(hourlyUpsert(hourly));
+}
+
+/** The hourly upsert statement; `when` (optional) must hold for any row to be written. */
+function hourlyUpsert(hourly: readonly HourlyRow[], when: SQL = sql`true`): SQL {
+  return sql`INSERT INTO consumption_hourly AS c
       (zone_id, hour, flowbox_id, volume_ml, flow_s, readings, temperature_min, temperature_max,
        temperature_sum, temperature_count, humidity_min, humidity_max, humidity_sum, humidity_count)
       SELECT * FROM unnest(
@@ -136,7 +194,7 @@ export async function upsertHourly(db: Db, hourly: readonly HourlyRow[]): Promis
         ${arrayLiteral(hourly.map((r) => r.humidityMax))}::float8[],
         ${arrayLiteral(hourly.map((r) => r.humiditySum))}::float8[],
         ${arrayLiteral(hourly.map((r) => r.humidityCount))}::int[]
-      )
+      ) WHERE ${when}
       ON CONFLICT (zone_id, hour, flowbox_id) DO UPDATE SET
         volume_ml = c.volume_ml + excluded.volume_ml,
         flow_s = c.flow_s + excluded.flow_s,
@@ -148,7 +206,7 @@ export async function upsertHourly(db: Db, hourly: readonly HourlyRow[]): Promis
         humidity_min = LEAST(c.humidity_min, excluded.humidity_min),
         humidity_max = GREATEST(c.humidity_max, excluded.humidity_max),
         humidity_sum = c.humidity_sum + excluded.humidity_sum,
-        humidity_count = c.humidity_count + excluded.humidity_count`);
+        humidity_count = c.humidity_count + excluded.humidity_count`;
 }
 
 export type DailyRow = {
@@ -162,8 +220,11 @@ export type DailyRow = {
 };
 
 export async function upsertDaily(db: Db, daily: readonly DailyRow[]): Promise<void> {
-  if (daily.length === 0) return;
-  await db.execute(sql`INSERT INTO consumption_daily AS c (zone_id, day, flowbox_id, volume_ml, flow_s, readings)
+  if (daily.length > 0) await db.execute(dailyUpsert(daily));
+}
+
+function dailyUpsert(daily: readonly DailyRow[], when: SQL = sql`true`): SQL {
+  return sql`INSERT INTO consumption_daily AS c (zone_id, day, flowbox_id, volume_ml, flow_s, readings)
       SELECT * FROM unnest(
         ${arrayLiteral(daily.map((r) => r.zoneId))}::uuid[],
         ${arrayLiteral(daily.map((r) => r.day))}::date[],
@@ -171,11 +232,11 @@ export async function upsertDaily(db: Db, daily: readonly DailyRow[]): Promise<v
         ${arrayLiteral(daily.map((r) => r.volumeMl))}::bigint[],
         ${arrayLiteral(daily.map((r) => r.flowS))}::int[],
         ${arrayLiteral(daily.map((r) => r.readings))}::int[]
-      )
+      ) WHERE ${when}
       ON CONFLICT (zone_id, day, flowbox_id) DO UPDATE SET
         volume_ml = c.volume_ml + excluded.volume_ml,
         flow_s = c.flow_s + excluded.flow_s,
-        readings = c.readings + excluded.readings`);
+        readings = c.readings + excluded.readings`;
 }
 
 /** A flowbox's newest reading of the batch (by seq), applied only if newer than what it holds. */
@@ -187,17 +248,26 @@ export type LatestFigures = {
   humidity: number | null;
 };
 
+/** `last_seen_at` is rewritten only when older than this: see `latestUpdate`. */
+export const LAST_SEEN_RESOLUTION_S = 5;
+
 /**
  * Once per flowbox per batch: seen now (connected), and, when the batch's newest seq is beyond the
  * stored one, its flow and climate. The comparison is in SQL, so two instances writing batches of
  * the same device concurrently keep the newest.
+ *
+ * `last_seen_at` of a connected flowbox moves only once it is LAST_SEEN_RESOLUTION_S old: it is
+ * read against timeouts of minutes (presence 180 s, the communication alert), and it is indexed
+ * (`flowboxes_connected_idx`), so leaving it alone lets PostgreSQL update the row in place (a HOT
+ * update, no new index entries) on most batches (docs/telemetry.md).
  */
-export async function updateLatest(db: Db, latest: readonly LatestFigures[], now: Date): Promise<void> {
-  if (latest.length === 0) return;
+function latestUpdate(latest: readonly LatestFigures[], now: Date): SQL {
   const at = now.toISOString();
-  await db.execute(
-    sql`UPDATE flowboxes AS f SET
-        last_seen_at = ${at}::timestamptz,
+  return sql`UPDATE flowboxes AS f SET
+        last_seen_at = CASE WHEN f.connected AND f.last_seen_at IS NOT NULL
+            AND f.last_seen_at <= ${at}::timestamptz
+            AND f.last_seen_at > ${at}::timestamptz - make_interval(secs => ${LAST_SEEN_RESOLUTION_S})
+          THEN f.last_seen_at ELSE ${at}::timestamptz END,
         connected = true,
         connection_changed_at = CASE WHEN f.connected THEN f.connection_changed_at ELSE ${at}::timestamptz END,
         last_sequence = CASE WHEN f.last_sequence IS NULL OR v.s > f.last_sequence THEN v.s ELSE f.last_sequence END,
@@ -214,8 +284,7 @@ export async function updateLatest(db: Db, latest: readonly LatestFigures[], now
         ${arrayLiteral(latest.map((l) => l.temperature))}::numeric[],
         ${arrayLiteral(latest.map((l) => l.humidity))}::numeric[]
       ) AS v(id, s, flow, t, h)
-      WHERE f.id = v.id`,
-  );
+      WHERE f.id = v.id`;
 }
 
 export async function flowboxRows(db: Db, ids: readonly string[]): Promise<FlowboxRow[]> {

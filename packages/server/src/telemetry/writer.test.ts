@@ -4,6 +4,7 @@ import { consumptionDaily, consumptionHourly, flowboxes, telemetryReadings } fro
 import type { Db } from '../db/client.ts';
 import { createTestApp, type TestApp } from '../test/harness.ts';
 import { TelemetryHooks, type StoredReading } from './hooks.ts';
+import { LAST_SEEN_RESOLUTION_S } from './telemetry.repo.ts';
 import { createZones, pairDirectly, reading } from './testing.ts';
 import { TelemetryWriter } from './writer.ts';
 
@@ -90,6 +91,35 @@ describe('the telemetry batch writer', () => {
     ]);
     const [box] = await t.db.select().from(flowboxes).where(eq(flowboxes.id, device.flowboxId));
     expect(box).toMatchObject({ lastSequence: 10, flowLpm: '3.0000' });
+  });
+
+  it('moves last_seen_at at most every 5 s while connected (so the row updates in place), at once on reconnection', async () => {
+    const [zone] = await createZones(t.db, 'Europe/Paris');
+    const device = await pairDirectly(t.db, zone!);
+    const w = writer();
+    const box = async () =>
+      (await t.db.select().from(flowboxes).where(eq(flowboxes.id, device.flowboxId)))[0]!;
+    await w.submit(device.serial, reading(1, t.clock.now()));
+    const first = (await box()).lastSeenAt!;
+    t.clock.advance(2_000);
+    await w.submit(device.serial, reading(2, t.clock.now(), 2));
+    // Within the resolution: the newest figures move, last_seen_at does not.
+    expect(await box()).toMatchObject({ lastSeenAt: first, lastSequence: 2, flowLpm: '2.0000' });
+    t.clock.advance(4_000);
+    const later = t.clock.now();
+    await w.submit(device.serial, reading(3, later));
+    const moved = (await box()).lastSeenAt!;
+    expect(moved.getTime()).toBeGreaterThanOrEqual(later.getTime());
+    expect(moved.getTime() - first.getTime()).toBeGreaterThanOrEqual(LAST_SEEN_RESOLUTION_S * 1000);
+    // Marked disconnected (missed heartbeats): the next reading is a reconnection, stamped at once.
+    await t.db.update(flowboxes).set({ connected: false }).where(eq(flowboxes.id, device.flowboxId));
+    t.clock.advance(1_000);
+    const back = t.clock.now();
+    await w.submit(device.serial, reading(4, back));
+    const again = await box();
+    expect(again.connected).toBe(true);
+    expect(again.lastSeenAt!.getTime()).toBeGreaterThanOrEqual(back.getTime());
+    expect(again.connectionChangedAt!.getTime()).toBeGreaterThanOrEqual(back.getTime());
   });
 
   it('gives listeners the new readings only, inside the transaction and after commit', async () => {

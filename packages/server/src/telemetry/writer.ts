@@ -6,12 +6,11 @@ import type { StoredReading, TelemetryHooks } from './hooks.ts';
 import {
   findReadyFlowboxes,
   flowboxRows,
-  insertReadings,
   notifyLiveMany,
   readingKey,
-  updateLatest,
   upsertDaily,
   upsertHourly,
+  writeBatch,
   type BatchFlowbox,
   type DailyRow,
   type HourlyRow,
@@ -199,7 +198,7 @@ export class TelemetryWriter {
     const found = await findReadyFlowboxes(tx, [...new Set(batch.map((e) => e.serial))]);
     const bySerial = new Map(found.map((f) => [f.flowbox.serial, f]));
     const outcomes: Outcome[] = [];
-    const candidates = new Map<string, { reading: ReadingRow; located: BatchFlowbox; entry: number }>();
+    const candidates = new Map<string, Candidate>();
     const latest = new Map<string, LatestFigures>();
     batch.forEach((entry, i) => {
       const located = bySerial.get(entry.serial);
@@ -242,18 +241,28 @@ export class TelemetryWriter {
     const ordered = [...candidates.values()].sort(
       (a, b) => compare(a.reading.flowboxId, b.reading.flowboxId) || a.reading.seq - b.reading.seq,
     );
-    const inserted = await insertReadings(
-      tx,
-      ordered.map((c) => c.reading),
-      now,
-    );
+    const latestRows = [...latest.values()].sort((a, b) => compare(a.flowboxId, b.flowboxId));
+    // The common case, every reading new: readings, rollups and latest figures in one statement.
+    const all = rollUp(ordered);
+    const written = await writeBatch(tx, {
+      readings: ordered.map((c) => c.reading),
+      hourly: all.hourly,
+      daily: all.daily,
+      latest: latestRows,
+      receivedAt: now,
+    });
+    let kept = ordered;
+    if (!written.complete) {
+      // Some were stored already (a redelivery, a replayed buffer): roll up the new ones only.
+      kept = ordered.filter((_, i) => written.inserted.has(i));
+      const some = rollUp(kept);
+      await upsertHourly(tx, some.hourly);
+      await upsertDaily(tx, some.daily);
+    }
     const stored: StoredReading[] = [];
-    const hourly = new Map<string, HourlyRow>();
-    const daily = new Map<string, DailyRow>();
     const zones = new Map<string, BatchFlowbox['scope']>();
-    for (const c of ordered) {
+    for (const c of kept) {
       const r = c.reading;
-      if (!inserted.has(readingKey(r.flowboxId, r.seq))) continue;
       outcomes[c.entry] = 'stored';
       stored.push({
         flowboxId: r.flowboxId,
@@ -270,69 +279,7 @@ export class TelemetryWriter {
         receivedAt: now,
       });
       zones.set(r.zoneId, c.located.scope);
-      const hourMs = hourStart(r.measuredAt);
-      const hourKey = `${r.zoneId}|${hourMs}|${r.flowboxId}`;
-      const h =
-        hourly.get(hourKey) ??
-        hourly
-          .set(hourKey, {
-            zoneId: r.zoneId,
-            hour: new Date(hourMs),
-            flowboxId: r.flowboxId,
-            volumeMl: 0,
-            flowS: 0,
-            readings: 0,
-            temperatureMin: null,
-            temperatureMax: null,
-            temperatureSum: 0,
-            temperatureCount: 0,
-            humidityMin: null,
-            humidityMax: null,
-            humiditySum: 0,
-            humidityCount: 0,
-          })
-          .get(hourKey)!;
-      h.volumeMl += r.volumeMl;
-      h.flowS += r.flowS;
-      h.readings += 1;
-      if (r.temperatureC !== null) {
-        h.temperatureMin =
-          h.temperatureMin === null ? r.temperatureC : Math.min(h.temperatureMin, r.temperatureC);
-        h.temperatureMax =
-          h.temperatureMax === null ? r.temperatureC : Math.max(h.temperatureMax, r.temperatureC);
-        h.temperatureSum += r.temperatureC;
-        h.temperatureCount += 1;
-      }
-      if (r.humidityPct !== null) {
-        h.humidityMin = h.humidityMin === null ? r.humidityPct : Math.min(h.humidityMin, r.humidityPct);
-        h.humidityMax = h.humidityMax === null ? r.humidityPct : Math.max(h.humidityMax, r.humidityPct);
-        h.humiditySum += r.humidityPct;
-        h.humidityCount += 1;
-      }
-      const day = dayOf(r.measuredAt, c.located.timezone);
-      const dayKey = `${r.zoneId}|${day}|${r.flowboxId}`;
-      const d =
-        daily.get(dayKey) ??
-        daily
-          .set(dayKey, { zoneId: r.zoneId, day, flowboxId: r.flowboxId, volumeMl: 0, flowS: 0, readings: 0 })
-          .get(dayKey)!;
-      d.volumeMl += r.volumeMl;
-      d.flowS += r.flowS;
-      d.readings += 1;
     }
-    await upsertHourly(
-      tx,
-      [...hourly.entries()].sort(byKey).map(([, v]) => v),
-    );
-    await upsertDaily(
-      tx,
-      [...daily.entries()].sort(byKey).map(([, v]) => v),
-    );
-    await updateLatest(
-      tx,
-      [...latest.values()].sort((a, b) => compare(a.flowboxId, b.flowboxId)),
-      now,
-    );
     await this.notifyFlowboxes(tx, found, latest, now);
     await this.hooks.runInTransaction(tx, stored);
     return { outcomes, stored, zones };
@@ -378,6 +325,70 @@ type BatchResult = {
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const byKey = <T>(a: [string, T], b: [string, T]) => compare(a[0], b[0]);
+
+type Candidate = { reading: ReadingRow; located: BatchFlowbox; entry: number };
+
+/** Hourly and daily sums of readings (per zone, flowbox and hour or local day), in key order. */
+function rollUp(readings: readonly Candidate[]): { hourly: HourlyRow[]; daily: DailyRow[] } {
+  const hourly = new Map<string, HourlyRow>();
+  const daily = new Map<string, DailyRow>();
+  for (const c of readings) {
+    const r = c.reading;
+    const hourMs = hourStart(r.measuredAt);
+    const hourKey = `${r.zoneId}|${hourMs}|${r.flowboxId}`;
+    let h = hourly.get(hourKey);
+    if (!h) {
+      h = {
+        zoneId: r.zoneId,
+        hour: new Date(hourMs),
+        flowboxId: r.flowboxId,
+        volumeMl: 0,
+        flowS: 0,
+        readings: 0,
+        temperatureMin: null,
+        temperatureMax: null,
+        temperatureSum: 0,
+        temperatureCount: 0,
+        humidityMin: null,
+        humidityMax: null,
+        humiditySum: 0,
+        humidityCount: 0,
+      };
+      hourly.set(hourKey, h);
+    }
+    h.volumeMl += r.volumeMl;
+    h.flowS += r.flowS;
+    h.readings += 1;
+    if (r.temperatureC !== null) {
+      h.temperatureMin =
+        h.temperatureMin === null ? r.temperatureC : Math.min(h.temperatureMin, r.temperatureC);
+      h.temperatureMax =
+        h.temperatureMax === null ? r.temperatureC : Math.max(h.temperatureMax, r.temperatureC);
+      h.temperatureSum += r.temperatureC;
+      h.temperatureCount += 1;
+    }
+    if (r.humidityPct !== null) {
+      h.humidityMin = h.humidityMin === null ? r.humidityPct : Math.min(h.humidityMin, r.humidityPct);
+      h.humidityMax = h.humidityMax === null ? r.humidityPct : Math.max(h.humidityMax, r.humidityPct);
+      h.humiditySum += r.humidityPct;
+      h.humidityCount += 1;
+    }
+    const day = dayOf(r.measuredAt, c.located.timezone);
+    const dayKey = `${r.zoneId}|${day}|${r.flowboxId}`;
+    let d = daily.get(dayKey);
+    if (!d) {
+      d = { zoneId: r.zoneId, day, flowboxId: r.flowboxId, volumeMl: 0, flowS: 0, readings: 0 };
+      daily.set(dayKey, d);
+    }
+    d.volumeMl += r.volumeMl;
+    d.flowS += r.flowS;
+    d.readings += 1;
+  }
+  return {
+    hourly: [...hourly.entries()].sort(byKey).map(([, v]) => v),
+    daily: [...daily.entries()].sort(byKey).map(([, v]) => v),
+  };
+}
 
 type ZoneFigures = { scope: BatchFlowbox['scope']; readings: number; volumeMl: number; latest: number };
 

@@ -37,7 +37,11 @@ export async function openTestDatabase(
   };
 }
 
-async function openUnguardedTestDatabase(poolSize?: number): Promise<Database> {
+/**
+ * The same throw-away database without the connection guard: for benchmarks, which must measure
+ * what production runs (the guard's AsyncLocalStorage costs a promise hook per await).
+ */
+export async function openUnguardedTestDatabase(poolSize?: number): Promise<Database> {
   const adminUrl = process.env.FLOWBOX_TEST_PG;
   if (!adminUrl) return openDatabase({ dataDir: null });
   const name = `fbx_test_${process.pid}_${randomBytes(4).toString('hex')}`;
