@@ -69,6 +69,8 @@ type Row = {
   /** Builds the call for one actor; deletions get a fresh target, so each actor tries on its own. */
   call: (actor: ActorName) => Call | Promise<Call>;
   expected: Record<Exclude<ActorName, 'anonymous'>, number>;
+  /** The actors whose 403 is not the tenant refusal but this error (a basic zone's premium details). */
+  refusedWith?: Partial<Record<Exclude<ActorName, 'anonymous'>, string>>;
 };
 
 let t: TestApp;
@@ -233,6 +235,15 @@ const readSiteA1 = { provider: 200, cmA: 200, smA: 200, cmB: 403, smB: 403 };
 const manageInA = { provider: 200, cmA: 200, smA: 403, cmB: 403, smB: 403 };
 const withStatus = (base: Row['expected'], from: number, to: number): Row['expected'] =>
   Object.fromEntries(Object.entries(base).map(([k, v]) => [k, v === from ? to : v])) as Row['expected'];
+/** spec §6: who may read the zone is refused for want of premium, the others as for any zone of A. */
+const premiumOnly = (read: Row['expected']): Pick<Row, 'expected' | 'refusedWith'> => ({
+  expected: withStatus(read, 200, 403),
+  refusedWith: Object.fromEntries(
+    Object.entries(read).flatMap(([actor, status]) =>
+      status === 200 ? [[actor, 'errors.premium_required']] : [],
+    ),
+  ),
+});
 
 const ROWS: Row[] = [
   // Account
@@ -759,9 +770,10 @@ const ROWS: Row[] = [
   ]),
 ];
 
-const zonePath = (site: 'a1' | 'a2' | 'b1') => {
+/** The path of the target zone of a site, or of another zone of its target building. */
+const zonePath = (site: 'a1' | 'a2' | 'b1', zoneId = targets[site].zone) => {
   const customerId = site === 'b1' ? w.customers.b.id : w.customers.a.id;
-  return `/v1/customers/${customerId}/sites/${w.sites[site].id}/buildings/${targets[site].building}/zones/${targets[site].zone}`;
+  return `/v1/customers/${customerId}/sites/${w.sites[site].id}/buildings/${targets[site].building}/zones/${zoneId}`;
 };
 
 /** A flowbox written straight into a target zone, in the pairing state a row needs. */
@@ -1278,8 +1290,16 @@ async function databaseState(): Promise<unknown[][]> {
 const cases = ROWS.flatMap((row) =>
   ACTORS.map((actor) => {
     const status = actor === 'anonymous' ? 401 : row.expected[actor];
-    const verdict = status < 300 ? 'can' : status === 400 ? 'is answered 400 trying to' : 'cannot';
-    return { name: `${LABEL[actor]} ${verdict} ${row.action} (${status})`, actor, row, status };
+    const code = actor === 'anonymous' ? undefined : row.refusedWith?.[actor];
+    const verdict =
+      status < 300
+        ? 'can'
+        : status === 400
+          ? 'is answered 400 trying to'
+          : code
+            ? `is refused (${code}) trying to`
+            : 'cannot';
+    return { name: `${LABEL[actor]} ${verdict} ${row.action} (${status})`, actor, row, status, code };
   }),
 );
 
@@ -1288,7 +1308,7 @@ const called = new Set<string>();
 let casesRun = 0;
 
 describe('tenant isolation on targets of customer A', () => {
-  for (const { name, actor, row, status } of cases) {
+  for (const { name, actor, row, status, code } of cases) {
     it(name, async () => {
       const call = await row.call(actor);
       called.add(`${call.method} ${call.url.split('?')[0]}`);
@@ -1299,7 +1319,8 @@ describe('tenant isolation on targets of customer A', () => {
       const res = await clients[actor].request(call.method, call.url, call.body, call.headers);
 
       expect(res.statusCode, res.body).toBe(status);
-      if (status === 403) {
+      if (status === 403 && code) expect(res.json().code).toBe(code);
+      else if (status === 403) {
         expect(res.json()).toEqual({ code: 'errors.forbidden', message: 'Unauthorized resource recovery' });
       }
       if (status === 401) expect(res.json().code).toBe('errors.auth_expired');
@@ -1411,6 +1432,13 @@ describe('a target under the wrong customer', () => {
       call: () => ({
         method: 'GET',
         url: `${A()}/sites/${w.sites.a1.id}/buildings/${targets.a1.building}/zones/${targets.b1.zone}/consumption`,
+      }),
+    },
+    {
+      what: 'read the consumption details of a premium zone of b1 under a building of a1',
+      call: async () => ({
+        method: 'GET',
+        url: `${A()}/sites/${w.sites.a1.id}/buildings/${targets.a1.building}/zones/${await detailsZone('b1', 'premium')}/consumption/details?window=day`,
       }),
     },
     {
@@ -1571,13 +1599,68 @@ function consumptionRows(site: 'a1' | 'a2'): Row[] {
       }),
       expected: read,
     },
+    ...(['day', 'year'] as const).map((window): Row => ({
+      action: `read a premium zone's ${window} consumption details ${on}`,
+      call: async () => ({
+        method: 'GET',
+        url: `${zonePath(site, await detailsZone(site, 'premium'))}/consumption/details?window=${window}`,
+      }),
+      expected: read,
+    })),
+    ...(
+      [
+        ['basic', 'a basic zone'],
+        ['premium_ended', 'a zone whose premium subscription ended'],
+        ['none', 'a zone without subscription'],
+      ] as const
+    ).map(([level, what]): Row => ({
+      action: `read the consumption details of ${what} ${on}`,
+      call: async () => ({
+        method: 'GET',
+        url: `${zonePath(site, await detailsZone(site, level))}/consumption/details?window=week`,
+      }),
+      ...premiumOnly(read),
+    })),
   ];
 }
 
+type DetailsLevel = 'premium' | 'basic' | 'premium_ended' | 'none';
 /**
- * Routes the matrix does not call, each with its reason: public calls (no tenant), the live stream
- * (reached with a ticket, whose call is in the matrix), and calls not yet in it (to be added by their
- * owners; listed so that the gap is seen rather than forgotten).
+ * In the target building of a site, one zone for each subscription the premium details may meet
+ * (spec §6), made once: premium, basic, a premium one that ended (none active), none. Their ids.
+ */
+const detailsZones: Partial<Record<'a1' | 'a2' | 'b1', Promise<Record<DetailsLevel, string>>>> = {};
+async function detailsZone(site: 'a1' | 'a2' | 'b1', level: DetailsLevel): Promise<string> {
+  const made = (detailsZones[site] ??= (async () => {
+    const levels = ['premium', 'basic', 'premium_ended', 'none'] as const;
+    const ids = await Promise.all(
+      levels.map(async (which) => {
+        const [zone] = await t.db
+          .insert(zones)
+          .values({ ...zoneRow(), buildingId: targets[site].building, name: `Details zone ${which}` })
+          .returning();
+        if (which !== 'none')
+          await t.db.insert(zoneSubscriptions).values({
+            zoneId: zone!.id,
+            planId: await targetPlan(),
+            serviceLevel: which === 'basic' ? 'basic' : 'premium',
+            status: which === 'premium_ended' ? 'ended' : 'active',
+            startDate: '2026-01-01',
+            endDate: which === 'premium_ended' ? '2026-02-01' : null,
+            renewalDate: '2027-01-01',
+          });
+        return [which, zone!.id] as const;
+      }),
+    );
+    return Object.fromEntries(ids) as Record<DetailsLevel, string>;
+  })());
+  return (await made)[level];
+}
+
+/**
+ * Routes the matrix does not call, each with its reason: public calls (no tenant), the caller's own
+ * session, and the live stream (reached with a ticket, whose call is in the matrix). A new route
+ * fails the check below until it is in the matrix, or here with the reason it cannot be.
  */
 const NOT_IN_MATRIX: Record<string, string> = {
   'POST /v1/users/token': 'public',
@@ -1589,8 +1672,6 @@ const NOT_IN_MATRIX: Record<string, string> = {
   'POST /v1/users/logout': 'the caller’s own session',
   'GET /v1/health': 'public',
   'GET /v1/live/stream': 'reached with a ticket from POST /v1/live/ticket, which is in the matrix',
-  'GET /v1/customers/{customerId}/sites/{siteId}/buildings/{buildingId}/zones/{zoneId}/consumption/details':
-    'not yet in the matrix: premium consumption details (issue #6, docs/consumption.md)',
 };
 
 describe('the matrix covers the API', () => {
