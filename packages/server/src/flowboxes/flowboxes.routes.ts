@@ -1,4 +1,5 @@
 import {
+  ApiErrorSchema,
   DetachSchema,
   FlowboxCommandCreateSchema,
   FlowboxCommandSchema,
@@ -18,6 +19,15 @@ const flowboxParams = zoneParams.extend({ flowboxId: z.uuid('validation.invalid'
 const commandParams = flowboxParams.extend({ commandId: z.uuid('validation.invalid') });
 /** The pairing decisions carry nothing but the flowbox in their path. */
 const NoBody = z.object({}).nullish();
+/**
+ * Pairing calls that give the device a broker account: a broker whose accounts the server manages
+ * (Mosquitto dynamic security) and that does not confirm it fails the call (DeviceLink.grant).
+ */
+const brokerUnconfirmed = {
+  503: ApiErrorSchema.describe(
+    'The device broker did not confirm the device account: nothing was stored, try again',
+  ),
+};
 
 /** Flowboxes of a zone: the three pairing steps and their ends (spec §4), and commands (issue #4). */
 export function flowboxesRoutes(app: App, flowboxes: FlowboxesService, commands: CommandsService): void {
@@ -43,7 +53,7 @@ export function flowboxesRoutes(app: App, flowboxes: FlowboxesService, commands:
         summary: 'Prepare pairing (step 1/3): the zone expects this device',
         params: zoneParams,
         body: PairingPrepareSchema,
-        response: { 201: FlowboxSchema, ...errorResponses },
+        response: { 201: FlowboxSchema, ...errorResponses, ...brokerUnconfirmed },
       },
     },
     async (request, reply) =>
@@ -65,7 +75,7 @@ export function flowboxesRoutes(app: App, flowboxes: FlowboxesService, commands:
         summary: 'Finalise pairing (step 3/3) of a device that announced itself',
         params: flowboxParams,
         body: NoBody,
-        response: { 200: FlowboxSchema, ...errorResponses },
+        response: { 200: FlowboxSchema, ...errorResponses, ...brokerUnconfirmed },
       },
     },
     (request) => flowboxes.validate(actorOf(request), request.params),

@@ -327,6 +327,19 @@ describe('the OpenAPI document', () => {
       expect(Object.keys(op.responses), route).toEqual(expect.arrayContaining(['413', '415']));
   });
 
+  it('documents the 503 of the pairing calls that give a device its broker account, and of health', () => {
+    const zone = '/v1/customers/{customerId}/sites/{siteId}/buildings/{buildingId}/zones/{zoneId}';
+    const with503 = operations().filter(([, op]) => op.responses['503']);
+    expect(with503.map(([route]) => route).sort()).toEqual(
+      ['GET /v1/health', `POST ${zone}/flowboxes/pair`, `POST ${zone}/flowboxes/{flowboxId}/validate`].sort(),
+    );
+    for (const [route, op] of with503)
+      expect(op.responses['503']!.content?.['application/json']?.schema?.required, route).toEqual([
+        'code',
+        'message',
+      ]);
+  });
+
   it('documents the site_id filter of the site-manager list (spec §7)', () => {
     const list = doc.paths['/v1/customers/{customerId}/site_managers/list']!.get!;
     expect(list.parameters?.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(
