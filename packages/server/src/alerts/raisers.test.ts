@@ -181,6 +181,52 @@ describe('flowbox_internal_status and monitoring', () => {
     await p.device.end();
   });
 
+  it('follows temperature and humidity of one flowbox apart: a cold-water zone freezing, then thawing while still humid', async () => {
+    const p = await paired();
+    const [before] = await t.db
+      .select({ waterTemperature: zones.waterTemperature, serviceLevel: zones.serviceLevel })
+      .from(zones)
+      .where(eq(zones.id, zoneId));
+    // Water temperature alerts are a premium service (alert category settings).
+    await t.db
+      .update(zones)
+      .set({ waterTemperature: 'cold', serviceLevel: 'premium' })
+      .where(eq(zones.id, zoneId));
+    let seq = 0;
+    const reading = (temperature: number, humidity: number) =>
+      p.device.publish('telemetry', {
+        v: PROTOCOL_VERSION,
+        seq: ++seq,
+        at: new Date(t.clock.now().getTime() + seq * 1000).toISOString(),
+        interval_s: 60,
+        volume_l: 0,
+        flow_s: 0,
+        temperature_c: temperature,
+        humidity_pct: humidity,
+      });
+    const changes = async (action: 'temperature_status_changed' | 'humidity_status_changed') =>
+      (
+        await t.db
+          .select()
+          .from(events)
+          .where(and(eq(events.objectId, p.id), eq(events.actionName, action)))
+      ).map((e) => e.changedFields[0]);
+    await reading(2, 93);
+    await until(async () => (await changes('temperature_status_changed')).length === 1);
+    await until(async () => (await changes('humidity_status_changed')).length === 1);
+    expect(await activeAlert('water_temperature', p.id)).toMatchObject({ cause: `temperature:${p.id}` });
+    // Both statuses are stored now; the next batches read each one back for its own metric.
+    await reading(12, 94);
+    await until(async () => (await changes('temperature_status_changed')).length === 2);
+    await reading(12, 95);
+    expect(await changes('temperature_status_changed')).toEqual(['alert', 'normal']);
+    expect(await changes('humidity_status_changed')).toEqual(['alert']);
+    await until(async () => (await lastOf('water_temperature', p.id))?.state === 'resolved');
+    expect(await activeAlert('flowbox_internal_status', p.id)).toMatchObject({ cause: `humidity:${p.id}` });
+    await t.db.update(zones).set(before!).where(eq(zones.id, zoneId));
+    await p.device.end();
+  });
+
   it('opens a flowbox_internal_status alert on a reboot by crash, not on one asked for', async () => {
     const p = await paired();
     await p.device.publish('events', {

@@ -121,18 +121,26 @@ export function monitoringListener(): TelemetryListener {
       }
       const ids = [...newest.keys()];
       if (ids.length === 0) return;
-      const statuses = await tx
-        .select()
-        .from(flowboxMonitoring)
-        .where(inArray(flowboxMonitoring.flowboxId, ids));
-      const kinds = await tx
-        .select({ id: flowboxes.id, water: zones.waterTemperature })
+      // One round trip a batch: each flowbox's zone water kind and its current statuses.
+      const found = await tx
+        .select({
+          id: flowboxes.id,
+          water: zones.waterTemperature,
+          metric: flowboxMonitoring.metric,
+          status: flowboxMonitoring.status,
+        })
         .from(flowboxes)
         .innerJoin(zones, eq(zones.id, flowboxes.zoneId))
+        .leftJoin(flowboxMonitoring, eq(flowboxMonitoring.flowboxId, flowboxes.id))
         .where(inArray(flowboxes.id, ids));
-      const water = new Map(kinds.map((k) => [k.id, k.water]));
+      const water = new Map<string, (typeof found)[number]['water']>();
+      const statuses = new Map<string, MonitoringStatus>();
+      for (const row of found) {
+        water.set(row.id, row.water);
+        if (row.metric && row.status) statuses.set(`${row.id}|${row.metric}`, row.status);
+      }
       const statusOf = (id: string, metric: MonitoringMetric): MonitoringStatus =>
-        statuses.find((s) => s.flowboxId === id && s.metric === metric)?.status ?? 'normal';
+        statuses.get(`${id}|${metric}`) ?? 'normal';
       for (const reading of newest.values()) {
         const kind = water.get(reading.flowboxId);
         if (reading.temperatureC !== null && kind)
