@@ -144,9 +144,17 @@ export class CommandsService {
 
   /**
    * System commands no longer wanted (a user left automatic closing): finished as expired now and
-   * logged with the reason, without a flowbox_dysfunction alert: the device did nothing wrong.
+   * logged with the reason, without a flowbox_dysfunction alert: the device did nothing wrong. When
+   * a user's action withdraws them, the line is that user's, origin web, like the other lines of a
+   * change a user makes; without one it is the system's.
    */
-  async withdraw(db: Db, commandIds: readonly string[], reason: string, now: Date): Promise<void> {
+  async withdraw(
+    db: Db,
+    commandIds: readonly string[],
+    reason: string,
+    now: Date,
+    by?: Pick<Actor, 'id' | 'name'>,
+  ): Promise<void> {
     if (commandIds.length === 0) return;
     const rows = await db
       .select()
@@ -156,7 +164,8 @@ export class CommandsService {
       )
       .orderBy(deviceCommands.id)
       .for('update');
-    for (const command of rows) await this.finish(db, command, 'expired', { reason }, now, false);
+    for (const command of rows)
+      await this.finish(db, command, 'expired', { reason }, now, { alerting: false, withdrawnBy: by });
   }
 
   async list(actor: Actor, path: FlowboxPath): Promise<FlowboxCommand[]> {
@@ -301,7 +310,7 @@ export class CommandsService {
     status: 'done' | 'refused' | 'expired',
     result: Record<string, unknown> | null,
     now: Date,
-    alerting = true,
+    { alerting = true, withdrawnBy }: { alerting?: boolean; withdrawnBy?: Pick<Actor, 'id' | 'name'> } = {},
   ): Promise<void> {
     const [row] = await db
       .update(deviceCommands)
@@ -321,8 +330,10 @@ export class CommandsService {
         objectId: located.flowbox.id,
         objectLabel: located.flowbox.serial,
         scope: located.scope,
-        by: command.issuedBy ? { id: command.issuedBy, name: command.issuedByName ?? '' } : null,
-        origin: status === 'expired' ? 'system' : command.origin,
+        by:
+          withdrawnBy ??
+          (command.issuedBy ? { id: command.issuedBy, name: command.issuedByName ?? '' } : null),
+        origin: withdrawnBy ? 'web' : status === 'expired' ? 'system' : command.origin,
         // Which command did not happen, and why (the log has no free-text column).
         changedFields:
           status === 'done' ? [] : [command.name, ...(result?.reason ? [String(result.reason)] : [])],

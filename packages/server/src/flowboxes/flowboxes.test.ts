@@ -1,7 +1,7 @@
 import { PROTOCOL_VERSION } from '@flowbox/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { events, flowboxCredentials, zones } from '../db/schema.ts';
+import { alerts, deviceCommands, events, flowboxCredentials, flowboxes, zones } from '../db/schema.ts';
 import type { DeviceMessaging } from '../mqtt/messaging.ts';
 import {
   buildingBody,
@@ -22,6 +22,7 @@ import {
   uniqueSerial,
   until,
 } from './testing.ts';
+import { findFlowboxById } from './flowboxes.repo.ts';
 
 let t: TestApp;
 let w: World;
@@ -466,6 +467,44 @@ describe('commands', () => {
     expect(log).toContainEqual({ action: 'command_refused', origin: 'web', user: 'Cara Amanager' });
     expect(log).toContainEqual({ action: 'autotest_some_skipped', origin: 'web', user: 'Sam Asite' });
     await p.device.end();
+  });
+
+  it("withdrawn by a user's action are logged as that user's, origin web; withdrawn otherwise, as the system's; neither alerts", async () => {
+    const [row] = await t.db
+      .insert(flowboxes)
+      .values({ serial: uniqueSerial(), zoneId, pairingState: 'ready' })
+      .returning();
+    const located = (await findFlowboxById(t.db, row!.id))!;
+    const now = t.clock.now();
+    const expiresAt = new Date(now.getTime() + 120_000);
+    await t.db.transaction(async (tx) => {
+      await t.services.commands.queueSystem(tx, located, 'valve_close', now, expiresAt);
+      await t.services.commands.queueSystem(tx, located, 'valve_open', now, expiresAt);
+    });
+    const queued = await t.db.select().from(deviceCommands).where(eq(deviceCommands.flowboxId, row!.id));
+    const idOf = (name: string) => queued.find((c) => c.name === name)!.id;
+    const alertsBefore = (await t.db.select().from(alerts).where(eq(alerts.zoneId, zoneId))).length;
+    const cara = { id: w.users.cmA.id, name: 'Cara Amanager' };
+    await t.db.transaction((tx) =>
+      t.services.commands.withdraw(tx, [idOf('valve_close')], 'automatic_closing_exited', now, cara),
+    );
+    await t.db.transaction((tx) => t.services.commands.withdraw(tx, [idOf('valve_open')], 'superseded', now));
+    const lines = await t.db
+      .select()
+      .from(events)
+      .where(and(eq(events.objectId, row!.id), eq(events.actionName, 'command_expired')));
+    expect(
+      lines.map((e) => ({ fields: e.changedFields, origin: e.origin, id: e.userId, name: e.userName })),
+    ).toEqual(
+      expect.arrayContaining([
+        { fields: ['valve_close', 'automatic_closing_exited'], origin: 'web', id: cara.id, name: cara.name },
+        { fields: ['valve_open', 'superseded'], origin: 'system', id: null, name: null },
+      ]),
+    );
+    expect(lines).toHaveLength(2);
+    const statuses = await t.db.select().from(deviceCommands).where(eq(deviceCommands.flowboxId, row!.id));
+    expect(statuses.map((c) => c.status)).toEqual(['expired', 'expired']);
+    expect((await t.db.select().from(alerts).where(eq(alerts.zoneId, zoneId))).length).toBe(alertsBefore);
   });
 
   it('go only to a paired flowbox, with a valid leak-detection timeout', async () => {
