@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { FieldError } from './FieldError.tsx';
 import { INPUT_CLASS } from './TextField.tsx';
 
-type SelectProps = SelectHTMLAttributes<HTMLSelectElement> & {
+export type SelectProps = SelectHTMLAttributes<HTMLSelectElement> & {
   label: string;
   name: string;
   options: readonly { value: string; label: string }[];

@@ -8,7 +8,7 @@ export const INPUT_CLASS =
   'disabled:bg-slate-100 disabled:text-slate-500 aria-[invalid=true]:border-red-600 ' +
   'dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:disabled:bg-slate-800';
 
-type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & {
+export type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & {
   label: string;
   name: string;
   error?: HookFieldError;

@@ -19,13 +19,27 @@ export function countInput<T extends FieldValues>(register: UseFormRegister<T>, 
   };
 }
 
+/** A French decimal comma is read as the point the API expects ("2,5" → "2.5"). */
+export function decimalText(raw: string): string {
+  return raw.trim().replace(',', '.');
+}
+
 /**
- * A decimal typed in a text box (a price): empty is null; a French decimal comma is read as the
- * point the API expects ("2,5" → "2.5"). The shared schema then checks the digits.
+ * A decimal typed in a text box (a price): empty is null; otherwise read by `decimalText`. The
+ * shared schema then checks the digits.
  */
 export function parseDecimal(raw: unknown): string | null {
-  const text = String(raw ?? '').trim();
-  return text === '' ? null : text.replace(',', '.');
+  const text = decimalText(String(raw ?? ''));
+  return text === '' ? null : text;
+}
+
+/** A decimal field's input props: the decimal keyboard, no autofill, the text read by `parseDecimal`. */
+export function decimalInput<T extends FieldValues>(register: UseFormRegister<T>, name: Path<T>) {
+  return {
+    inputMode: 'decimal' as const,
+    autoComplete: 'off',
+    ...register(name, { setValueAs: parseDecimal }),
+  };
 }
 
 const DECIMAL_FIELDS = new Set(['price_per_unit', 'nominal_flow_lpm']);

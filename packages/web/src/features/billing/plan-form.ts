@@ -9,6 +9,7 @@ import {
   type PricingPlanUpdate,
   type VolumeUnit,
 } from '@flowbox/shared';
+import { decimalText } from '../../lib/form-values.ts';
 
 /** One row of the ranges editor: text as typed, and the "No end limit" box. */
 export type RangeRow = { volume_start: string; volume_end: string; no_end: boolean; price_per_unit: string };
@@ -69,9 +70,6 @@ export function planFormValues(plan: PricingPlan | undefined, today: string): Pl
   };
 }
 
-/** A French decimal comma is read as the point the API expects ("2,5" → "2.5"). */
-const decimal = (text: string) => text.trim().replace(',', '.');
-
 /** The form as the API takes it: "No end limit" is a null end, countries a list. */
 export function toPlanInput(values: PlanFormValues): PricingPlanCreate {
   return {
@@ -87,9 +85,9 @@ export function toPlanInput(values: PlanFormValues): PricingPlanCreate {
     volume_unit: values.volume_unit,
     from_date: values.from_date,
     ranges: values.ranges.map((row) => ({
-      volume_start: decimal(row.volume_start),
-      volume_end: row.no_end ? null : decimal(row.volume_end),
-      price_per_unit: decimal(row.price_per_unit),
+      volume_start: decimalText(row.volume_start),
+      volume_end: row.no_end ? null : decimalText(row.volume_end),
+      price_per_unit: decimalText(row.price_per_unit),
     })),
   };
 }

@@ -28,6 +28,11 @@ export const en = {
   'delete.type_name': 'To confirm, type the name:',
   'delete.name_label': 'Name to confirm',
 
+  'volume_unit.gallon': 'US gallon',
+  'volume_unit.imperial_gallon': 'Imperial gallon',
+  'volume_unit.liter': 'Litre',
+  'volume_unit.m3': 'Cubic metre (m³)',
+
   'nav.main': 'Main navigation',
   'nav.menu': 'Menu',
   'nav.skip': 'Skip to main content',

@@ -29,6 +29,11 @@ export const fr: Record<UiMessageKey, string> = {
   'delete.type_name': 'Pour confirmer, saisissez le nom :',
   'delete.name_label': 'Nom à confirmer',
 
+  'volume_unit.gallon': 'Gallon US',
+  'volume_unit.imperial_gallon': 'Gallon impérial',
+  'volume_unit.liter': 'Litre',
+  'volume_unit.m3': 'Mètre cube (m³)',
+
   'nav.main': 'Navigation principale',
   'nav.menu': 'Menu',
   'nav.skip': 'Aller au contenu principal',

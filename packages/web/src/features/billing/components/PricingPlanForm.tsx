@@ -1,10 +1,4 @@
-import {
-  ACQUISITION_TYPES,
-  BILLING_TYPES,
-  CURRENCIES,
-  VOLUME_UNITS,
-  type PricingPlan,
-} from '@flowbox/shared';
+import { ACQUISITION_TYPES, BILLING_TYPES, CURRENCIES, type PricingPlan } from '@flowbox/shared';
 import { useState } from 'react';
 import { useFieldArray, useForm, useWatch, type Path } from 'react-hook-form';
 import { Alert } from '../../../components/Alert.tsx';
@@ -12,6 +6,8 @@ import { Button, ButtonLink } from '../../../components/Button.tsx';
 import { Card } from '../../../components/Card.tsx';
 import { Checkbox } from '../../../components/Checkbox.tsx';
 import { FormActions } from '../../../components/FormActions.tsx';
+import { NameField } from '../../../components/forms/NameField.tsx';
+import { VolumeUnitSelect } from '../../../components/forms/VolumeUnitSelect.tsx';
 import { Select } from '../../../components/Select.tsx';
 import { TextField } from '../../../components/TextField.tsx';
 import { applyServerErrors } from '../../../lib/forms.ts';
@@ -85,14 +81,7 @@ export function PricingPlanForm({ plan, today, submitLabel, cancelTo, onSubmit }
       {failure && <Alert title={t('dialog.error')}>{failure}</Alert>}
       <Card title={t('billing.section_plan')}>
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-          <TextField
-            label={t('fields.name')}
-            maxLength={120}
-            required
-            autoComplete="off"
-            error={errors.name}
-            {...register('name')}
-          />
+          <NameField error={errors.name} {...register('name')} />
           <TextField
             label={t('billing.field.regions')}
             hint={t('billing.field.regions_hint')}
@@ -127,10 +116,8 @@ export function PricingPlanForm({ plan, today, submitLabel, cancelTo, onSubmit }
             error={errors.currency}
             {...register('currency')}
           />
-          <Select
+          <VolumeUnitSelect
             label={t('billing.field.volume_unit')}
-            required
-            options={VOLUME_UNITS.map((v) => ({ value: v, label: t(`billing.unit.${v}`) }))}
             error={errors.volume_unit}
             {...register('volume_unit')}
           />

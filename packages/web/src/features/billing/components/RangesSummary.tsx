@@ -14,7 +14,7 @@ export function RangesSummary({
         .map((r) => `${r.volume_start}–${r.volume_end ?? t('billing.no_end')}: ${r.price_per_unit}`)
         .join(' · ')}{' '}
       <span className="text-slate-500">
-        {plan.currency}/{t(`billing.unit.${plan.volume_unit}`)}
+        {plan.currency}/{t(`volume_unit.${plan.volume_unit}`)}
       </span>
     </span>
   );

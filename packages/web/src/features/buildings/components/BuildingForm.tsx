@@ -2,25 +2,26 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import {
   BUILDING_TYPES,
   BuildingCreateSchema,
-  VOLUME_UNITS,
   WEEKDAYS,
   type Building,
   type BuildingCreateInput,
   type Weekday,
 } from '@flowbox/shared';
 import { useMemo, useState } from 'react';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { Alert } from '../../../components/Alert.tsx';
 import { Button, ButtonLink } from '../../../components/Button.tsx';
 import { Card } from '../../../components/Card.tsx';
 import { Checkbox } from '../../../components/Checkbox.tsx';
 import { FieldError } from '../../../components/FieldError.tsx';
 import { FormActions } from '../../../components/FormActions.tsx';
-import { OpeningHoursField, openingHoursValueOf } from '../../../components/forms/OpeningHoursField.tsx';
+import { NameField } from '../../../components/forms/NameField.tsx';
+import { OpeningHoursInput } from '../../../components/forms/OpeningHoursInput.tsx';
+import { VolumeUnitSelect } from '../../../components/forms/VolumeUnitSelect.tsx';
 import { Select } from '../../../components/Select.tsx';
 import { TextField } from '../../../components/TextField.tsx';
 import { applyServerErrors } from '../../../lib/forms.ts';
-import { countInput, parseDecimal } from '../../../lib/form-values.ts';
+import { countInput, decimalInput } from '../../../lib/form-values.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import {
   browserTimezone,
@@ -100,14 +101,7 @@ export function BuildingForm({ building, submitLabel, cancelTo, onSubmit }: Buil
       {failure && <Alert title={t('dialog.error')}>{failure}</Alert>}
       <Card title={t('buildings.section_general')}>
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-          <TextField
-            label={t('fields.name')}
-            maxLength={120}
-            required
-            autoComplete="off"
-            error={errors.name}
-            {...register('name')}
-          />
+          <NameField error={errors.name} {...register('name')} />
           <Select
             label={t('buildings.field.type')}
             required
@@ -175,10 +169,8 @@ export function BuildingForm({ building, submitLabel, cancelTo, onSubmit }: Buil
       </Card>
       <Card title={t('buildings.section_water')}>
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
-          <Select
+          <VolumeUnitSelect
             label={t('buildings.field.volume_unit')}
-            required
-            options={VOLUME_UNITS.map((unit) => ({ value: unit, label: t(`buildings.unit.${unit}`) }))}
             error={errors.volume_unit}
             {...register('volume_unit')}
           />
@@ -191,12 +183,10 @@ export function BuildingForm({ building, submitLabel, cancelTo, onSubmit }: Buil
           />
           <TextField
             label={t('buildings.field.price_per_unit')}
-            inputMode="decimal"
-            autoComplete="off"
             maxLength={14}
             hint={t('buildings.field.price_per_unit_hint')}
             error={errors.price_per_unit}
-            {...register('price_per_unit', { setValueAs: parseDecimal })}
+            {...decimalInput(register, 'price_per_unit')}
           />
         </div>
       </Card>
@@ -235,19 +225,12 @@ export function BuildingForm({ building, submitLabel, cancelTo, onSubmit }: Buil
         </div>
       </Card>
       <Card>
-        <Controller
+        <OpeningHoursInput
           control={control}
           name="opening_hours"
-          render={({ field }) => (
-            <OpeningHoursField
-              legend={t('buildings.field.opening_hours')}
-              hint={t('buildings.hours_hint')}
-              value={openingHoursValueOf(field.value)}
-              onChange={field.onChange}
-              errors={errors.opening_hours}
-              firstDayOfWeek={isWeekday(firstDay) ? firstDay : undefined}
-            />
-          )}
+          legend={t('buildings.field.opening_hours')}
+          hint={t('buildings.hours_hint')}
+          firstDayOfWeek={isWeekday(firstDay) ? firstDay : undefined}
         />
       </Card>
       <FormActions>

@@ -107,7 +107,7 @@ function BuildingOverview({ building }: { building: Building }) {
               items={[
                 {
                   label: t('buildings.field.volume_unit'),
-                  value: t(`buildings.unit.${building.volume_unit}`),
+                  value: t(`volume_unit.${building.volume_unit}`),
                 },
                 { label: t('buildings.field.currency'), value: building.currency },
                 {

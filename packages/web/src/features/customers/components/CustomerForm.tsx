@@ -13,6 +13,7 @@ import { Alert } from '../../../components/Alert.tsx';
 import { Button, ButtonLink } from '../../../components/Button.tsx';
 import { Card } from '../../../components/Card.tsx';
 import { FormActions } from '../../../components/FormActions.tsx';
+import { NameField } from '../../../components/forms/NameField.tsx';
 import { TextField } from '../../../components/TextField.tsx';
 import { applyServerErrors } from '../../../lib/forms.ts';
 
@@ -93,10 +94,7 @@ export function CustomerForm({
       {failure && <Alert title={t('dialog.error')}>{failure}</Alert>}
       <Card title={t('customers.section_general')}>
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-          <TextField
-            label={t('fields.name')}
-            maxLength={120}
-            required
+          <NameField
             disabled={contactsOnly}
             hint={contactsOnly ? t('customers.provider_fields') : undefined}
             error={errors.name}

@@ -8,7 +8,7 @@ import { Alert } from '../../../components/Alert.tsx';
 import { Button, ButtonLink } from '../../../components/Button.tsx';
 import { Card } from '../../../components/Card.tsx';
 import { FormActions } from '../../../components/FormActions.tsx';
-import { TextField } from '../../../components/TextField.tsx';
+import { NameField } from '../../../components/forms/NameField.tsx';
 import { applyServerErrors } from '../../../lib/forms.ts';
 
 type SiteFormProps = {
@@ -44,14 +44,7 @@ export function SiteForm({ defaultName = '', submitLabel, cancelTo, onSubmit }: 
     <form onSubmit={submit} noValidate className="space-y-6">
       {failure && <Alert title={t('dialog.error')}>{failure}</Alert>}
       <Card>
-        <TextField
-          label={t('fields.name')}
-          maxLength={120}
-          required
-          error={errors.name}
-          className="max-w-md"
-          {...register('name')}
-        />
+        <NameField error={errors.name} className="max-w-md" {...register('name')} />
       </Card>
       <FormActions>
         <ButtonLink to={cancelTo} variant="secondary">

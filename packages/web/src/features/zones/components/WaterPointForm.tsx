@@ -9,7 +9,7 @@ import { FormActions } from '../../../components/FormActions.tsx';
 import { Select } from '../../../components/Select.tsx';
 import { TextField } from '../../../components/TextField.tsx';
 import { applyServerErrors } from '../../../lib/forms.ts';
-import { parseDecimal } from '../../../lib/form-values.ts';
+import { decimalInput } from '../../../lib/form-values.ts';
 import { parseOptionalText, type WaterPointValues } from '../form-values.ts';
 
 const FIELDS = ['label', 'type', 'location', 'nominal_flow_lpm'];
@@ -83,11 +83,9 @@ export function WaterPointForm({
         />
         <TextField
           label={t('water_points.nominal_flow')}
-          inputMode="decimal"
-          autoComplete="off"
           hint={t('water_points.nominal_flow_hint')}
           error={errors.nominal_flow_lpm}
-          {...register('nominal_flow_lpm', { setValueAs: parseDecimal })}
+          {...decimalInput(register, 'nominal_flow_lpm')}
         />
       </div>
       <FormActions>

@@ -9,16 +9,14 @@ import {
   type ZoneCreateInput,
 } from '@flowbox/shared';
 import { useState } from 'react';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { Alert } from '../../../components/Alert.tsx';
 import { Button, ButtonLink } from '../../../components/Button.tsx';
 import { Card } from '../../../components/Card.tsx';
 import { Checkbox } from '../../../components/Checkbox.tsx';
-import {
-  OpeningHoursField,
-  openingHoursValueOf,
-  type OpeningHoursErrors,
-} from '../../../components/forms/OpeningHoursField.tsx';
+import { NameField } from '../../../components/forms/NameField.tsx';
+import { openingHoursValueOf } from '../../../components/forms/OpeningHoursField.tsx';
+import { OpeningHoursInput } from '../../../components/forms/OpeningHoursInput.tsx';
 import { FormActions } from '../../../components/FormActions.tsx';
 import { OpeningHoursTable } from '../../../components/OpeningHoursTable.tsx';
 import { Select } from '../../../components/Select.tsx';
@@ -26,7 +24,7 @@ import { TextField } from '../../../components/TextField.tsx';
 import { applyServerErrors } from '../../../lib/forms.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { ANY_ROLE, canDo, useUser } from '../../auth/index.ts';
-import { countInput, parseDecimal } from '../../../lib/form-values.ts';
+import { countInput, decimalInput } from '../../../lib/form-values.ts';
 import { parseOptionalId, withoutValveModes, type ZoneValues } from '../form-values.ts';
 import { PriceText } from './PriceText.tsx';
 
@@ -135,14 +133,7 @@ export function ZoneForm({
       {failure && <Alert title={t('dialog.error')}>{failure}</Alert>}
       <Card title={t('zones.section_general')}>
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-          <TextField
-            label={t('fields.name')}
-            maxLength={120}
-            required
-            autoComplete="off"
-            error={errors.name}
-            {...register('name')}
-          />
+          <NameField error={errors.name} {...register('name')} />
           <Select
             label={t('zones.floor')}
             placeholder={t('zones.no_floor')}
@@ -249,19 +240,12 @@ export function ZoneForm({
             onChange={(event) => followBuildingHours(event.target.checked)}
           />
           {ownHours ? (
-            <Controller
+            <OpeningHoursInput
               control={control}
               name="opening_hours"
-              render={({ field }) => (
-                <OpeningHoursField
-                  legend={t('zones.own_hours')}
-                  hint={t('zones.own_hours_hint')}
-                  value={openingHoursValueOf(field.value)}
-                  onChange={field.onChange}
-                  errors={errors.opening_hours as OpeningHoursErrors | undefined}
-                  firstDayOfWeek={building.first_day_of_week}
-                />
-              )}
+              legend={t('zones.own_hours')}
+              hint={t('zones.own_hours_hint')}
+              firstDayOfWeek={building.first_day_of_week}
             />
           ) : (
             <div className="space-y-2">
@@ -291,12 +275,10 @@ export function ZoneForm({
           {ownPrice ? (
             <TextField
               label={t('zones.price_per_unit', { unit, currency: building.currency })}
-              inputMode="decimal"
-              autoComplete="off"
               hint={t('zones.price_hint')}
               error={errors.price_per_unit}
               className="max-w-xs"
-              {...register('price_per_unit', { setValueAs: parseDecimal })}
+              {...decimalInput(register, 'price_per_unit')}
             />
           ) : (
             <p className="text-sm text-slate-600 dark:text-slate-400">
