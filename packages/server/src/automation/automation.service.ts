@@ -160,6 +160,7 @@ export class AutomationService {
         onTheirWay.map((c) => c.id),
         'automatic_closing_exited',
         now,
+        actor,
       );
       await recordChange(tx, now, actor, {
         action: 'automatic_closing_exited',

@@ -657,14 +657,14 @@ describe('automatic closing in the activity log (issue #8)', () => {
     expect(wrongName.statusCode).toBe(400);
     expect(await eventCount()).toBe(afterTrigger);
     // The exit also withdraws the safety close still waiting for the device (docs/automation.md):
-    // that command's line says why it ended, and no dysfunction alert follows.
+    // that command's line says why it ended, by the user who exited, and no dysfunction alert follows.
     const beforeExit = new Set((await t.db.select({ id: events.id }).from(events)).map((e) => e.id));
     const exit = await cmA.post(`${path}/automation/exit`, { confirm_name: 'Logged zone' });
     expect(exit.statusCode, exit.body).toBeLessThan(300);
     const exited = (await t.db.select().from(events)).filter((e) => !beforeExit.has(e.id));
-    expect(exited.map((e) => [e.actionName, e.origin, e.zoneId]).sort()).toEqual([
-      ['automatic_closing_exited', 'web', zone.id],
-      ['command_expired', 'system', zone.id],
+    expect(exited.map((e) => [e.actionName, e.origin, e.userName, e.zoneId]).sort()).toEqual([
+      ['automatic_closing_exited', 'web', 'Cara Amanager', zone.id],
+      ['command_expired', 'web', 'Cara Amanager', zone.id],
     ]);
     expect(exited.find((e) => e.actionName === 'command_expired')?.changedFields).toContain(
       'automatic_closing_exited',
