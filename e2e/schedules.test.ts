@@ -55,6 +55,11 @@ const parisDay = (daysFromToday: number) =>
   new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(
     new Date(Date.now() + daysFromToday * 86_400_000),
   );
+/** A yyyy-MM-dd day as typed in an English date box (spec §3: MM/dd/yyyy). */
+const typedDay = (day: string) => {
+  const [year, month, date] = day.split('-');
+  return `${month}/${date}/${year}`;
+};
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -79,8 +84,12 @@ describe('scheduled closings', () => {
       await page.waitForURL(/\/schedules\/add$/);
 
       await page.getByLabel('Label').fill('Night closing');
-      await page.getByLabel('Start date').fill(parisDay(0));
-      await page.getByLabel('End date').fill(parisDay(-1));
+      // Dates are typed as the English interface writes them, whatever the browser's locale.
+      await page.getByLabel('Start date').fill(typedDay(parisDay(0)));
+      await page.getByLabel('End date').fill('02/31/2026');
+      await page.getByLabel('End date').blur();
+      await seen(page, 'This date does not exist');
+      await page.getByLabel('End date').fill(typedDay(parisDay(-1)));
       await page.getByLabel('Closing time').fill('22:00');
       await page.getByLabel('Opening time').fill('06:00');
       await page.getByLabel('Monday').check();
@@ -88,7 +97,7 @@ describe('scheduled closings', () => {
       await page.getByRole('button', { name: 'Create the scheduled closing' }).click();
       await seen(page, 'Should be posterior start date');
 
-      await page.getByLabel('End date').fill(parisDay(120));
+      await page.getByLabel('End date').fill(typedDay(parisDay(120)));
       await page.getByRole('button', { name: 'Create the scheduled closing' }).click();
       await page.waitForURL((url) => url.pathname === zonePage);
       await seen(page, 'Every 1 week(s): Monday, Friday');

@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type Ref } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
 import type { FieldError as HookFieldError } from 'react-hook-form';
 import { FieldError } from './FieldError.tsx';
 
@@ -14,14 +14,26 @@ export type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & {
   error?: HookFieldError;
   hint?: string;
   ref?: Ref<HTMLInputElement>;
+  /** A control beside the input (a date field's calendar button). */
+  addon?: ReactNode;
 };
 
 /** A labelled input; its error and hint are tied to it with aria-describedby. */
-export function TextField({ label, error, hint, className = '', ref, ...props }: TextFieldProps) {
+export function TextField({ label, error, hint, className = '', ref, addon, ...props }: TextFieldProps) {
   const id = useId();
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
   const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
+  const input = (
+    <input
+      id={id}
+      ref={ref}
+      {...props}
+      aria-invalid={error ? true : undefined}
+      aria-describedby={describedBy}
+      className={INPUT_CLASS}
+    />
+  );
   return (
     <div className={className}>
       <div className="mb-1 flex gap-1 text-sm font-medium text-slate-800 dark:text-slate-200">
@@ -33,14 +45,14 @@ export function TextField({ label, error, hint, className = '', ref, ...props }:
           </span>
         )}
       </div>
-      <input
-        id={id}
-        ref={ref}
-        {...props}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        className={INPUT_CLASS}
-      />
+      {addon ? (
+        <div className="flex gap-2">
+          {input}
+          {addon}
+        </div>
+      ) : (
+        input
+      )}
       {hint && (
         <p id={hintId} className="mt-1 text-xs text-slate-500 dark:text-slate-400">
           {hint}

@@ -28,6 +28,11 @@ export const en = {
   'delete.type_name': 'To confirm, type the name:',
   'delete.name_label': 'Name to confirm',
 
+  'date_field.format_hint': 'Format: MM/DD/YYYY',
+  'date_field.invalid_format': 'Enter the date as MM/DD/YYYY',
+  'date_field.no_such_day': 'This date does not exist',
+  'date_field.calendar': 'Open the calendar',
+
   'volume_unit.gallon': 'US gallon',
   'volume_unit.imperial_gallon': 'Imperial gallon',
   'volume_unit.liter': 'Litre',

@@ -29,6 +29,11 @@ export const fr: Record<UiMessageKey, string> = {
   'delete.type_name': 'Pour confirmer, saisissez le nom :',
   'delete.name_label': 'Nom à confirmer',
 
+  'date_field.format_hint': 'Format : JJ/MM/AAAA',
+  'date_field.invalid_format': 'Saisissez la date au format JJ/MM/AAAA',
+  'date_field.no_such_day': "Cette date n'existe pas",
+  'date_field.calendar': 'Ouvrir le calendrier',
+
   'volume_unit.gallon': 'Gallon US',
   'volume_unit.imperial_gallon': 'Gallon impérial',
   'volume_unit.liter': 'Litre',

@@ -1,8 +1,14 @@
-import { ALERT_CATEGORIES, ALERT_STATES, type AlertCategory, type AlertsQuery } from '@flowbox/shared';
+import {
+  ALERT_CATEGORIES,
+  ALERT_STATES,
+  isBackendDate,
+  type AlertCategory,
+  type AlertsQuery,
+} from '@flowbox/shared';
 import { Link, useSearchParams } from 'react-router';
+import { DateField } from '../../../components/DateField.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { Select } from '../../../components/Select.tsx';
-import { TextField } from '../../../components/TextField.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
 import { useUser } from '../../auth/index.ts';
@@ -102,6 +108,10 @@ export function AlertsPage() {
   const customerId = provider ? (filters.customer_id ?? null) : user.customer_id;
   // From a site or building overview (or a zone outside the picker's list): say what the list is limited to.
   const scoped = filters.building_id ?? filters.site_id ?? (customerId ? undefined : filters.zone_id);
+  // The list follows a date box once it names a day, or once it is emptied; half-typed text waits.
+  const filterByDate = (key: 'from' | 'to', value: string) => {
+    if (value === '' || isBackendDate(value)) update({ [key]: value || undefined });
+  };
   return (
     <>
       <PageHeader title={t('alerts.title')} description={t('alerts.description')} />
@@ -126,19 +136,17 @@ export function AlertsPage() {
           onChange={(event) => update({ state: event.target.value })}
           options={STATES.map((s) => ({ value: s, label: t(`alerts.state.${s}`) }))}
         />
-        <TextField
+        <DateField
           label={t('alerts.filter.from')}
           name="from"
-          type="date"
-          value={filters.from ?? ''}
-          onChange={(event) => update({ from: event.target.value || undefined })}
+          value={filters.from}
+          onChange={(value) => filterByDate('from', value)}
         />
-        <TextField
+        <DateField
           label={t('alerts.filter.to')}
           name="to"
-          type="date"
-          value={filters.to ?? ''}
-          onChange={(event) => update({ to: event.target.value || undefined })}
+          value={filters.to}
+          onChange={(value) => filterByDate('to', value)}
         />
       </section>
       {scoped && (

@@ -6,6 +6,7 @@ import { Button, ButtonLink } from '../../../components/Button.tsx';
 import { Card } from '../../../components/Card.tsx';
 import { Checkbox } from '../../../components/Checkbox.tsx';
 import { FormActions } from '../../../components/FormActions.tsx';
+import { DateInput } from '../../../components/forms/DateInput.tsx';
 import { NameField } from '../../../components/forms/NameField.tsx';
 import { VolumeUnitSelect } from '../../../components/forms/VolumeUnitSelect.tsx';
 import { Select } from '../../../components/Select.tsx';
@@ -121,13 +122,7 @@ export function PricingPlanForm({ plan, today, submitLabel, cancelTo, onSubmit }
             error={errors.volume_unit}
             {...register('volume_unit')}
           />
-          <TextField
-            label={t('billing.field.from_date')}
-            type="date"
-            required
-            error={errors.from_date}
-            {...register('from_date')}
-          />
+          <DateInput control={control} name="from_date" label={t('billing.field.from_date')} required />
           {plan && (
             <Checkbox
               label={

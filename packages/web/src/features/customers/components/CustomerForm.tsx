@@ -13,6 +13,7 @@ import { Alert } from '../../../components/Alert.tsx';
 import { Button, ButtonLink } from '../../../components/Button.tsx';
 import { Card } from '../../../components/Card.tsx';
 import { FormActions } from '../../../components/FormActions.tsx';
+import { DateInput } from '../../../components/forms/DateInput.tsx';
 import { NameField } from '../../../components/forms/NameField.tsx';
 import { TextField } from '../../../components/TextField.tsx';
 import { applyServerErrors } from '../../../lib/forms.ts';
@@ -71,6 +72,7 @@ export function CustomerForm({
   const schema = mode === 'create' ? CustomerCreateSchema : CustomerUpdateSchema;
   const {
     register,
+    control,
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
@@ -100,15 +102,12 @@ export function CustomerForm({
             error={errors.name}
             {...register('name', { disabled: contactsOnly })}
           />
-          <TextField
+          <DateInput
+            control={control}
+            name="subscription_date"
             label={t('fields.subscription_date')}
-            type="date"
             disabled={contactsOnly}
-            error={errors.subscription_date}
-            {...register('subscription_date', {
-              disabled: contactsOnly,
-              setValueAs: (value: string | null) => (value ? value : null),
-            })}
+            empty={null}
           />
         </div>
       </Card>

@@ -15,6 +15,7 @@ import { Button, ButtonLink } from '../../../components/Button.tsx';
 import { Checkbox } from '../../../components/Checkbox.tsx';
 import { FieldError } from '../../../components/FieldError.tsx';
 import { FormActions } from '../../../components/FormActions.tsx';
+import { DateInput } from '../../../components/forms/DateInput.tsx';
 import { Select } from '../../../components/Select.tsx';
 import { TextField } from '../../../components/TextField.tsx';
 import { applyServerErrors } from '../../../lib/forms.ts';
@@ -89,20 +90,8 @@ export function ScheduleForm({ defaultValues, submitLabel, cancelTo, onSubmit }:
         {...register('label')}
       />
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-        <TextField
-          type="date"
-          label={t('schedules.date_start')}
-          required
-          error={errors.date_start}
-          {...register('date_start')}
-        />
-        <TextField
-          type="date"
-          label={t('schedules.date_end')}
-          required
-          error={errors.date_end}
-          {...register('date_end')}
-        />
+        <DateInput control={control} name="date_start" label={t('schedules.date_start')} required />
+        <DateInput control={control} name="date_end" label={t('schedules.date_end')} required />
         <TextField
           type="time"
           label={t('schedules.closing_time')}
