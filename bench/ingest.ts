@@ -133,12 +133,23 @@ async function serve(): Promise<void> {
       profiler.connect();
       await post('Profiler.enable');
       await post('Profiler.start');
+      // Where the garbage comes from: allocations sampled, those already collected included.
+      await post('HeapProfiler.enable');
+      await new Promise<unknown>((resolve, reject) =>
+        profiler.post(
+          'HeapProfiler.startSampling',
+          { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true },
+          (error, result) => (error ? reject(error) : resolve(result)),
+        ),
+      );
       return;
     }
     const { profile: taken } = (await post('Profiler.stop')) as { profile: object };
+    const { profile: heap } = (await post('HeapProfiler.stopSampling')) as { profile: object };
     const file = join(PROFILE!, `ingest-server-${database.driver}-${process.pid}.cpuprofile`);
     mkdirSync(PROFILE!, { recursive: true });
     writeFileSync(file, JSON.stringify(taken));
+    writeFileSync(file.replace(/cpuprofile$/, 'heapprofile'), JSON.stringify(heap));
     profiler.disconnect();
   };
   const report = async (message: 'start' | 'usage') => {

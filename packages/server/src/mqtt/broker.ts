@@ -125,6 +125,7 @@ export async function startEmbeddedBroker(
         if (takeTelemetry && identity.role === 'device' && packet.topic.endsWith(TELEMETRY_SUFFIX))
           return void takeTelemetry(packet.topic, packet.payload as Buffer).then(
             () => {
+              taken.add(packet);
               // A batch settles all its readings in one tick: a device's PUBACKs go out in one write.
               const conn = client?.conn;
               conn?.cork();
@@ -148,6 +149,18 @@ export async function startEmbeddedBroker(
       done(null, null);
     },
   });
+  // Telemetry handed to ingest is stored and acknowledged: nobody subscribes to it here (the ACL lets
+  // no device, and the server's own client does not), so routing it through Aedes (retained store,
+  // offline queues, the emitter) would be work for nothing on the busiest path.
+  const taken = new WeakSet<object>();
+  // At run time Aedes' publish is (packet, client, done); its typings show the public two-argument form.
+  type Done = (error?: Error | null) => void;
+  const routed = broker as unknown as { publish: (packet: object, client: unknown, done?: Done) => void };
+  const publish = routed.publish.bind(broker);
+  routed.publish = (packet, client, done) => {
+    if (taken.has(packet)) return (typeof client === 'function' ? (client as Done) : done)?.(null);
+    publish(packet, client, done);
+  };
   broker.on('clientDisconnect', (client) => {
     const identity = identities.get(client);
     if (identity && identity !== 'internal') clientsBySerial.get(identity.serial)?.delete(client);

@@ -150,8 +150,6 @@ function intArray(value: number[] | string | null): number[] {
   return value.replace(/[{}]/g, '').split(',').filter(Boolean).map(Number);
 }
 
-export const readingKey = (flowboxId: string, seq: number) => `${flowboxId}|${seq}`;
-
 export type HourlyRow = {
   zoneId: string;
   hour: Date;

@@ -8,7 +8,7 @@
 
 const HOUR_MS = 3_600_000;
 /** Every time zone's offset is a whole number of quarter hours: local dates change only on them. */
-const QUARTER_MS = 900_000;
+export const QUARTER_MS = 900_000;
 
 /** The instant a reading is placed at. */
 export function placedAt(measuredAt: Date): number {

@@ -7,7 +7,6 @@ import {
   findReadyFlowboxes,
   flowboxRows,
   notifyLiveMany,
-  readingKey,
   upsertDaily,
   upsertHourly,
   writeBatch,
@@ -17,7 +16,7 @@ import {
   type LatestFigures,
   type ReadingRow,
 } from './telemetry.repo.ts';
-import { dayOf, hourStart } from './time.ts';
+import { dayOf, hourStart, placedAt, QUARTER_MS } from './time.ts';
 
 /** What became of one submitted reading once its batch committed. */
 export type Outcome = 'stored' | 'duplicate' | 'unknown_device';
@@ -198,50 +197,57 @@ export class TelemetryWriter {
     const found = await findReadyFlowboxes(tx, [...new Set(batch.map((e) => e.serial))]);
     const bySerial = new Map(found.map((f) => [f.flowbox.serial, f]));
     const outcomes: Outcome[] = [];
-    const candidates = new Map<string, Candidate>();
-    const latest = new Map<string, LatestFigures>();
+    const located: Candidate[] = [];
+    // Each flowbox's newest message of the batch (by seq): its latest figures.
+    const newest = new Map<string, Telemetry>();
     batch.forEach((entry, i) => {
-      const located = bySerial.get(entry.serial);
-      if (!located) {
+      const where = bySerial.get(entry.serial);
+      if (!where) {
         outcomes[i] = 'unknown_device';
         return;
       }
       const t = entry.telemetry;
-      const flowboxId = located.flowbox.id;
+      const flowboxId = where.flowbox.id;
       outcomes[i] = 'duplicate';
-      const key = readingKey(flowboxId, t.seq);
-      if (!candidates.has(key))
-        candidates.set(key, {
-          located,
-          entry: i,
-          reading: {
-            flowboxId,
-            seq: t.seq,
-            zoneId: located.scope.zoneId,
-            measuredAt: new Date(t.at),
-            intervalS: t.interval_s,
-            volumeMl: Math.round(t.volume_l * 1000),
-            flowS: t.flow_s,
-            temperatureC: t.temperature_c,
-            humidityPct: t.humidity_pct,
-          },
-        });
-      const known = latest.get(flowboxId);
-      if (!known || t.seq > known.seq)
-        latest.set(flowboxId, {
+      located.push({
+        located: where,
+        entry: i,
+        reading: {
           flowboxId,
           seq: t.seq,
-          flowLpm: ((t.volume_l * 60) / t.interval_s).toFixed(4),
-          temperature: t.temperature_c,
-          humidity: t.humidity_pct,
-        });
+          zoneId: where.scope.zoneId,
+          measuredAt: new Date(t.at),
+          intervalS: t.interval_s,
+          volumeMl: Math.round(t.volume_l * 1000),
+          flowS: t.flow_s,
+          temperatureC: t.temperature_c,
+          humidityPct: t.humidity_pct,
+        },
+      });
+      const known = newest.get(flowboxId);
+      if (!known || t.seq > known.seq) newest.set(flowboxId, t);
     });
 
     // Key order everywhere: concurrent batches (other instances too) take row locks in one order.
-    const ordered = [...candidates.values()].sort(
+    // The sort is stable, so of a (flowbox, seq) sent twice in the batch the first one is kept.
+    located.sort(
       (a, b) => compare(a.reading.flowboxId, b.reading.flowboxId) || a.reading.seq - b.reading.seq,
     );
-    const latestRows = [...latest.values()].sort((a, b) => compare(a.flowboxId, b.flowboxId));
+    const ordered = located.filter(
+      (c, i) =>
+        i === 0 ||
+        c.reading.seq !== located[i - 1]!.reading.seq ||
+        c.reading.flowboxId !== located[i - 1]!.reading.flowboxId,
+    );
+    const latestRows: LatestFigures[] = [...newest.entries()]
+      .sort((a, b) => compare(a[0], b[0]))
+      .map(([flowboxId, t]) => ({
+        flowboxId,
+        seq: t.seq,
+        flowLpm: ((t.volume_l * 60) / t.interval_s).toFixed(4),
+        temperature: t.temperature_c,
+        humidity: t.humidity_pct,
+      }));
     // The common case, every reading new: readings, rollups and latest figures in one statement.
     const all = rollUp(ordered);
     const written = await writeBatch(tx, {
@@ -280,7 +286,7 @@ export class TelemetryWriter {
       });
       zones.set(r.zoneId, c.located.scope);
     }
-    await this.notifyFlowboxes(tx, found, latest, now);
+    await this.notifyFlowboxes(tx, found, newest, now);
     await this.hooks.runInTransaction(tx, stored);
     return { outcomes, stored, zones };
   }
@@ -293,7 +299,7 @@ export class TelemetryWriter {
   private async notifyFlowboxes(
     tx: Db,
     found: BatchFlowbox[],
-    latest: Map<string, LatestFigures>,
+    latest: Map<string, unknown>,
     now: Date,
   ): Promise<void> {
     const due = found.filter((f) => {
@@ -324,19 +330,30 @@ type BatchResult = {
 };
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-const byKey = <T>(a: [string, T], b: [string, T]) => compare(a[0], b[0]);
 
 type Candidate = { reading: ReadingRow; located: BatchFlowbox; entry: number };
 
-/** Hourly and daily sums of readings (per zone, flowbox and hour or local day), in key order. */
+/**
+ * Hourly and daily sums of readings (per zone, flowbox and hour or local day), in key order. The
+ * readings come sorted by flowbox, so each flowbox's hours and days are gathered on their own,
+ * keyed by number and by the (shared, cached) day string: no key built per reading.
+ */
 function rollUp(readings: readonly Candidate[]): { hourly: HourlyRow[]; daily: DailyRow[] } {
-  const hourly = new Map<string, HourlyRow>();
-  const daily = new Map<string, DailyRow>();
+  const hourly: HourlyRow[] = [];
+  const daily: DailyRow[] = [];
+  let flowboxId: string | undefined;
+  let hours = new Map<number, HourlyRow>();
+  let days = new Map<string, DailyRow>();
+  const lastDay = { timezone: '', quarter: NaN, day: '' };
   for (const c of readings) {
     const r = c.reading;
+    if (r.flowboxId !== flowboxId) {
+      flowboxId = r.flowboxId;
+      hours = new Map();
+      days = new Map();
+    }
     const hourMs = hourStart(r.measuredAt);
-    const hourKey = `${r.zoneId}|${hourMs}|${r.flowboxId}`;
-    let h = hourly.get(hourKey);
+    let h = hours.get(hourMs);
     if (!h) {
       h = {
         zoneId: r.zoneId,
@@ -354,7 +371,8 @@ function rollUp(readings: readonly Candidate[]): { hourly: HourlyRow[]; daily: D
         humiditySum: 0,
         humidityCount: 0,
       };
-      hourly.set(hourKey, h);
+      hours.set(hourMs, h);
+      hourly.push(h);
     }
     h.volumeMl += r.volumeMl;
     h.flowS += r.flowS;
@@ -373,21 +391,30 @@ function rollUp(readings: readonly Candidate[]): { hourly: HourlyRow[]; daily: D
       h.humiditySum += r.humidityPct;
       h.humidityCount += 1;
     }
-    const day = dayOf(r.measuredAt, c.located.timezone);
-    const dayKey = `${r.zoneId}|${day}|${r.flowboxId}`;
-    let d = daily.get(dayKey);
+    // Local dates change only on quarter hours (time.ts): the previous reading's day often holds.
+    const quarter = Math.floor(placedAt(r.measuredAt) / QUARTER_MS);
+    const timezone = c.located.timezone;
+    if (quarter !== lastDay.quarter || timezone !== lastDay.timezone) {
+      lastDay.quarter = quarter;
+      lastDay.timezone = timezone;
+      lastDay.day = dayOf(r.measuredAt, timezone);
+    }
+    const day = lastDay.day;
+    let d = days.get(day);
     if (!d) {
       d = { zoneId: r.zoneId, day, flowboxId: r.flowboxId, volumeMl: 0, flowS: 0, readings: 0 };
-      daily.set(dayKey, d);
+      days.set(day, d);
+      daily.push(d);
     }
     d.volumeMl += r.volumeMl;
     d.flowS += r.flowS;
     d.readings += 1;
   }
-  return {
-    hourly: [...hourly.entries()].sort(byKey).map(([, v]) => v),
-    daily: [...daily.entries()].sort(byKey).map(([, v]) => v),
-  };
+  const byHour = (a: HourlyRow, b: HourlyRow) =>
+    compare(a.zoneId, b.zoneId) || a.hour.getTime() - b.hour.getTime() || compare(a.flowboxId, b.flowboxId);
+  const byDay = (a: DailyRow, b: DailyRow) =>
+    compare(a.zoneId, b.zoneId) || compare(a.day, b.day) || compare(a.flowboxId, b.flowboxId);
+  return { hourly: hourly.sort(byHour), daily: daily.sort(byDay) };
 }
 
 type ZoneFigures = { scope: BatchFlowbox['scope']; readings: number; volumeMl: number; latest: number };

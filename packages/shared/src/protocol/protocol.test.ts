@@ -216,6 +216,34 @@ describe('topics', () => {
       expect(parseTopic(topic)).toBeNull();
     expect(sharedIngestFilter('telemetry')).toBe('$share/ingest/flowbox/+/telemetry');
   });
+  it('read topics as the split on "/" does, for any string made of topic-like pieces', () => {
+    // The reference: three or four levels, the root, a valid serial, a known kind.
+    const bySplit = (topic: string) => {
+      const levels = topic.split('/');
+      if (levels[0] !== 'flowbox' || levels.length < 3 || levels.length > 4) return null;
+      const serial = levels[1]!;
+      const kind = levels.slice(2).join('/');
+      if (
+        !/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/.test(serial) ||
+        !(TOPIC_KINDS as readonly string[]).includes(kind)
+      )
+        return null;
+      return { serial, kind };
+    };
+    const piece = fc.oneof(
+      fc.constantFrom('flowbox', '/', 'pairing', 'request', 'telemetry', 'FB-1', '', '+', '#', '.', 'x'),
+      fc.constantFrom(...TOPIC_KINDS),
+      serialArb,
+      fc.string({ maxLength: 4 }),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 7 }), (pieces) => {
+        const topic = pieces.join('');
+        expect(parseTopic(topic)).toEqual(bySplit(topic));
+      }),
+      { numRuns: 5000 },
+    );
+  });
 });
 
 describe('identities and ACL', () => {

@@ -123,11 +123,16 @@ export function sharedIngestFilter(kind: TopicKind): string {
 }
 
 /** Reads a topic back into serial and kind; null for anything outside the protocol. */
+const ROOT_PREFIX = `${TOPIC_ROOT}/`;
+
 export function parseTopic(topic: string): { serial: string; kind: TopicKind } | null {
-  const levels = topic.split('/');
-  if (levels[0] !== TOPIC_ROOT || levels.length < 3 || levels.length > 4) return null;
-  const serial = levels[1] ?? '';
-  const kind = levels.slice(2).join('/');
+  // flowbox/{serial}/{kind}, where a kind has one or two levels. Read with indexOf, not split:
+  // every message a device sends passes here twice (the broker's ACL, then the parser).
+  if (!topic.startsWith(ROOT_PREFIX)) return null;
+  const slash = topic.indexOf('/', ROOT_PREFIX.length);
+  if (slash < 0) return null;
+  const serial = topic.slice(ROOT_PREFIX.length, slash);
+  const kind = topic.slice(slash + 1);
   if (!SERIAL_PATTERN.test(serial) || !isTopicKind(kind)) return null;
   return { serial, kind };
 }
