@@ -138,7 +138,11 @@ async function serve(): Promise<void> {
       await new Promise<unknown>((resolve, reject) =>
         profiler.post(
           'HeapProfiler.startSampling',
-          { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true },
+          {
+            samplingInterval: 16384,
+            includeObjectsCollectedByMajorGC: true,
+            includeObjectsCollectedByMinorGC: true,
+          },
           (error, result) => (error ? reject(error) : resolve(result)),
         ),
       );
