@@ -1,7 +1,8 @@
-import { createDevice, type SimulatedFlowbox } from '@flowbox/simulator';
-import type { Browser, Page } from 'playwright-core';
+import type { SimulatedFlowbox } from '@flowbox/simulator';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, DEMO, launchBrowser, mqttUrl, newPage } from './browser.ts';
+import { DEMO, launchBrowser, newPage, signedIn, signIn } from './browser.ts';
+import { createBuilding, pairSimulatedDevice, subscribedZone } from './fixtures.ts';
 
 const SERIAL = 'FB-E2E-ALERT01';
 const FACTORY_SECRET = 'E2E_alert_factory_secret_'.padEnd(43, 'x');
@@ -9,97 +10,19 @@ const FACTORY_SECRET = 'E2E_alert_factory_secret_'.padEnd(43, 'x');
 let browser: Browser;
 let device: SimulatedFlowbox | undefined;
 
-type Api = Awaited<ReturnType<typeof apiAs>>;
-
-/**
- * The API as a user, signed in afresh for each call: the browser tests' access tokens live five
- * seconds, less than a pairing takes on a busy machine.
- */
-function signedIn(email: string): Api {
-  return async <T>(method: string, path: string, body?: unknown): Promise<T> =>
-    (await apiAs(email, DEMO.password))<T>(method, path, body);
-}
-
 /** A subscribed zone with a simulated flowbox paired in it whose autotests fail. */
-async function pairedFailingDevice(asCustomer: Api): Promise<{ flowbox: string; zoneName: string }> {
-  const asProvider = signedIn(DEMO.provider);
-  const me = await asCustomer<{ customer_id: string }>('GET', '/users/me');
-  const sites = await asCustomer<{ items: { id: string }[] }>(
-    'GET',
-    `/customers/${me.customer_id}/sites/list`,
-  );
-  const site = `/customers/${me.customer_id}/sites/${sites.items[0]!.id}`;
-  const building = await asCustomer<{ id: string }>('POST', `${site}/buildings/create`, {
-    name: 'Alert test building',
-    type: 'office',
-    address: '2 place Bellecour',
-    city: 'Lyon',
-    zipCode: '69002',
-    country: 'FR',
-    timezone: 'Europe/Paris',
-    volume_unit: 'm3',
-    currency: 'EUR',
-    first_day_of_week: 'monday',
-  });
-  const zoneName = 'Alert test zone';
-  const zones = `${site}/buildings/${building.id}/zones`;
-  const zone = await asCustomer<{ id: string }>('POST', `${zones}/create`, {
-    name: zoneName,
-    profile: 'office',
-    flowbox_model: 'one_inch_v1',
-    water_temperature: 'cold',
-  });
-  const plan = await asProvider<{ id: string }>('POST', '/pricing_plans/create', {
-    name: 'Alert test plan',
-    is_default: false,
-    regions: ['FR'],
-    billing_type: 'monthly',
-    acquisition_type: 'pay_as_you_go_fee',
-    currency: 'EUR',
-    volume_unit: 'm3',
-    from_date: '2026-01-01',
-    ranges: [{ volume_start: '0', volume_end: null, price_per_unit: '3.5' }],
-  });
-  const zonePath = `${zones}/${zone.id}`;
-  await asCustomer('PUT', `${zonePath}/subscription/update`, {
-    pricing_plan_id: plan.id,
-    service_level: 'basic',
-  });
-  const prepared = await asCustomer<{ id: string }>('POST', `${zonePath}/flowboxes/pair`, {
+async function pairedFailingDevice(): Promise<{ flowbox: string; zoneName: string }> {
+  const zone = await subscribedZone('Alert');
+  const paired = await pairSimulatedDevice(zone, {
     serial: SERIAL,
-    factory_secret: FACTORY_SECRET,
-  });
-  device = createDevice({
-    serial: SERIAL,
-    brokerUrl: mqttUrl(),
     factorySecret: FACTORY_SECRET,
-    zone: { profile: 'office', water_points: [], timezone: 'Europe/Paris' },
-    model: 'one_inch_v1',
-    waterTemperature: 'cold',
     seed: 8,
     pairingRetryMs: 5000,
     autotestResult: 'failed',
   });
-  const paired = device.pair();
-  const flowbox = `${zonePath}/flowboxes/${prepared.id}`;
-  await expect
-    .poll(async () => (await asCustomer<{ pairing_state: string }>('GET', `${flowbox}/info`)).pairing_state, {
-      timeout: 15_000,
-    })
-    .toBe('pending');
-  await asCustomer('POST', `${flowbox}/validate`);
-  await paired;
+  device = paired.simulated;
   await device.start();
-  return { flowbox, zoneName };
-}
-
-async function signIn(page: Page, email: string) {
-  await page.goto('/login');
-  await page.getByRole('button', { name: 'English' }).click();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(DEMO.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => url.pathname === '/');
+  return { flowbox: paired.flowboxApi, zoneName: zone.name };
 }
 
 beforeAll(async () => {
@@ -113,7 +36,7 @@ afterAll(async () => {
 describe('alerts in the browser', () => {
   it('shows a new alert live with the header count, then silences and resolves it', async () => {
     const asCustomer = signedIn(DEMO.customer);
-    const { flowbox, zoneName } = await pairedFailingDevice(asCustomer);
+    const { flowbox, zoneName } = await pairedFailingDevice();
     const { page } = await newPage(browser);
     await signIn(page, DEMO.customer);
     await page.goto('/alerts?category=flowbox_dysfunction');
@@ -154,29 +77,12 @@ describe('alerts in the browser', () => {
 
   it('filters the alerts by zone, and keeps a per-zone email choice after a reload', async () => {
     const asCustomer = signedIn(DEMO.customer);
-    const me = await asCustomer<{ customer_id: string }>('GET', '/users/me');
-    const sites = await asCustomer<{ items: { id: string }[] }>(
-      'GET',
-      `/customers/${me.customer_id}/sites/list`,
-    );
-    const site = `/customers/${me.customer_id}/sites/${sites.items[0]!.id}`;
-    const building = await asCustomer<{ id: string }>('POST', `${site}/buildings/create`, {
-      name: 'Zone filter building',
-      type: 'office',
-      address: '3 place Bellecour',
-      city: 'Lyon',
-      zipCode: '69002',
-      country: 'FR',
-      timezone: 'Europe/Paris',
-      volume_unit: 'm3',
-      currency: 'EUR',
-      first_day_of_week: 'monday',
-    });
+    const { zonesApi } = await createBuilding(asCustomer, 'Zone filter building');
     // A zone in maintenance mode is told by a maintenance alert at the next sweep (docs/alerts.md).
     const zoneIds: Record<string, string> = {};
     for (const name of ['Filter zone North', 'Filter zone South'])
       zoneIds[name] = (
-        await asCustomer<{ id: string }>('POST', `${site}/buildings/${building.id}/zones/create`, {
+        await asCustomer<{ id: string }>('POST', `${zonesApi}/create`, {
           name,
           profile: 'office',
           flowbox_model: 'one_inch_v1',

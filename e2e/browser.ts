@@ -57,6 +57,30 @@ export async function apiAs(email: string, password: string) {
   };
 }
 
+export type Api = Awaited<ReturnType<typeof apiAs>>;
+
+/**
+ * The API as a user, signed in afresh for each call: the browser tests' access tokens live five
+ * seconds, less than a pairing or a page's checks take on a busy machine.
+ */
+export function signedIn(email: string, password = DEMO.password): Api {
+  return async <T>(method: string, path: string, body?: unknown): Promise<T> =>
+    (await apiAs(email, password))<T>(method, path, body);
+}
+
+/** Signs in through the login page and lands on the dashboard, in English. */
+export async function signIn(page: Page, email: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'English' }).click();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(DEMO.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+  // The user's own language applies after signing in; a French run before leaves it French.
+  await page.getByRole('button', { name: /^(English|Anglais)$/ }).click();
+  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+}
+
 export const DEMO = {
   password: 'flowbox-demo-1',
   provider: 'provider@demo.flowbox.local',

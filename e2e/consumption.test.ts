@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { createDevice, type SimulatedFlowbox } from '@flowbox/simulator';
+import type { SimulatedFlowbox } from '@flowbox/simulator';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { apiAs, DEMO, launchBrowser, mqttUrl, newPage } from './browser.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiAs, DEMO, launchBrowser, newPage, signIn } from './browser.ts';
+import { pairSimulatedDevice, subscribedZone } from './fixtures.ts';
 
 /** One serial per run: a serial stays taken by its flowbox, and the test may run again on a kept server. */
 const SERIAL = `FB-E2E-C${process.pid}`;
@@ -27,104 +28,6 @@ function startReporting(): Promise<void> {
   return reporting;
 }
 
-type Api = Awaited<ReturnType<typeof apiAs>>;
-
-/** A Paris building in m³ and euros, a basic zone subscribed to a plan at €3.50 per m³ (pairing needs one, spec §5). */
-async function subscribedZone(asCustomer: Api, asProvider: Api) {
-  const me = await asCustomer<{ customer_id: string }>('GET', '/users/me');
-  const sites = await asCustomer<{ items: { id: string }[] }>(
-    'GET',
-    `/customers/${me.customer_id}/sites/list`,
-  );
-  const site = `/customers/${me.customer_id}/sites/${sites.items[0]!.id}`;
-  const building = await asCustomer<{ id: string }>('POST', `${site}/buildings/create`, {
-    name: 'Consumption test building',
-    type: 'office',
-    address: '2 place Bellecour',
-    city: 'Lyon',
-    zipCode: '69002',
-    country: 'FR',
-    timezone: 'Europe/Paris',
-    volume_unit: 'm3',
-    currency: 'EUR',
-    first_day_of_week: 'monday',
-  });
-  const zones = `${site}/buildings/${building.id}/zones`;
-  const zone = await asCustomer<{ id: string }>('POST', `${zones}/create`, {
-    name: 'Consumption test zone',
-    profile: 'office',
-    flowbox_model: 'one_inch_v1',
-    water_temperature: 'cold',
-  });
-  const plan = await asProvider<{ id: string }>('POST', '/pricing_plans/create', {
-    name: 'Consumption test plan',
-    is_default: false,
-    regions: ['FR'],
-    billing_type: 'monthly',
-    acquisition_type: 'pay_as_you_go_fee',
-    currency: 'EUR',
-    volume_unit: 'm3',
-    from_date: '2026-01-01',
-    ranges: [{ volume_start: '0', volume_end: null, price_per_unit: '3.5' }],
-  });
-  await asCustomer('PUT', `${zones}/${zone.id}/subscription/update`, {
-    pricing_plan_id: plan.id,
-    service_level: 'basic',
-  });
-  return {
-    api: `${zones}/${zone.id}`,
-    page: `${site}/building/${building.id}/zone/${zone.id}`,
-    planId: plan.id,
-  };
-}
-
-/**
- * Pairs a simulated device through the API (the pairing screens have their own browser test),
- * reporting every second through a burst pipe: consumption that cannot be mistaken for none.
- */
-async function pairedDevice(asCustomer: Api, zoneApi: string) {
-  const flowbox = await asCustomer<{ id: string }>('POST', `${zoneApi}/flowboxes/pair`, {
-    serial: SERIAL,
-    factory_secret: FACTORY_SECRET,
-  });
-  const simulated = createDevice({
-    serial: SERIAL,
-    brokerUrl: mqttUrl(),
-    factorySecret: FACTORY_SECRET,
-    zone: { profile: 'office', water_points: [], timezone: 'Europe/Paris' },
-    model: 'one_inch_v1',
-    waterTemperature: 'cold',
-    seed: 6,
-    intervalS: 1,
-    faults: [{ kind: 'burst_pipe' }],
-    pairingRetryMs: 1000,
-  });
-  const paired = simulated.pair();
-  const info = `${zoneApi}/flowboxes/${flowbox.id}/info`;
-  await vi.waitFor(
-    async () => {
-      const { pairing_state } = await asCustomer<{ pairing_state: string }>('GET', info);
-      if (pairing_state !== 'pending') throw new Error(`pairing ${pairing_state}`);
-    },
-    { timeout: 15_000, interval: 250 },
-  );
-  await asCustomer('POST', `${zoneApi}/flowboxes/${flowbox.id}/validate`);
-  await paired;
-  return { simulated, flowboxId: flowbox.id };
-}
-
-async function signIn(page: Page, email: string) {
-  await page.goto('/login');
-  await page.getByRole('button', { name: 'English' }).click();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(DEMO.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => url.pathname === '/');
-  // The user's own language applies after signing in; a French run before leaves it French.
-  await page.getByRole('button', { name: /^(English|Anglais)$/ }).click();
-  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
-}
-
 const totalVolume = async (page: Page) =>
   Number(
     (await page
@@ -138,13 +41,18 @@ const tableRows = (page: Page) => page.getByTestId('consumption-card').locator('
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  const asCustomer = await apiAs(DEMO.customer, DEMO.password);
-  const asProvider = await apiAs(DEMO.provider, DEMO.password);
-  const zone = await subscribedZone(asCustomer, asProvider);
+  const zone = await subscribedZone('Consumption');
   zonePage = zone.page;
   zoneApi = zone.api;
   planId = zone.planId;
-  const paired = await pairedDevice(asCustomer, zone.api);
+  // Reporting every second through a burst pipe: consumption that cannot be mistaken for none.
+  const paired = await pairSimulatedDevice(zone, {
+    serial: SERIAL,
+    factorySecret: FACTORY_SECRET,
+    seed: 6,
+    intervalS: 1,
+    faults: [{ kind: 'burst_pipe' }],
+  });
   device = paired.simulated;
   flowboxPage = `${zonePage}/flowbox/${paired.flowboxId}`;
 });

@@ -1,7 +1,8 @@
 import { createDevice, type SimulatedFlowbox } from '@flowbox/simulator';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, DEMO, launchBrowser, mqttUrl, newPage } from './browser.ts';
+import { DEMO, launchBrowser, mqttUrl, newPage, signIn } from './browser.ts';
+import { subscribedZone } from './fixtures.ts';
 
 const SERIAL = 'FB-E2E-000001';
 /** A factory secret as printed on a label (43 base64url characters, docs/protocol.md). */
@@ -11,68 +12,13 @@ let browser: Browser;
 let device: SimulatedFlowbox | undefined;
 let zonePage: string;
 
-/** A French building with a one-inch cold-water zone subscribed to a plan: pairing needs one (spec §5). */
-async function subscribedZone(): Promise<string> {
-  const asProvider = await apiAs(DEMO.provider, DEMO.password);
-  const asCustomer = await apiAs(DEMO.customer, DEMO.password);
-  const me = await asCustomer<{ customer_id: string }>('GET', '/users/me');
-  const sites = await asCustomer<{ items: { id: string }[] }>(
-    'GET',
-    `/customers/${me.customer_id}/sites/list`,
-  );
-  const site = `/customers/${me.customer_id}/sites/${sites.items[0]!.id}`;
-  const building = await asCustomer<{ id: string }>('POST', `${site}/buildings/create`, {
-    name: 'Flowbox test building',
-    type: 'office',
-    address: '1 place Bellecour',
-    city: 'Lyon',
-    zipCode: '69002',
-    country: 'FR',
-    timezone: 'Europe/Paris',
-    volume_unit: 'm3',
-    currency: 'EUR',
-    first_day_of_week: 'monday',
-  });
-  const zones = `${site}/buildings/${building.id}/zones`;
-  const zone = await asCustomer<{ id: string }>('POST', `${zones}/create`, {
-    name: 'Flowbox test zone',
-    profile: 'office',
-    flowbox_model: 'one_inch_v1',
-    water_temperature: 'cold',
-  });
-  const plan = await asProvider<{ id: string }>('POST', '/pricing_plans/create', {
-    name: 'Flowbox test plan',
-    is_default: false,
-    regions: ['FR'],
-    billing_type: 'monthly',
-    acquisition_type: 'pay_as_you_go_fee',
-    currency: 'EUR',
-    volume_unit: 'm3',
-    from_date: '2026-01-01',
-    ranges: [{ volume_start: '0', volume_end: null, price_per_unit: '3.5' }],
-  });
-  await asCustomer('PUT', `${zones}/${zone.id}/subscription/update`, {
-    pricing_plan_id: plan.id,
-    service_level: 'basic',
-  });
-  return `${site}/building/${building.id}/zone/${zone.id}`;
-}
-
-async function signIn(page: Page, email: string) {
-  await page.goto('/login');
-  await page.getByRole('button', { name: 'English' }).click();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(DEMO.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => url.pathname === '/');
-}
-
 const seen = (page: Page, text: string | RegExp) =>
   expect.poll(() => page.getByText(text).count(), { timeout: 15_000 }).toBeGreaterThan(0);
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  zonePage = await subscribedZone();
+  // A subscribed zone: pairing needs one (spec §5).
+  zonePage = (await subscribedZone('Flowbox')).page;
 });
 afterAll(async () => {
   await device?.stop();
