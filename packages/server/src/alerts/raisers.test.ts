@@ -147,28 +147,40 @@ describe('flowbox_dysfunction', () => {
   });
 });
 
+/** A device's climate readings, one a second after the last, no water: (temperature, humidity). */
+function climateSender(device: TestDevice) {
+  let seq = 0;
+  return (temperature: number, humidity: number) =>
+    device.publish('telemetry', {
+      v: PROTOCOL_VERSION,
+      seq: ++seq,
+      at: new Date(t.clock.now().getTime() + seq * 1000).toISOString(),
+      interval_s: 60,
+      volume_l: 0,
+      flow_s: 0,
+      temperature_c: temperature,
+      humidity_pct: humidity,
+    });
+}
+
+/** The statuses a flowbox went through for one metric, oldest first (its activity-log lines). */
+const statusChanges = async (
+  flowboxId: string,
+  action: 'temperature_status_changed' | 'humidity_status_changed',
+) =>
+  (
+    await t.db
+      .select()
+      .from(events)
+      .where(and(eq(events.objectId, flowboxId), eq(events.actionName, action)))
+  ).map((e) => e.changedFields[0]);
+
 describe('flowbox_internal_status and monitoring', () => {
   it('moves the humidity status with hysteresis, logs each change, and raises then resolves the alert', async () => {
     const p = await paired();
-    let seq = 0;
-    const reading = (humidity: number) =>
-      p.device.publish('telemetry', {
-        v: PROTOCOL_VERSION,
-        seq: ++seq,
-        at: new Date(t.clock.now().getTime() + seq * 1000).toISOString(),
-        interval_s: 60,
-        volume_l: 0,
-        flow_s: 0,
-        temperature_c: 18,
-        humidity_pct: humidity,
-      });
-    const changes = async () =>
-      (
-        await t.db
-          .select()
-          .from(events)
-          .where(and(eq(events.objectId, p.id), eq(events.actionName, 'humidity_status_changed')))
-      ).map((e) => e.changedFields[0]);
+    const send = climateSender(p.device);
+    const reading = (humidity: number) => send(18, humidity);
+    const changes = () => statusChanges(p.id, 'humidity_status_changed');
     await reading(92);
     await until(async () => (await changes()).length === 1);
     expect(await activeAlert('flowbox_internal_status', p.id)).toMatchObject({ cause: `humidity:${p.id}` });
@@ -192,25 +204,9 @@ describe('flowbox_internal_status and monitoring', () => {
       .update(zones)
       .set({ waterTemperature: 'cold', serviceLevel: 'premium' })
       .where(eq(zones.id, zoneId));
-    let seq = 0;
-    const reading = (temperature: number, humidity: number) =>
-      p.device.publish('telemetry', {
-        v: PROTOCOL_VERSION,
-        seq: ++seq,
-        at: new Date(t.clock.now().getTime() + seq * 1000).toISOString(),
-        interval_s: 60,
-        volume_l: 0,
-        flow_s: 0,
-        temperature_c: temperature,
-        humidity_pct: humidity,
-      });
-    const changes = async (action: 'temperature_status_changed' | 'humidity_status_changed') =>
-      (
-        await t.db
-          .select()
-          .from(events)
-          .where(and(eq(events.objectId, p.id), eq(events.actionName, action)))
-      ).map((e) => e.changedFields[0]);
+    const reading = climateSender(p.device);
+    const changes = (action: 'temperature_status_changed' | 'humidity_status_changed') =>
+      statusChanges(p.id, action);
     await reading(2, 93);
     await until(async () => (await changes('temperature_status_changed')).length === 1);
     await until(async () => (await changes('humidity_status_changed')).length === 1);
