@@ -35,7 +35,7 @@ const ALERT_ACTIONS = EVENT_ACTIONS.filter(
 describe('alert texts in English and French', () => {
   it.each(ALERT_CATEGORIES)('names the %s category on the screens and in the activity log', (category) => {
     translated(`alerts.category.${category}`);
-    both(`event.field.${category}`);
+    both(`event.alert_category.${category}`);
   });
 
   it.each([...ALERT_STATES, 'active'])('names the %s state', (state) => translated(`alerts.state.${state}`));

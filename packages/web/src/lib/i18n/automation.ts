@@ -46,6 +46,16 @@ export const automationEn = {
   'event.action.automatic_closing_updated': '{{who}} changed the automatic-closing margins of {{what}}',
   'event.action.automatic_closing_triggered': 'Automatic closing closed the water of {{what}}',
   'event.action.automatic_closing_exited': '{{who}} exited automatic closing on {{what}}',
+  'event.action_name.automatic_closing_updated': 'Automatic-closing margins changed',
+  'event.action_name.automatic_closing_triggered': 'Automatic closing triggered',
+  'event.action_name.automatic_closing_exited': 'Automatic closing exited',
+  'event.field.volume': 'volume margin exceeded',
+  'event.field.duration': 'duration margin exceeded',
+  'event.field.automatic_closing_enabled': 'automatic closing',
+  'event.field.volume_margin_enabled': 'volume margin on',
+  'event.field.volume_margin': 'volume margin',
+  'event.field.duration_margin_enabled': 'duration margin on',
+  'event.field.duration_margin_minutes': 'duration margin',
 } as const;
 
 export const automationFr: Record<keyof typeof automationEn, string> = {
@@ -97,4 +107,14 @@ export const automationFr: Record<keyof typeof automationEn, string> = {
     '{{who}} a modifié les marges de fermeture automatique de {{what}}',
   'event.action.automatic_closing_triggered': "La fermeture automatique a fermé l'eau de {{what}}",
   'event.action.automatic_closing_exited': '{{who}} est sorti de la fermeture automatique sur {{what}}',
+  'event.action_name.automatic_closing_updated': 'Marges de fermeture automatique modifiées',
+  'event.action_name.automatic_closing_triggered': 'Fermeture automatique déclenchée',
+  'event.action_name.automatic_closing_exited': 'Sortie de la fermeture automatique',
+  'event.field.volume': 'marge de volume dépassée',
+  'event.field.duration': 'marge de durée dépassée',
+  'event.field.automatic_closing_enabled': 'fermeture automatique',
+  'event.field.volume_margin_enabled': 'marge de volume activée',
+  'event.field.volume_margin': 'marge de volume',
+  'event.field.duration_margin_enabled': 'marge de durée activée',
+  'event.field.duration_margin_minutes': 'marge de durée',
 };

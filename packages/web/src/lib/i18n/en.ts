@@ -358,7 +358,8 @@ export const en = {
   'event.field.leak_detection_mode': 'leak detection mode',
   'event.field.maintenance_mode': 'maintenance mode',
   'event.field.flowbox_model': 'flowbox model',
-  'event.field.water_temperature': 'hot or cold water',
+  // The zone's kind of water (spec §3 "hot or cold water"); the alert category of that name is event.alert_category.
+  'event.field.water_temperature': 'water (hot or cold)',
   'event.field.location': 'location',
   'event.field.nominal_flow_lpm': 'nominal flow',
 

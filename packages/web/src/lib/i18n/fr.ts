@@ -364,7 +364,7 @@ export const fr: Record<UiMessageKey, string> = {
   'event.field.leak_detection_mode': 'mode détection de fuite',
   'event.field.maintenance_mode': 'mode maintenance',
   'event.field.flowbox_model': 'modèle de flowbox',
-  'event.field.water_temperature': 'eau chaude ou froide',
+  'event.field.water_temperature': 'eau (chaude ou froide)',
   'event.field.location': 'emplacement',
   'event.field.nominal_flow_lpm': 'débit nominal',
 

@@ -31,6 +31,26 @@ function Sentence({ template, author }: { template: string; author: string }) {
   ));
 }
 
+/**
+ * Some events carry in their first changed field what the line is about rather than a change: an
+ * alert's category (docs/alerts.md) and a monitored flowbox's new status (spec §4 monitoring). The
+ * sentence says it; the other fields are listed as changes.
+ */
+function toldInSentence(event: ActivityEvent, t: TFunction) {
+  const [first = '', ...others] = event.changed_fields;
+  if (event.object_name === 'alert')
+    return { category: t(`event.alert_category.${first}`, { defaultValue: first }), changed: others };
+  if (event.action_name.endsWith('_status_changed')) return { status: fieldLabel(first, t), changed: others };
+  return { changed: event.changed_fields };
+}
+
+/** The object as the sentence names it; an alert category's label is its key, named in the language. */
+function objectLabel(event: ActivityEvent, t: TFunction): string {
+  return event.object_name === 'alert_category'
+    ? t(`event.alert_category.${event.object_label}`, { defaultValue: event.object_label })
+    : event.object_label;
+}
+
 const ORIGIN_TONE = {
   web: 'bg-sky-100 text-sky-800 dark:bg-sky-900/50 dark:text-sky-200',
   device: 'bg-violet-100 text-violet-800 dark:bg-violet-900/50 dark:text-violet-200',
@@ -40,7 +60,9 @@ const ORIGIN_TONE = {
 /** One line of the log: "Claire Customer created the site “Lyon”", its time, origin and changed fields. */
 export function EventLine({ event }: { event: ActivityEvent }) {
   const { t, language } = useLanguage();
-  const what = t(`event.object.${event.object_name}`, { label: event.object_label });
+  const { category, status, changed } = toldInSentence(event, t);
+  const label = objectLabel(event, t);
+  const what = t(`event.object.${event.object_name}`, { label, category });
   const noun = t(`event.noun.${event.object_name}`);
   return (
     <li className="px-4 py-3 sm:px-5" data-testid="event-line">
@@ -50,7 +72,8 @@ export function EventLine({ event }: { event: ActivityEvent }) {
             who: AUTHOR_MARK,
             what,
             noun,
-            label: event.object_label,
+            label,
+            status,
           })}
           author={authorOf(event, t)}
         />
@@ -60,10 +83,9 @@ export function EventLine({ event }: { event: ActivityEvent }) {
         <span className={`inline-flex rounded-full px-2 py-0.5 font-medium ${ORIGIN_TONE[event.origin]}`}>
           {t(`event.origin.${event.origin}`)}
         </span>
-        {event.changed_fields.length > 0 && (
+        {changed.length > 0 && (
           <span>
-            {t('events.changed_fields')}{' '}
-            {event.changed_fields.map((field) => fieldLabel(field, t)).join(', ')}
+            {t('events.changed_fields')} {changed.map((field) => fieldLabel(field, t)).join(', ')}
           </span>
         )}
       </div>

@@ -1,0 +1,58 @@
+import {
+  ACK_REFUSAL_REASONS,
+  ALERT_CATEGORIES,
+  EVENT_ACTIONS,
+  EVENT_OBJECTS,
+  FLOWBOX_COMMANDS,
+  REBOOT_REASONS,
+  TRIGGERS,
+} from '@flowbox/shared';
+import { describe, expect, it } from 'vitest';
+import { en } from '../../lib/i18n/en.ts';
+import { fr } from '../../lib/i18n/fr.ts';
+
+/*
+ * The activity log names every action and object the server can record (the shared enums type
+ * what it writes), in its filter and in its lines, in English and in French (spec §1, §3 facets).
+ */
+
+type Dictionary = Record<string, string | undefined>;
+const both = (key: string) => {
+  expect((en as Dictionary)[key], `${key} (en)`).toBeTruthy();
+  expect((fr as Dictionary)[key], `${key} (fr)`).toBeTruthy();
+};
+
+describe('activity log texts in English and French', () => {
+  it.each(EVENT_ACTIONS)('writes the %s line and names it in the action filter', (action) => {
+    both(`event.action.${action}`);
+    both(`event.action_name.${action}`);
+  });
+
+  it.each(EVENT_OBJECTS)('names the %s object in lines and in the object filter', (object) => {
+    both(`event.object.${object}`);
+    both(`event.noun.${object}`);
+    both(`event.object_name.${object}`);
+  });
+
+  it.each(ALERT_CATEGORIES)('names the %s alert category in alert lines', (category) => {
+    both(`event.alert_category.${category}`);
+  });
+
+  it('names what a flowbox or automatic-closing line tells besides its action', () => {
+    const details = [
+      ...REBOOT_REASONS.filter((reason) => reason !== 'command'),
+      ...FLOWBOX_COMMANDS,
+      ...ACK_REFUSAL_REASONS,
+      ...['customer', 'site', 'building', 'zone'].map((kind) => `${kind}_deleted`),
+      ...TRIGGERS,
+    ];
+    for (const detail of details) both(`event.field.${detail}`);
+  });
+
+  it('tells the water temperature alert from the zone’s hot-or-cold water field', () => {
+    expect(en['event.alert_category.water_temperature']).toBe('water temperature');
+    expect(fr['event.alert_category.water_temperature']).toBe('température de l’eau');
+    expect(en['event.field.water_temperature']).toBe('water (hot or cold)');
+    expect(fr['event.field.water_temperature']).toBe('eau (chaude ou froide)');
+  });
+});
