@@ -1,9 +1,9 @@
-import { EVENT_ACTIONS, EVENT_ORIGINS, type EventObject, type User } from '@flowbox/shared';
+import { EVENT_ACTIONS, EVENT_ORIGINS, isBackendDate, type EventObject, type User } from '@flowbox/shared';
 import { useState } from 'react';
 import type { FieldError } from 'react-hook-form';
 import { Button } from '../../../components/Button.tsx';
+import { DateField } from '../../../components/DateField.tsx';
 import { Select } from '../../../components/Select.tsx';
-import { TextField } from '../../../components/TextField.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 
 export const FILTER_NAMES = ['action_name', 'object_name', 'user_id', 'origin', 'from', 'to'] as const;
@@ -42,10 +42,12 @@ export function EventFilters({ values, errors, objects, authors, onChange, onCle
   });
   const dateProps = (name: FilterName) => ({
     name,
-    type: 'date',
-    value: values[name] ?? '',
+    value: values[name],
     error: errors[name],
-    onChange: (event: { target: { value: string } }) => onChange(name, event.target.value),
+    // The log follows a date box once it names a day, or once it is emptied; half-typed text waits.
+    onChange: (value: string) => {
+      if (value === '' || isBackendDate(value)) onChange(name, value);
+    },
   });
   const activeCount = FILTER_NAMES.filter((name) => values[name]).length;
   // On phones the filters fold away behind their title, so the log itself comes first.
@@ -119,8 +121,8 @@ export function EventFilters({ values, errors, objects, authors, onChange, onCle
           options={EVENT_ORIGINS.map((origin) => ({ value: origin, label: t(`event.origin.${origin}`) }))}
           {...selectProps('origin')}
         />
-        <TextField label={t('events.filter_from')} max={values.to} {...dateProps('from')} />
-        <TextField label={t('events.filter_to')} min={values.from} {...dateProps('to')} />
+        <DateField label={t('events.filter_from')} {...dateProps('from')} />
+        <DateField label={t('events.filter_to')} {...dateProps('to')} />
       </div>
     </section>
   );
