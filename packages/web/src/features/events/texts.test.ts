@@ -45,6 +45,8 @@ describe('activity log texts in English and French', () => {
       ...ACK_REFUSAL_REASONS,
       ...['customer', 'site', 'building', 'zone'].map((kind) => `${kind}_deleted`),
       ...TRIGGERS,
+      // Why a command was withdrawn (the only withdrawal today: leaving automatic closing).
+      'automatic_closing_exited',
     ];
     for (const detail of details) both(`event.field.${detail}`);
   });

@@ -205,7 +205,8 @@ export const flowboxesEn = {
   'event.action.autotest_failed': '{{who}} ran an autotest of {{what}}: it failed',
   'event.action.rebooted': '{{who}} rebooted {{what}}',
   'event.action.command_refused': '{{who}} sent a command to {{what}}, which refused it',
-  'event.action.command_expired': '{{who}} sent a command to {{what}}, which did not confirm it in time',
+  // The line is the sender's, or that of the user whose action withdrew the command (docs/automation.md).
+  'event.action.command_expired': 'A command to {{what}} expired before it was carried out ({{who}})',
   'event.action_name.pairing_prepared': 'Pairing prepared',
   'event.action_name.pairing_announced': 'Pairing announced by the device',
   'event.action_name.pairing_validated': 'Pairing validated',
@@ -248,6 +249,7 @@ export const flowboxesEn = {
   'event.field.site_deleted': 'site deleted',
   'event.field.building_deleted': 'building deleted',
   'event.field.zone_deleted': 'zone deleted',
+  'event.field.automatic_closing_exited': 'withdrawn on leaving automatic closing',
 };
 
 export const flowboxesFr: Record<keyof typeof flowboxesEn, string> = {
@@ -466,7 +468,7 @@ export const flowboxesFr: Record<keyof typeof flowboxesEn, string> = {
   'event.action.rebooted': '{{who}} a redémarré {{what}}',
   'event.action.command_refused': '{{who}} a envoyé une commande au flowbox « {{label}} », qui l’a refusée',
   'event.action.command_expired':
-    '{{who}} a envoyé une commande au flowbox « {{label}} », qui ne l’a pas confirmée à temps',
+    'Une commande au flowbox « {{label}} » a expiré avant d’être exécutée ({{who}})',
   'event.action_name.pairing_prepared': 'Appairage préparé',
   'event.action_name.pairing_announced': 'Appairage annoncé par l’appareil',
   'event.action_name.pairing_validated': 'Appairage validé',
@@ -509,4 +511,5 @@ export const flowboxesFr: Record<keyof typeof flowboxesEn, string> = {
   'event.field.site_deleted': 'site supprimé',
   'event.field.building_deleted': 'bâtiment supprimé',
   'event.field.zone_deleted': 'zone supprimée',
+  'event.field.automatic_closing_exited': 'retirée à la sortie de la fermeture automatique',
 };
