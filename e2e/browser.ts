@@ -68,13 +68,18 @@ export function signedIn(email: string, password = DEMO.password): Api {
     (await apiAs(email, password))<T>(method, path, body);
 }
 
+/** Fills the open login page in and submits it, without waiting for the answer. */
+export async function submitLogin(page: Page, email: string, password = DEMO.password): Promise<void> {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
 /** Signs in through the login page and lands on the dashboard, in English. */
-export async function signIn(page: Page, email: string): Promise<void> {
+export async function signIn(page: Page, email: string, password = DEMO.password): Promise<void> {
   await page.goto('/login');
   await page.getByRole('button', { name: 'English' }).click();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(DEMO.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await submitLogin(page, email, password);
   await page.waitForURL((url) => url.pathname === '/');
   // The user's own language applies after signing in; a French run before leaves it French.
   await page.getByRole('button', { name: /^(English|Anglais)$/ }).click();

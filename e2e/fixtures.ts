@@ -2,17 +2,27 @@ import { createDevice, type DeviceOptions, type SimulatedFlowbox } from '@flowbo
 import { vi } from 'vitest';
 import { DEMO, mqttUrl, signedIn, type Api } from './browser.ts';
 
-/** A new building on the demo customer's first site: Lyon, m³ and euros, weeks from Monday. */
-export async function createBuilding(
-  asCustomer: Api,
-  name: string,
-): Promise<{ site: string; buildingId: string; zonesApi: string }> {
+type VolumeUnit = 'm3' | 'liter';
+
+/** The first site of the demo customer, or the one of that name: its path, the same in the API and the web app. */
+export async function customerSite(asCustomer: Api, name?: string): Promise<string> {
   const me = await asCustomer<{ customer_id: string }>('GET', '/users/me');
-  const sites = await asCustomer<{ items: { id: string }[] }>(
+  const sites = await asCustomer<{ items: { id: string; name: string }[] }>(
     'GET',
     `/customers/${me.customer_id}/sites/list`,
   );
-  const site = `/customers/${me.customer_id}/sites/${sites.items[0]!.id}`;
+  const site = name === undefined ? sites.items[0] : sites.items.find((s) => s.name === name);
+  if (!site) throw new Error(`no site ${name ?? ''} for ${me.customer_id}`);
+  return `/customers/${me.customer_id}/sites/${site.id}`;
+}
+
+/** A new building on the demo customer's first site: Lyon, m³ (unless told) and euros, weeks from Monday. */
+export async function createBuilding(
+  asCustomer: Api,
+  name: string,
+  volumeUnit: VolumeUnit = 'm3',
+): Promise<{ site: string; buildingId: string; zonesApi: string }> {
+  const site = await customerSite(asCustomer);
   const building = await asCustomer<{ id: string }>('POST', `${site}/buildings/create`, {
     name,
     type: 'office',
@@ -21,65 +31,85 @@ export async function createBuilding(
     zipCode: '69002',
     country: 'FR',
     timezone: 'Europe/Paris',
-    volume_unit: 'm3',
+    volume_unit: volumeUnit,
     currency: 'EUR',
     first_day_of_week: 'monday',
   });
   return { site, buildingId: building.id, zonesApi: `${site}/buildings/${building.id}/zones` };
 }
 
-export type SubscribedZone = {
+export type ZoneOptions = {
+  /** The building's volume unit, and its plan's: m³ unless told. */
+  volumeUnit?: VolumeUnit;
+  /** The zone's profile, and its simulated flowbox's: office unless told. */
+  profile?: 'office' | 'housing';
+};
+
+export type TestZone = {
   name: string;
   /** The zone's API path. */
   api: string;
   /** The zone's page in the web app. */
   page: string;
-  planId: string;
+  profile: NonNullable<ZoneOptions['profile']>;
 };
 
-/**
- * "<label> test zone": a one-inch cold-water office zone in a building of its own, subscribed to a
- * new plan at €3.50 per m³, since pairing needs a subscription (spec §5).
- */
-export async function subscribedZone(label: string): Promise<SubscribedZone> {
+export type SubscribedZone = TestZone & { planId: string };
+
+/** "<label> test zone": a one-inch cold-water zone in a building of its own ("<label> test building"). */
+export async function testZone(label: string, options: ZoneOptions = {}): Promise<TestZone> {
+  const { volumeUnit = 'm3', profile = 'office' } = options;
   const asCustomer = signedIn(DEMO.customer);
-  const asProvider = signedIn(DEMO.provider);
-  const { site, buildingId, zonesApi } = await createBuilding(asCustomer, `${label} test building`);
+  const { site, buildingId, zonesApi } = await createBuilding(
+    asCustomer,
+    `${label} test building`,
+    volumeUnit,
+  );
   const name = `${label} test zone`;
   const zone = await asCustomer<{ id: string }>('POST', `${zonesApi}/create`, {
     name,
-    profile: 'office',
+    profile,
     flowbox_model: 'one_inch_v1',
     water_temperature: 'cold',
   });
-  const plan = await asProvider<{ id: string }>('POST', '/pricing_plans/create', {
+  return {
+    name,
+    api: `${zonesApi}/${zone.id}`,
+    page: `${site}/building/${buildingId}/zone/${zone.id}`,
+    profile,
+  };
+}
+
+/**
+ * A test zone (see testZone) subscribed to a new plan, "<label> test plan", at €3.50 per m³ (per
+ * litre: 0.0035), since pairing needs a subscription (spec §5).
+ */
+export async function subscribedZone(label: string, options: ZoneOptions = {}): Promise<SubscribedZone> {
+  const { volumeUnit = 'm3' } = options;
+  const zone = await testZone(label, options);
+  const plan = await signedIn(DEMO.provider)<{ id: string }>('POST', '/pricing_plans/create', {
     name: `${label} test plan`,
     is_default: false,
     regions: ['FR'],
     billing_type: 'monthly',
     acquisition_type: 'pay_as_you_go_fee',
     currency: 'EUR',
-    volume_unit: 'm3',
+    volume_unit: volumeUnit,
     from_date: '2026-01-01',
-    ranges: [{ volume_start: '0', volume_end: null, price_per_unit: '3.5' }],
+    ranges: [{ volume_start: '0', volume_end: null, price_per_unit: volumeUnit === 'm3' ? '3.5' : '0.0035' }],
   });
-  await asCustomer('PUT', `${zonesApi}/${zone.id}/subscription/update`, {
+  await signedIn(DEMO.customer)('PUT', `${zone.api}/subscription/update`, {
     pricing_plan_id: plan.id,
     service_level: 'basic',
   });
-  return {
-    name,
-    api: `${zonesApi}/${zone.id}`,
-    page: `${site}/building/${buildingId}/zone/${zone.id}`,
-    planId: plan.id,
-  };
+  return { ...zone, planId: plan.id };
 }
 
 type DeviceChoice = Pick<DeviceOptions, 'serial' | 'factorySecret'> &
   Partial<Omit<DeviceOptions, 'serial' | 'factorySecret' | 'brokerUrl'>>;
 
 /**
- * Pairs a simulated flowbox of the zone's kind (one inch, cold water) through the API — the pairing
+ * Pairs a simulated flowbox of the zone's kind (its profile, one inch, cold water) through the API — the pairing
  * screens have their own browser test. It comes back paired, not yet reporting: `start()` it.
  */
 export async function pairSimulatedDevice(
@@ -93,7 +123,7 @@ export async function pairSimulatedDevice(
   });
   const simulated = createDevice({
     brokerUrl: mqttUrl(),
-    zone: { profile: 'office', water_points: [], timezone: 'Europe/Paris' },
+    zone: { profile: zone.profile, water_points: [], timezone: 'Europe/Paris' },
     model: 'one_inch_v1',
     waterTemperature: 'cold',
     pairingRetryMs: 1000,
