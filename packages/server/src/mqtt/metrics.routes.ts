@@ -15,7 +15,7 @@ const MetricsSchema = z.object({
       dropped: z.record(z.enum([...PARSE_FAILURE_REASONS, 'unknown_device', 'failed']), count),
     })
     .nullable(),
-  /** The telemetry batch writer (docs/telemetry.md): readings stored, known already, batches. */
+  /** The telemetry batch writer (docs/telemetry.md): readings stored, known already, batches; and now queued and being written. */
   telemetry: z
     .object({
       batches: count,
@@ -25,6 +25,8 @@ const MetricsSchema = z.object({
       failed_batches: count,
       retries: count,
       largest_batch: count,
+      queued: count,
+      writing: count,
     })
     .nullable(),
   broker: z

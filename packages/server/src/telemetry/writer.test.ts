@@ -177,4 +177,31 @@ describe('the telemetry batch writer', () => {
     remove();
     expect(await w.submit(device.serial, reading(1, new Date()))).toBe('stored');
   });
+
+  it('counts the backlog: readings waiting for a batch and readings being written, back to 0 once stored', async () => {
+    const [zone] = await createZones(t.db, 'Europe/Paris');
+    const device = await pairDirectly(t.db, zone!);
+    const hooks = new TelemetryHooks();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    hooks.register({
+      name: 'slow database',
+      inTransaction: async () => {
+        entered();
+        await held;
+      },
+    });
+    const w = writer(hooks);
+    const first = w.submit(device.serial, reading(1, new Date()));
+    await inside;
+    // One batch at a time: while it is written, the next readings wait.
+    const next = [2, 3, 4].map((seq) => w.submit(device.serial, reading(seq, new Date())));
+    expect(w.counters).toMatchObject({ writing: 1, queued: 3 });
+    release();
+    expect(await first).toBe('stored');
+    expect(await Promise.all(next)).toEqual(['stored', 'stored', 'stored']);
+    expect(w.counters).toMatchObject({ writing: 0, queued: 0, stored: 4 });
+  });
 });

@@ -50,6 +50,10 @@ export type WriterCounters = {
   /** Deadlocks and serialisation failures retried (concurrent batches touching the same rows). */
   retries: number;
   largest_batch: number;
+  /** Now: readings waiting for a batch (a backlog that grows means the database is behind). */
+  queued: number;
+  /** Now: readings in batches being written. */
+  writing: number;
 };
 
 /** A flowbox's `flowbox` live message on telemetry: on (re)connection, else at most this often. */
@@ -79,6 +83,8 @@ export class TelemetryWriter {
     failed_batches: 0,
     retries: 0,
     largest_batch: 0,
+    queued: 0,
+    writing: 0,
   };
   private readonly maxBatch: number;
   private readonly maxWaitMs: number;
@@ -108,6 +114,7 @@ export class TelemetryWriter {
   submit(serial: string, telemetry: Telemetry): Promise<Outcome> {
     return new Promise<Outcome>((resolve, reject) => {
       this.queue.push({ serial, telemetry, resolve, reject });
+      this.counters.queued = this.queue.length;
       this.schedule();
     });
   }
@@ -147,6 +154,8 @@ export class TelemetryWriter {
       this.timer = undefined;
     }
     const batch = this.queue.splice(0, this.maxBatch);
+    this.counters.queued = this.queue.length;
+    this.counters.writing += batch.length;
     this.inFlight += 1;
     const run: Promise<void> = this.write(batch).finally(() => {
       this.inFlight -= 1;
@@ -178,10 +187,12 @@ export class TelemetryWriter {
         }
         this.counters.failed_batches += 1;
         this.log.error({ err: error, readings: batch.length }, 'telemetry batch failed; not acknowledged');
+        this.counters.writing -= batch.length;
         for (const entry of batch) entry.reject(error);
         return;
       }
     }
+    this.counters.writing -= batch.length;
     batch.forEach((entry, i) => entry.resolve(result.outcomes[i]!));
     for (const outcome of result.outcomes) {
       if (outcome === 'stored') this.counters.stored += 1;
