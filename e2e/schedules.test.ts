@@ -1,51 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, DEMO, launchBrowser, newPage } from './browser.ts';
+import { DEMO, launchBrowser, newPage, signedIn, signIn } from './browser.ts';
+import { testZone } from './fixtures.ts';
 
 let browser: Browser;
 let zonePage: string;
 let zoneApi: string;
-let asCustomer: Awaited<ReturnType<typeof apiAs>>;
-
-/** A building in Paris with a zone that does not allow scheduled closings yet. */
-async function zone(): Promise<void> {
-  asCustomer = await apiAs(DEMO.customer, DEMO.password);
-  const me = await asCustomer<{ customer_id: string }>('GET', '/users/me');
-  const sites = await asCustomer<{ items: { id: string }[] }>(
-    'GET',
-    `/customers/${me.customer_id}/sites/list`,
-  );
-  const site = `/customers/${me.customer_id}/sites/${sites.items[0]!.id}`;
-  const building = await asCustomer<{ id: string }>('POST', `${site}/buildings/create`, {
-    name: 'Schedule test building',
-    type: 'office',
-    address: '1 place Bellecour',
-    city: 'Lyon',
-    zipCode: '69002',
-    country: 'FR',
-    timezone: 'Europe/Paris',
-    volume_unit: 'm3',
-    currency: 'EUR',
-    first_day_of_week: 'monday',
-  });
-  const created = await asCustomer<{ id: string }>('POST', `${site}/buildings/${building.id}/zones/create`, {
-    name: 'Schedule test zone',
-    profile: 'office',
-    flowbox_model: 'one_inch_v1',
-    water_temperature: 'cold',
-  });
-  zoneApi = `${site}/buildings/${building.id}/zones/${created.id}`;
-  zonePage = `${site}/building/${building.id}/zone/${created.id}`;
-}
-
-async function signIn(page: Page, email: string) {
-  await page.goto('/login');
-  await page.getByRole('button', { name: 'English' }).click();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(DEMO.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => url.pathname === '/');
-}
+const asCustomer = signedIn(DEMO.customer);
 
 const seen = (page: Page, text: string | RegExp) =>
   expect.poll(() => page.getByText(text).count(), { timeout: 15_000 }).toBeGreaterThan(0);
@@ -63,7 +24,8 @@ const typedDay = (day: string) => {
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  await zone();
+  // A building in Lyon with a zone that does not allow scheduled closings yet.
+  ({ api: zoneApi, page: zonePage } = await testZone('Schedule'));
 });
 afterAll(() => browser.close());
 
@@ -76,9 +38,8 @@ describe('scheduled closings', () => {
       await seen(page, /Scheduled closings are not authorised on this zone/);
       expect(await page.getByRole('link', { name: 'Add a scheduled closing' }).count()).toBe(0);
 
-      // Allowed from the zone's settings, through a fresh API session (the first was refused by then).
-      const customer = await apiAs(DEMO.customer, DEMO.password);
-      await customer('PUT', `${zoneApi}/update`, { scheduled_closing_authorised: true });
+      // Allowed from the zone's settings.
+      await asCustomer('PUT', `${zoneApi}/update`, { scheduled_closing_authorised: true });
       await page.reload();
       await page.getByRole('link', { name: 'Add a scheduled closing' }).click();
       await page.waitForURL(/\/schedules\/add$/);
@@ -117,8 +78,7 @@ describe('scheduled closings', () => {
       }
 
       // Changed in another session: the card follows live, without a reload.
-      const elsewhere = await apiAs(DEMO.customer, DEMO.password);
-      const weekend = await elsewhere<{ id: string }>('POST', `${zoneApi}/schedules/create`, {
+      const weekend = await asCustomer<{ id: string }>('POST', `${zoneApi}/schedules/create`, {
         label: 'Weekend closing',
         date_start: parisDay(0),
         date_end: parisDay(120),
@@ -130,9 +90,9 @@ describe('scheduled closings', () => {
         weekdays: ['saturday'],
       });
       await seen(page, 'Every 1 week(s): Saturday');
-      // A fresh session: the browser tests' access tokens live seconds.
-      const again = await apiAs(DEMO.customer, DEMO.password);
-      await again('DELETE', `${zoneApi}/schedules/${weekend.id}/delete`, { confirm_name: 'Weekend closing' });
+      await asCustomer('DELETE', `${zoneApi}/schedules/${weekend.id}/delete`, {
+        confirm_name: 'Weekend closing',
+      });
       await expect
         .poll(() => page.getByText('Every 1 week(s): Saturday').count(), { timeout: 15_000 })
         .toBe(0);
