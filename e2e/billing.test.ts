@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, DEMO, launchBrowser, newPage } from './browser.ts';
+import { DEMO, launchBrowser, newPage, signIn } from './browser.ts';
+import { testZone } from './fixtures.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -10,48 +11,8 @@ afterAll(async () => {
   await browser.close();
 });
 
-async function signIn(page: Page, email: string) {
-  await page.goto('/login');
-  // Chosen on this browser: a test that switched the user to French leaves the next one in English.
-  await page.getByRole('button', { name: 'English' }).click();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(DEMO.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => url.pathname === '/');
-}
-
 const seen = (page: Page, text: string | RegExp) =>
   expect.poll(() => page.getByText(text).count()).toBeGreaterThan(0);
-
-/** A building in France billed in euros, with one zone, made through the API as the customer manager. */
-async function zoneInFrance(): Promise<string> {
-  const asCustomer = await apiAs(DEMO.customer, DEMO.password);
-  const me = await asCustomer<{ customer_id: string }>('GET', '/users/me');
-  const sites = await asCustomer<{ items: { id: string }[] }>(
-    'GET',
-    `/customers/${me.customer_id}/sites/list`,
-  );
-  const site = `/customers/${me.customer_id}/sites/${sites.items[0]!.id}`;
-  const building = await asCustomer<{ id: string }>('POST', `${site}/buildings/create`, {
-    name: 'Billing test building',
-    type: 'office',
-    address: '1 place Bellecour',
-    city: 'Lyon',
-    zipCode: '69002',
-    country: 'FR',
-    timezone: 'Europe/Paris',
-    volume_unit: 'm3',
-    currency: 'EUR',
-    first_day_of_week: 'monday',
-  });
-  const zone = await asCustomer<{ id: string }>('POST', `${site}/buildings/${building.id}/zones/create`, {
-    name: 'Billing test zone',
-    profile: 'office',
-    flowbox_model: 'one_inch_v1',
-    water_temperature: 'cold',
-  });
-  return `${site}/building/${building.id}/zone/${zone.id}/subscription`;
-}
 
 describe('subscriptions in the browser', () => {
   it('a provider manager creates a tiered plan, and a customer manager subscribes a zone to it', async () => {
@@ -75,10 +36,11 @@ describe('subscriptions in the browser', () => {
     await seen(page, /0–10: 1\.5 · 10–no end: 2\.25/);
     await context.close();
 
-    const url = await zoneInFrance();
+    // A zone in a building in France billed in euros, made through the API as the customer manager.
+    const zone = await testZone('Billing');
     const customer = await newPage(browser);
     await signIn(customer.page, DEMO.customer);
-    await customer.page.goto(url);
+    await customer.page.goto(`${zone.page}/subscription`);
     await seen(customer.page, 'This zone has no subscription yet.');
     await customer.page.getByLabel('Pricing plan').selectOption({ label: 'Tiered water France' });
     await customer.page.getByLabel('Service level').selectOption('premium');
