@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, DEMO, launchBrowser, newPage } from './browser.ts';
+import { DEMO, launchBrowser, newPage, signedIn, signIn } from './browser.ts';
+import { customerSite } from './fixtures.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -15,14 +16,6 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGPgW/oSiBggFAApsgZx/T7YngAAAABJRU5ErkJggg==',
   'base64',
 );
-
-async function signIn(page: Page, email: string) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(DEMO.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => url.pathname === '/');
-}
 
 const seen = (page: Page, text: string | RegExp) =>
   expect.poll(() => page.getByText(text).count()).toBeGreaterThan(0);
@@ -56,17 +49,11 @@ async function addFloor(page: Page, label: string) {
 
 describe('the hierarchy in the browser', () => {
   it("creates a building with a picture, adds two floors and a zone, and reads the zone's log in French", async () => {
-    const api = await apiAs(DEMO.customer, DEMO.password);
-    const me = await api<{ customer_id: string }>('GET', '/users/me');
-    const sites = await api<{ items: { id: string; name: string }[] }>(
-      'GET',
-      `/customers/${me.customer_id}/sites/list`,
-    );
-    const site = sites.items.find((s) => s.name === 'Lyon Part-Dieu Campus')!;
+    const site = await customerSite(signedIn(DEMO.customer), 'Lyon Part-Dieu Campus');
     const { context, page } = await newPage(browser);
     await signIn(page, DEMO.customer);
 
-    await page.goto(`/customers/${me.customer_id}/sites/${site.id}`);
+    await page.goto(site);
     await page.getByRole('link', { name: 'Add a building' }).first().click();
     await page.waitForURL(/\/building\/add$/);
     await fillBuilding(page, 'Tower B');
@@ -160,7 +147,7 @@ describe('the hierarchy in the browser', () => {
     await seen(page, /“Hall washrooms” is ready for pairing/);
 
     // Everything was saved as it went: the API sees the whole hierarchy.
-    const api = await apiAs(DEMO.customer, DEMO.password);
+    const api = signedIn(DEMO.customer);
     const me = await api<{ customer_id: string }>('GET', '/users/me');
     const zones = await api<{
       items: { name: string; site_name: string; floor_label: string; water_point_count: number }[];
