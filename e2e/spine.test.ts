@@ -1,6 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, DEMO, launchBrowser, newPage } from './browser.ts';
+import { DEMO, launchBrowser, newPage, signedIn, signIn, submitLogin } from './browser.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -10,21 +10,12 @@ afterAll(async () => {
   await browser.close();
 });
 
-async function signIn(page: Page, email: string, password = DEMO.password) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
-
 describe('signing in', () => {
   it('sends a visitor to the login page, then back to where they were going', async () => {
     const { context, page } = await newPage(browser);
     await page.goto('/customers');
     await page.waitForURL(/\/login\?redirect=%2Fcustomers$/);
-    await page.getByLabel('Email').fill(DEMO.provider);
-    await page.getByLabel('Password', { exact: true }).fill(DEMO.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await submitLogin(page, DEMO.provider);
     await page.waitForURL(/\/customers$/);
     await expect.poll(() => page.getByRole('link', { name: 'Acme Water Services' }).count()).toBe(1);
     const cookies = await context.cookies();
@@ -36,7 +27,8 @@ describe('signing in', () => {
 
   it('says why a wrong password is refused', async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, DEMO.provider, 'not-the-password-1');
+    await page.goto('/login');
+    await submitLogin(page, DEMO.provider, 'not-the-password-1');
     await expect
       .poll(() => page.getByText('Unable to authenticate you, verify your email and password').count())
       .toBe(1);
@@ -57,7 +49,6 @@ describe('a provider manager onboards a customer', () => {
   it('creates a customer and its manager, who sets a password from the emailed link and signs in', async () => {
     const { context, page } = await newPage(browser);
     await signIn(page, DEMO.provider);
-    await page.waitForURL((url) => url.pathname === '/');
     await page.goto('/customers/add');
     await page.getByLabel('Name', { exact: true }).fill('Harbour Utilities');
     await page.getByRole('button', { name: 'Create the customer' }).click();
@@ -76,8 +67,7 @@ describe('a provider manager onboards a customer', () => {
     await context.close();
 
     // The invitation, as the outbox holds it in the embedded set-up.
-    const api = await apiAs(DEMO.provider, DEMO.password);
-    const outbox = await api<{ items: { to: string; text: string }[] }>('GET', '/outbox');
+    const outbox = await signedIn(DEMO.provider)<{ items: { to: string; text: string }[] }>('GET', '/outbox');
     const mail = outbox.items.find((m) => m.to === 'hana@harbour.example');
     const link = mail?.text.match(/https?:\/\/\S+\/set-password\?token=\S+/)?.[0];
     expect(link).toBeDefined();
@@ -90,7 +80,7 @@ describe('a provider manager onboards a customer', () => {
     await expect.poll(() => invited.page.getByText('Your password has been saved.').count()).toBe(1);
     await invited.page.getByRole('link', { name: 'Sign in' }).click();
     await invited.page.waitForURL(/\/login/);
-    await signIn(invited.page, 'hana@harbour.example', 'harbour-pass-1');
+    await submitLogin(invited.page, 'hana@harbour.example', 'harbour-pass-1');
     await invited.page.waitForURL((url) => url.pathname === '/');
     await expect.poll(() => invited.page.getByTestId('current-user').textContent()).toContain('Hana Harbour');
 
@@ -101,11 +91,10 @@ describe('a provider manager onboards a customer', () => {
   });
 
   it('deletes a customer only when its name is typed', async () => {
-    const api = await apiAs(DEMO.provider, DEMO.password);
+    const api = signedIn(DEMO.provider);
     const customer = await api<{ id: string }>('POST', '/customers/create', { name: 'Short Lived' });
     const { context, page } = await newPage(browser);
     await signIn(page, DEMO.provider);
-    await page.waitForURL((url) => url.pathname === '/');
     await page.goto(`/customers/${customer.id}`);
     await page.getByRole('button', { name: 'Delete' }).click();
     const dialog = page.getByRole('dialog');
@@ -116,9 +105,7 @@ describe('a provider manager onboards a customer', () => {
     await dialog.getByLabel('Name to confirm').fill('Short Lived');
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await page.waitForURL(/\/customers$/);
-    // A fresh token: e2e access tokens live 5 s, less than this test on a loaded machine.
-    const again = await apiAs(DEMO.provider, DEMO.password);
-    const list = await again<{ items: { name: string }[] }>('GET', '/customers/list');
+    const list = await api<{ items: { name: string }[] }>('GET', '/customers/list');
     expect(list.items.map((c) => c.name)).not.toContain('Short Lived');
     await context.close();
   });
@@ -128,7 +115,6 @@ describe('languages', () => {
   it('switches the whole interface to French, and the server answers in French too', async () => {
     const { context, page } = await newPage(browser);
     await signIn(page, DEMO.customer);
-    await page.waitForURL((url) => url.pathname === '/');
     await page.getByRole('button', { name: 'French' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Tableau de bord' }).count()).toBe(1);
     expect(await page.getAttribute('html', 'lang')).toBe('fr');
@@ -158,7 +144,6 @@ describe('sessions', () => {
   it('refreshes an expired session silently, and logs out for good', async () => {
     const { context, page } = await newPage(browser);
     await signIn(page, DEMO.site);
-    await page.waitForURL((url) => url.pathname === '/');
     const before = (await context.cookies()).find((c) => c.name === 'access_token')?.value;
     // The e2e server issues access tokens for 5 seconds; let this one expire.
     await page.waitForTimeout(6000);
@@ -184,7 +169,6 @@ describe('on a phone', () => {
     const { context: phone, page } = await newPage(browser);
     await page.setViewportSize({ width: 390, height: 800 });
     await signIn(page, DEMO.provider);
-    await page.waitForURL((url) => url.pathname === '/');
     await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('link', { name: 'Customers', exact: true }).first().click();
     await page.waitForURL(/\/customers$/);
@@ -207,7 +191,7 @@ describe('language at sign-in', () => {
 
 describe('activity log', () => {
   it("shows a customer's changes newest first, readable in French, and filters them", async () => {
-    const api = await apiAs(DEMO.customer, DEMO.password);
+    const api = signedIn(DEMO.customer);
     const me = await api<{ customer_id: string }>('GET', '/users/me');
     await api('POST', `/customers/${me.customer_id}/sites/create`, { name: 'Journal Site' });
     const { context, page } = await newPage(browser, { locale: 'fr-FR' });
