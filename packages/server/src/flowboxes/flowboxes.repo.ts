@@ -153,6 +153,15 @@ export async function insertCredential(
   await db.insert(flowboxCredentials).values(values);
 }
 
+/** When the serial's live secret was issued. */
+export async function liveCredentialIssuedAt(db: Db, serial: string): Promise<Date | undefined> {
+  const [row] = await db
+    .select({ issuedAt: flowboxCredentials.issuedAt })
+    .from(flowboxCredentials)
+    .where(and(eq(flowboxCredentials.serial, serial), isNull(flowboxCredentials.revokedAt)));
+  return row?.issuedAt;
+}
+
 /** The hash of the serial's live secret, when its flowbox still exists. */
 export async function liveSecretHash(db: Db, serial: string): Promise<string | undefined> {
   const [row] = await db

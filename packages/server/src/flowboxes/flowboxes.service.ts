@@ -5,6 +5,7 @@ import {
   type PairingPrepareSchema,
   type PairingRefusalReason,
   type PairingRequest,
+  PAIRING_REQUEST_RETRY_S,
 } from '@flowbox/shared';
 import type { z } from 'zod';
 import { requireSiteManage, requireSiteRead, type Actor } from '../access/access.ts';
@@ -23,6 +24,7 @@ import {
   findFlowbox,
   findFlowboxBySerial,
   insertCredential,
+  liveCredentialIssuedAt,
   insertFlowbox,
   listFlowboxes,
   revokeCredentials,
@@ -167,6 +169,14 @@ export class FlowboxesService {
       // secret no longer replaces them (a copied label must not take over a working device).
       if (flowbox.connectionChangedAt !== null)
         return this.answerPairing(serial, request.request_id, 'already_paired');
+      // A repeat of the very request that was just answered with a secret crossed that answer in
+      // flight (the device repeats every PAIRING_REQUEST_RETRY_S until answered): a fresh secret
+      // would replace the one on its way, and the device would sign in with a dead one. It is
+      // left unanswered; a device that really lost the answer repeats again after the period.
+      if (request.request_id === flowbox.pairingRequestId) {
+        const issuedAt = await liveCredentialIssuedAt(this.ctx.db, serial);
+        if (issuedAt && now.getTime() - issuedAt.getTime() < PAIRING_REQUEST_RETRY_S * 1000) return;
+      }
       const secret = await this.ctx.db.transaction((tx) => this.issueCredentials(tx, located, now));
       return this.answerPairing(serial, request.request_id, { secret, issuedAt: now });
     }

@@ -1,4 +1,4 @@
-import { PROTOCOL_VERSION } from '@flowbox/shared';
+import { PAIRING_REQUEST_RETRY_S, PROTOCOL_VERSION } from '@flowbox/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alerts, deviceCommands, events, flowboxCredentials, flowboxes, zones } from '../db/schema.ts';
@@ -554,6 +554,50 @@ describe('the factory secret after pairing', () => {
     await copy.subscribe('pairing/response');
     expect(await copy.requestPairing()).toMatchObject({ result: 'refused', reason: 'already_paired' });
     await copy.end();
+  });
+});
+
+describe('a repeated pairing request crossing the answer', () => {
+  it('is left unanswered within the retry period, so the secret on its way stays good; a later repeat gets a fresh one', async () => {
+    const a = await announced();
+    const seen = a.device.received.length;
+    await cmA.post(`${a.path}/validate`);
+    const first = (await a.device.next('pairing/response', seen)).message;
+    expect(first).toMatchObject({ result: 'accepted' });
+    const requestId = String(first.request_id);
+    // The device's repeat, sent before the answer reached it, arrives after: no answer, no new secret.
+    const before = a.device.received.length;
+    await a.device.requestPairingAgain(requestId);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(a.device.received.slice(before).filter((r) => r.topic.endsWith('pairing/response'))).toEqual([]);
+    // A device that really lost the answer repeats after the period, and gets a fresh secret.
+    t.clock.advance(PAIRING_REQUEST_RETRY_S * 1000 + 1000);
+    await a.device.requestPairingAgain(requestId);
+    const fresh = (await a.device.next('pairing/response', before)).message;
+    expect(fresh).toMatchObject({ result: 'accepted', request_id: requestId });
+    expect(fresh.password).not.toBe(first.password);
+    await a.device.end();
+    const device = await TestDevice.connect(url, a.serial, {
+      username: a.serial,
+      password: String(fresh.password),
+    });
+    await device.end();
+  });
+
+  it('leaves the secret of the answer good: the device signs in with it', async () => {
+    const a = await announced();
+    const seen = a.device.received.length;
+    await cmA.post(`${a.path}/validate`);
+    const first = (await a.device.next('pairing/response', seen)).message;
+    await a.device.requestPairingAgain(String(first.request_id));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await a.device.end();
+    // Signs in with the secret of the first answer: the crossing repeat replaced nothing.
+    const device = await TestDevice.connect(url, a.serial, {
+      username: a.serial,
+      password: String(first.password),
+    });
+    await device.end();
   });
 });
 

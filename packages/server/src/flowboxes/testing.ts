@@ -155,15 +155,7 @@ export class TestDevice {
   ): Promise<PairingResponse> {
     const requestId = randomUUID();
     const seen = this.received.length;
-    await this.publish('pairing/request', {
-      v: PROTOCOL_VERSION,
-      request_id: requestId,
-      serial: this.serial,
-      at: new Date().toISOString(),
-      model: fields.model ?? 'one_inch_v1',
-      water_temperature: fields.water_temperature ?? 'cold',
-      versions: { esp: '5.1.2', board: 'B3', firmware: '2.4.0' },
-    });
+    await this.requestPairingAgain(requestId, fields);
     const answer = await until(() =>
       this.received
         .slice(seen)
@@ -175,6 +167,22 @@ export class TestDevice {
         ),
     );
     return answer.message as PairingResponse;
+  }
+
+  /** Publishes a pairing request with the given id (a device repeating its request) and does not wait. */
+  async requestPairingAgain(
+    requestId: string,
+    fields: { model?: string; water_temperature?: string } = {},
+  ): Promise<void> {
+    await this.publish('pairing/request', {
+      v: PROTOCOL_VERSION,
+      request_id: requestId,
+      serial: this.serial,
+      at: new Date().toISOString(),
+      model: fields.model ?? 'one_inch_v1',
+      water_temperature: fields.water_temperature ?? 'cold',
+      versions: { esp: '5.1.2', board: 'B3', firmware: '2.4.0' },
+    });
   }
 
   /** The next message on a topic kind after `after` messages. */
