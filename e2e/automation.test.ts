@@ -1,7 +1,7 @@
 import type { SimulatedFlowbox } from '@flowbox/simulator';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, launchBrowser, newPage, signedIn, signIn } from './browser.ts';
+import { DEMO, launchBrowser, newPage, signedIn, signIn, seen } from './browser.ts';
 import { pairSimulatedDevice, subscribedZone } from './fixtures.ts';
 
 const SERIAL = 'FB-E2E-AC0001';
@@ -39,9 +39,6 @@ async function zoneWithDevice(): Promise<string> {
   });
   return zone.page;
 }
-
-const seen = (page: Page, text: string | RegExp) =>
-  expect.poll(() => page.getByText(text).count(), { timeout: 20_000 }).toBeGreaterThan(0);
 
 beforeAll(async () => {
   browser = await launchBrowser();

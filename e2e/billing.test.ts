@@ -1,6 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, launchBrowser, newPage, signIn } from './browser.ts';
+import { DEMO, launchBrowser, newPage, signIn, seen } from './browser.ts';
 import { testZone } from './fixtures.ts';
 
 let browser: Browser;
@@ -10,9 +10,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser.close();
 });
-
-const seen = (page: Page, text: string | RegExp) =>
-  expect.poll(() => page.getByText(text).count()).toBeGreaterThan(0);
 
 describe('subscriptions in the browser', () => {
   it('a provider manager creates a tiered plan, and a customer manager subscribes a zone to it', async () => {

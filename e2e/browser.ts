@@ -1,8 +1,12 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 
 export const baseUrl = () => inject('baseUrl');
 export const mqttUrl = () => inject('mqttUrl');
+
+/** Waits until the page shows the text: live updates and navigations take a moment on a busy machine. */
+export const seen = (page: Page, text: string | RegExp, timeout = 20_000) =>
+  expect.poll(() => page.getByText(text).count(), { timeout }).toBeGreaterThan(0);
 
 /** Debian's Chromium, headless, with the flags this sandboxed machine needs (no network beyond loopback). */
 export function launchBrowser(): Promise<Browser> {

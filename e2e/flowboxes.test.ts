@@ -1,7 +1,7 @@
 import { createDevice, type SimulatedFlowbox } from '@flowbox/simulator';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, launchBrowser, mqttUrl, newPage, signIn } from './browser.ts';
+import { DEMO, launchBrowser, mqttUrl, newPage, signIn, seen } from './browser.ts';
 import { subscribedZone } from './fixtures.ts';
 
 const SERIAL = 'FB-E2E-000001';
@@ -11,9 +11,6 @@ const FACTORY_SECRET = 'E2E_factory_secret_'.padEnd(43, 'x');
 let browser: Browser;
 let device: SimulatedFlowbox | undefined;
 let zonePage: string;
-
-const seen = (page: Page, text: string | RegExp) =>
-  expect.poll(() => page.getByText(text).count(), { timeout: 15_000 }).toBeGreaterThan(0);
 
 beforeAll(async () => {
   browser = await launchBrowser();

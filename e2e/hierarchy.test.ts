@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, launchBrowser, newPage, signedIn, signIn } from './browser.ts';
+import { DEMO, launchBrowser, newPage, signedIn, signIn, seen } from './browser.ts';
 import { customerSite } from './fixtures.ts';
 
 let browser: Browser;
@@ -16,9 +16,6 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGPgW/oSiBggFAApsgZx/T7YngAAAABJRU5ErkJggg==',
   'base64',
 );
-
-const seen = (page: Page, text: string | RegExp) =>
-  expect.poll(() => page.getByText(text).count()).toBeGreaterThan(0);
 
 /** The building form's mandatory fields; the unit, currency, week and time zone keep their defaults. */
 async function fillBuilding(page: Page, name: string) {

@@ -1,15 +1,12 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, launchBrowser, newPage, signedIn, signIn } from './browser.ts';
+import { DEMO, launchBrowser, newPage, signedIn, signIn, seen } from './browser.ts';
 import { testZone } from './fixtures.ts';
 
 let browser: Browser;
 let zonePage: string;
 let zoneApi: string;
 const asCustomer = signedIn(DEMO.customer);
-
-const seen = (page: Page, text: string | RegExp) =>
-  expect.poll(() => page.getByText(text).count(), { timeout: 15_000 }).toBeGreaterThan(0);
 
 /** yyyy-MM-dd of a day from today, in Paris. */
 const parisDay = (daysFromToday: number) =>
