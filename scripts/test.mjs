@@ -1,4 +1,5 @@
-// `npm test`: lint, typecheck, unit and integration tests on PGlite and on PostgreSQL, browser tests.
+// `npm test`: lint, typecheck, unit and integration tests on PGlite and on PostgreSQL, the fault
+// suite, browser tests.
 // Prints one line per step and a closing "N passed, N failed" line counting test cases.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -80,8 +81,13 @@ run('format', process.execPath, [
 ]);
 run('typecheck', 'npm', ['run', '--silent', 'typecheck']);
 vitest('unit-pglite');
-if (await postgresReachable()) vitest('integration-postgres', undefined, { FLOWBOX_TEST_PG: pgUrl });
+const postgres = await postgresReachable();
+if (postgres) vitest('integration-postgres', undefined, { FLOWBOX_TEST_PG: pgUrl });
 else skip('integration-postgres', `PostgreSQL is not reachable at ${pgUrl} (set FLOWBOX_TEST_PG)`);
+// Faults (docs/reliability.md): kill -9, terminated database connections, broker restarts. They run on
+// PostgreSQL and the machine's Mosquitto binary, with throw-away databases and brokers on free ports.
+if (postgres) vitest('faults', 'vitest.faults.config.ts', { FLOWBOX_TEST_PG: pgUrl });
+else skip('faults', `PostgreSQL is not reachable at ${pgUrl} (set FLOWBOX_TEST_PG)`);
 if (existsSync(chromium)) {
   if (!only.length || only.includes('e2e')) ensureWebBuild();
   vitest('e2e', 'e2e/vitest.config.ts', { CHROMIUM_PATH: chromium });
