@@ -23,6 +23,8 @@ export type BrokerCounters = {
   refused_unknown_identity: number;
   refused_unknown_serial: number;
   refused_wrong_secret: number;
+  /** A device whose client id is not its user name (a takeover of another device's session, or empty). */
+  refused_client_id: number;
   refused_publish: number;
   refused_subscribe: number;
 };
@@ -69,11 +71,12 @@ export async function startEmbeddedBroker(
     refused_unknown_identity: 0,
     refused_unknown_serial: 0,
     refused_wrong_secret: 0,
+    refused_client_id: 0,
     refused_publish: 0,
     refused_subscribe: 0,
   };
   const refuse = (
-    cause: 'unknown_identity' | 'unknown_serial' | 'wrong_secret',
+    cause: 'unknown_identity' | 'unknown_serial' | 'wrong_secret' | 'client_id',
     client: Client,
     username?: string,
   ) => {
@@ -95,6 +98,13 @@ export async function startEmbeddedBroker(
       const identity = identityFromUsername(username);
       if (!identity) {
         refuse('unknown_identity', client, username);
+        return done(null, false);
+      }
+      // A client id names the session: another device's would take over its connection and, with
+      // a persistent session, its queued commands. Aedes names an empty id `aedes_{uuid}`, no user
+      // name, so an empty one is refused too (docs/protocol.md "Credentials and the ACL").
+      if (client.id !== username) {
+        refuse('client_id', client, username);
         return done(null, false);
       }
       authenticateDevice(identity, secret).then(
