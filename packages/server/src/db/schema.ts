@@ -505,6 +505,14 @@ export const flowboxes = pgTable(
     firmwareVersion: text('firmware_version'),
     /** Highest sequence number received from the device. */
     lastSequence: bigint('last_sequence', { mode: 'number' }),
+    /**
+     * The device's clock against the server's (docs/automation.md "Device clocks"): receipt time
+     * minus the reading's `at`, in ms, as placed by `placeReading`; negative when the device's clock
+     * is ahead. null: no reading yet.
+     */
+    clockOffsetMs: integer('clock_offset_ms'),
+    /** The `at` (device clock) of the newest reading, by seq: where the device's clock stood. */
+    lastReadingAt: timestamp('last_reading_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
