@@ -84,13 +84,23 @@ describe('the embedded broker', () => {
         connectTimeout: 3000,
       });
 
-    /** The victim, its own commands subscribed in a persistent session, and every close it sees. */
+    /**
+     * The victim, its own commands subscribed in a persistent session, and every close it sees.
+     * Listening before the CONNACK: a queued command comes right behind it.
+     */
     async function victimOnline() {
-      const victim = await sign('FB-VICTIM', 'FB-VICTIM', false);
+      const victim = mqtt.connect(url, {
+        username: 'FB-VICTIM',
+        password: secrets.get('FB-VICTIM'),
+        clientId: 'FB-VICTIM',
+        clean: false,
+        reconnectPeriod: 0,
+      });
       const closes: string[] = [];
-      victim.on('close', () => closes.push('close'));
       const commands: string[] = [];
       victim.on('message', (_topic, payload) => commands.push(payload.toString('utf8')));
+      await new Promise((resolve, reject) => victim.once('connect', resolve).once('error', reject));
+      victim.on('close', () => closes.push('close'));
       await victim.subscribeAsync(deviceTopic('FB-VICTIM', 'commands'), { qos: 1 });
       return { victim, closes, commands };
     }

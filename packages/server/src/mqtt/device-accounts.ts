@@ -52,7 +52,18 @@ const deleteAccount = (username: string): DynsecCommand[] => [
   { command: 'deleteRole', rolename: roleOf(username) },
 ];
 
-type ListedClient = { username: string; roles?: { rolename: string }[] };
+type ListedClient = { username: string; clientid?: string; roles?: { rolename: string }[] };
+
+/**
+ * A device's account admits only its user name as client id (docs/protocol.md "Credentials and the
+ * ACL"): Mosquitto then refuses any other, so no device takes over another's session, an empty id
+ * included.
+ */
+const bindClientId = (username: string): DynsecCommand => ({
+  command: 'setClientId',
+  username,
+  clientid: username,
+});
 
 /**
  * Device accounts kept on Mosquitto by its dynamic security (docs/protocol.md "External brokers:
@@ -63,7 +74,7 @@ type ListedClient = { username: string; roles?: { rolename: string }[] };
  * - **revoke**: after a revocation commits, the accounts the database no longer backs are deleted
  *   (deleting a client disconnects it). A broker down at that moment keeps them until…
  * - **reconcile**: on every connection and periodically, the managed accounts the database does not
- *   back are deleted. The other way cannot be mended: the database keeps only hashes, so an account
+ *   back are deleted, and those it backs are bound to their client id. The other way cannot be mended: the database keeps only hashes, so an account
  *   missing on the broker (deleted by hand, a lost broker file) is counted and logged; its device
  *   needs pairing again.
  *
@@ -99,7 +110,14 @@ export class DynsecDeviceAccounts implements DeviceAccounts {
       const answers = await this.control.run([
         ...deleteAccount(username),
         { command: 'createRole', rolename, textname: TEXTNAME, acls: aclOf(identity) },
-        { command: 'createClient', username, password: secret, textname: TEXTNAME, roles: [{ rolename }] },
+        {
+          command: 'createClient',
+          username,
+          clientid: username,
+          password: secret,
+          textname: TEXTNAME,
+          roles: [{ rolename }],
+        },
       ]);
       const refused = answers.slice(2).find((a) => a.error);
       if (refused) throw new Error(`${refused.command}: ${refused.error}`);
@@ -159,9 +177,14 @@ export class DynsecDeviceAccounts implements DeviceAccounts {
         const staleRoles = roles.filter(
           (r) => r.startsWith(DEVICE_ROLE_PREFIX) && !isBacked(r.slice(DEVICE_ROLE_PREFIX.length)),
         );
+        // Accounts made before client ids were bound (or unbound by hand) are bound now.
+        const unbound = managed
+          .filter((c) => isBacked(c.username) && c.clientid !== c.username)
+          .map((c) => c.username);
         await this.runAll([
           ...stale.map((username) => ({ command: 'deleteClient', username })),
           ...staleRoles.map((rolename) => ({ command: 'deleteRole', rolename })),
+          ...unbound.map(bindClientId),
         ]);
         const present = new Set(clients.map((c) => c.username));
         const missing = [
@@ -175,6 +198,11 @@ export class DynsecDeviceAccounts implements DeviceAccounts {
           this.log.info(
             { count: stale.length, usernames: stale.slice(0, 10) },
             'dynamic security: stale device accounts deleted',
+          );
+        if (unbound.length > 0)
+          this.log.info(
+            { count: unbound.length, usernames: unbound.slice(0, 10) },
+            'dynamic security: device accounts bound to their client id',
           );
         if (missing.length > 0)
           this.log.warn(
@@ -200,7 +228,7 @@ export class DynsecDeviceAccounts implements DeviceAccounts {
     }
   }
 
-  /** Deletions in messages of a hundred; "not found" answers mean done already. */
+  /** Commands in messages of a hundred; "not found" answers mean done already (a deletion raced). */
   private async runAll(commands: DynsecCommand[]): Promise<void> {
     for (let i = 0; i < commands.length; i += COMMANDS_PER_MESSAGE) {
       const answers = await this.control.run(commands.slice(i, i + COMMANDS_PER_MESSAGE));

@@ -14,7 +14,8 @@ import {
   until,
 } from '../flowboxes/testing.ts';
 import { buildingBody, createWorldApp, zoneBody, type ApiClient, type TestApp } from '../test/harness.ts';
-import { roleOf } from './device-accounts.ts';
+import { DynsecDeviceAccounts, roleOf } from './device-accounts.ts';
+import { DynsecControl } from './dynsec.ts';
 import type { DeviceMessaging } from './messaging.ts';
 import { dynsecPlugin, startTestMosquitto, type TestMosquitto } from './mosquitto.testing.ts';
 
@@ -88,6 +89,41 @@ async function paired() {
   const device = await TestDevice.connect(broker!.url, serial, { username: serial, password });
   return { serial, factorySecret, password, path, device, id: prepared.json().id as string };
 }
+
+/** A connection with a chosen client id, as a device impersonating another would open it. */
+const signIn = (username: string, password: string, clientId: string, clean = true) =>
+  mqtt.connectAsync(broker!.url, {
+    username,
+    password,
+    clientId,
+    clean,
+    reconnectPeriod: 0,
+    connectTimeout: 3000,
+  });
+
+/**
+ * The victim's own commands, in a persistent session, and every close it sees. Listening before the
+ * CONNACK: a queued command comes right behind it.
+ */
+async function victimOnline(serial: string, password: string) {
+  const client = mqtt.connect(broker!.url, {
+    username: serial,
+    password,
+    clientId: serial,
+    clean: false,
+    reconnectPeriod: 0,
+    connectTimeout: 3000,
+  });
+  const closes: string[] = [];
+  const commands: string[] = [];
+  client.on('message', (_topic, payload) => commands.push(payload.toString('utf8')));
+  await new Promise((resolve, reject) => client.once('connect', resolve).once('error', reject));
+  client.on('close', () => closes.push('close'));
+  await client.subscribeAsync(deviceTopic(serial, 'commands'), { qos: 1 });
+  return { client, closes, commands };
+}
+
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 const closed = (device: TestDevice) =>
   new Promise<void>((resolve) => {
@@ -226,5 +262,70 @@ describe.skipIf(!runs)('device accounts on Mosquitto with dynamic security', () 
     await expect(
       TestDevice.connect(broker!.url, p.serial, { username: p.serial, password: p.password }),
     ).rejects.toThrow(/Not authorized/);
+  });
+
+  it('bind the client id to the user name: a takeover is refused, the victim stays and gets its queued commands', async () => {
+    const victim = await paired();
+    const attacker = await paired();
+    await victim.device.end();
+    const server = await mqtt.connectAsync(broker!.url, { ...broker!.server, reconnectPeriod: 0 });
+    let online = await victimOnline(victim.serial, victim.password);
+    try {
+      await expect(signIn(attacker.serial, attacker.password, victim.serial, false)).rejects.toThrow(
+        /Not authorized/,
+      );
+      await server.publishAsync(deviceTopic(victim.serial, 'commands'), 'close_valve-1', { qos: 1 });
+      await until(() => online.commands.includes('close_valve-1'));
+      expect(online.closes).toEqual([]);
+
+      // Offline, its persistent session queues its commands; the attacker cannot take them.
+      await online.client.endAsync();
+      await server.publishAsync(deviceTopic(victim.serial, 'commands'), 'open_valve-2', { qos: 1 });
+      await expect(signIn(attacker.serial, attacker.password, victim.serial, false)).rejects.toThrow(
+        /Not authorized/,
+      );
+      online = await victimOnline(victim.serial, victim.password);
+      await until(() => online.commands.includes('open_valve-2'));
+
+      // A prepared pairing's factory identity cannot take it either, nor its own serial.
+      const label = uniqueSerial('FBD');
+      const factorySecret = newSecret();
+      expect(
+        (await cmA.post(`${zone}/flowboxes/pair`, { serial: label, factory_secret: factorySecret }))
+          .statusCode,
+      ).toBe(201);
+      await expect(signIn(`bootstrap.${label}`, factorySecret, victim.serial)).rejects.toThrow(
+        /Not authorized/,
+      );
+      await expect(signIn(`bootstrap.${label}`, factorySecret, label)).rejects.toThrow(/Not authorized/);
+      await (await signIn(`bootstrap.${label}`, factorySecret, `bootstrap.${label}`)).endAsync();
+
+      // An empty client id (the broker would make one up) is refused.
+      await expect(signIn(attacker.serial, attacker.password, '')).rejects.toThrow(/Not authorized/);
+      expect(online.closes).toEqual([]);
+      await (await signIn(attacker.serial, attacker.password, attacker.serial)).endAsync();
+    } finally {
+      await online.client.endAsync(true);
+      await server.endAsync(true);
+      await attacker.device.end();
+    }
+  });
+
+  it('made before client ids were bound are bound by reconciliation', async () => {
+    const p = await paired();
+    await p.device.end();
+    // As an older server made them: no client id.
+    const [cleared] = await broker!.control([{ command: 'setClientId', username: p.serial }]);
+    expect(cleared!.error).toBeUndefined();
+    const control = DynsecControl.connect(broker!.url, broker!.admin, `reconcile-${p.serial}`, quiet);
+    try {
+      await new Promise<void>((resolve) => control.onReady(resolve));
+      await new DynsecDeviceAccounts(control, t.db, quiet).reconcile();
+    } finally {
+      await control.close();
+    }
+    const [client] = await broker!.control([{ command: 'getClient', username: p.serial }]);
+    expect((client!.data as { client: { clientid?: string } }).client.clientid).toBe(p.serial);
+    await expect(signIn(p.serial, p.password, `${p.serial}-2`)).rejects.toThrow(/Not authorized/);
   });
 });
