@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isBackendDate } from './dates.ts';
+import { DATE_MAX, DATE_MIN, daysBetween, isBackendDate, isSupportedDate } from './dates.ts';
 import { isMessageKey, translate, type MessageKey } from './i18n/messages.ts';
 import type { Language } from './roles.ts';
 
@@ -37,9 +37,36 @@ export const passwordField = z
   .max(200, 'validation.too_long')
   .refine((p) => /[0-9]/.test(p) && /[A-Za-z\u00C0-\u024F]/.test(p), 'validation.password');
 
+/**
+ * The one date field of the API (docs/reliability.md "Dates: the supported span"): a real calendar
+ * day, yyyy-MM-dd, between DATE_MIN and DATE_MAX.
+ */
 export const backendDate = z
   .string({ error: 'validation.date' })
-  .refine((s) => isBackendDate(s), 'validation.date');
+  .refine((s) => isBackendDate(s), { message: 'validation.date', abort: true })
+  .refine((s) => s >= DATE_MIN && s <= DATE_MAX, 'validation.date_span')
+  .meta({ format: 'date', description: `yyyy-MM-dd, from ${DATE_MIN} to ${DATE_MAX}` });
+
+/**
+ * The checks of a `from`/`to` pair (both included), for an object's `superRefine`: `to` not before
+ * `from` (spec §5 "Should be posterior start date") and, when the route enumerates the days (an
+ * export), at most `maxDays` days, refused with `tooLong`. Each route picks its bound
+ * (docs/reliability.md); the fields themselves are `backendDate`.
+ */
+export function checkDateRange(
+  bound: { maxDays: number; tooLong: MessageKey } | null,
+  fields: { from: string; to: string } = { from: 'from', to: 'to' },
+) {
+  return (value: Record<string, unknown>, ctx: z.RefinementCtx) => {
+    const from = value[fields.from];
+    const to = value[fields.to];
+    if (typeof from !== 'string' || typeof to !== 'string') return;
+    if (!isSupportedDate(from) || !isSupportedDate(to)) return;
+    if (to < from) ctx.addIssue({ code: 'custom', message: 'validation.end_after_start', path: [fields.to] });
+    else if (bound && daysBetween(from, to) + 1 > bound.maxDays)
+      ctx.addIssue({ code: 'custom', message: bound.tooLong, path: [fields.to] });
+  };
+}
 
 export const uuidField = z.uuid('validation.invalid');
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ALERT_CATEGORIES, type AlertCategory } from '../alerts.ts';
-import { backendDate } from '../validation.ts';
+import { backendDate, checkDateRange } from '../validation.ts';
 
 /**
  * Alerts (spec §3 alert settings, §4 alerts; docs/alerts.md). One open alert per cause in a zone:
@@ -84,7 +84,8 @@ export const AlertsQuerySchema = z
     from: backendDate.optional(),
     to: backendDate.optional(),
   })
-  .refine((q) => !q.from || !q.to || q.to >= q.from, { message: 'validation.end_after_start', path: ['to'] });
+  // A filter, not an enumeration: a page costs its `limit` whatever the range (docs/reliability.md).
+  .superRefine(checkDateRange(null));
 export type AlertsQuery = z.infer<typeof AlertsQuerySchema>;
 
 /** Newest first by last seen; `next_cursor` fetches older ones (null at the end). */

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { isBackendDate } from '../dates.ts';
-import { backendDate } from '../validation.ts';
+import { backendDate, checkDateRange } from '../validation.ts';
 import { CURRENCIES, VOLUME_UNITS, WEEKDAYS } from './buildings.ts';
 
 /**
@@ -38,7 +37,7 @@ export type ConsumptionQuery = z.infer<typeof ConsumptionQuerySchema>;
 export const ConsumptionWindowQuerySchema = z.object({ window: windowField.default('day') });
 export type ConsumptionWindowQuery = z.infer<typeof ConsumptionWindowQuerySchema>;
 
-/** Longest CSV export, in days (five years). */
+/** Longest CSV export, in days, both ends included (five years): its cost grows with its days. */
 export const EXPORT_MAX_DAYS = 1830;
 
 /**
@@ -51,20 +50,11 @@ export const ConsumptionExportQuerySchema = z
     from: backendDate.optional(),
     to: backendDate.optional(),
   })
-  .refine((q) => !q.from || !q.to || q.to >= q.from, { message: 'validation.end_after_start', path: ['to'] })
+  .superRefine(checkDateRange({ maxDays: EXPORT_MAX_DAYS, tooLong: 'validation.export_too_long' }))
   .refine((q) => q.window !== undefined || (q.from !== undefined && q.to !== undefined), {
     message: 'validation.required',
     path: ['from'],
-  })
-  .refine(
-    (q) =>
-      !q.from ||
-      !q.to ||
-      !isBackendDate(q.from) ||
-      !isBackendDate(q.to) ||
-      (Date.parse(`${q.to}T00:00:00Z`) - Date.parse(`${q.from}T00:00:00Z`)) / 86_400_000 < EXPORT_MAX_DAYS,
-    { message: 'validation.export_too_long', path: ['to'] },
-  );
+  });
 export type ConsumptionExportQuery = z.infer<typeof ConsumptionExportQuerySchema>;
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { backendDate } from '../validation.ts';
+import { backendDate, checkDateRange } from '../validation.ts';
 
 /** spec §3 event facets: who or what made a change. */
 export const EVENT_ORIGINS = ['web', 'device', 'system'] as const;
@@ -115,7 +115,8 @@ export const EventsQuerySchema = z
     from: backendDate.optional(),
     to: backendDate.optional(),
   })
-  .refine((q) => !q.from || !q.to || q.to >= q.from, { message: 'validation.end_after_start', path: ['to'] });
+  // A filter, not an enumeration: a page costs its `limit` whatever the range (docs/reliability.md).
+  .superRefine(checkDateRange(null));
 export type EventsQuery = z.infer<typeof EventsQuerySchema>;
 
 /** A page of events, newest first; `next_cursor` fetches the older ones (null at the end). */
