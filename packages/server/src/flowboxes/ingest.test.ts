@@ -1,6 +1,14 @@
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness.ts';
-import { encodePayload } from '@flowbox/shared';
+import {
+  encodePayload,
+  MAX_DEVICE_TIMESTAMP_AGE_S,
+  MAX_DEVICE_TIMESTAMP_AHEAD_S,
+  PROTOCOL_VERSION,
+} from '@flowbox/shared';
+import { deviceCommands, events, flowboxes, telemetryReadings } from '../db/schema.ts';
 import { TelemetryHooks } from '../telemetry/hooks.ts';
 import { createZones, pairDirectly, reading } from '../telemetry/testing.ts';
 import { TelemetryWriter } from '../telemetry/writer.ts';
@@ -78,6 +86,144 @@ describe('ingest of telemetry', () => {
       ingest.handle(topic, new TextEncoder().encode(encodePayload(reading(2, new Date())))),
     ).rejects.toThrow('database down');
     expect(ingest.counters.applied).toBe(1);
-    expect(ingest.counters.dropped.failed).toBe(0);
+    expect(ingest.counters.not_stored).toBe(1);
+  });
+});
+
+const encode = (message: object) => new TextEncoder().encode(encodePayload(message));
+const quietIngest = () =>
+  new FlowboxIngest(
+    t.services.context,
+    t.services.flowboxes,
+    t.services.commands,
+    { warn: () => undefined },
+    180,
+  );
+
+const state = (at: string) => ({
+  v: PROTOCOL_VERSION,
+  at,
+  valve: 'closed',
+  maintenance_mode: false,
+  leak_detection_mode: false,
+  leak_detection_until: null,
+  model: 'one_inch_v1',
+  water_temperature: 'cold',
+  versions: { esp: '1', board: '1', firmware: '1' },
+  network: { interface: 'wifi', address: '10.0.0.2', gateway: '10.0.0.1', wifi_ssid: 'x' },
+  temperature_c: null,
+  humidity_pct: null,
+});
+const reboot = (seq: number, at: string) => ({
+  v: PROTOCOL_VERSION,
+  seq,
+  at,
+  type: 'reboot',
+  reason: 'button',
+});
+
+describe('device messages acknowledged only once stored (issue #20 item 3)', () => {
+  it('rejects an event, a state and an ack the database failed to store, and applies them when sent again', async () => {
+    const [zone] = await createZones(t.db, 'Europe/Paris');
+    const device = await pairDirectly(t.db, zone!);
+    const ingest = quietIngest();
+    const [command] = await t.db
+      .insert(deviceCommands)
+      .values({
+        flowboxId: device.flowboxId,
+        name: 'valve_close',
+        params: {},
+        issuedBy: null,
+        issuedByName: null,
+        origin: 'system',
+        issuedAt: t.clock.now(),
+        expiresAt: new Date(t.clock.now().getTime() + 60_000),
+        nextAttemptAt: t.clock.now(),
+        status: 'sent',
+      })
+      .returning();
+    const now = t.clock.now().toISOString();
+    const messages: [string, Uint8Array][] = [
+      [`flowbox/${device.serial}/events`, encode(reboot(1, now))],
+      [`flowbox/${device.serial}/state`, encode(state(now))],
+      [
+        `flowbox/${device.serial}/acks`,
+        encode({ v: PROTOCOL_VERSION, command_id: command!.id, at: now, result: 'done', reason: null }),
+      ],
+    ];
+    // The database refuses every write of this flowbox's row, as a database going away would.
+    await t.db.execute(
+      sql.raw(`CREATE FUNCTION refuse_flowbox() RETURNS trigger AS $$
+      BEGIN RAISE EXCEPTION 'database unavailable'; END $$ LANGUAGE plpgsql`),
+    );
+    await t.db.execute(
+      sql.raw(`CREATE TRIGGER refuse_flowbox BEFORE UPDATE ON flowboxes
+      FOR EACH ROW WHEN (OLD.serial = '${device.serial}') EXECUTE FUNCTION refuse_flowbox()`),
+    );
+    try {
+      for (const [topic, payload] of messages) await expect(ingest.handle(topic, payload)).rejects.toThrow();
+    } finally {
+      await t.db.execute(sql.raw('DROP TRIGGER refuse_flowbox ON flowboxes'));
+      await t.db.execute(sql.raw('DROP FUNCTION refuse_flowbox'));
+    }
+    expect(ingest.counters).toMatchObject({ applied: 0, not_stored: 3 });
+    expect(Object.values(ingest.counters.dropped).reduce((a, b) => a + b, 0)).toBe(0);
+    // Sent again (the broker's redelivery, the device's resend): stored.
+    for (const [topic, payload] of messages) await ingest.handle(topic, payload);
+    expect(ingest.counters.applied).toBe(3);
+    const logged = await t.db.select().from(events).where(eq(events.objectId, device.flowboxId));
+    // Each once: the reboot event, and the closing its ack confirmed.
+    expect(logged.map((e) => e.actionName).sort()).toEqual(['rebooted', 'valve_closed']);
+    const [done] = await t.db.select().from(deviceCommands).where(eq(deviceCommands.id, command!.id));
+    expect(done!.status).toBe('done');
+    const [box] = await t.db.select().from(flowboxes).where(eq(flowboxes.id, device.flowboxId));
+    expect(box!.valve).toBe('closed');
+  });
+});
+
+describe('device timestamps bounded against the server clock (issue #13 item 4)', () => {
+  const ageMs = MAX_DEVICE_TIMESTAMP_AGE_S * 1000;
+  const aheadMs = MAX_DEVICE_TIMESTAMP_AHEAD_S * 1000;
+
+  it('drops and counts readings dated too long ago or ahead, acknowledged; the edges of the window are kept', async () => {
+    const [zone] = await createZones(t.db, 'Europe/Paris');
+    const device = await pairDirectly(t.db, zone!);
+    const ingest = quietIngest();
+    const now = t.clock.now().getTime();
+    const topic = `flowbox/${device.serial}/telemetry`;
+    const send = (seq: number, at: string) => ingest.handle(topic, encode(reading(seq, at)));
+    await send(1, '0000-01-01T00:00:00Z');
+    await send(2, '0001-01-01T00:00:00Z');
+    await send(3, '1970-01-01T00:00:00Z');
+    await send(4, new Date(now - ageMs - 60_000).toISOString());
+    await send(5, '9999-12-31T23:59:59Z');
+    await send(6, new Date(now + aheadMs + 60_000).toISOString());
+    expect(ingest.counters.dropped).toMatchObject({ stale: 4, future: 2 });
+    await send(7, new Date(now - ageMs + 60_000).toISOString());
+    await send(8, new Date(now + aheadMs - 60_000).toISOString());
+    const rows = await t.db
+      .select({ seq: telemetryReadings.seq })
+      .from(telemetryReadings)
+      .where(eq(telemetryReadings.flowboxId, device.flowboxId));
+    expect(rows.map((r) => r.seq).sort()).toEqual([7, 8]);
+  });
+
+  it('drops states, events and acks dated outside the window, so a state from 9999 cannot pass for the newest', async () => {
+    const [zone] = await createZones(t.db, 'Europe/Paris');
+    const device = await pairDirectly(t.db, zone!);
+    const ingest = quietIngest();
+    const future = '9999-12-31T23:59:59Z';
+    await ingest.handle(`flowbox/${device.serial}/state`, encode(state(future)));
+    await ingest.handle(`flowbox/${device.serial}/events`, encode(reboot(1, '0001-01-01T00:00:00Z')));
+    await ingest.handle(
+      `flowbox/${device.serial}/acks`,
+      encode({ v: PROTOCOL_VERSION, command_id: randomUUID(), at: future, result: 'done', reason: null }),
+    );
+    expect(ingest.counters.dropped).toMatchObject({ stale: 1, future: 2 });
+    expect(ingest.counters.applied).toBe(0);
+    const [box] = await t.db.select().from(flowboxes).where(eq(flowboxes.id, device.flowboxId));
+    expect(box!.valve).not.toBe('closed');
+    await ingest.handle(`flowbox/${device.serial}/state`, encode(state(t.clock.now().toISOString())));
+    expect(ingest.counters.applied).toBe(1);
   });
 });

@@ -1,10 +1,11 @@
 import {
+  deviceTimestampVerdict,
   parseDeviceMessage,
   PARSE_FAILURE_REASONS,
   type DeviceEvent,
+  type DeviceMessage,
   type DeviceState,
   type EventAction,
-  type ParseFailureReason,
   type Presence,
 } from '@flowbox/shared';
 import { eq } from 'drizzle-orm';
@@ -29,7 +30,20 @@ import type { FlowboxesService } from './flowboxes.service.ts';
 import { rebootAlert } from '../alerts/index.ts';
 
 type Logger = { warn: (obj: object, msg: string) => void; error?: (obj: object, msg: string) => void };
-type DropReason = ParseFailureReason | 'unknown_device' | 'failed';
+/**
+ * Why a device message was dropped (and acknowledged: sending it again would change nothing).
+ * `stale` and `future`: its `at` outside the window around the server's clock
+ * (docs/protocol.md "Timestamps and their bounds"); `rejected`: a reading whose values the
+ * database refused, isolated from its batch.
+ */
+export const INGEST_DROP_REASONS = [
+  ...PARSE_FAILURE_REASONS,
+  'unknown_device',
+  'stale',
+  'future',
+  'rejected',
+] as const;
+export type DropReason = (typeof INGEST_DROP_REASONS)[number];
 
 export type IngestCounters = {
   received: number;
@@ -37,7 +51,12 @@ export type IngestCounters = {
   /** Redelivered or replayed events (same flowbox + seq), applied once already. */
   duplicates: number;
   dropped: Record<DropReason, number>;
+  /** Messages left unacknowledged because storing them failed (the device or broker sends them again). */
+  not_stored: number;
 };
+
+/** Device messages whose `at` is the device's clock and is bounded; presence and pairing are dated by the server. */
+const BOUNDED_KINDS: ReadonlySet<string> = new Set(['telemetry', 'state', 'events', 'acks']);
 
 /** A device that keeps sending garbage is logged once a minute, not once a message. */
 const LOG_EVERY_MS = 60_000;
@@ -45,19 +64,22 @@ const LOG_MEMORY = 10_000;
 
 /**
  * Device messages into the database (DESIGN.md §3, issue #4). Each message is checked with the
- * protocol's parser; a malformed, oversized or schema-violating one, or one from a device that is
- * not paired, is counted and dropped, never thrown, so one bad device cannot stall the others.
+ * protocol's parser; a malformed, oversized or schema-violating one, one from a device that is not
+ * paired, or one dated outside the window around the server's clock, is counted and dropped, never
+ * thrown, so one bad device cannot stall the others. A message that could not be STORED is never
+ * dropped: `handle` rejects and the message stays unacknowledged (docs/reliability.md).
  */
 export class FlowboxIngest {
   readonly counters: IngestCounters = {
     received: 0,
     applied: 0,
     duplicates: 0,
-    dropped: Object.fromEntries(
-      [...PARSE_FAILURE_REASONS, 'unknown_device', 'failed'].map((r) => [r, 0]),
-    ) as Record<DropReason, number>,
+    dropped: Object.fromEntries(INGEST_DROP_REASONS.map((r) => [r, 0])) as Record<DropReason, number>,
+    not_stored: 0,
   };
   private readonly lastLogged = new Map<string, number>();
+  /** Each device's messages other than telemetry, applied one after the other in arrival order. */
+  private readonly inOrder = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly ctx: Context,
@@ -73,52 +95,86 @@ export class FlowboxIngest {
   ) {}
 
   /**
-   * Handles one device message. Resolves once it is applied (or dropped: malformed, unknown device,
-   * a failure of an event or state write, counted); REJECTS only when the telemetry batch holding it
-   * failed to commit, so that the caller does not acknowledge it and the broker redelivers it.
+   * Handles one device message. Resolves once it is stored, or dropped for good (malformed, from a
+   * device not paired, dated outside the window, a reading the database refused: counted, and
+   * acknowledged, since sending it again changes nothing). REJECTS when storing it failed (the
+   * database away, a transaction that did not commit), whatever its kind: the caller then does
+   * not acknowledge it, and the broker or the device delivers it again (issue #20 item 3).
    */
   async handle(topic: string, payload: Uint8Array): Promise<void> {
     this.counters.received += 1;
     const parsed = parseDeviceMessage(topic, payload);
     if (!parsed.ok) return this.drop(parsed.reason, parsed.serial, parsed.detail);
     const { value } = parsed;
+    if (BOUNDED_KINDS.has(value.kind)) {
+      const { at } = value.message as { at: string };
+      const verdict = deviceTimestampVerdict(at, this.ctx.now().getTime());
+      if (verdict !== 'ok') return this.drop(verdict, value.serial, `${value.kind} at ${at}`);
+    }
     if (value.kind === 'telemetry') {
-      // A failed batch rejects: not a drop, the message is left unacknowledged and comes back
-      // (counted in the writer's failed_batches).
-      const outcome = await this.telemetry.submit(value.serial, value.message);
-      if (outcome === 'unknown_device') return this.drop('unknown_device', value.serial, value.kind);
+      // Readings of one device may share a batch in any order: each is keyed by its seq.
+      const outcome = await this.telemetry.submit(value.serial, value.message).catch((error: unknown) => {
+        throw this.notStored(value.serial, error);
+      });
+      if (outcome === 'unknown_device' || outcome === 'rejected')
+        return this.drop(outcome, value.serial, value.kind);
       if (outcome === 'duplicate') this.counters.duplicates += 1;
       else this.counters.applied += 1;
       return;
     }
+    // Events, states and acks of one device are applied in the order they came, one at a time,
+    // whichever connection or broker path brought them.
+    const previous = this.inOrder.get(value.serial);
+    const applied = (previous ?? Promise.resolve()).then(
+      () => this.apply(value),
+      () => this.apply(value),
+    );
+    this.inOrder.set(value.serial, applied);
     try {
-      if (value.kind === 'pairing/request') {
-        await this.flowboxes.announce(value.serial, value.message);
-        this.counters.applied += 1;
-        return;
-      }
-      const located = await findFlowboxBySerial(this.ctx.db, value.serial);
-      if (!located || located.flowbox.pairingState !== 'ready')
-        return this.drop('unknown_device', value.serial, value.kind);
-      switch (value.kind) {
-        case 'presence':
-          await this.applyPresence(located, value.message);
-          break;
-        case 'state':
-          await this.applyState(located, value.message);
-          break;
-        case 'events':
-          await this.applyEvent(located, value.message);
-          break;
-        case 'acks':
-          await this.seen(located);
-          await this.commands.acknowledge(value.serial, value.message);
-          break;
-      }
-      this.counters.applied += 1;
+      await applied;
     } catch (error) {
-      this.drop('failed', value.serial, error instanceof Error ? error.message : String(error));
+      throw this.notStored(value.serial, error);
+    } finally {
+      if (this.inOrder.get(value.serial) === applied) this.inOrder.delete(value.serial);
     }
+  }
+
+  private async apply(value: Exclude<DeviceMessage, { kind: 'telemetry' }>): Promise<void> {
+    if (value.kind === 'pairing/request') {
+      await this.flowboxes.announce(value.serial, value.message);
+      this.counters.applied += 1;
+      return;
+    }
+    const located = await findFlowboxBySerial(this.ctx.db, value.serial);
+    if (!located || located.flowbox.pairingState !== 'ready')
+      return this.drop('unknown_device', value.serial, value.kind);
+    switch (value.kind) {
+      case 'presence':
+        await this.applyPresence(located, value.message);
+        break;
+      case 'state':
+        await this.applyState(located, value.message);
+        break;
+      case 'events':
+        await this.applyEvent(located, value.message);
+        break;
+      case 'acks':
+        await this.seen(located);
+        await this.commands.acknowledge(value.serial, value.message);
+        break;
+    }
+    this.counters.applied += 1;
+  }
+
+  /** Counts and logs (a device at most once a minute) a message left unacknowledged; answers the error. */
+  private notStored(serial: string, error: unknown): unknown {
+    this.counters.not_stored += 1;
+    if (this.mayLog(`not-stored:${serial}`))
+      this.log.warn(
+        { serial, err: error instanceof Error ? error.message : String(error) },
+        'device message not stored; left unacknowledged for the device to send again',
+      );
+    return error;
   }
 
   /** Devices silent for three heartbeats are disconnected, even if their will never fired. */
@@ -257,12 +313,17 @@ export class FlowboxIngest {
 
   private drop(reason: DropReason, serial: string | null, detail: string): void {
     this.counters.dropped[reason] += 1;
-    const key = serial ?? '(no serial)';
+    if (this.mayLog(serial ?? '(no serial)'))
+      this.log.warn({ serial, reason, detail: detail.slice(0, 200) }, 'device message dropped');
+  }
+
+  /** A device that keeps sending garbage is logged once a minute, not once a message. */
+  private mayLog(key: string): boolean {
     const now = this.ctx.now().getTime();
     const last = this.lastLogged.get(key);
-    if (last !== undefined && now - last < LOG_EVERY_MS) return;
+    if (last !== undefined && now - last < LOG_EVERY_MS) return false;
     if (this.lastLogged.size >= LOG_MEMORY) this.lastLogged.clear();
     this.lastLogged.set(key, now);
-    this.log.warn({ serial, reason, detail: detail.slice(0, 200) }, 'device message dropped');
+    return true;
   }
 }

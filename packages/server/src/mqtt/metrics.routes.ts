@@ -1,6 +1,6 @@
-import { PARSE_FAILURE_REASONS } from '@flowbox/shared';
 import { z } from 'zod';
 import { requireRole } from '../access/access.ts';
+import { INGEST_DROP_REASONS } from '../flowboxes/ingest.ts';
 import { actorOf, errorResponses, type App } from '../http/types.ts';
 import type { DeviceLink } from './device-link.ts';
 
@@ -12,7 +12,9 @@ const MetricsSchema = z.object({
       received: count,
       applied: count,
       duplicates: count,
-      dropped: z.record(z.enum([...PARSE_FAILURE_REASONS, 'unknown_device', 'failed']), count),
+      dropped: z.record(z.enum(INGEST_DROP_REASONS), count),
+      /** Left unacknowledged because storing them failed: sent again by the broker or the device. */
+      not_stored: count,
     })
     .nullable(),
   /** The telemetry batch writer (docs/telemetry.md): readings stored, known already, batches; and now queued and being written. */
@@ -23,6 +25,8 @@ const MetricsSchema = z.object({
       duplicates: count,
       unknown_device: count,
       failed_batches: count,
+      rejected: count,
+      splits: count,
       retries: count,
       largest_batch: count,
       queued: count,

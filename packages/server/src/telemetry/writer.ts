@@ -1,6 +1,7 @@
-import type { Telemetry } from '@flowbox/shared';
+import { placeBatch, type Telemetry } from '@flowbox/shared';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
+import { isConnectionError, isDataError, sqlState } from '../db/errors.ts';
 import { toApiFlowbox } from '../flowboxes/flowboxes.repo.ts';
 import type { StoredReading, TelemetryHooks } from './hooks.ts';
 import {
@@ -18,8 +19,11 @@ import {
 } from './telemetry.repo.ts';
 import { dayOf, hourStart, placedAt, QUARTER_MS } from './time.ts';
 
-/** What became of one submitted reading once its batch committed. */
-export type Outcome = 'stored' | 'duplicate' | 'unknown_device';
+/**
+ * What became of one submitted reading once its batch committed: stored, known already, from a
+ * device that is not paired, or refused by the database for its own values (dropped, counted).
+ */
+export type Outcome = 'stored' | 'duplicate' | 'unknown_device' | 'rejected';
 
 export type WriterOptions = {
   /** A batch is written as soon as it holds this many readings… */
@@ -37,6 +41,8 @@ type Logger = { warn: (obj: object, msg: string) => void; error: (obj: object, m
 type Entry = {
   serial: string;
   telemetry: Telemetry;
+  /** Server clock when the reading was submitted (its receipt: detection's time line). */
+  receivedAt: Date;
   resolve: (outcome: Outcome) => void;
   reject: (error: unknown) => void;
 };
@@ -47,7 +53,11 @@ export type WriterCounters = {
   duplicates: number;
   unknown_device: number;
   failed_batches: number;
-  /** Deadlocks and serialisation failures retried (concurrent batches touching the same rows). */
+  /** Readings the database refused for their own values, each isolated from its batch and dropped. */
+  rejected: number;
+  /** Failed batches written again as two halves, to isolate the reading at fault. */
+  splits: number;
+  /** Batches tried again: deadlocks and serialisation failures (concurrent batches touching the same rows), lost connections. */
   retries: number;
   largest_batch: number;
   /** Now: readings waiting for a batch (a backlog that grows means the database is behind). */
@@ -61,6 +71,8 @@ const FLOWBOX_LIVE_EVERY_MS = 10_000;
 const FLOWBOX_LIVE_MEMORY = 100_000;
 const RETRYABLE = new Set(['40P01', '40001']);
 const MAX_ATTEMPTS = 3;
+/** Waits before each new attempt of a batch whose connection was lost: about 2 s in all. */
+const CONNECTION_RETRY_MS = [100, 500, 1500];
 
 /**
  * The telemetry batch writer (issue #6, docs/telemetry.md). Readings from any number of devices and
@@ -81,6 +93,8 @@ export class TelemetryWriter {
     duplicates: 0,
     unknown_device: 0,
     failed_batches: 0,
+    rejected: 0,
+    splits: 0,
     retries: 0,
     largest_batch: 0,
     queued: 0,
@@ -113,7 +127,7 @@ export class TelemetryWriter {
   /** Resolves once the reading's batch has committed (stored, or known already); rejects if it failed. */
   submit(serial: string, telemetry: Telemetry): Promise<Outcome> {
     return new Promise<Outcome>((resolve, reject) => {
-      this.queue.push({ serial, telemetry, resolve, reject });
+      this.queue.push({ serial, telemetry, receivedAt: this.ctx.now(), resolve, reject });
       this.counters.queued = this.queue.length;
       this.schedule();
     });
@@ -171,36 +185,84 @@ export class TelemetryWriter {
   private async write(batch: Entry[]): Promise<void> {
     this.counters.batches += 1;
     this.counters.largest_batch = Math.max(this.counters.largest_batch, batch.length);
-    let result: BatchResult | undefined;
+    await this.writeOrSplit(batch);
+  }
+
+  /**
+   * Writes a batch; if it fails for its own values (anything but a lost database, which no
+   * splitting mends), writes each half on its own, down to the one reading at fault: one device's
+   * bad reading never fails the others' in its batch (issue #13 item 4). That reading is dropped
+   * and counted (`rejected`) when the database refused its values (a data exception: the same
+   * values fail again however often they are sent), else left unacknowledged like any failure.
+   */
+  private async writeOrSplit(batch: Entry[]): Promise<void> {
+    const committed = await this.commit(batch);
+    if (committed.ok) {
+      const { result } = committed;
+      this.counters.writing -= batch.length;
+      batch.forEach((entry, i) => entry.resolve(result.outcomes[i]!));
+      for (const outcome of result.outcomes) {
+        if (outcome === 'stored') this.counters.stored += 1;
+        else if (outcome === 'duplicate') this.counters.duplicates += 1;
+        else this.counters.unknown_device += 1;
+      }
+      this.live.add(result.stored, result.zones);
+      await this.hooks.runAfterCommit(result.stored, this.log);
+      return;
+    }
+    const { error } = committed;
+    if (batch.length > 1 && !isConnectionError(error)) {
+      this.counters.splits += 1;
+      const half = Math.ceil(batch.length / 2);
+      await this.writeOrSplit(batch.slice(0, half));
+      await this.writeOrSplit(batch.slice(half));
+      return;
+    }
+    if (batch.length === 1 && (isDataError(error) || error instanceof RangeError)) {
+      const [entry] = batch as [Entry];
+      this.counters.writing -= 1;
+      this.counters.rejected += 1;
+      this.log.warn(
+        { err: error, serial: entry.serial, seq: entry.telemetry.seq, at: entry.telemetry.at },
+        'telemetry reading refused by the database; dropped',
+      );
+      entry.resolve('rejected');
+      return;
+    }
+    this.counters.writing -= batch.length;
+    this.counters.failed_batches += 1;
+    this.log.error({ err: error, readings: batch.length }, 'telemetry batch failed; not acknowledged');
+    for (const entry of batch) entry.reject(error);
+  }
+
+  /**
+   * The batch's transaction, tried again on a deadlock or serialisation failure (at once) and on a
+   * lost connection (after a short wait: the pool opens a fresh one; PostgreSQL restarting or
+   * failing over takes a moment). Readings are keyed by (flowbox, seq), so a commit whose answer
+   * was lost with its connection stores nothing twice when tried again.
+   */
+  private async commit(
+    batch: Entry[],
+  ): Promise<{ ok: true; result: BatchResult } | { ok: false; error: unknown }> {
     for (let attempt = 1; ; attempt++) {
       try {
         const now = this.ctx.now();
-        result = await this.ctx.db.transaction((tx) => this.store(tx, batch, now));
-        break;
+        return { ok: true, result: await this.ctx.db.transaction((tx) => this.store(tx, batch, now)) };
       } catch (error) {
-        const code =
-          (error as { code?: string; cause?: { code?: string } }).code ??
-          (error as { cause?: { code?: string } }).cause?.code;
+        const code = sqlState(error);
         if (attempt < MAX_ATTEMPTS && code && RETRYABLE.has(code)) {
           this.counters.retries += 1;
           continue;
         }
-        this.counters.failed_batches += 1;
-        this.log.error({ err: error, readings: batch.length }, 'telemetry batch failed; not acknowledged');
-        this.counters.writing -= batch.length;
-        for (const entry of batch) entry.reject(error);
-        return;
+        const wait = CONNECTION_RETRY_MS[attempt - 1];
+        if (wait !== undefined && isConnectionError(error)) {
+          this.counters.retries += 1;
+          await new Promise((resolve) => setTimeout(resolve, wait));
+          continue;
+        }
+        return { ok: false, error };
       }
     }
-    this.counters.writing -= batch.length;
-    batch.forEach((entry, i) => entry.resolve(result.outcomes[i]!));
-    for (const outcome of result.outcomes) {
-      if (outcome === 'stored') this.counters.stored += 1;
-      else if (outcome === 'duplicate') this.counters.duplicates += 1;
-      else this.counters.unknown_device += 1;
-    }
-    this.live.add(result.stored, result.zones);
-    await this.hooks.runAfterCommit(result.stored, this.log);
   }
 
   /** The batch's transaction. */
@@ -223,6 +285,7 @@ export class TelemetryWriter {
       located.push({
         located: where,
         entry: i,
+        placedAt: entry.receivedAt,
         reading: {
           flowboxId,
           seq: t.seq,
@@ -250,6 +313,19 @@ export class TelemetryWriter {
         c.reading.seq !== located[i - 1]!.reading.seq ||
         c.reading.flowboxId !== located[i - 1]!.reading.flowboxId,
     );
+    // Each reading on the server's time line, and each flowbox's clock after the batch
+    // (docs/automation.md "Device clocks").
+    const clocks = placeBatch(
+      ordered.map((c) => ({
+        flowboxId: c.reading.flowboxId,
+        seq: c.reading.seq,
+        at: c.reading.measuredAt,
+        intervalS: c.reading.intervalS,
+        receivedAt: batch[c.entry]!.receivedAt,
+        clock: c.located.clock,
+      })),
+    );
+    ordered.forEach((c, i) => (c.placedAt = clocks.placedAt[i]!));
     const latestRows: LatestFigures[] = [...newest.entries()]
       .sort((a, b) => compare(a[0], b[0]))
       .map(([flowboxId, t]) => ({
@@ -258,6 +334,9 @@ export class TelemetryWriter {
         flowLpm: ((t.volume_l * 60) / t.interval_s).toFixed(4),
         temperature: t.temperature_c,
         humidity: t.humidity_pct,
+        clockOffsetMs: clocks.clocks.get(flowboxId)?.offsetMs ?? null,
+        readingAt: clocks.clocks.get(flowboxId)?.lastAt ?? null,
+        meterIndexL: t.meter_index_l ?? null,
       }));
     // The common case, every reading new: readings, rollups and latest figures in one statement.
     const all = rollUp(ordered);
@@ -293,7 +372,8 @@ export class TelemetryWriter {
         flowS: r.flowS,
         temperatureC: r.temperatureC,
         humidityPct: r.humidityPct,
-        receivedAt: now,
+        receivedAt: batch[c.entry]!.receivedAt,
+        placedAt: c.placedAt,
       });
       zones.set(r.zoneId, c.located.scope);
     }
@@ -342,7 +422,7 @@ type BatchResult = {
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-type Candidate = { reading: ReadingRow; located: BatchFlowbox; entry: number };
+type Candidate = { reading: ReadingRow; located: BatchFlowbox; entry: number; placedAt: Date };
 
 /**
  * Hourly and daily sums of readings (per zone, flowbox and hour or local day), in key order. The

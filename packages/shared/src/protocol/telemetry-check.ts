@@ -23,6 +23,8 @@ const TEMPERATURE_MAX = shape.temperature_c.unwrap().maxValue ?? Infinity;
 const HUMIDITY_MIN = shape.humidity_pct.unwrap().minValue ?? -Infinity;
 const HUMIDITY_MAX = shape.humidity_pct.unwrap().maxValue ?? Infinity;
 const TIMESTAMP = shape.at._zod.def.pattern!;
+const METER_INDEX_MIN = shape.meter_index_l.unwrap().minValue ?? -Infinity;
+const METER_INDEX_MAX = shape.meter_index_l.unwrap().maxValue ?? Infinity;
 
 const isNumber = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
 const within = (x: unknown, min: number, max: number): x is number => isNumber(x) && x >= min && x <= max;
@@ -34,10 +36,8 @@ const nullableWithin = (x: unknown, min: number, max: number): x is number | nul
 /** The reading when `TelemetrySchema` accepts `value` (parsed JSON), else undefined. */
 export function checkTelemetry(value: unknown): Telemetry | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const { v, seq, at, interval_s, volume_l, flow_s, temperature_c, humidity_pct } = value as Record<
-    string,
-    unknown
-  >;
+  const { v, seq, at, interval_s, volume_l, flow_s, temperature_c, humidity_pct, meter_index_l } =
+    value as Record<string, unknown>;
   if (
     v !== PROTOCOL_VERSION ||
     !wholeWithin(seq, SEQ_MIN, SEQ_MAX) ||
@@ -48,10 +48,13 @@ export function checkTelemetry(value: unknown): Telemetry | undefined {
     !wholeWithin(flow_s, FLOW_S_MIN, Number.MAX_SAFE_INTEGER) ||
     !nullableWithin(temperature_c, TEMPERATURE_MIN, TEMPERATURE_MAX) ||
     !nullableWithin(humidity_pct, HUMIDITY_MIN, HUMIDITY_MAX) ||
+    (meter_index_l !== undefined && !within(meter_index_l, METER_INDEX_MIN, METER_INDEX_MAX)) ||
     // The schema's two refinements, as written there.
     !(flow_s <= interval_s) ||
     !(volume_l <= (interval_s * MAX_FLOW_LPM) / 60)
   )
     return undefined;
-  return { v, seq, at, interval_s, volume_l, flow_s, temperature_c, humidity_pct };
+  const reading: Telemetry = { v, seq, at, interval_s, volume_l, flow_s, temperature_c, humidity_pct };
+  if (meter_index_l !== undefined) reading.meter_index_l = meter_index_l as number;
+  return reading;
 }
