@@ -1,4 +1,4 @@
-ALTER TABLE "flowboxes" ADD COLUMN "clock_offset_ms" integer;--> statement-breakpoint
+ALTER TABLE "flowboxes" ADD COLUMN "clock_offset_ms" bigint;--> statement-breakpoint
 ALTER TABLE "flowboxes" ADD COLUMN "last_reading_at" timestamp with time zone;--> statement-breakpoint
 -- Detection now places readings on the server's time line (docs/automation.md "Device clocks"):
 -- a zone state set ahead of the server by a fast device clock before this change must not blind it.

@@ -48,8 +48,12 @@ const ROWS_KNOWN_MEMORY = 100_000;
 /** Locked zones one supervision pass looks at. */
 const SUPERVISE_BATCH = 100;
 
-/** What detection reads of a stored telemetry reading (the telemetry module's `StoredReading`). */
-export type AutomationReading = FlowReading & { zoneId: string; flowboxId: string };
+/**
+ * What detection reads of a stored telemetry reading (the telemetry module's `StoredReading`).
+ * `placedAt` is its end on the server's time line (docs/automation.md "Device clocks"): detection
+ * orders, judges and times readings by it, never by the device's `measuredAt`.
+ */
+export type AutomationReading = FlowReading & { zoneId: string; flowboxId: string; placedAt: Date };
 
 /**
  * Automatic closing (spec §3, §4, §9; docs/automation.md): a zone's margins, detection on each
@@ -209,7 +213,7 @@ export class AutomationService {
     const states: { zoneId: string; state: DetectionState }[] = [];
     for (const found of locked) {
       const zoneReadings = byZone.get(found.scope.zoneId)!;
-      zoneReadings.sort((a, b) => a.measuredAt.getTime() - b.measuredAt.getTime());
+      zoneReadings.sort((a, b) => a.placedAt.getTime() - b.placedAt.getTime());
       states.push({ zoneId: found.scope.zoneId, state: await this.detectZone(tx, found, zoneReadings, now) });
     }
     await updateDetectionStates(tx, states, now);
@@ -232,7 +236,9 @@ export class AutomationService {
     let state = stateOf(found.automation);
     let current = found;
     for (const reading of readings) {
-      const verdict = detect(state, reading, effectiveMargins(margins, zone, reading.measuredAt), now);
+      // On the server's time line: a device's clock, fast, slow or pulled back, changes nothing.
+      const placed = { ...reading, measuredAt: reading.placedAt };
+      const verdict = detect(state, placed, effectiveMargins(margins, zone, reading.placedAt), now);
       state = verdict.state;
       if (verdict.late) continue;
       if (verdict.crossed) current = await this.onMarginCrossed(tx, current, state, verdict.crossed, now);

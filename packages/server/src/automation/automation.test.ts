@@ -407,6 +407,7 @@ describe('overlapping batches', () => {
         zoneId: zone.id,
         flowboxId: zone.device.flowboxId,
         measuredAt: t.clock.now(),
+        placedAt: t.clock.now(),
         intervalS: 60,
         volumeMl: 150_000,
         flowS: 60,

@@ -510,7 +510,7 @@ export const flowboxes = pgTable(
      * minus the reading's `at`, in ms, as placed by `placeReading`; negative when the device's clock
      * is ahead. null: no reading yet.
      */
-    clockOffsetMs: integer('clock_offset_ms'),
+    clockOffsetMs: bigint('clock_offset_ms', { mode: 'number' }),
     /** The `at` (device clock) of the newest reading, by seq: where the device's clock stood. */
     lastReadingAt: timestamp('last_reading_at', { withTimezone: true }),
     createdAt: createdAt(),

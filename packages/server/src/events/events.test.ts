@@ -638,6 +638,7 @@ describe('automatic closing in the activity log (issue #8)', () => {
           zoneId: zone.id,
           flowboxId: flowbox!.id,
           measuredAt: now,
+          placedAt: now,
           intervalS: 60,
           volumeMl: 60_000,
           flowS: 60,

@@ -19,8 +19,13 @@ export type StoredReading = {
   flowS: number;
   temperatureC: number | null;
   humidityPct: number | null;
-  /** Server clock when the batch was written. */
+  /** Server clock when the reading arrived (submitted to the writer). */
   receivedAt: Date;
+  /**
+   * End of the measured interval on the SERVER's time line (`placeReading`, docs/automation.md
+   * "Device clocks"): never after `receivedAt`, whatever the device's clock says. Detection uses it.
+   */
+  placedAt: Date;
 };
 
 /**

@@ -1,3 +1,4 @@
+import type { DeviceClock } from '@flowbox/shared';
 import { inArray, sql, type SQL } from 'drizzle-orm';
 import { arrayLiteral } from '../db/arrays.ts';
 import type { Db } from '../db/client.ts';
@@ -10,6 +11,8 @@ export type BatchFlowbox = {
   flowbox: Pick<FlowboxRow, 'id' | 'serial' | 'connected'>;
   scope: FlowboxScope;
   timezone: string;
+  /** Its clock as stored (docs/automation.md "Device clocks"): the batch places its readings with it. */
+  clock: DeviceClock;
 };
 
 /**
@@ -28,10 +31,14 @@ export async function findReadyFlowboxes(db: Db, serials: readonly string[]): Pr
     site_id: string;
     customer_id: string;
     timezone: string;
+    clock_offset_ms: number | string | null;
+    last_reading_ms: number | string | null;
+    last_sequence: number | string | null;
   }>(
     db,
     sql`SELECT f.id, f.serial, f.connected, z.id AS zone_id, b.id AS building_id, s.id AS site_id,
-        s.customer_id, b.timezone
+        s.customer_id, b.timezone, f.clock_offset_ms,
+        (extract(epoch FROM f.last_reading_at) * 1000)::float8 AS last_reading_ms, f.last_sequence
       FROM flowboxes f
       JOIN zones z ON z.id = f.zone_id
       JOIN buildings b ON b.id = z.building_id
@@ -42,6 +49,11 @@ export async function findReadyFlowboxes(db: Db, serials: readonly string[]): Pr
     flowbox: { id: r.id, serial: r.serial, connected: r.connected },
     scope: { customerId: r.customer_id, siteId: r.site_id, buildingId: r.building_id, zoneId: r.zone_id },
     timezone: r.timezone,
+    clock: {
+      offsetMs: r.clock_offset_ms === null ? null : Number(r.clock_offset_ms),
+      lastAt: r.last_reading_ms === null ? null : new Date(Math.round(Number(r.last_reading_ms))),
+      lastSeq: r.last_sequence === null ? null : Number(r.last_sequence),
+    },
   }));
 }
 
@@ -244,6 +256,11 @@ export type LatestFigures = {
   flowLpm: string;
   temperature: number | null;
   humidity: number | null;
+  /** The flowbox's clock after the batch (`placeBatch`): its offset, and the `at` of that reading. */
+  clockOffsetMs: number | null;
+  readingAt: Date | null;
+  /** The meter's index (cumulative litres) the reading reported, if it did. */
+  meterIndexL: number | null;
 };
 
 /** `last_seen_at` is rewritten only when older than this: see `latestUpdate`. */
@@ -274,14 +291,23 @@ function latestUpdate(latest: readonly LatestFigures[], now: Date): SQL {
           THEN v.t ELSE f.temperature END,
         humidity = CASE WHEN (f.last_sequence IS NULL OR v.s > f.last_sequence) AND v.h IS NOT NULL
           THEN v.h ELSE f.humidity END,
+        clock_offset_ms = CASE WHEN (f.last_sequence IS NULL OR v.s > f.last_sequence) AND v.o IS NOT NULL
+          THEN v.o ELSE f.clock_offset_ms END,
+        last_reading_at = CASE WHEN (f.last_sequence IS NULL OR v.s > f.last_sequence) AND v.ra IS NOT NULL
+          THEN to_timestamp(v.ra::float8 / 1000) ELSE f.last_reading_at END,
+        flowmeter_index_l = CASE WHEN (f.last_sequence IS NULL OR v.s > f.last_sequence) AND v.mi IS NOT NULL
+          THEN v.mi ELSE f.flowmeter_index_l END,
         updated_at = ${at}::timestamptz
       FROM unnest(
         ${arrayLiteral(latest.map((l) => l.flowboxId))}::uuid[],
         ${arrayLiteral(latest.map((l) => l.seq))}::bigint[],
         ${arrayLiteral(latest.map((l) => l.flowLpm))}::numeric[],
         ${arrayLiteral(latest.map((l) => l.temperature))}::numeric[],
-        ${arrayLiteral(latest.map((l) => l.humidity))}::numeric[]
-      ) AS v(id, s, flow, t, h)
+        ${arrayLiteral(latest.map((l) => l.humidity))}::numeric[],
+        ${arrayLiteral(latest.map((l) => l.clockOffsetMs))}::bigint[],
+        ${arrayLiteral(latest.map((l) => l.readingAt?.getTime() ?? null))}::bigint[],
+        ${arrayLiteral(latest.map((l) => l.meterIndexL))}::numeric[]
+      ) AS v(id, s, flow, t, h, o, ra, mi)
       WHERE f.id = v.id`;
 }
 

@@ -1,2 +1,3 @@
 export * from './settings.ts';
 export * from './detection.ts';
+export * from './clock.ts';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FLOWBOX_MODELS, VALVE_STATES, WATER_TEMPERATURES } from '../api/zones.ts';
 import {
   COMMAND_MAX_TTL_S,
+  CONFIRM_MAX_RANGES,
   DeviceSecretSchema,
   MAX_TELEMETRY_INTERVAL_S,
   MIN_TELEMETRY_INTERVAL_S,
@@ -37,6 +38,9 @@ const humidityPct = z.number().min(0).max(100).nullable();
  * at `at`, in litres (1 mL resolution), and for how many of those seconds water flowed (the
  * duration margin of automatic closing, spec §4).
  */
+/** The largest meter index a reading may report: a trillion litres, far beyond any register. */
+export const METER_INDEX_MAX_L = 1e12;
+
 export const TelemetrySchema = z
   .object({
     v: version,
@@ -47,6 +51,11 @@ export const TelemetrySchema = z
     flow_s: z.number().int().min(0),
     temperature_c: temperatureC,
     humidity_pct: humidityPct,
+    /**
+     * The meter's index at `at`: litres it has counted since it was made (its register), 1 mL
+     * resolution; optional (docs/protocol.md). The server keeps the newest for billing checks.
+     */
+    meter_index_l: z.number().min(0).max(METER_INDEX_MAX_L).optional(),
   })
   .refine((t) => t.flow_s <= t.interval_s, { path: ['flow_s'], message: 'flow_s exceeds interval_s' })
   .refine((t) => t.volume_l <= (t.interval_s * MAX_FLOW_LPM) / 60, {
@@ -321,3 +330,24 @@ export const PairingResponseSchema = z.discriminatedUnion('result', [
   }),
 ]);
 export type PairingResponse = z.infer<typeof PairingResponseSchema>;
+
+/**
+ * The server's end-to-end confirmation (docs/protocol.md "Confirmation of committed readings"):
+ * the telemetry sequence numbers it has dealt with since its last confirmation, as inclusive
+ * `[first, last]` ranges. Dealt with: committed (stored now, or found stored already), or refused
+ * for good (a reading the server will never store, which sent again would be refused again). A
+ * device removes these readings from its buffer; nothing else may.
+ */
+export const ConfirmSchema = z.object({
+  v: version,
+  /** Server clock. */
+  at: timestamp,
+  telemetry: z
+    .array(
+      z
+        .tuple([sequence, sequence])
+        .refine(([first, last]) => first <= last, { message: 'a range ends before it starts' }),
+    )
+    .max(CONFIRM_MAX_RANGES),
+});
+export type Confirm = z.infer<typeof ConfirmSchema>;
