@@ -82,11 +82,12 @@ export function publicAuthRoutes(app: App, auth: AuthService): void {
     '/users/register',
     { schema: { tags, body: RegisterSchema, response: { 201: MessageSchema, ...errorResponses } } },
     async (request, reply) => {
-      await auth.register(request.body);
+      await auth.register(request.body, request.ip);
+      // The same answer for every address, taken or not (docs/reliability.md): true in both cases.
       const message =
         requestLanguage(request) === 'fr'
-          ? 'Votre inscription est enregistrée. Vous recevrez un email dès que votre compte sera activé.'
-          : 'Your registration has been recorded. You will receive an email as soon as your account is activated.';
+          ? "Votre demande d'inscription a bien été reçue. Nous vous écrirons à cette adresse dès qu'elle aura été examinée."
+          : 'Your registration request has been received. We will write to this address as soon as it has been reviewed.';
       return reply.status(201).send({ message });
     },
   );

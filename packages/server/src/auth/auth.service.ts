@@ -7,10 +7,10 @@ import type { Db } from '../db/client.ts';
 import { recordChange } from '../events/events.repo.ts';
 import { refreshTokens, registrations, sessions, users, userTokens } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
-import { invitationEmail, resetPasswordEmail } from '../mail/templates.ts';
+import { invitationEmail, registrationExistsEmail, resetPasswordEmail } from '../mail/templates.ts';
 import { findUserByEmail, findUserById, type UserRow } from '../users/users.repo.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
-import { LoginThrottle } from './throttle.ts';
+import { ANONYMOUS_LIMITS, LoginThrottle, registrationKey, resetKey, THROTTLE } from './throttle.ts';
 import { createLinkToken, hashLinkToken, TokenSigner } from './tokens.ts';
 
 export const INVITE_TTL_DAYS = 7;
@@ -40,7 +40,12 @@ export class AuthService {
   readonly signer: TokenSigner;
   private readonly throttle: LoginThrottle;
 
-  constructor(private readonly ctx: Context) {
+  private readonly background = new Set<Promise<void>>();
+
+  constructor(
+    private readonly ctx: Context,
+    private readonly log: { error: (obj: object, msg: string) => void },
+  ) {
     this.signer = new TokenSigner(
       ctx.config.jwtSecret,
       { access: ctx.config.accessTokenTtl, refresh: ctx.config.refreshTokenTtl },
@@ -50,16 +55,25 @@ export class AuthService {
   }
 
   async login(email: string, password: string, client: Client): Promise<Tokens> {
-    await this.throttle.check(email, client.ip);
     const user = await findUserByEmail(this.ctx.db, email);
+    const known = user ? await this.signedInFrom(user.id, client.ip) : false;
+    const attempt = await this.throttle.reserveLogin(email, client.ip, known);
     const ok = await verifyPassword(user?.passwordHash ?? null, password);
-    if (!user || !ok) {
-      await this.throttle.recordFailure(email, client.ip);
-      throw new AppError(401, 'errors.login_failed');
-    }
-    await this.throttle.clearAccount(email);
+    if (!user || !ok) throw new AppError(401, 'errors.login_failed');
+    await this.throttle.loginSucceeded(attempt);
     await this.ctx.db.update(users).set({ lastLoggedIn: this.ctx.now() }).where(eq(users.id, user.id));
     return this.openSession(user.id, client);
+  }
+
+  /** Whether the user has opened a session from this address lately (docs/reliability.md). */
+  private async signedInFrom(userId: string, ip: string): Promise<boolean> {
+    const since = new Date(this.ctx.now().getTime() - THROTTLE.knownAddressDays * 86_400_000);
+    const [row] = await this.ctx.db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(and(eq(sessions.userId, userId), eq(sessions.ip, ip), gt(sessions.createdAt, since)))
+      .limit(1);
+    return Boolean(row);
   }
 
   /** Opens a new session (a refresh-token family) and answers its first pair of tokens. */
@@ -170,8 +184,17 @@ export class AuthService {
     await this.revokeOtherSessions(actor.id, actor.sessionId, 'password changed');
   }
 
-  /** Sends a reset link when the account exists; the caller answers the same either way. */
+  /**
+   * Counts the request against the address's limit, then answers: the lookup and the email happen
+   * after, so the answer and its time are the same whether an account has this address or not.
+   */
   async requestResetPassword(email: string): Promise<void> {
+    await this.throttle.reserve(resetKey(email), ANONYMOUS_LIMITS.resetPerEmail, 'errors.too_many_attempts');
+    this.inBackground('reset email', () => this.sendResetLink(email));
+  }
+
+  /** Sends a reset link when the account exists. */
+  private async sendResetLink(email: string): Promise<void> {
     const user = await findUserByEmail(this.ctx.db, email);
     if (!user) return;
     const token = await this.createLink(user.id, 'reset', RESET_TTL_MINUTES * 60_000);
@@ -199,7 +222,7 @@ export class AuthService {
   async usePasswordLink(kind: 'reset' | 'invite', token: string, password: string): Promise<void> {
     const now = this.ctx.now();
     const passwordHash = await hashPassword(password);
-    const userId = await this.ctx.db.transaction(async (tx) => {
+    const user = await this.ctx.db.transaction(async (tx) => {
       const [link] = await tx
         .update(userTokens)
         .set({ usedAt: now })
@@ -213,39 +236,92 @@ export class AuthService {
         )
         .returning({ userId: userTokens.userId });
       if (!link) return null;
-      const [user] = await tx
+      const [updated] = await tx
         .update(users)
         .set({ passwordHash, updatedAt: now })
         .where(eq(users.id, link.userId))
         .returning();
-      await recordPasswordEvent(tx, now, kind === 'invite' ? 'invitation_accepted' : 'password_reset', user!);
+      await recordPasswordEvent(
+        tx,
+        now,
+        kind === 'invite' ? 'invitation_accepted' : 'password_reset',
+        updated!,
+      );
       // Any other link of the same user stops working too: only the newest intent counts.
       await tx
         .update(userTokens)
         .set({ usedAt: now })
         .where(and(eq(userTokens.userId, link.userId), isNull(userTokens.usedAt)));
-      return link.userId;
+      return updated!;
     });
-    if (!userId) throw new AppError(400, 'errors.invalid_token');
-    await this.revokeOtherSessions(userId, null, 'password set from emailed link');
+    if (!user) throw new AppError(400, 'errors.invalid_token');
+    // Whoever opened the link holds the mailbox: the account's sign-in lock is lifted.
+    await this.throttle.clearAccount(user.email);
+    await this.revokeOtherSessions(user.id, null, 'password set from emailed link');
   }
 
-  /** spec §1: an end user's registration is recorded for review; no account exists until then. */
-  async register(input: RegisterInput): Promise<void> {
-    const existingUser = await findUserByEmail(this.ctx.db, input.email);
-    const [pending] = await this.ctx.db
-      .select({ id: registrations.id })
-      .from(registrations)
-      .where(and(eq(registrations.email, input.email), eq(registrations.status, 'pending')));
-    if (existingUser || pending) throw new AppError(409, 'errors.email_taken');
-    await this.ctx.db.insert(registrations).values({
-      firstname: input.firstname,
-      lastname: input.lastname,
-      email: input.email,
-      passwordHash: await hashPassword(input.password),
-      language: input.language as Language,
-      flowboxSerial: input.flowbox_serial,
+  /**
+   * spec §1: an end user's registration is recorded for review; no account exists until then. The
+   * answer is decided before anything is looked up, after the same work (the limit, the hash) for
+   * every address, so it tells nothing about which addresses have an account (docs/reliability.md).
+   */
+  async register(input: RegisterInput, clientIp: string): Promise<void> {
+    await this.throttle.reserve(
+      registrationKey(clientIp),
+      ANONYMOUS_LIMITS.registrationsPerAddress,
+      'errors.too_many_attempts',
+    );
+    const passwordHash = await hashPassword(input.password);
+    this.inBackground('registration', () => this.recordRegistration(input, passwordHash));
+  }
+
+  /**
+   * A new address gets one pending registration, however often it is sent; an address with an
+   * account gets an email telling its owner, who alone may learn that it exists.
+   */
+  private async recordRegistration(input: RegisterInput, passwordHash: string): Promise<void> {
+    const existingUser = await this.ctx.db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`register:${input.email}`}, 0))`);
+      const user = await findUserByEmail(tx, input.email);
+      if (user) return user;
+      const [pending] = await tx
+        .select({ id: registrations.id })
+        .from(registrations)
+        .where(and(eq(registrations.email, input.email), eq(registrations.status, 'pending')));
+      if (!pending)
+        await tx.insert(registrations).values({
+          firstname: input.firstname,
+          lastname: input.lastname,
+          email: input.email,
+          passwordHash,
+          language: input.language as Language,
+          flowboxSerial: input.flowbox_serial,
+        });
+      return undefined;
     });
+    if (!existingUser) return;
+    const mail = registrationExistsEmail(
+      existingUser.language,
+      existingUser.firstname,
+      `${this.ctx.config.publicUrl}/login`,
+      `${this.ctx.config.publicUrl}/reset-password-request`,
+    );
+    await this.ctx.mailer.send({ to: existingUser.email, ...mail, kind: 'registration_exists' });
+  }
+
+  /**
+   * Work done after the answer was sent; a failure is logged, never raised (the caller has its answer).
+   * `settled()` waits for it: on close, and in tests.
+   */
+  private inBackground(what: string, task: () => Promise<void>): void {
+    const running: Promise<void> = task()
+      .catch((error: unknown) => this.log.error({ err: error }, `${what} failed after the answer`))
+      .finally(() => this.background.delete(running));
+    this.background.add(running);
+  }
+
+  async settled(): Promise<void> {
+    while (this.background.size) await Promise.allSettled([...this.background]);
   }
 
   private async createLink(userId: string, kind: 'reset' | 'invite', ttlMs: number): Promise<string> {

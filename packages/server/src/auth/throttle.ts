@@ -1,59 +1,187 @@
-import { and, eq, gt, inArray, lt, min, count } from 'drizzle-orm';
+import { and, eq, gt, inArray, lt, max, min, count, or, sql } from 'drizzle-orm';
+import type { ErrorCode } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
 import { loginFailures } from '../db/schema.ts';
-import { AppError } from '../errors.ts';
+import { TooManyRequests } from '../errors.ts';
 
 /**
- * Login throttling kept in the database, so it holds across server instances: after too many
- * failures in the window for one account or one address, logins from it answer 429 until the
- * oldest failure leaves the window.
+ * The sign-in policy (docs/reliability.md "Sign-in throttling", OWASP ASVS 4.0.3 V2.2.1). Counts
+ * run over one sliding hour:
+ * - one account from one address: `pairFree` failures, then each further try waits twice as long
+ *   as the one before (from `firstDelayS` up to `maxDelayS`) — slows a guesser, never shuts the
+ *   owner out for long, and only this pair: the owner elsewhere is not affected;
+ * - one address over every account (password spraying): `perAddress` failures, then only accounts
+ *   that have already signed in from that address may try (the users behind a shared proxy);
+ * - one account over every address (a distributed attack): `perAccount` failures, the ASVS ceiling,
+ *   then only addresses the account has signed in from; setting the password from an emailed reset
+ *   link lifts it.
  */
 export const THROTTLE = {
-  windowMs: 15 * 60_000,
-  perAccount: 5,
-  perAddress: 30,
+  windowMs: 60 * 60_000,
+  pairFree: 5,
+  firstDelayS: 15,
+  maxDelayS: 15 * 60,
+  perAddress: 100,
+  perAccount: 100,
+  /** Addresses an account signed in from within this long are its known addresses. */
+  knownAddressDays: 90,
 } as const;
 
+/** Limits on the other anonymous calls that cost the product work or send an email. */
+export const ANONYMOUS_LIMITS = {
+  /** Reset requests per email address an hour, whether an account has it or not. */
+  resetPerEmail: 3,
+  /** Registrations per client address an hour. */
+  registrationsPerAddress: 5,
+} as const;
+
+type KeyStats = { failures: number; oldest: Date; newest: Date };
+
+/** How long a sign-in must wait, in ms (0: it may be checked now); pure, so the policy is testable alone. */
+export function loginWaitMs(
+  stats: { pair?: KeyStats; address?: KeyStats; account?: KeyStats },
+  knownAddress: boolean,
+  now: Date,
+): number {
+  const waits = [0];
+  const { pair, address, account } = stats;
+  if (pair && pair.failures >= THROTTLE.pairFree) {
+    const doublings = pair.failures - THROTTLE.pairFree;
+    const delayS = Math.min(THROTTLE.maxDelayS, THROTTLE.firstDelayS * 2 ** Math.min(doublings, 20));
+    waits.push(pair.newest.getTime() + delayS * 1000 - now.getTime());
+  }
+  if (!knownAddress) {
+    for (const [key, limit] of [
+      [address, THROTTLE.perAddress],
+      [account, THROTTLE.perAccount],
+    ] as const) {
+      if (key && key.failures >= limit) waits.push(key.oldest.getTime() + THROTTLE.windowMs - now.getTime());
+    }
+  }
+  return Math.max(...waits);
+}
+
+/** The rows a sign-in attempt reserved: they stay as its failure unless it succeeds. */
+export type LoginAttempt = { ids: number[]; pairKey: string };
+
+/**
+ * Throttling kept in the database, so it holds across server instances. Every check and count is
+ * one reservation under an advisory lock of the keys involved: an attempt is counted as a failure
+ * before its password is verified, so parallel guesses cannot get more checks than the policy
+ * allows; a success takes its reservation back.
+ */
 export class LoginThrottle {
+  private lastPruneMs = 0;
+
   constructor(
     private readonly db: Db,
     private readonly now: () => Date,
   ) {}
 
-  async check(email: string, ip: string): Promise<void> {
-    const since = new Date(this.now().getTime() - THROTTLE.windowMs);
-    for (const [key, limit] of [
-      [accountKey(email), THROTTLE.perAccount],
-      [addressKey(ip), THROTTLE.perAddress],
-    ] as const) {
-      const [row] = await this.db
-        .select({ failures: count(), oldest: min(loginFailures.at) })
-        .from(loginFailures)
-        .where(and(eq(loginFailures.key, key), gt(loginFailures.at, since)));
-      if (row && row.failures >= limit && row.oldest) {
-        const waitMs = new Date(row.oldest).getTime() + THROTTLE.windowMs - this.now().getTime();
-        throw new AppError(429, 'errors.too_many_attempts', {
-          minutes: Math.max(1, Math.ceil(waitMs / 60_000)),
-        });
-      }
-    }
+  /**
+   * Reserves a sign-in attempt, or refuses with 429 and how long to wait. `knownAddress`: the account
+   * has signed in from this address before.
+   */
+  async reserveLogin(email: string, ip: string, knownAddress: boolean): Promise<LoginAttempt> {
+    const keys = { pair: pairKey(email, ip), address: addressKey(ip), account: accountKey(email) };
+    const ids = await this.db.transaction(async (tx) => {
+      await lockKeys(tx, [keys.account, keys.address]);
+      const now = this.now();
+      const stats = await keyStats(tx, Object.values(keys), now);
+      const of = (key: string) => stats.get(key);
+      const statsByKind = { pair: of(keys.pair), address: of(keys.address), account: of(keys.account) };
+      const waitMs = loginWaitMs(statsByKind, knownAddress, now);
+      if (waitMs > 0) throw tooManyAttempts('errors.too_many_attempts', waitMs);
+      const rows = await tx
+        .insert(loginFailures)
+        .values(Object.values(keys).map((key) => ({ key, at: now })))
+        .returning({ id: loginFailures.id });
+      return rows.map((r) => r.id);
+    });
+    await this.prune();
+    return { ids, pairKey: keys.pair };
   }
 
-  async recordFailure(email: string, ip: string): Promise<void> {
-    const at = this.now();
-    await this.db.insert(loginFailures).values([
-      { key: accountKey(email), at },
-      { key: addressKey(ip), at },
-    ]);
+  /** The password was right: the attempt was no failure, and this pair starts afresh. */
+  async loginSucceeded(attempt: LoginAttempt): Promise<void> {
     await this.db
       .delete(loginFailures)
-      .where(lt(loginFailures.at, new Date(at.getTime() - THROTTLE.windowMs)));
+      .where(or(inArray(loginFailures.id, attempt.ids), eq(loginFailures.key, attempt.pairKey)));
   }
 
+  /** The owner proved they hold the mailbox (emailed link): the account's failures are forgotten. */
   async clearAccount(email: string): Promise<void> {
-    await this.db.delete(loginFailures).where(inArray(loginFailures.key, [accountKey(email)]));
+    const account = accountKey(email);
+    await this.db
+      .delete(loginFailures)
+      .where(
+        or(eq(loginFailures.key, account), sql`starts_with(${loginFailures.key}, ${pairPrefix(email)})`),
+      );
+  }
+
+  /** Counts one more attempt under `key`, or refuses with 429 when `limit` were made in the hour. */
+  async reserve(key: string, limit: number, code: ErrorCode): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await lockKeys(tx, [key]);
+      const now = this.now();
+      const stats = (await keyStats(tx, [key], now)).get(key);
+      if (stats && stats.failures >= limit)
+        throw tooManyAttempts(code, stats.oldest.getTime() + THROTTLE.windowMs - now.getTime());
+      await tx.insert(loginFailures).values({ key, at: now });
+    });
+    await this.prune();
+  }
+
+  /** Rows older than the window count for nothing; cleared at most once a minute per instance. */
+  private async prune(): Promise<void> {
+    const now = this.now().getTime();
+    if (now - this.lastPruneMs < 60_000) return;
+    this.lastPruneMs = now;
+    await this.db.delete(loginFailures).where(lt(loginFailures.at, new Date(now - THROTTLE.windowMs)));
   }
 }
 
-const accountKey = (email: string) => `account:${email.toLowerCase()}`;
+function tooManyAttempts(code: ErrorCode, waitMs: number): TooManyRequests {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return new TooManyRequests(code, seconds, { minutes: Math.ceil(seconds / 60) });
+}
+
+/** Serialises the reservations that share a key, on every instance; taken in one order, so no deadlock. */
+async function lockKeys(tx: Db, keys: string[]): Promise<void> {
+  for (const key of [...keys].sort())
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`login:${key}`}, 0))`);
+}
+
+async function keyStats(db: Db, keys: string[], now: Date): Promise<Map<string, KeyStats>> {
+  const rows = await db
+    .select({
+      key: loginFailures.key,
+      failures: count(),
+      oldest: min(loginFailures.at),
+      newest: max(loginFailures.at),
+    })
+    .from(loginFailures)
+    .where(
+      and(
+        inArray(loginFailures.key, keys),
+        gt(loginFailures.at, new Date(now.getTime() - THROTTLE.windowMs)),
+      ),
+    )
+    .groupBy(loginFailures.key);
+  return new Map(
+    rows.map((r) => [
+      r.key,
+      { failures: r.failures, oldest: new Date(r.oldest!), newest: new Date(r.newest!) },
+    ]),
+  );
+}
+
+const normal = (email: string) => email.trim().toLowerCase();
+const accountKey = (email: string) => `account:${normal(email)}`;
 const addressKey = (ip: string) => `address:${ip}`;
+// An email holds no space, so the account's pairs are the keys that start with this prefix.
+const pairPrefix = (email: string) => `pair:${normal(email)} `;
+const pairKey = (email: string, ip: string) => `${pairPrefix(email)}${ip}`;
+
+export const resetKey = (email: string) => `reset:${normal(email)}`;
+export const registrationKey = (ip: string) => `register:${ip}`;

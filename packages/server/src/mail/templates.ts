@@ -33,3 +33,25 @@ export function resetPasswordEmail(
     text: `Hello ${firstname},\n\nTo choose a new password, open this link (valid ${minutes} minutes, single use):\n\n${link}\n\nIf you did not ask for this, ignore this message: your password stays as it is.\n`,
   };
 }
+
+/**
+ * Someone registered with the address of an existing account. The registration answer is the same
+ * as for a new address (no enumeration), so the owner learns it here, and only the owner.
+ */
+export function registrationExistsEmail(
+  language: Language,
+  firstname: string,
+  loginLink: string,
+  resetLink: string,
+): Template {
+  if (language === 'fr') {
+    return {
+      subject: 'Vous avez déjà un compte Flowbox Manager',
+      text: `Bonjour ${firstname},\n\nQuelqu'un vient de demander une inscription à Flowbox Manager avec cette adresse, qui a déjà un compte. Si c'était vous, connectez-vous :\n\n${loginLink}\n\nMot de passe oublié ? Choisissez-en un nouveau ici :\n\n${resetLink}\n\nSi ce n'était pas vous, ignorez ce message : rien n'a changé.\n`,
+    };
+  }
+  return {
+    subject: 'You already have a Flowbox Manager account',
+    text: `Hello ${firstname},\n\nSomeone has just asked to register for Flowbox Manager with this address, which already has an account. If it was you, sign in:\n\n${loginLink}\n\nForgot your password? Choose a new one here:\n\n${resetLink}\n\nIf it was not you, ignore this message: nothing has changed.\n`,
+  };
+}
