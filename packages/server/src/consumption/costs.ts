@@ -32,7 +32,7 @@ export type BillingPeriod = { zoneId: string; planId: string; fromDay: string; t
 /** Plan versions by plan id, newest first (as `versionsOf` answers them). */
 export type VersionsByPlan = Map<string, VersionWithRanges[]>;
 
-/** A far-future day for subscriptions without an end. */
+/** A day after every supported date (DATE_MAX), for subscriptions without an end. */
 const OPEN_END = '9999-12-31';
 
 const monthIndex = (day: string) => Number(day.slice(0, 4)) * 12 + Number(day.slice(5, 7));
@@ -69,7 +69,10 @@ function periodSpans(start: string, billingType: BillingType, end: string, fromD
   // Start two periods before the one holding fromDay: the ones before it all ended by then.
   const months = billingType === 'annual' ? 12 : 1;
   const first = Math.max(0, Math.floor((monthIndex(fromDay) - monthIndex(start)) / months) - 2);
-  for (let k = first; ; k += 1) {
+  // The periods overlapping [fromDay, toDay) are the months between them plus those margins: the
+  // walk is bounded by the range asked, not by the subscription's age nor its open end (issue #20).
+  const last = first + Math.ceil((monthIndex(toDay) - monthIndex(fromDay) + 1) / months) + 4;
+  for (let k = first; k <= last; k += 1) {
     const periodFrom = addBillingPeriods(start, billingType, k);
     if (periodFrom >= end || periodFrom >= toDay) break;
     const periodTo = minDay(addBillingPeriods(start, billingType, k + 1), end);

@@ -1,4 +1,15 @@
-import { WEEKDAYS, type ConsumptionWindow, type Weekday } from '@flowbox/shared';
+import {
+  addDays,
+  dayNumber,
+  daysBetween,
+  EXPORT_MAX_DAYS,
+  WEEKDAYS,
+  type ConsumptionWindow,
+  type Weekday,
+} from '@flowbox/shared';
+
+// Calendar arithmetic is the shared one, which throws rather than leave the years 0000–9999.
+export { addDays };
 
 /*
  * Graph windows (spec §9, docs/consumption.md): which buckets a window has at a given instant, in
@@ -82,24 +93,24 @@ export function utcOffsetMs(at: Date, timezone: string): number {
 
 /** The instant a local date starts in a time zone (its local midnight, or the first instant after). */
 export function startOfLocalDay(day: string, timezone: string): Date {
-  const midnight = Date.parse(`${day}T00:00:00Z`);
+  const midnight = dayNumber(day) * DAY;
   let guess = midnight - utcOffsetMs(new Date(midnight), timezone);
   guess = midnight - utcOffsetMs(new Date(guess), timezone);
   // A day starting in a gap (no local midnight) starts at the first local instant of that day;
-  // every offset in use is a whole number of quarter hours (Asia/Kathmandu +05:45).
-  while (localDate(new Date(guess), timezone) < day) guess += HOUR / 4;
+  // every offset in use is a whole number of quarter hours (Asia/Kathmandu +05:45), and no gap is
+  // longer than a day (Pacific/Apia skipped 30 December 2011), so a bounded walk finds it.
+  for (let step = 0; step < 26 * 4 && localDate(new Date(guess), timezone) < day; step++) guess += HOUR / 4;
   return new Date(guess);
 }
 
-/** `day` plus `count` days (yyyy-MM-dd, calendar arithmetic). */
-export function addDays(day: string, count: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + count * DAY).toISOString().slice(0, 10);
-}
-
-/** The first day of the month `count` months after the month of `day`. */
+/** The first day of the month `count` months after the month of `day`; throws past the years 0000–9999. */
 export function addMonths(day: string, count: number): string {
   const [year, month] = day.split('-').map(Number) as [number, number];
-  return new Date(Date.UTC(year, month - 1 + count, 1)).toISOString().slice(0, 10);
+  const index = year * 12 + month - 1 + count;
+  const targetYear = Math.floor(index / 12);
+  if (targetYear < 0 || targetYear > 9999)
+    throw new RangeError(`${day} plus ${count} months is outside 0000–9999`);
+  return `${String(targetYear).padStart(4, '0')}-${String((index % 12) + 1).padStart(2, '0')}-01`;
 }
 
 export function weekdayOf(day: string): Weekday {
@@ -205,10 +216,19 @@ export function planWindow(
   };
 }
 
-/** A plan of one bucket per local day from `fromDay` to `lastDay` (both included), no previous period. */
+/**
+ * A plan of one bucket per local day from `fromDay` to `lastDay` (both included), no previous
+ * period. Its days are counted first: an export is bounded at the API edge (EXPORT_MAX_DAYS), and
+ * the same bound here keeps any caller's work to what it asked (issue #20: a loop comparing dates
+ * as strings once never ended past 9999-12-31).
+ */
 export function dailyPlan(fromDay: string, lastDay: string, timezone: string, now: Date): WindowPlan {
-  const buckets: Bucket[] = [];
-  for (let day = fromDay; day <= lastDay; day = addDays(day, 1))
-    buckets.push(dayBucket(day, addDays(day, 1), timezone));
+  const count = daysBetween(fromDay, lastDay) + 1;
+  if (!(count >= 1 && count <= EXPORT_MAX_DAYS))
+    throw new RangeError(`${fromDay}..${lastDay} is not 1 to ${EXPORT_MAX_DAYS} days`);
+  const buckets = Array.from({ length: count }, (_, i) => {
+    const day = addDays(fromDay, i);
+    return dayBucket(day, addDays(day, 1), timezone);
+  });
   return { window: 'week', kind: 'day', timezone, now, buckets, previous: [], elapsed: { n: 1n, d: 1n } };
 }
