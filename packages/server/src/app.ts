@@ -8,7 +8,12 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import { ApiErrorSchema, ListQuerySchema, listOf, OutboxEmailSchema, translate } from '@flowbox/shared';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import Fastify, { LogController, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireRole } from './access/access.ts';
 import {
@@ -44,7 +49,6 @@ import { DeviceLink } from './mqtt/device-link.ts';
 import { metricsRoutes } from './mqtt/metrics.routes.ts';
 import { CustomersService } from './customers/customers.service.ts';
 import type { Db } from './db/client.ts';
-import { AppError } from './errors.ts';
 import { installErrorHandler, zodValidatorCompiler } from './http/error-handler.ts';
 import { documentTransform } from './http/openapi.ts';
 import { imagesRoutes } from './images/images.routes.ts';
@@ -54,6 +58,7 @@ import { actorOf, bearerToken, errorResponses, type App } from './http/types.ts'
 import { Mailer } from './mail/mailer.ts';
 import { SitesService } from './sites/sites.service.ts';
 import { managersRoutes } from './users/managers.routes.ts';
+import { Readiness } from './health/readiness.ts';
 import { ScheduleRunner } from './schedules/schedule-runner.ts';
 import { schedulesRoutes } from './schedules/schedules.routes.ts';
 import { SchedulesService } from './schedules/schedules.service.ts';
@@ -84,6 +89,8 @@ export type AppOptions = {
   /** Requests a minute per address on every route (default 1,200); benchmarks lift it. */
   rateLimitPerMinute?: number;
   logger?: FastifyServerOptions['logger'];
+  /** What this instance's parts report (database, broker), for `/v1/health`; server.ts shares it. */
+  readiness?: Readiness;
 };
 
 export type Services = {
@@ -133,10 +140,18 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
-  app.addHook('onSend', async (_request, reply) => {
+  const servedOverHttps = options.config.publicUrl.startsWith('https:');
+  app.addHook('onSend', async (request, reply) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'same-origin');
     reply.header('x-frame-options', 'DENY');
+    reply.header('permissions-policy', PERMISSIONS_POLICY);
+    // HSTS only means something over TLS; sent over plain HTTP it would be ignored or, behind a
+    // TLS proxy, pin a name the operator may still serve in clear (docs/reliability.md).
+    if (servedOverHttps || request.protocol === 'https')
+      reply.header('strict-transport-security', 'max-age=31536000');
+    // Every 429 says when to come back, whichever limit answered it (RFC 9110 §10.2.3).
+    if (reply.statusCode === 429 && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
   });
 
   const mailer = new Mailer(options.db, {
@@ -150,9 +165,12 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     now: options.now ?? (() => new Date()),
     config: options.config,
   };
-  const auth = new AuthService(ctx);
+  const auth = new AuthService(ctx, app.log);
+  // Emails decided by an anonymous call go out after its answer (auth.service.ts); let them finish.
+  app.addHook('onClose', async () => auth.settled());
   const deviceLink = new DeviceLink();
   const live = new LiveHub(options.db, app.log);
+  const readiness = options.readiness ?? new Readiness();
   const commands = new CommandsService(ctx, deviceLink);
   const alertOptions = {
     escalationIntervalMs: options.alertEscalationIntervalMs ?? ALERT_ESCALATION_INTERVAL_MS,
@@ -228,21 +246,51 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
         maxStreamS: options.config.accessTokenTtl,
       };
       liveStreamRoutes(v1, liveOptions);
+      // Readiness (docs/reliability.md "Database failures"): 503 naming the parts that are down.
+      const readinessSchema = {
+        tags: ['health'],
+        response: { 200: z.object({ status: z.literal('ok') }), ...errorResponses, 503: ApiErrorSchema },
+      };
+      const ready = async (request: FastifyRequest, reply: FastifyReply) => {
+        const problems = readiness.problems();
+        if (problems.database === undefined) {
+          const answered = await answersWithin(options.db, 2_000);
+          if (answered !== true) problems.database = answered;
+        }
+        const parts = Object.keys(problems);
+        if (parts.length === 0) return { status: 'ok' as const };
+        const language = requestLanguage(request);
+        return reply.code(503).send({
+          code: 'errors.service_unavailable',
+          message: translate('errors.service_unavailable', language, { parts: parts.join(', ') }),
+          details: Object.entries(problems).map(([path, message]) => ({ path, message })),
+        });
+      };
       v1.get(
         '/health',
         {
           schema: {
-            tags: ['health'],
-            summary: 'Liveness and database check, for load balancers and the status page',
-            response: { 200: z.object({ status: z.literal('ok') }), ...errorResponses, 503: ApiErrorSchema },
+            ...readinessSchema,
+            summary: 'Readiness: the database and the device broker work (503 naming what does not)',
           },
         },
-        async () => {
-          await options.db.execute(sql`SELECT 1`).catch(() => {
-            throw new AppError(503, 'errors.api_error');
-          });
-          return { status: 'ok' as const };
+        ready,
+      );
+      v1.get(
+        '/health/ready',
+        { schema: { ...readinessSchema, summary: 'Readiness, for load balancers: the same as /health' } },
+        ready,
+      );
+      v1.get(
+        '/health/live',
+        {
+          schema: {
+            tags: ['health'],
+            summary: 'Liveness: the process runs and answers (200 even while its database is away)',
+            response: { 200: z.object({ status: z.literal('ok') }), ...errorResponses },
+          },
         },
+        async () => ({ status: 'ok' as const }),
       );
       await v1.register(async (secured) => {
         const protectedApi = secured.withTypeProvider<ZodTypeProvider>();
@@ -290,6 +338,36 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   await serveWebApp(app, options.config.webDist);
   return { app, services };
 }
+
+/** `true` when the database answers `SELECT 1` within `ms`, else why not. */
+async function answersWithin(db: Db, ms: number): Promise<true | string> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      db.execute(sql`SELECT 1`),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('the database did not answer in time')), ms);
+      }),
+    ]);
+    return true;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The web app uses no camera, microphone, location or other powerful browser feature. */
+const PERMISSIONS_POLICY = [
+  'camera=()',
+  'microphone=()',
+  'geolocation=()',
+  'payment=()',
+  'usb=()',
+  'serial=()',
+  'bluetooth=()',
+  'browsing-topics=()',
+].join(', ');
 
 /** The web app loads only its own scripts and talks only to this server. */
 const WEB_CSP = [

@@ -1,6 +1,8 @@
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
+import { DatabaseWatch } from './health/database-watch.ts';
+import { Readiness } from './health/readiness.ts';
 import { startDemoFleet, type DemoFleet } from './demo/fleet.ts';
 import { startDeviceMessaging, type DeviceMessaging } from './mqtt/messaging.ts';
 import { startScheduleJob } from './schedules/schedule-runner.ts';
@@ -20,18 +22,20 @@ export type RunningServer = {
 
 /** Starts the whole product: database (migrated), device messaging, HTTP server. */
 export async function startServer(config: Config): Promise<RunningServer> {
-  // The app's logger exists only once the database is open: the handler reads it when called.
-  const logger: { current?: { warn: (obj: object, msg: string) => void } } = {};
+  // What the instance's parts report, for /v1/health (docs/reliability.md "Database failures").
+  const readiness = new Readiness();
+  // The watch needs the database open, and the app's logger: the handler reads it when called.
+  const watch: { current?: DatabaseWatch } = {};
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
-    onConnectionError: (error) =>
-      logger.current?.warn({ err: error.message }, 'database connection lost; it is replaced on next use'),
+    onConnectionError: (error) => watch.current?.lost(error),
   });
-  const { app, services } = await buildApp({ config, db: database.db });
-  logger.current = app.log;
-  const closers: (() => Promise<void>)[] = [() => database.close()];
+  const { app, services } = await buildApp({ config, db: database.db, readiness });
+  watch.current = new DatabaseWatch(database.db, readiness, app.log);
+  watch.current.start();
+  const closers: (() => Promise<void>)[] = [async () => watch.current?.close(), () => database.close()];
   try {
     if (config.admin) await ensureAdmin(database.db, config.admin, app.log);
     if (config.demo) await seedDemo(database.db, app.log);
@@ -47,6 +51,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       clientId: config.mqttClientId,
       dynsec: config.mqttDynsec,
       log: app.log,
+      readiness,
     });
     closers.unshift(() => messaging.close());
     // Scheduled closings send through device messaging: the job stops before it does.

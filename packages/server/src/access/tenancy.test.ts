@@ -605,7 +605,10 @@ const ROWS: Row[] = [
     call: async () => ({
       method: 'PUT',
       url: `/v1/pricing_plans/${await targetPlan()}/update`,
-      body: { new_price: true, from_date: `${2030 + ++sequence}-01-01` },
+      body: {
+        new_price: true,
+        from_date: new Date(Date.UTC(2030, 0, 1 + ++sequence)).toISOString().slice(0, 10),
+      },
     }),
     expected: allowProviderOnly,
   },
@@ -1671,6 +1674,8 @@ const NOT_IN_MATRIX: Record<string, string> = {
   'POST /v1/users/refresh': 'the caller’s own session',
   'POST /v1/users/logout': 'the caller’s own session',
   'GET /v1/health': 'public',
+  'GET /v1/health/ready': 'public',
+  'GET /v1/health/live': 'public',
   'GET /v1/live/stream': 'reached with a ticket from POST /v1/live/ticket, which is in the matrix',
 };
 

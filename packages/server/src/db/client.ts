@@ -36,7 +36,7 @@ export type OpenDatabaseOptions = {
   dataDir: string | null;
   /** PostgreSQL: the most connections this instance's pool opens (DATABASE_POOL_SIZE). */
   poolSize?: number;
-  /** Told when an idle pooled connection breaks (database restarted, connection killed). */
+  /** Told when a pooled connection breaks, idle or in use (database restarted, connection killed). */
   onConnectionError?: (error: Error) => void;
 };
 
@@ -56,9 +56,18 @@ async function openPostgres(
     connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
     idleTimeoutMillis: IDLE_TIMEOUT_MS,
   });
-  // An idle connection that breaks (PostgreSQL restarted, or an operator ended it) is an 'error'
-  // event on the pool: unheard, it would stop the process. The pool replaces it on next use.
-  pool.on('error', (error) => onConnectionError?.(error));
+  // A connection that breaks (PostgreSQL restarted or failed over, an operator's
+  // pg_terminate_backend, a proxy going away) emits 'error' on its client: unheard, it stops the
+  // process. The pool listens only while a client is idle; a client checked out (a transaction in
+  // progress, a query on its way) has no listener of its own, so every client gets one for its
+  // whole life, here. The query or transaction in progress fails as it would anyway (its caller
+  // retries or leaves the device message unacknowledged), the broken client leaves the pool, and
+  // the next query opens a fresh connection.
+  pool.on('connect', (client) => {
+    client.on('error', (error) => onConnectionError?.(error));
+  });
+  // The same error, seen by the pool on an idle client: already told through the listener above.
+  pool.on('error', () => undefined);
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);

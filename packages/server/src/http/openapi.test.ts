@@ -66,6 +66,8 @@ const EXPECTED_ROUTES = [
   'DELETE /v1/customers/{customerId}/sites/{siteId}/delete',
   'GET /v1/outbox',
   'GET /v1/health',
+  'GET /v1/health/ready',
+  'GET /v1/health/live',
   'GET /v1/customers/{customerId}/events',
   'GET /v1/customers/{customerId}/sites/{siteId}/events',
   ...hierarchyRoutes(),
@@ -206,6 +208,8 @@ const PUBLIC_ROUTES = [
   'POST /v1/users/set_password',
   'POST /v1/users/reset_password',
   'GET /v1/health',
+  'GET /v1/health/ready',
+  'GET /v1/health/live',
 ];
 
 /**
@@ -331,7 +335,12 @@ describe('the OpenAPI document', () => {
     const zone = '/v1/customers/{customerId}/sites/{siteId}/buildings/{buildingId}/zones/{zoneId}';
     const with503 = operations().filter(([, op]) => op.responses['503']);
     expect(with503.map(([route]) => route).sort()).toEqual(
-      ['GET /v1/health', `POST ${zone}/flowboxes/pair`, `POST ${zone}/flowboxes/{flowboxId}/validate`].sort(),
+      [
+        'GET /v1/health',
+        'GET /v1/health/ready',
+        `POST ${zone}/flowboxes/pair`,
+        `POST ${zone}/flowboxes/{flowboxId}/validate`,
+      ].sort(),
     );
     for (const [route, op] of with503)
       expect(op.responses['503']!.content?.['application/json']?.schema?.required, route).toEqual([

@@ -78,7 +78,12 @@ export class LiveHub {
    */
   private async listenOnPool(pool: pg.Pool): Promise<void> {
     const connection = new pg.Client(pool.options);
+    let lost = false;
     const onError = (error: Error) => {
+      // A connection ended by the server says so twice (its FATAL message, then the socket's end):
+      // one reconnection, or there would be two listening connections and every message twice.
+      if (lost) return;
+      lost = true;
       this.log.warn({ err: error }, 'live updates: listening connection lost, reconnecting');
       connection.removeAllListeners('notification');
       void connection.end().catch(() => undefined);
@@ -91,6 +96,8 @@ export class LiveHub {
     } catch (error) {
       connection.off('error', onError);
       await connection.end().catch(() => undefined);
+      // Lost on the way: the error listener has scheduled the reconnection already.
+      if (lost) return;
       throw error;
     }
     if (this.closed) {

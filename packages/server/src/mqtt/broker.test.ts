@@ -7,9 +7,9 @@ import { reading } from '../telemetry/testing.ts';
 import { startEmbeddedBroker, type EmbeddedBroker } from './broker.ts';
 
 /*
- * The embedded broker's telemetry short cut (docs/telemetry.md): a device's telemetry goes to ingest
- * and is acknowledged once taken; it is not routed on to subscribers, while other device messages
- * are.
+ * The embedded broker's short cut (docs/telemetry.md): a device's telemetry, states, events and acks
+ * go to ingest and are acknowledged once taken (stored); they are not routed on to subscribers, while
+ * presence (whose last will the broker itself publishes) is.
  */
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -43,7 +43,7 @@ describe('the embedded broker', () => {
   });
   afterAll(() => broker.close());
 
-  it('hands telemetry to ingest, acknowledges it, and routes it to no subscriber; other messages go on', async () => {
+  it('hands telemetry, states, events and acks to ingest, acknowledges them, and routes them to no subscriber; presence goes on', async () => {
     const server = await mqtt.connectAsync(url, { ...broker.internalCredentials, reconnectPeriod: 0 });
     const device = await mqtt.connectAsync(url, {
       username: 'FB-BROKER-1',
@@ -54,7 +54,9 @@ describe('the embedded broker', () => {
     try {
       const received: string[] = [];
       server.on('message', (topic) => received.push(topic));
-      await server.subscribeAsync(['flowbox/+/telemetry', 'flowbox/+/state'], { qos: 1 });
+      await server.subscribeAsync(['flowbox/+/telemetry', 'flowbox/+/state', 'flowbox/+/presence'], {
+        qos: 1,
+      });
       // QoS 1: publishAsync resolves on the PUBACK.
       await device.publishAsync(
         deviceTopic('FB-BROKER-1', 'telemetry'),
@@ -65,8 +67,10 @@ describe('the embedded broker', () => {
       );
       expect(taken).toHaveLength(1);
       await device.publishAsync(deviceTopic('FB-BROKER-1', 'state'), '{}', { qos: 1 });
+      expect(taken).toHaveLength(2);
+      await device.publishAsync(deviceTopic('FB-BROKER-1', 'presence'), '{}', { qos: 1 });
       await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(received).toEqual([deviceTopic('FB-BROKER-1', 'state')]);
+      expect(received).toEqual([deviceTopic('FB-BROKER-1', 'presence')]);
     } finally {
       await device.endAsync(true);
       await server.endAsync(true);

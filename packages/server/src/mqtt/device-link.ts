@@ -37,7 +37,7 @@ export type AccountCounters = {
 /** What the server needs of a broker connection to reach devices. */
 export type DevicePublisher = {
   /** Hands the message to the MQTT client without waiting for the broker (QoS 1 delivery is the client's). */
-  publish: (topic: string, payload: string, options: { qos: 1; retain: boolean }) => void;
+  publish: (topic: string, payload: string, options: { qos: 0 | 1; retain: boolean }) => void;
   /** Closes the device's current connection, when the broker is ours (a revoked credential). */
   disconnect: (serial: string) => void;
 };

@@ -144,6 +144,7 @@ describe.skipIf(!runs)('device accounts on Mosquitto with dynamic security', () 
         ),
         `subscribeLiteral flowbox/${p.serial}/commands`,
         `subscribeLiteral flowbox/${p.serial}/pairing/response`,
+        `subscribeLiteral flowbox/${p.serial}/confirm`,
       ].sort(),
     );
 

@@ -1,14 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
-import {
-  allDevicesFilter,
-  HEARTBEAT_TIMEOUT_S,
-  sharedIngestFilter,
-  TOPIC_PUBLISHER,
-  TOPIC_KINDS,
-  type TopicKind,
-} from '@flowbox/shared';
-import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import { HEARTBEAT_TIMEOUT_S, TOPIC_PUBLISHER, TOPIC_KINDS } from '@flowbox/shared';
+import type { IClientOptions } from 'mqtt';
 import type { Context } from '../context.ts';
 import { deviceAuthenticator } from '../flowboxes/device-auth.ts';
 import { revokeOrphanCredentials } from '../flowboxes/flowboxes.repo.ts';
@@ -16,9 +9,12 @@ import { FlowboxIngest } from '../flowboxes/ingest.ts';
 import type { CommandsService } from '../flowboxes/commands.service.ts';
 import type { FlowboxesService } from '../flowboxes/flowboxes.service.ts';
 import { TelemetryHooks } from '../telemetry/hooks.ts';
-import { TelemetryWriter, type WriterOptions } from '../telemetry/writer.ts';
+import type { TelemetryWriter, WriterOptions } from '../telemetry/writer.ts';
+import type { Readiness } from '../health/readiness.ts';
 import { startEmbeddedBroker, type BrokerCounters, type EmbeddedBroker, type Logger } from './broker.ts';
+import { Confirmations, ConfirmingWriter, confirmingHandler } from './confirmations.ts';
 import { DynsecDeviceAccounts } from './device-accounts.ts';
+import { IngestConnection } from './ingest-connection.ts';
 import type { DeviceLink } from './device-link.ts';
 import { DynsecControl } from './dynsec.ts';
 
@@ -26,6 +22,7 @@ export type DeviceMessaging = {
   describe: string;
   ingest: FlowboxIngest;
   telemetry: TelemetryWriter;
+  confirmations: Confirmations;
   /** The embedded broker's refusals; null with an external broker, which keeps its own. */
   brokerCounters: BrokerCounters | null;
   close: () => Promise<void>;
@@ -73,7 +70,19 @@ export type MessagingOptions = {
   dynsec?: { username: string; password: string };
   /** How often device accounts are reconciled with the database (ms); also on every connection. */
   accountsReconcileMs?: number;
+  /** Where the broker's state is reported: 'broker' down while disconnected, unsubscribed or not delivering. */
+  readiness?: Readiness;
+  /** How often each ingest connection probes its own delivery (ms); tests shorten it. */
+  probeEveryMs?: number;
+  /** The period of the end-to-end confirmations to each device (ms). */
+  confirmEveryMs?: number;
 };
+
+/**
+ * A delivery probe every 5 s: a broker that stops delivering is reported (and subscribed to again)
+ * within 10 s, for one small message per connection every 5 s.
+ */
+const PROBE_EVERY_MS = 5000;
 
 /** Reconciliation mends only what a broker outage left behind: every few minutes is plenty. */
 const ACCOUNTS_RECONCILE_MS = 5 * 60_000;
@@ -98,7 +107,7 @@ export async function startDeviceMessaging(options: MessagingOptions): Promise<D
   // PGlite is one connection: one batch at a time. PostgreSQL overlaps two (one writing while the
   // next is prepared); more only wait on each other's rollup row locks (docs/performance.md).
   const onPglite = (ctx.db as { $client?: unknown }).$client instanceof PGlite;
-  const writer = new TelemetryWriter(ctx, options.telemetry ?? new TelemetryHooks(), log, {
+  const writer = new ConfirmingWriter(ctx, options.telemetry ?? new TelemetryHooks(), log, {
     concurrency: onPglite ? 1 : 2,
     ...options.writer,
   });
@@ -111,6 +120,8 @@ export async function startDeviceMessaging(options: MessagingOptions): Promise<D
     writer,
   );
   let broker: EmbeddedBroker | undefined;
+  // The embedded broker hands telemetry to ingest itself; set below, once confirmations exist.
+  let brokerHandle = (topic: string, payload: Uint8Array) => ingest.handle(topic, payload);
   let connect: { url: string; options: IClientOptions };
   if (options.mqttUrl) {
     connect = { url: options.mqttUrl, options: {} };
@@ -120,77 +131,70 @@ export async function startDeviceMessaging(options: MessagingOptions): Promise<D
       options.host,
       log,
       deviceAuthenticator(ctx.db),
-      (topic, payload) => ingest.handle(topic, payload),
+      (topic, payload) => brokerHandle(topic, payload),
     );
     connect = { url: broker.internalUrl, options: broker.internalCredentials };
   }
+  const confirmations = new Confirmations(
+    (topic, payload) => clients[0]?.client.publish(topic, payload, { qos: 0 }),
+    ctx.now,
+    options.confirmEveryMs,
+  );
+  const handle = confirmingHandler((topic, payload) => ingest.handle(topic, payload), writer, confirmations);
+  if (broker) brokerHandle = handle;
   // With the embedded broker, telemetry never reaches this client (the broker hands it to ingest).
   const kinds = options.mqttUrl ? DEVICE_KINDS : DEVICE_KINDS.filter((k) => k !== 'telemetry');
   const connections = options.mqttUrl ? Math.max(1, options.ingestConnections ?? 1) : 1;
-  const clients: MqttClient[] = [];
+  const clients: IngestConnection[] = [];
+  const readiness = options.readiness;
+  const report = () => {
+    const down = clients.map((c, i) => (c.problem ? `ingest connection ${i + 1}: ${c.problem}` : undefined));
+    readiness?.set(
+      'broker',
+      down.find((problem) => problem !== undefined),
+    );
+  };
+  readiness?.set('broker', 'connecting');
   try {
     for (let i = 0; i < connections; i++) {
-      const client = await mqtt.connectAsync(connect.url, {
-        ...connect.options,
-        clientId: options.clientId
-          ? `${options.clientId}-ingest-${i}`
-          : `flowbox-server-${randomBytes(6).toString('hex')}`,
-        // Aedes speaks MQTT 3.1.1; shared subscriptions on an external broker need MQTT 5.
-        protocolVersion: options.mqttUrl ? 5 : 4,
-        // External broker: a session that outlives a dropped connection, so what was in flight
-        // (never acknowledged) is delivered again when this connection comes back.
-        ...(options.mqttUrl
-          ? {
-              clean: false,
-              properties: {
-                sessionExpiryInterval: options.clientId ? STABLE_SESSION_EXPIRY_S : SESSION_EXPIRY_S,
-              },
-            }
-          : { clean: true }),
-        reconnectPeriod: 2000,
-        connectTimeout: 10_000,
-      });
-      clients.push(client);
-      // The PUBACK goes only once the message is in the database: a crash in between gets it
-      // redelivered. A message that failed is not acknowledged: the connection is dropped, and the
-      // broker hands the message (unacknowledged, so still this session's) back on reconnection.
-      const defer = deferAcks(client);
-      client.handleMessage = (packet, done) => {
-        const handled = ingest.handle(packet.topic, packet.payload as Uint8Array);
-        const fail = (error: unknown) => {
-          log.warn({ err: error }, 'device message not stored; not acknowledged, dropping the connection');
-          client.stream.destroy();
-        };
-        // Telemetry: the next message is read at once, its PUBACK waits for its batch's commit, so
-        // one connection feeds a batch with many readings. Other kinds stay one at a time, in order.
-        if (
-          defer &&
-          packet.qos === 1 &&
-          packet.messageId !== undefined &&
-          packet.topic.endsWith('/telemetry')
-        ) {
-          defer(
-            packet.messageId,
-            handled.catch((error: unknown) => (fail(error), Promise.reject(error))),
-          );
-          return done();
-        }
-        handled.then(
-          () => done(),
-          (error: unknown) => {
-            done(error instanceof Error ? error : new Error(String(error)));
-            fail(error);
+      clients.push(
+        await IngestConnection.open({
+          url: connect.url,
+          connect: {
+            ...connect.options,
+            clientId: options.clientId
+              ? `${options.clientId}-ingest-${i}`
+              : `flowbox-server-${randomBytes(6).toString('hex')}`,
+            // Aedes speaks MQTT 3.1.1; shared subscriptions on an external broker need MQTT 5.
+            protocolVersion: options.mqttUrl ? 5 : 4,
+            // External broker: a session that outlives a dropped connection, so what was in flight
+            // (never acknowledged) is delivered again when this connection comes back.
+            ...(options.mqttUrl
+              ? {
+                  clean: false,
+                  properties: {
+                    sessionExpiryInterval: options.clientId ? STABLE_SESSION_EXPIRY_S : SESSION_EXPIRY_S,
+                  },
+                }
+              : { clean: true }),
+            reconnectPeriod: 2000,
+            connectTimeout: 10_000,
           },
-        );
-      };
-      await subscribeIngest(client, kinds, options.mqttUrl ? (options.shareGroup ?? null) : undefined, log);
+          kinds,
+          shareGroup: options.mqttUrl ? (options.shareGroup ?? null) : undefined,
+          handle,
+          onStatus: report,
+          log,
+        }),
+      );
     }
   } catch (error) {
-    for (const client of clients) await client.endAsync(true);
+    for (const c of clients) await c.client.endAsync(true);
     await broker?.close();
     throw error;
   }
-  const client = clients[0]!;
+  report();
+  const client = clients[0]!.client;
   const dynsec =
     options.mqttUrl && options.dynsec
       ? DynsecControl.connect(
@@ -222,6 +226,12 @@ export async function startDeviceMessaging(options: MessagingOptions): Promise<D
   );
 
   const timers = [
+    every(
+      options.probeEveryMs ?? PROBE_EVERY_MS,
+      async () => clients.forEach((c) => c.probe()),
+      log,
+      'delivery probe',
+    ),
     every(options.commandPassMs ?? 1000, () => options.commands.dispatchDue(), log, 'command job'),
     every(options.heartbeatCheckMs ?? 15_000, () => ingest.detectSilentDevices(), log, 'heartbeat check'),
     ...(accounts
@@ -241,75 +251,18 @@ export async function startDeviceMessaging(options: MessagingOptions): Promise<D
     describe: where,
     ingest,
     telemetry: writer,
+    confirmations,
     brokerCounters: broker?.counters ?? null,
     close: async () => {
       for (const stop of timers) await stop();
       options.link.detach();
       await dynsec?.close();
-      for (const c of clients) await c.endAsync();
+      await writer.flush();
+      confirmations.close();
+      for (const c of clients) await c.close();
       await broker?.close();
       await writer.close();
     },
-  };
-}
-
-/**
- * Several instances split ingest through MQTT 5 shared subscriptions (DESIGN.md §7) on an external
- * broker; a broker that refuses them gets plain ones (every instance then sees every message, which
- * the idempotent ingest absorbs). The embedded broker serves one instance: plain subscriptions.
- */
-async function subscribeIngest(
-  client: MqttClient,
-  kinds: readonly TopicKind[],
-  shareGroup: string | null | undefined,
-  log: Logger,
-): Promise<void> {
-  const plain = kinds.map((kind: TopicKind) => allDevicesFilter(kind));
-  if (shareGroup !== undefined) {
-    const shared = kinds.map((kind: TopicKind) =>
-      shareGroup === null ? sharedIngestFilter(kind) : `$share/${shareGroup}/${allDevicesFilter(kind)}`,
-    );
-    const granted = await client.subscribeAsync(shared, { qos: 1 });
-    if (granted.every((g) => g.qos === 1)) return;
-    log.warn({}, 'the MQTT broker refused shared subscriptions: every instance reads every message');
-  }
-  await client.subscribeAsync(plain, { qos: 1 });
-}
-
-type PacketSender = (
-  packet: { cmd: string; messageId?: number },
-  cb?: (error?: Error) => void,
-  ...rest: unknown[]
-) => void;
-
-/**
- * Lets a PUBACK wait for a promise while mqtt.js goes on reading the connection (docs/telemetry.md
- * "External broker"). mqtt.js sends the PUBACK of a QoS 1 message from the `handleMessage`
- * callback and reads the next packet only after it, so acknowledging after commit would hold one
- * message per connection. This wraps its (private) `_sendPacket`: a PUBACK whose message id was
- * deferred is written once that message's promise resolves, and never if it rejects (the connection
- * is then dropped and the broker redelivers). Answers null when mqtt.js has no such method (another
- * version): ingest then keeps one message at a time, correct but slower.
- */
-function deferAcks(client: MqttClient): ((messageId: number, committed: Promise<unknown>) => void) | null {
-  const target = client as unknown as { _sendPacket?: PacketSender };
-  const send = target._sendPacket?.bind(client);
-  if (!send) return null;
-  const pending = new Map<number, Promise<unknown>>();
-  target._sendPacket = (packet, cb, ...rest) => {
-    const committed =
-      packet.cmd === 'puback' && packet.messageId !== undefined ? pending.get(packet.messageId) : undefined;
-    if (!committed) return send(packet, cb, ...rest);
-    pending.delete(packet.messageId!);
-    cb?.();
-    committed.then(
-      () => send(packet, undefined, ...rest),
-      () => undefined,
-    );
-  };
-  return (messageId, committed) => {
-    committed.catch(() => undefined);
-    pending.set(messageId, committed);
   };
 }
 

@@ -51,11 +51,17 @@ export type TestMosquitto = {
 export const SERVER_ACLS = [
   { acltype: 'publishClientSend', topic: 'flowbox/+/commands', allow: true },
   { acltype: 'publishClientSend', topic: 'flowbox/+/pairing/response', allow: true },
+  { acltype: 'publishClientSend', topic: 'flowbox/+/confirm', allow: true },
+  { acltype: 'publishClientSend', topic: 'flowbox/.server/probe/#', allow: true },
   { acltype: 'subscribePattern', topic: 'flowbox/#', allow: true },
   { acltype: 'subscribePattern', topic: '$share/+/flowbox/#', allow: true },
 ];
 
-export async function startTestMosquitto(): Promise<TestMosquitto> {
+/**
+ * `persistence`: the broker saves its sessions (and their subscriptions) on stop and restores them
+ * on start, as a production Mosquitto with `persistence true` does.
+ */
+export async function startTestMosquitto(options: { persistence?: boolean } = {}): Promise<TestMosquitto> {
   const plugin = dynsecPlugin();
   if (!plugin)
     throw new Error(
@@ -75,7 +81,9 @@ export async function startTestMosquitto(): Promise<TestMosquitto> {
       // Started as root, Mosquitto would switch to the `mosquitto` user, who cannot read this folder.
       `user ${userInfo().username}`,
       'per_listener_settings false',
-      'persistence false',
+      ...(options.persistence
+        ? ['persistence true', `persistence_location ${dir}/`, 'autosave_interval 0']
+        : ['persistence false']),
       `plugin ${plugin}`,
       `plugin_opt_config_file ${securityFile}`,
       '',

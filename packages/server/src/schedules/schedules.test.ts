@@ -487,7 +487,8 @@ describe('the device carries out a scheduled closing', () => {
       await device.publish('acks', {
         v: PROTOCOL_VERSION,
         command_id: command.id,
-        at: new Date().toISOString(),
+        // The device's clock agrees with the server's (the test's).
+        at: t.clock.now().toISOString(),
         result: 'done',
         reason: null,
       });

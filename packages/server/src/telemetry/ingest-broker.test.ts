@@ -20,6 +20,8 @@ const MOSQUITTO = process.env.FLOWBOX_TEST_MQTT ?? 'mqtt://127.0.0.1:1883';
 /** Waits on a condition; generous, since the broker and the database share a busy machine. */
 const eventually = <T>(check: () => Promise<T | undefined | false> | T | undefined | false) =>
   until(check, 20_000);
+/** The start of the hour `hours` hours ago: readings the server takes (docs/protocol.md "Timestamps and their bounds"). */
+const hourAgo = (hours: number) => Math.floor(Date.now() / 3_600_000) * 3_600_000 - hours * 3_600_000;
 
 describe.each([
   { broker: 'embedded', url: undefined },
@@ -61,7 +63,7 @@ describe.each([
     const device = await pairDirectly(t.db, zone);
     const client = await connect(device);
     const topic = deviceTopic(device.serial, 'telemetry');
-    const start = Date.parse('2026-03-02T08:00:00.000Z');
+    const start = hourAgo(3);
     const buffer = Array.from({ length: 30 }, (_, i) =>
       reading(i + 1, new Date(start + (i + 1) * 60_000), 2),
     );
@@ -76,7 +78,7 @@ describe.each([
       .from(consumptionHourly)
       .where(eq(consumptionHourly.flowboxId, device.flowboxId));
     expect(hours.map((h) => [h.hour.toISOString(), h.readings, h.volumeMl])).toEqual([
-      ['2026-03-02T08:00:00.000Z', 30, 60_000],
+      [new Date(start).toISOString(), 30, 60_000],
     ]);
     await eventually(() => messaging.ingest.counters.duplicates >= 30);
   });
@@ -138,7 +140,7 @@ describe.each([
     try {
       await client.publishAsync(
         deviceTopic(device.serial, 'telemetry'),
-        encodePayload(reading(1, '2026-03-02T09:00:00.000Z', 1.25)),
+        encodePayload(reading(1, new Date(hourAgo(2)), 1.25)),
         { qos: 1 },
       );
       const message = await eventually(() => heard[0]);
@@ -186,7 +188,7 @@ describe('two instances on one Mosquitto (DESIGN.md §7)', () => {
     try {
       const [zone] = await createZones(t.db, 'Europe/Paris');
       const devices = await Promise.all([1, 2, 3].map(() => pairDirectly(t.db, zone!)));
-      const start = Date.parse('2026-05-04T06:00:00.000Z');
+      const start = hourAgo(4);
       for (const device of devices) {
         const client = await mqtt.connectAsync(MOSQUITTO, { clientId: device.serial, reconnectPeriod: 0 });
         const topic = deviceTopic(device.serial, 'telemetry');

@@ -9,6 +9,8 @@ export const MESSAGES = {
     'errors.login_failed': 'Unable to authenticate you, verify your email and password',
     'errors.reset_password_failed': 'Unable to change password, please try again later',
     'errors.api_error': 'The API server encountered an error, please try again later.',
+    'errors.service_unavailable':
+      'This server cannot do its work right now ({{parts}} unavailable), please try again later.',
     'errors.forbidden': 'Unauthorized resource recovery',
     'errors.auth_expired': 'Authentication expired - Please sign-in.',
     'errors.invalid_token': 'Invalid token',
@@ -91,6 +93,8 @@ export const MESSAGES = {
     'errors.login_failed': 'Impossible de vous authentifier, vérifiez votre email et votre mot de passe',
     'errors.reset_password_failed': 'Impossible de changer le mot de passe, veuillez réessayer plus tard',
     'errors.api_error': "Le serveur de l'API a rencontré une erreur, veuillez réessayer plus tard.",
+    'errors.service_unavailable':
+      'Ce serveur ne peut pas faire son travail pour le moment ({{parts}} indisponible), veuillez réessayer plus tard.',
     'errors.forbidden': 'Récupération de la resource non autorisée',
     'errors.auth_expired': 'Authentification expirée - veuillez vous identifier',
     'errors.invalid_token': 'Le token est invalide',

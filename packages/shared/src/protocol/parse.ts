@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   AckSchema,
   COMMAND_NAMES,
+  ConfirmSchema,
   CommandEnvelopeSchema,
   CommandSchema,
   DeviceEventSchema,
@@ -12,6 +13,7 @@ import {
   TelemetrySchema,
   type Ack,
   type Command,
+  type Confirm,
   type DeviceEvent,
   type DeviceState,
   type PairingRequest,
@@ -102,6 +104,7 @@ export const parsePairingRequest = (payload: Payload): Parsed<PairingRequest> =>
   parseWith(PairingRequestSchema, payload);
 export const parsePairingResponse = (payload: Payload): Parsed<PairingResponse> =>
   parseWith(PairingResponseSchema, payload);
+export const parseConfirm = (payload: Payload): Parsed<Confirm> => parseWith(ConfirmSchema, payload);
 
 /** A message a device published, with the serial its topic names. */
 export type DeviceMessage =
@@ -154,6 +157,7 @@ export function parseDeviceMessage(
     }
     case 'commands':
     case 'pairing/response':
+    case 'confirm':
       return refused(fail('not_device_topic', kind));
   }
 }

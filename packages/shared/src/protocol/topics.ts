@@ -30,6 +30,7 @@ export const TOPIC_KINDS = [
   'commands',
   'pairing/request',
   'pairing/response',
+  'confirm',
 ] as const;
 export type TopicKind = (typeof TOPIC_KINDS)[number];
 
@@ -43,14 +44,17 @@ export const TOPIC_PUBLISHER: Record<TopicKind, 'device' | 'server'> = {
   commands: 'server',
   'pairing/request': 'device',
   'pairing/response': 'server',
+  confirm: 'server',
 };
 
 /**
- * QoS 1 everywhere (DESIGN.md §3): at-least-once delivery, made exactly-once in effect by the
- * idempotent ingest keyed on (serial, seq) and by command ids. QoS 2 would cost a second round trip
- * per message for nothing the keys do not already give.
+ * QoS 1 (DESIGN.md §3): at-least-once delivery, made exactly-once in effect by the idempotent
+ * ingest keyed on (serial, seq) and by command ids. QoS 2 would cost a second round trip per message
+ * for nothing the keys do not already give. One exception, `confirm`, QoS 0: a lost confirmation
+ * costs only a replay the idempotent ingest absorbs, and a QoS 0 message is never queued for an
+ * offline session, so a confirmation cannot outlive the connection (and credentials) it was meant for.
  */
-export const TOPIC_QOS: Record<TopicKind, 1> = {
+export const TOPIC_QOS: Record<TopicKind, 0 | 1> = {
   telemetry: 1,
   state: 1,
   events: 1,
@@ -59,6 +63,7 @@ export const TOPIC_QOS: Record<TopicKind, 1> = {
   commands: 1,
   'pairing/request': 1,
   'pairing/response': 1,
+  confirm: 0,
 };
 
 /**
@@ -74,6 +79,7 @@ export const TOPIC_RETAINED: Record<TopicKind, boolean> = {
   commands: false,
   'pairing/request': false,
   'pairing/response': false,
+  confirm: false,
 };
 
 /** Largest payload accepted on any topic; anything bigger is dropped unread. */
@@ -101,6 +107,18 @@ export const COMMAND_RETRY_S = 10;
 /** A device keeps at most this many unsent messages while offline (a week of minute telemetry). */
 export const OFFLINE_BUFFER_MAX_MESSAGES = 10_080;
 
+/**
+ * End-to-end confirmation (docs/protocol.md "Confirmation of committed readings"): the server tells
+ * each device, at most once per `CONFIRM_PERIOD_S`, which telemetry sequence numbers it has dealt
+ * with (stored now or before, or refused for good); the device keeps every reading until then and
+ * sends again what stays unconfirmed `CONFIRM_TIMEOUT_S` after the broker acknowledged it, and on
+ * every reconnection. A broker's PUBACK is not the server's commit.
+ */
+export const CONFIRM_PERIOD_S = 1;
+export const CONFIRM_TIMEOUT_S = 30;
+/** Ranges in one confirmation, so that it stays well under `MAX_PAYLOAD_BYTES`; more go in several. */
+export const CONFIRM_MAX_RANGES = 64;
+
 /** A device waiting in pairing mode repeats its request this often until answered. */
 export const PAIRING_REQUEST_RETRY_S = 30;
 
@@ -120,6 +138,17 @@ export function allDevicesFilter(kind: TopicKind): string {
  */
 export function sharedIngestFilter(kind: TopicKind): string {
   return `$share/ingest/${allDevicesFilter(kind)}`;
+}
+
+/**
+ * The server's delivery probe (docs/protocol.md "The server's delivery probe"): each ingest
+ * connection publishes to its own topic under `flowbox/.server/`, subscribed in the same SUBSCRIBE as
+ * the device topics, and expects it back. `.` is in no serial, so no device owns or may use it.
+ */
+export const SERVER_PROBE_ROOT = `${TOPIC_ROOT}/.server/probe`;
+
+export function serverProbeTopic(connectionId: string): string {
+  return `${SERVER_PROBE_ROOT}/${connectionId}`;
 }
 
 /** Reads a topic back into serial and kind; null for anything outside the protocol. */
@@ -186,5 +215,9 @@ export function mayPublish(identity: DeviceIdentity, topic: string): boolean {
 
 export function maySubscribe(identity: DeviceIdentity, filter: string): boolean {
   if (filter === deviceTopic(identity.serial, 'pairing/response')) return true;
-  return identity.role === 'device' && filter === deviceTopic(identity.serial, 'commands');
+  return (
+    identity.role === 'device' &&
+    (filter === deviceTopic(identity.serial, 'commands') ||
+      filter === deviceTopic(identity.serial, 'confirm'))
+  );
 }

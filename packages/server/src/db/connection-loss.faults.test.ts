@@ -1,0 +1,97 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.ts';
+import {
+  expectAllStored,
+  KnownDevice,
+  sessions,
+  terminateBackends,
+  throwawayDatabase,
+  until,
+  type ThrowawayDatabase,
+} from '../faults/devices.testing.ts';
+import { startServer, type RunningServer } from '../server.ts';
+import { freePort } from '../test/harness.ts';
+import { createZones, pairDirectly } from '../telemetry/testing.ts';
+import { openDatabase, type Database } from './client.ts';
+
+/*
+ * Issue #13 item 3: PostgreSQL ending the server's sessions (pg_terminate_backend, a restart, a
+ * failover) while devices send. Every pooled connection breaks, idle or inside a batch's
+ * transaction, and the LISTEN connection too: the process must live on, store every reading the
+ * devices keep sending (none acknowledged before it is stored), and listen again.
+ */
+
+const DEVICES = 3;
+
+describe.runIf(process.env.FLOWBOX_TEST_PG)('database connections terminated during ingest', () => {
+  let database: ThrowawayDatabase;
+  let server: RunningServer;
+  let side: Database;
+  let brokerUrl: string;
+  let baseUrl: string;
+  const devices: KnownDevice[] = [];
+
+  beforeAll(async () => {
+    database = await throwawayDatabase('fbx_connloss');
+    const mqttPort = await freePort();
+    server = await startServer(
+      loadConfig({
+        DATABASE_URL: database.url,
+        DATA_DIR: mkdtempSync(join(tmpdir(), 'fbx-connloss-')),
+        PORT: String(await freePort()),
+        MQTT_PORT: String(mqttPort),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+      }),
+    );
+    baseUrl = server.url;
+    brokerUrl = `mqtt://127.0.0.1:${mqttPort}`;
+    side = await openDatabase({
+      databaseUrl: database.url,
+      dataDir: null,
+      onConnectionError: () => undefined,
+    });
+    const zones = await createZones(side.db, 'Europe/Paris', DEVICES);
+    const start = Date.now() - 6 * 3600_000;
+    for (const zone of zones) {
+      const paired = await pairDirectly(side.db, zone);
+      devices.push(new KnownDevice(brokerUrl, paired.serial, paired.password, start));
+    }
+    await until('devices connected', () => devices.every((d) => d.client.connected));
+  });
+  afterAll(async () => {
+    for (const device of devices) await device.close();
+    await server?.close();
+    await side?.close();
+    await database?.drop();
+  });
+
+  it('lives on, stores every reading and event sent, and listens again', async () => {
+    let terminated = 0;
+    for (let round = 0; round < 5; round++) {
+      for (let i = 0; i < 20; i++) {
+        for (const device of devices) {
+          device.sendReading();
+          if (i % 5 === 0) device.sendEvent();
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      // Sessions end while batches are in their transactions, and again when idle.
+      terminated += await terminateBackends(database.name);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      terminated += await terminateBackends(database.name);
+    }
+    expect(terminated).toBeGreaterThan(0);
+    for (const device of devices) await device.settled();
+    await expectAllStored(database.url, devices, { events: true });
+
+    // Still serving, and listening again (live updates reach this instance's browsers).
+    await until('health ok', async () => (await fetch(`${baseUrl}/v1/health`)).status === 200);
+    await until('LISTEN again', async () =>
+      (await sessions(database.name)).some((s) => s.query.includes('LISTEN flowbox_live')),
+    );
+  });
+});
