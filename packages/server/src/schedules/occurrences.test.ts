@@ -1,5 +1,12 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { localToInstant, wallClockMinutes, windowsAfter, windowsRunningAt } from './occurrences.ts';
+import {
+  localToInstant,
+  walkWindows,
+  wallClockMinutes,
+  windowsAfter,
+  windowsRunningAt,
+} from './occurrences.ts';
 
 const nightly = {
   date_start: '2026-01-01',
@@ -148,5 +155,81 @@ describe('recurrence rules', () => {
     ]);
     expect(windowsRunningAt(nightly, 'Europe/Paris', new Date('2026-06-10T10:00:00Z'))).toEqual([]);
     expect(wallClockMinutes(nightly)).toBe(480);
+  });
+});
+
+describe('recurrences expanded from the asked time, not from their first day (issue #20)', () => {
+  const WEEKDAY_NAMES = [
+    'monday',
+    'tuesday',
+    'wednesday',
+    'thursday',
+    'friday',
+    'saturday',
+    'sunday',
+  ] as const;
+  const ZONES = ['Europe/Paris', 'America/New_York', 'Pacific/Auckland', 'Asia/Kolkata', 'UTC'];
+  const DAY = 86_400_000;
+  const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  const time = fc
+    .tuple(fc.integer({ min: 0, max: 23 }), fc.constantFrom(0, 30, 59))
+    .map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`);
+  const rule = fc
+    .record({
+      start: fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2090, 0, 1) }),
+      length: fc.integer({ min: 1, max: 8 * 365 }),
+      closing_time: time,
+      opening_time: time,
+      frequency: fc.constantFrom('daily' as const, 'weekly' as const, 'monthly' as const),
+      interval: fc.oneof(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 99 })),
+      weekdays: fc.subarray([...WEEKDAY_NAMES]),
+    })
+    .map((r) => ({
+      date_start: dayOf(r.start),
+      date_end: dayOf(r.start + r.length * DAY),
+      closing_time: r.closing_time,
+      opening_time: r.opening_time,
+      recurring: true,
+      frequency: r.frequency,
+      interval: r.interval,
+      weekdays: r.frequency === 'weekly' ? r.weekdays : [],
+    }));
+
+  it('gives the same windows as the walk from the first day, for any rule, time zone and time', () => {
+    fc.assert(
+      fc.property(
+        rule,
+        fc.constantFrom(...ZONES),
+        fc.integer({ min: -400, max: 9 * 365 }),
+        fc.integer({ min: 0, max: DAY - 1 }),
+        fc.integer({ min: 1, max: 12 }),
+        (r, timezone, dayOffset, msOfDay, limit) => {
+          const from = new Date(Date.parse(r.date_start) + dayOffset * DAY + msOfDay);
+          const aligned = walkWindows(r, timezone, from, limit);
+          const naive = walkWindows(r, timezone, from, limit, 'date_start');
+          expect(aligned.windows).toEqual(naive.windows);
+        },
+      ),
+      { seed: 20, numRuns: 400 },
+    );
+  });
+
+  it.each([
+    ['every day', { frequency: 'daily' as const, interval: 1 }],
+    ['every 7 days', { frequency: 'daily' as const, interval: 7 }],
+    [
+      'every 3 weeks on Tuesdays and Fridays',
+      { frequency: 'weekly' as const, interval: 3, weekdays: ['tuesday' as const, 'friday' as const] },
+    ],
+    ['every month', { frequency: 'monthly' as const, interval: 1 }],
+    ['every 99 months', { frequency: 'monthly' as const, interval: 99 }],
+  ])('%s since 2000-01-01, asked in 2099, visits a handful of days', (_name, rr) => {
+    const old = { ...nightly, weekdays: [], ...rr, date_start: '2000-01-01', date_end: '2099-12-31' };
+    const from = new Date('2099-06-15T12:00:00Z');
+    const aligned = walkWindows(old, 'Europe/Paris', from, 5);
+    const naive = walkWindows(old, 'Europe/Paris', from, 5, 'date_start');
+    expect(aligned.windows).toEqual(naive.windows);
+    expect(naive.steps).toBeGreaterThan(rr.frequency === 'daily' && rr.interval === 1 ? 36_000 : 3);
+    expect(aligned.steps).toBeLessThanOrEqual(12);
   });
 });

@@ -1,4 +1,4 @@
-import type { ScheduleValues, Weekday } from '@flowbox/shared';
+import { addDays, daysBetween, laterDate, type ScheduleValues, type Weekday } from '@flowbox/shared';
 import * as rruleModule from 'rrule';
 
 // rrule ships CommonJS and an ES build: Node's ESM loads the former (named exports on `default`),
@@ -45,8 +45,26 @@ const BYDAY = {
  * own TZID handling, working in instants, does not promise.
  */
 export function windowsAfter(rule: ScheduleRule, timezone: string, from: Date, limit: number): Window[] {
+  return walkWindows(rule, timezone, from, limit).windows;
+}
+
+/**
+ * The walk behind `windowsAfter`, with the number of recurrence days it visited. A recurring rule
+ * is expanded from a day on its own grid within one period before `from` (`alignedStart`), so a
+ * schedule's age costs nothing: a daily closing since 2000 asked in 2099 visits a few days, not
+ * 36,000 (issue #20: the job pass runs every 15 s). `start: 'date_start'` walks from the first
+ * day instead, as the tests' reference.
+ */
+export function walkWindows(
+  rule: ScheduleRule,
+  timezone: string,
+  from: Date,
+  limit: number,
+  start: 'aligned' | 'date_start' = 'aligned',
+): { windows: Window[]; steps: number } {
   const found: Window[] = [];
-  if (limit <= 0) return found;
+  let steps = 0;
+  if (limit <= 0) return { windows: found, steps };
   if (!rule.recurring) {
     const window = placeWindow(
       rule.date_start,
@@ -55,13 +73,14 @@ export function windowsAfter(rule: ScheduleRule, timezone: string, from: Date, l
       rule.opening_time,
       timezone,
     );
-    return window && window.end > from ? [window] : [];
+    return { windows: window && window.end > from ? [window] : [], steps };
   }
   // A window that started the day before may still run: start looking one local day early.
   const fromDay = localDateOf(new Date(from.getTime() - DAY_MS), timezone);
   const overnight = rule.opening_time <= rule.closing_time;
-  const days = recurrenceDays(rule);
+  const days = recurrenceDays(rule, start === 'aligned' ? alignedStart(rule, fromDay) : rule.date_start);
   days.all((day) => {
+    steps++;
     const date = day.toISOString().slice(0, 10);
     if (date < fromDay) return true;
     const endDate = overnight ? addDays(date, 1) : date;
@@ -69,7 +88,7 @@ export function windowsAfter(rule: ScheduleRule, timezone: string, from: Date, l
     if (window && window.end > from) found.push(window);
     return found.length < limit;
   });
-  return found;
+  return { windows: found, steps };
 }
 
 /** The windows running at `at` (start ≤ at < end). */
@@ -77,17 +96,57 @@ export function windowsRunningAt(rule: ScheduleRule, timezone: string, at: Date)
   return windowsAfter(rule, timezone, at, 3).filter((w) => w.start <= at && at < w.end);
 }
 
-function recurrenceDays(rule: ScheduleRule) {
+/**
+ * The rule's days from `firstDay`, which is `date_start` or a later day on the rule's grid.
+ * Weekdays and the day of the month are always given, so they never fall back on rrule's default
+ * of `dtstart`'s own weekday or day.
+ */
+function recurrenceDays(rule: ScheduleRule, firstDay: string) {
   const monthly = rule.frequency === 'monthly';
   return new RRule({
     freq: FREQ[rule.frequency ?? 'daily'],
     interval: rule.interval,
-    dtstart: new Date(`${rule.date_start}T00:00:00Z`),
+    dtstart: new Date(`${firstDay}T00:00:00Z`),
     until: new Date(`${rule.date_end}T00:00:00Z`),
     ...(rule.frequency === 'weekly' ? { byweekday: rule.weekdays.map((d) => BYDAY[d]) } : {}),
     // spec §3 monthly: on the start date's day of the month; months without that day are skipped.
     ...(monthly ? { bymonthday: [Number(rule.date_start.slice(8, 10))] } : {}),
   });
+}
+
+/**
+ * The latest day on or before `fromDay` that starts one of the rule's periods (or `date_start`
+ * itself): every `interval` days, weeks or months counted from `date_start`'s day, week or month,
+ * as rrule counts them (weeks starting on Monday, its default). Walking from there yields the
+ * same days on and after `fromDay` as walking from `date_start`.
+ */
+function alignedStart(rule: ScheduleRule, fromDay: string): string {
+  if (fromDay <= rule.date_start) return rule.date_start;
+  const n = rule.interval;
+  if (rule.frequency === 'weekly') {
+    const firstMonday = mondayOf(rule.date_start);
+    const weeks = daysBetween(firstMonday, mondayOf(fromDay)) / 7;
+    return laterDate(rule.date_start, addDays(firstMonday, (weeks - (weeks % n)) * 7));
+  }
+  if (rule.frequency === 'monthly') {
+    const first = monthNumber(rule.date_start);
+    const months = monthNumber(fromDay) - first;
+    const month = first + months - (months % n);
+    const yearMonth = `${String(Math.floor(month / 12)).padStart(4, '0')}-${String((month % 12) + 1).padStart(2, '0')}`;
+    return laterDate(rule.date_start, `${yearMonth}-01`);
+  }
+  const days = daysBetween(rule.date_start, fromDay);
+  return addDays(rule.date_start, days - (days % n));
+}
+
+function mondayOf(day: string): string {
+  const weekday = new Date(`${day}T00:00:00Z`).getUTCDay(); // 0 is Sunday
+  return addDays(day, -((weekday + 6) % 7));
+}
+
+/** Months since year 0: 2026-03-… is 2026 × 12 + 2. */
+function monthNumber(day: string): number {
+  return Number(day.slice(0, 4)) * 12 + Number(day.slice(5, 7)) - 1;
 }
 
 /**
@@ -149,10 +208,6 @@ export function localDateOf(at: Date, timezone: string): string {
 function offsetMs(at: Date, timezone: string): number {
   const local = Date.parse(`${localDateTimeOf(at, timezone)}:00Z`);
   return local - Math.floor(at.getTime() / 60_000) * 60_000;
-}
-
-function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
