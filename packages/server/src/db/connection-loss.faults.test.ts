@@ -60,7 +60,7 @@ describe.runIf(process.env.FLOWBOX_TEST_PG)('database connections terminated dur
       const paired = await pairDirectly(side.db, zone);
       devices.push(new KnownDevice(brokerUrl, paired.serial, paired.password, start));
     }
-    await until('devices connected', () => devices.every((d) => d.client.connected));
+    await until('devices connected', () => devices.every((d) => d.connected));
   });
   afterAll(async () => {
     for (const device of devices) await device.close();

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import {
+  CONFIRM_TIMEOUT_S,
   deviceTopic,
   encodePayload,
+  parseConfirm,
   PROTOCOL_VERSION,
   type DeviceEvent,
   type Telemetry,
@@ -91,40 +93,60 @@ export async function until(
   }
 }
 
+type Outgoing = {
+  kind: 'telemetry' | 'events' | 'acks' | 'state';
+  topic: string;
+  payload: string;
+  /** Telemetry only: its seq, and when the broker acknowledged it (it then waits for a confirmation). */
+  seq?: number;
+  ackedAt?: number;
+};
+
+export type KnownDeviceOptions = {
+  /**
+   * Keep each reading until the server's end-to-end confirmation covers it (docs/protocol.md
+   * "Confirmation of committed readings"), sending again what stays unconfirmed `confirmTimeoutMs`
+   * after its PUBACK and on every reconnection; without it, a PUBACK is the end of a reading.
+   */
+  confirmations?: boolean;
+  confirmTimeoutMs?: number;
+};
+
 /**
- * A paired device that sends readings with known seqs, volumes and dates, and events, over QoS 1.
- * mqtt.js keeps every unacknowledged message and sends it again on each reconnection, so a message
- * counts as delivered only once the broker's PUBACK came (the server sends it once stored).
+ * A paired device that sends readings with known seqs, volumes and dates, and events, over QoS 1,
+ * as docs/protocol.md asks of a device: every message is kept in its own outbox until the broker
+ * acknowledged it (and, with confirmations, until the server confirmed the reading), and all that is
+ * kept is sent again on every reconnection, so at the end "sent" is exactly known. It does its own
+ * keeping rather than trust mqtt.js's store, which resends one message per round trip and can stall.
  */
 export class KnownDevice {
-  readonly client: MqttClient;
+  client: MqttClient;
   /** seq → litres of every reading published. */
   readonly readings = new Map<number, number>();
   readonly events = new Set<number>();
-  private readonly pending = new Set<Promise<unknown>>();
+  /** PUBACKs received, confirmations received (readings they covered). */
+  acked = 0;
+  confirmed = 0;
+  private readonly outbox = new Map<string, Outgoing>();
   private nextSeq = 1;
   private nextEventSeq = 1;
-  acked = 0;
+  private closed = false;
+  private readonly timer: NodeJS.Timeout;
 
   constructor(
-    brokerUrl: string,
+    private readonly brokerUrl: string,
     readonly serial: string,
-    password: string,
+    private readonly password: string,
     /** The first reading ends here; each next one a minute later. */
     private readonly startMs: number,
+    private readonly options: KnownDeviceOptions = {},
   ) {
-    this.client = mqtt.connect(brokerUrl, {
-      username: serial,
-      password,
-      clientId: serial,
-      protocolVersion: 4,
-      clean: true,
-      reconnectPeriod: 250,
-      connectTimeout: 5_000,
-      keepalive: 30,
-    });
-    // Connection refusals and drops are what these cases provoke: the client reconnects on its own.
-    this.client.on('error', () => undefined);
+    this.client = this.connect();
+    this.timer = setInterval(() => this.resendUnconfirmed(), 500);
+  }
+
+  get connected(): boolean {
+    return this.client.connected;
   }
 
   /** Publishes the next reading (litres by seq, so every reading is known). */
@@ -142,9 +164,12 @@ export class KnownDevice {
       humidity_pct: 50,
     };
     this.readings.set(seq, litres);
-    this.track(
-      this.client.publishAsync(deviceTopic(this.serial, 'telemetry'), encodePayload(reading), { qos: 1 }),
-    );
+    this.enqueue(`telemetry:${seq}`, {
+      kind: 'telemetry',
+      topic: deviceTopic(this.serial, 'telemetry'),
+      payload: encodePayload(reading),
+      seq,
+    });
     return seq;
   }
 
@@ -159,41 +184,120 @@ export class KnownDevice {
       reason: 'button',
     };
     this.events.add(seq);
-    this.track(
-      this.client.publishAsync(deviceTopic(this.serial, 'events'), encodePayload(event), { qos: 1 }),
-    );
+    this.enqueue(`events:${seq}`, {
+      kind: 'events',
+      topic: deviceTopic(this.serial, 'events'),
+      payload: encodePayload(event),
+    });
     return seq;
   }
 
   /** Publishes any message of this device (an ack, a state) over QoS 1. */
   send(kind: 'acks' | 'state', message: object): void {
-    this.track(this.client.publishAsync(deviceTopic(this.serial, kind), encodePayload(message), { qos: 1 }));
+    this.enqueue(`${kind}:${randomBytes(6).toString('hex')}`, {
+      kind,
+      topic: deviceTopic(this.serial, kind),
+      payload: encodePayload(message),
+    });
   }
 
-  /** Resolves once every message sent so far was acknowledged. */
+  /** Resolves once every message sent so far is done (acknowledged, and confirmed if asked). */
   async settled(timeoutMs = 60_000): Promise<void> {
-    await until(`${this.serial}'s messages acknowledged`, () => this.pending.size === 0, timeoutMs);
+    await until(`${this.serial}'s messages done`, () => this.outbox.size === 0, timeoutMs);
   }
 
+  /** Messages kept: not acknowledged yet, or readings not confirmed yet. */
   get unacknowledged(): number {
-    return this.pending.size;
+    return this.outbox.size;
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
     await this.client.endAsync(true);
   }
 
-  private track(published: Promise<unknown>): void {
-    const tracked: Promise<unknown> = published.then(
-      () => {
-        this.acked += 1;
-        this.pending.delete(tracked);
-      },
-      () => undefined,
-    );
-    this.pending.add(tracked);
+  private connect(): MqttClient {
+    const client = mqtt.connect(this.brokerUrl, {
+      username: this.serial,
+      password: this.password,
+      clientId: this.serial,
+      protocolVersion: 4,
+      clean: true,
+      // Reconnection is this class's: a fresh client each time, and everything kept sent again.
+      reconnectPeriod: 0,
+      connectTimeout: 5_000,
+      keepalive: 30,
+    });
+    // Connection refusals and drops are what these cases provoke.
+    client.on('error', () => undefined);
+    client.on('connect', () => {
+      if (this.options.confirmations) {
+        client.on('message', (topic, payload) => this.onConfirm(topic, payload));
+        client.subscribe(deviceTopic(this.serial, 'confirm'), { qos: 0 });
+      }
+      for (const [key, message] of [...this.outbox].sort(byKindAndSeq)) {
+        // A reading acknowledged but not confirmed is sent again now (its PUBACK may have come from
+        // a broker that forgot it); its timer starts again with the new PUBACK.
+        message.ackedAt = undefined;
+        this.publish(client, key, message);
+      }
+    });
+    client.on('close', () => {
+      if (this.closed || client !== this.client) return;
+      setTimeout(() => {
+        if (this.closed || client !== this.client) return;
+        client.removeAllListeners();
+        client.on('error', () => undefined);
+        void client.endAsync(true).catch(() => undefined);
+        this.client = this.connect();
+      }, 250);
+    });
+    return client;
+  }
+
+  private enqueue(key: string, message: Outgoing): void {
+    this.outbox.set(key, message);
+    if (this.client.connected) this.publish(this.client, key, message);
+  }
+
+  private publish(client: MqttClient, key: string, message: Outgoing): void {
+    client.publish(message.topic, message.payload, { qos: 1 }, (error) => {
+      if (error || client !== this.client) return;
+      const kept = this.outbox.get(key);
+      if (kept !== message) return;
+      this.acked += 1;
+      if (message.kind === 'telemetry' && this.options.confirmations) message.ackedAt = Date.now();
+      else this.outbox.delete(key);
+    });
+  }
+
+  private onConfirm(topic: string, payload: Buffer): void {
+    if (topic !== deviceTopic(this.serial, 'confirm')) return;
+    const confirm = parseConfirm(payload);
+    if (!confirm.ok) return;
+    for (const [first, last] of confirm.message.telemetry)
+      for (let seq = first; seq <= last; seq++)
+        if (this.outbox.delete(`telemetry:${seq}`)) this.confirmed += 1;
+  }
+
+  private resendUnconfirmed(): void {
+    if (!this.options.confirmations || !this.client.connected) return;
+    const before = Date.now() - (this.options.confirmTimeoutMs ?? CONFIRM_TIMEOUT_S * 1000);
+    for (const [key, message] of this.outbox)
+      if (message.ackedAt !== undefined && message.ackedAt < before) {
+        message.ackedAt = undefined;
+        this.publish(this.client, key, message);
+      }
   }
 }
+
+/** Readings in seq order, then events (the order a device replays its buffer in is its own). */
+const byKindAndSeq = ([a]: [string, Outgoing], [b]: [string, Outgoing]) => {
+  const [ka, sa] = a.split(':');
+  const [kb, sb] = b.split(':');
+  return ka === kb ? Number(sa) - Number(sb) : ka! < kb! ? -1 : 1;
+};
 
 /**
  * What every fault case ends with: each device's readings stored exactly (seq and litres, none

@@ -104,7 +104,9 @@ export class IngestConnection {
 
   private report(problem: string | undefined): void {
     if (problem === this.problem) return;
-    if (problem !== undefined) this.options.log.warn({ problem }, 'device messages do not reach this server');
+    // Connecting and subscribing are steps, not problems worth a warning (readiness still says them).
+    if (problem !== undefined && problem !== 'connecting' && problem !== 'subscribing')
+      this.options.log.warn({ problem }, 'device messages do not reach this server');
     else if (this.problem !== 'connecting')
       this.options.log.info({}, 'device messages reach this server again');
     this.problem = problem;
