@@ -962,6 +962,8 @@ describe('list queries', () => {
     ['limit=501', 'limit', 'validation.max', { max: 500 }],
     ['offset=-1', 'offset', 'validation.invalid'],
     [`search=${'x'.repeat(121)}`, 'search', 'validation.too_long', { max: 120 }],
+    // PostgreSQL refuses U+0000 in a query parameter: a 500 before (found by the fuzz step).
+    ['search=a%00b', 'search', 'validation.forbidden_character'],
   ];
 
   it.each(LISTS)('%s refuses bad paging and search values with a message for the field', async (template) => {
@@ -1090,6 +1092,32 @@ describe('building, zone and water point values', () => {
     expect(expectCatalogueError(res, 'en', 400).details).toEqual([
       { path: 'type', message: 'Please select an option' },
     ]);
+    expect(await rowCounts()).toEqual(before);
+  });
+});
+
+describe('text a database cannot store (found by the fuzz step, docs/fuzz.md)', () => {
+  it('a NUL character or a lone surrogate is refused as its field, in text and in JSON columns', async () => {
+    const before = await rowCounts();
+    for (const language of LANGUAGES) {
+      const waterPoint = await providers[language].put(`${Z()}/water_points/${ids.waterPoint}/update`, {
+        label: 'Tap',
+        location: 'nul\u0000inside',
+      });
+      const contacts = await providers[language].post('/v1/customers/create', {
+        name: 'Surrogates Ltd',
+        operations_contact: { name: 'a\udc00b' },
+        administrative_contact: { phone: '\ud800' },
+      });
+      const message = translate('validation.forbidden_character', language);
+      expect(expectCatalogueError(waterPoint, language, 400).details).toEqual([
+        { path: 'location', message },
+      ]);
+      expect(expectCatalogueError(contacts, language, 400).details).toEqual([
+        { path: 'operations_contact.name', message },
+        { path: 'administrative_contact.phone', message },
+      ]);
+    }
     expect(await rowCounts()).toEqual(before);
   });
 });

@@ -71,9 +71,33 @@ export function installErrorHandler(app: FastifyInstance): void {
 /** Validates a request part with its zod schema; failures keep zod's issues for translation. */
 export function zodValidatorCompiler({ schema }: { schema: z.ZodType }) {
   return (data: unknown) => {
+    const forbidden = forbiddenCharacterIssues(data);
+    if (forbidden.length) return { error: new RequestValidationError(forbidden) };
     // The input is reported so that a wrong type is told apart from a missing value.
     const result = schema.safeParse(data, { reportInput: true });
     if (result.success) return { value: result.data };
     return { error: new RequestValidationError(result.error.issues) };
   };
+}
+
+/**
+ * Text PostgreSQL cannot store: U+0000 (text and jsonb refuse it) and a UTF-16 surrogate without its
+ * pair (jsonb refuses its escape). Either made a write fail with a 500.
+ */
+const FORBIDDEN_CHARACTER = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** No request part carries such text into a service: each string or key holding it is refused as its field. */
+function forbiddenCharacterIssues(data: unknown, path: PropertyKey[] = []): z.core.$ZodIssue[] {
+  const issue = (at: PropertyKey[]): z.core.$ZodIssue => ({
+    code: 'custom',
+    path: at,
+    message: 'validation.forbidden_character',
+    input: undefined,
+  });
+  if (typeof data === 'string') return FORBIDDEN_CHARACTER.test(data) ? [issue(path)] : [];
+  if (typeof data !== 'object' || data === null) return [];
+  return Object.entries(data).flatMap(([key, value]) => [
+    ...(FORBIDDEN_CHARACTER.test(key) ? [issue([...path, key])] : []),
+    ...forbiddenCharacterIssues(value, [...path, key]),
+  ]);
 }

@@ -124,6 +124,14 @@ describe('uploading a building picture', () => {
     expect(uploadedFiles()).toEqual(files);
   });
 
+  it('refuses a form without its boundary with 400, not a 500 (found by the fuzz step)', async () => {
+    const res = await cmA.request('PUT', `${building}/images/picture`, 'no boundary', {
+      'content-type': 'multipart/form-data',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().details).toEqual([{ path: 'file', message: 'This field is required' }]);
+  });
+
   it('refuses a kind of image the building does not have', async () => {
     const res = await cmA.upload(`${building}/images/logo`, TINY_PNG);
     expect(res.statusCode).toBe(400);

@@ -80,6 +80,7 @@ export const MESSAGES = {
     'validation.date': 'Please enter a valid date',
     'validation.date_span': 'Please enter a date between 01/01/2000 and 12/31/2099',
     'validation.invalid': 'This value is not valid',
+    'validation.forbidden_character': 'Contains a character that is not allowed (U+0000 or a lone surrogate)',
     'validation.at_least_one_site': 'Please select at least one site',
     'validation.decimal': 'Please enter a number with at most 4 decimals, such as 2.5',
     'validation.positive': 'Must be greater than 0',
@@ -167,6 +168,8 @@ export const MESSAGES = {
     'validation.date': 'Veuillez saisir une date valide',
     'validation.date_span': 'Veuillez saisir une date entre le 01/01/2000 et le 31/12/2099',
     'validation.invalid': "Cette valeur n'est pas valide",
+    'validation.forbidden_character':
+      'Contient un caractère non autorisé (U+0000 ou une moitié de paire de substitution)',
     'validation.at_least_one_site': 'Veuillez sélectionner au moins un site',
     'validation.decimal': 'Veuillez saisir un nombre avec au plus 4 décimales, par exemple 2.5',
     'validation.positive': 'Doit être supérieur à 0',
