@@ -59,6 +59,7 @@ import { Mailer } from './mail/mailer.ts';
 import { SitesService } from './sites/sites.service.ts';
 import { managersRoutes } from './users/managers.routes.ts';
 import { Readiness } from './health/readiness.ts';
+import { connectionLimit, limitConnections } from './net/connection-limit.ts';
 import { ScheduleRunner } from './schedules/schedule-runner.ts';
 import { schedulesRoutes } from './schedules/schedules.routes.ts';
 import { SchedulesService } from './schedules/schedules.service.ts';
@@ -79,13 +80,17 @@ export type AppOptions = {
     | 'logLevel'
     | 'webDist'
     | 'uploadsDir'
-  >;
+  > &
+    /** No cap when not given (tests, benchmarks); the product's comes from HTTP_MAX_CONNECTIONS_PER_ADDRESS. */
+    Partial<Pick<Config, 'httpMaxConnectionsPerAddress'>>;
   db: Db;
   now?: () => Date;
   /** How long before an unsilenced critical alert is emailed again (default 30 minutes). */
   alertEscalationIntervalMs?: number;
   /** How long a paired flowbox may stay silent before flowbox_communication (default 10 minutes). */
   communicationTimeoutMs?: number;
+  /** Tests shorten the HTTP timeouts. */
+  httpTimeouts?: Partial<typeof HTTP_TIMEOUTS>;
   /** Requests a minute per address on every route (default 1,200); benchmarks lift it. */
   rateLimitPerMinute?: number;
   logger?: FastifyServerOptions['logger'];
@@ -128,15 +133,28 @@ export type Services = {
 
 /** Builds the HTTP app: `/v1` API, its OpenAPI docs at `/v1/docs`, and the web app. */
 export async function buildApp(options: AppOptions): Promise<{ app: App; services: Services }> {
+  const timeouts = { ...HTTP_TIMEOUTS, ...options.httpTimeouts };
   const app = Fastify({
     logger: options.logger ?? { level: options.config.logLevel },
     bodyLimit: 1_048_576,
     trustProxy: false,
+    // A connection silent this long is closed, and a request must arrive whole within its time
+    // (docs/reliability.md "Connection floods and timeouts"); live streams write every 25 s.
+    connectionTimeout: timeouts.idleMs,
+    requestTimeout: timeouts.requestMs,
+    // Node checks the headers and request timeouts this often (30 s by default).
+    http: { connectionsCheckingInterval: Math.min(5000, timeouts.headersMs) },
     // One line per request only when debugging: the start-up banner stays readable.
     logController: new LogController({
       disableRequestLogging: !['debug', 'trace'].includes(options.config.logLevel),
     }),
   }).withTypeProvider<ZodTypeProvider>();
+  // Headers must arrive within this: a client trickling a request line holds no socket for long.
+  app.server.headersTimeout = timeouts.headersMs;
+  limitConnections(
+    app.server,
+    connectionLimit('http', options.config.httpMaxConnectionsPerAddress ?? Infinity, app.log),
+  );
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
@@ -356,6 +374,9 @@ async function answersWithin(db: Db, ms: number): Promise<true | string> {
     clearTimeout(timer);
   }
 }
+
+/** HTTP timeouts (docs/reliability.md "Connection floods and timeouts"). */
+export const HTTP_TIMEOUTS = { headersMs: 10_000, requestMs: 60_000, idleMs: 120_000 };
 
 /** The web app uses no camera, microphone, location or other powerful browser feature. */
 const PERMISSIONS_POLICY = [

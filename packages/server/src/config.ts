@@ -14,6 +14,14 @@ const port = (fallback: number) =>
     .max(65535, 'must be an integer between 1 and 65535')
     .default(fallback);
 
+const count = (min: number, max: number, fallback: number) =>
+  z.coerce
+    .number({ error: `must be an integer between ${min} and ${max}` })
+    .int(`must be an integer between ${min} and ${max}`)
+    .min(min, `must be an integer between ${min} and ${max}`)
+    .max(max, `must be an integer between ${min} and ${max}`)
+    .default(fallback);
+
 const flag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], 'must be true or false')
   .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
@@ -47,6 +55,8 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be 1 to 40 letters, digits, _ or -')
     .optional(),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: count(1, 100_000, 256),
+  MQTT_MAX_CONNECTIONS_PER_ADDRESS: count(1, 1_000_000, 1000),
   MQTT_DYNSEC_USERNAME: z.string().min(1).max(100).optional(),
   MQTT_DYNSEC_PASSWORD: z.string().min(1).max(200).optional(),
   PUBLIC_URL: urlWithScheme(['http', 'https']).optional(),
@@ -98,6 +108,13 @@ export type Config = {
   databasePoolSize: number;
   mqttUrl: string | undefined;
   mqttPort: number;
+  /**
+   * Simultaneous connections one client address may hold (docs/reliability.md "Connection floods
+   * and timeouts"): browsers behind one NAT share it on HTTP, devices on MQTT. Behind a load balancer
+   * that hides client addresses, raise HTTP's to what the balancer holds.
+   */
+  httpMaxConnectionsPerAddress: number;
+  mqttMaxConnectionsPerAddress: number;
   /**
    * With MQTT_URL: this instance's stable MQTT client id prefix, so that after a crash it finds its
    * broker session and what was delivered to it unacknowledged (docs/telemetry.md). One per instance.
@@ -155,6 +172,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: e.DATABASE_POOL_SIZE,
     mqttUrl: e.MQTT_URL,
     mqttPort: e.MQTT_PORT,
+    httpMaxConnectionsPerAddress: e.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
+    mqttMaxConnectionsPerAddress: e.MQTT_MAX_CONNECTIONS_PER_ADDRESS,
     mqttClientId: e.MQTT_CLIENT_ID,
     mqttDynsec,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),

@@ -52,6 +52,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       dynsec: config.mqttDynsec,
       log: app.log,
       readiness,
+      brokerLimits: { maxConnectionsPerAddress: config.mqttMaxConnectionsPerAddress },
     });
     closers.unshift(() => messaging.close());
     // Scheduled closings send through device messaging: the job stops before it does.

@@ -11,7 +11,13 @@ import type { FlowboxesService } from '../flowboxes/flowboxes.service.ts';
 import { TelemetryHooks } from '../telemetry/hooks.ts';
 import type { TelemetryWriter, WriterOptions } from '../telemetry/writer.ts';
 import type { Readiness } from '../health/readiness.ts';
-import { startEmbeddedBroker, type BrokerCounters, type EmbeddedBroker, type Logger } from './broker.ts';
+import {
+  startEmbeddedBroker,
+  type BrokerCounters,
+  type BrokerLimits,
+  type EmbeddedBroker,
+  type Logger,
+} from './broker.ts';
 import { Confirmations, ConfirmingWriter, confirmingHandler } from './confirmations.ts';
 import { DynsecDeviceAccounts } from './device-accounts.ts';
 import { IngestConnection } from './ingest-connection.ts';
@@ -68,6 +74,8 @@ export type MessagingOptions = {
    * With it the server creates and deletes each device's broker account (docs/protocol.md).
    */
   dynsec?: { username: string; password: string };
+  /** The embedded broker's per-connection limits (connections per address, timeouts). */
+  brokerLimits?: Partial<BrokerLimits>;
   /** How often device accounts are reconciled with the database (ms); also on every connection. */
   accountsReconcileMs?: number;
   /** Where the broker's state is reported: 'broker' down while disconnected, unsubscribed or not delivering. */
@@ -132,6 +140,7 @@ export async function startDeviceMessaging(options: MessagingOptions): Promise<D
       log,
       deviceAuthenticator(ctx.db),
       (topic, payload) => brokerHandle(topic, payload),
+      options.brokerLimits,
     );
     connect = { url: broker.internalUrl, options: broker.internalCredentials };
   }
