@@ -121,6 +121,31 @@ describe('what each caller is given', () => {
     expect(await count('cmB')).toEqual(before.cmB);
   });
 
+  it('counts within the customer, site, building or zone asked, and refuses another customer', async () => {
+    const count = async (actor: ActorName, query: string) => {
+      const res = await clients[actor].get(`/v1/alerts/count?${query}`);
+      expect(res.statusCode, query).toBe(200);
+      return res.json() as { open: number; silenced: number };
+    };
+    const byPlace = async () => ({
+      customerA: await count('provider', `customer_id=${w.customers.a.id}`),
+      customerB: await count('provider', `customer_id=${w.customers.b.id}`),
+      siteA1: await count('cmA', `site_id=${w.sites.a1.id}`),
+      siteA2: await count('cmA', `site_id=${w.sites.a2.id}`),
+      zoneA1: await count('smA', `zone_id=${zoneIn.a1}`),
+    });
+    const before = await byPlace();
+    await alertIn('a2');
+    const after = await byPlace();
+    expect(after).toEqual({
+      ...before,
+      customerA: { ...before.customerA, open: before.customerA.open + 1 },
+      siteA2: { ...before.siteA2, open: before.siteA2.open + 1 },
+    });
+    expect((await clients.cmA.get(`/v1/alerts/count?customer_id=${w.customers.b.id}`)).statusCode).toBe(403);
+    expect((await clients.smB.get(`/v1/alerts/count?zone_id=${zoneIn.a1}`)).statusCode).toBe(403);
+  });
+
   it('refuses a site manager whose alerts.manage permission is denied, and writes nothing', async () => {
     const id = await alertIn('a1');
     const denied = await siteManagerWithout(t, w, 'sm.noalerts@test.io', 'alerts.manage');

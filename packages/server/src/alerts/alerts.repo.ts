@@ -4,6 +4,7 @@ import {
   type AlertCategory,
   type AlertDetails,
   type AlertsPage,
+  type AlertCountQuery,
   type AlertsQuery,
 } from '@flowbox/shared';
 import {
@@ -146,12 +147,18 @@ const NONE = '00000000-0000-0000-0000-000000000000';
 
 const listColumns = { alert: alerts, zoneName: zones.name, buildingName: buildings.name };
 
-export async function listAlerts(db: Db, scope: AlertScope, query: AlertsQuery): Promise<AlertsPage> {
+/** The caller's scope narrowed to the customer, site, building or zone a query names. */
+function placeConditions(scope: AlertScope, query: AlertCountQuery): SQL[] {
   const conditions = scopeConditions(scope);
   if (query.customer_id) conditions.push(eq(alerts.customerId, query.customer_id));
   if (query.site_id) conditions.push(eq(alerts.siteId, query.site_id));
   if (query.building_id) conditions.push(eq(alerts.buildingId, query.building_id));
   if (query.zone_id) conditions.push(eq(alerts.zoneId, query.zone_id));
+  return conditions;
+}
+
+export async function listAlerts(db: Db, scope: AlertScope, query: AlertsQuery): Promise<AlertsPage> {
+  const conditions = placeConditions(scope, query);
   if (query.category) conditions.push(eq(alerts.category, query.category));
   if (query.state === 'active') conditions.push(ne(alerts.state, 'resolved'));
   else if (query.state) conditions.push(eq(alerts.state, query.state));
@@ -189,11 +196,15 @@ export async function loadApiAlert(db: Db, id: string): Promise<Alert | undefine
   return row ? toApiAlert(row.alert, row) : undefined;
 }
 
-export async function countAlerts(db: Db, scope: AlertScope): Promise<{ open: number; silenced: number }> {
+export async function countAlerts(
+  db: Db,
+  scope: AlertScope,
+  query: AlertCountQuery = {},
+): Promise<{ open: number; silenced: number }> {
   const rows = await db
     .select({ state: alerts.state, n: count() })
     .from(alerts)
-    .where(and(ne(alerts.state, 'resolved'), ...scopeConditions(scope)))
+    .where(and(ne(alerts.state, 'resolved'), ...placeConditions(scope, query)))
     .groupBy(alerts.state);
   const of = (state: string) => rows.find((r) => r.state === state)?.n ?? 0;
   return { open: of('open'), silenced: of('silenced') };

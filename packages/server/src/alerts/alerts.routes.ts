@@ -4,6 +4,7 @@ import {
   AlertCategorySettingSchema,
   AlertCategorySettingsSchema,
   AlertCategorySettingUpdateSchema,
+  AlertCountQuerySchema,
   AlertCountSchema,
   AlertSchema,
   AlertsPageSchema,
@@ -39,11 +40,13 @@ export function alertsRoutes(app: App, alerts: AlertsService): void {
       schema: {
         tags,
         security,
-        summary: 'How many alerts in the caller scope are open and silenced (the header count)',
+        summary:
+          'How many alerts in the caller scope are open and silenced (the header count), optionally of one customer, site, building or zone',
+        querystring: AlertCountQuerySchema,
         response: { 200: AlertCountSchema, ...errorResponses },
       },
     },
-    (request) => alerts.count(actorOf(request)),
+    (request) => alerts.count(actorOf(request), request.query),
   );
   app.get(
     '/alerts/settings/list',

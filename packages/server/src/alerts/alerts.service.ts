@@ -7,6 +7,7 @@ import {
   type AlertCount,
   type AlertDetails,
   type AlertsPage,
+  type AlertCountQuery,
   type AlertsQuery,
   type AlertTransition,
   type EventAction,
@@ -90,8 +91,9 @@ export class AlertsService {
     return listAlerts(this.ctx.db, scopeOf(actor), query);
   }
 
-  count(actor: Actor): Promise<AlertCount> {
-    return countAlerts(this.ctx.db, scopeOf(actor));
+  async count(actor: Actor, query: AlertCountQuery = {}): Promise<AlertCount> {
+    await this.requireFilters(actor, query);
+    return countAlerts(this.ctx.db, scopeOf(actor), query);
   }
 
   async info(actor: Actor, id: string): Promise<Alert> {
@@ -197,7 +199,7 @@ export class AlertsService {
   }
 
   /** A filter naming a customer, site, building or zone the caller may not read is refused. */
-  private async requireFilters(actor: Actor, query: AlertsQuery): Promise<void> {
+  private async requireFilters(actor: Actor, query: AlertCountQuery): Promise<void> {
     const db = this.ctx.db;
     if (query.customer_id) {
       const [customer] = await db

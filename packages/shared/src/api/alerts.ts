@@ -93,6 +93,15 @@ export const AlertsPageSchema = z.object({ items: z.array(AlertSchema), next_cur
 export type AlertsPage = z.infer<typeof AlertsPageSchema>;
 
 /** The header count: alerts in the caller's scope that are open (not silenced). */
+/** The header count, narrowed like the list to one customer, site, building or zone. */
+export const AlertCountQuerySchema = z.object({
+  customer_id: uuidFilter,
+  site_id: uuidFilter,
+  building_id: uuidFilter,
+  zone_id: uuidFilter,
+});
+export type AlertCountQuery = z.infer<typeof AlertCountQuerySchema>;
+
 export const AlertCountSchema = z.object({ open: z.number().int(), silenced: z.number().int() });
 export type AlertCount = z.infer<typeof AlertCountSchema>;
 
