@@ -331,13 +331,16 @@ describe('the OpenAPI document', () => {
       expect(Object.keys(op.responses), route).toEqual(expect.arrayContaining(['413', '415']));
   });
 
-  it('documents the 503 of the pairing calls that give a device its broker account, and of health', () => {
+  it('documents the 503 of the pairing calls that give a device its broker account, of uploads, and of health', () => {
     const zone = '/v1/customers/{customerId}/sites/{siteId}/buildings/{buildingId}/zones/{zoneId}';
     const with503 = operations().filter(([, op]) => op.responses['503']);
     expect(with503.map(([route]) => route).sort()).toEqual(
       [
         'GET /v1/health',
         'GET /v1/health/ready',
+        'PUT /v1/customers/{customerId}/logo',
+        'PUT /v1/customers/{customerId}/sites/{siteId}/images/{kind}',
+        'PUT /v1/customers/{customerId}/sites/{siteId}/buildings/{buildingId}/images/{kind}',
         `POST ${zone}/flowboxes/pair`,
         `POST ${zone}/flowboxes/{flowboxId}/validate`,
       ].sort(),

@@ -1,6 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ImageExtension } from '@flowbox/shared';
+import { AppError } from '../errors.ts';
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
@@ -16,9 +17,21 @@ export function detectImageType(bytes: Buffer): ImageExtension | undefined {
   return undefined;
 }
 
+/**
+ * Errors of a folder the server cannot write: read-only, full, not a folder, not ours. The upload
+ * answers 503 errors.storage_unavailable (the operator's to mend; nothing is recorded), not a 500.
+ */
+const STORAGE_ERRORS = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'ENOTDIR', 'EEXIST']);
+
 export async function writeImageFile(dir: string, fileName: string, bytes: Buffer): Promise<void> {
-  await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, fileName), bytes, { flag: 'wx' });
+  try {
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, fileName), bytes, { flag: 'wx' });
+  } catch (error) {
+    if (STORAGE_ERRORS.has((error as NodeJS.ErrnoException).code ?? ''))
+      throw new AppError(503, 'errors.storage_unavailable');
+    throw error;
+  }
 }
 
 export function readImageFile(dir: string, fileName: string): Promise<Buffer> {

@@ -22,6 +22,7 @@ const uploadResponses = {
   ...errorResponses,
   413: ApiErrorSchema.describe('The image is larger than 5 MiB'),
   415: ApiErrorSchema.describe('Not a PNG, JPEG or WebP image'),
+  503: ApiErrorSchema.describe('The server cannot save files (its DATA_DIR is read-only or full)'),
 };
 const sitePrefix = '/customers/:customerId/sites/:siteId';
 

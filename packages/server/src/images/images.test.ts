@@ -1,4 +1,5 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MAX_IMAGE_BYTES } from '@flowbox/shared';
 import { count } from 'drizzle-orm';
@@ -49,6 +50,30 @@ const WEBP = Buffer.concat([
 const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
 const HTML = Buffer.from('<!doctype html><html><script>alert(document.cookie)</script></html>');
 const imageRows = async () => (await t.db.select({ n: count() }).from(images))[0]!.n;
+
+describe('uploading where the server cannot write', () => {
+  it("answers 503 in the caller's language and records nothing when DATA_DIR cannot hold the file", async () => {
+    const config = t.services.context.config as { uploadsDir: string };
+    const writable = config.uploadsDir;
+    // A folder under a plain file: mkdir fails (ENOTDIR) even for root, as a read-only or full disk would.
+    const blocker = join(mkdtempSync(join(tmpdir(), 'fbx-blocked-')), 'a-file');
+    writeFileSync(blocker, '');
+    config.uploadsDir = join(blocker, 'uploads');
+    try {
+      const rows = await imageRows();
+      const res = await cmA.upload(`${building}/images/picture`, TINY_PNG, 'front.png');
+      expect(res.statusCode, res.body).toBe(503);
+      expect(res.json().code).toBe('errors.storage_unavailable');
+      const cmAFrench = await loginAs(t.app, 'cm.a@test.io', 'fr');
+      const fr = await cmAFrench.upload(`${building}/images/picture`, TINY_PNG, 'front.png');
+      expect(fr.statusCode).toBe(503);
+      expect(fr.json().message).toMatch(/enregistré/);
+      expect(await imageRows()).toBe(rows);
+    } finally {
+      config.uploadsDir = writable;
+    }
+  });
+});
 
 describe('uploading a building picture', () => {
   it('stores a PNG and serves it back byte for byte, inline, with its type and nosniff', async () => {
