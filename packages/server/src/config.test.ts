@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -62,6 +62,17 @@ describe('configuration (DESIGN.md §8)', () => {
     expect(() => loadConfig({ ...broker, ...account, MQTT_DYNSEC_PASSWORD: 'x'.repeat(201) })).toThrow(
       /^Invalid configuration: MQTT_DYNSEC_PASSWORD [^"]*$/,
     );
+  });
+
+  it('refuses in one line a DATA_DIR it cannot create or write', () => {
+    const file = join(dataDir(), 'a-file');
+    writeFileSync(file, '');
+    for (const dir of [file, join(file, 'data')]) {
+      expect(() => loadConfig({ DATA_DIR: dir })).toThrow(ConfigError);
+      expect(() => loadConfig({ DATA_DIR: dir })).toThrow(
+        /^Invalid configuration: DATA_DIR must be a folder this server can create and write \(got ".*": E[A-Z]+\)$/,
+      );
+    }
   });
 
   it('turns demo data off by default when DATABASE_URL points at PostgreSQL', () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_POOL_SIZE } from './db/client.ts';
@@ -164,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const mqttDynsec = dynsecAccount(e.MQTT_URL, e.MQTT_DYNSEC_USERNAME, e.MQTT_DYNSEC_PASSWORD);
   const dataDir = resolve(e.DATA_DIR);
+  requireWritableFolder(dataDir);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -222,6 +223,25 @@ function dynsecAccount(
 }
 
 /** DESIGN.md §8: without JWT_SECRET a secret is generated once and kept in DATA_DIR. */
+/**
+ * DATA_DIR holds the embedded database, the generated secret and uploads: a folder the server
+ * cannot create or write is said in one line at start (README), not met later as a stack trace or a
+ * failed upload.
+ */
+function requireWritableFolder(dir: string): void {
+  const probe = join(dir, `.write-check-${process.pid}`);
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(probe, '');
+    rmSync(probe, { force: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new ConfigError(
+      `Invalid configuration: DATA_DIR must be a folder this server can create and write (got "${dir}": ${code})`,
+    );
+  }
+}
+
 function loadOrCreateSecret(dataDir: string): string {
   const file = join(dataDir, 'jwt-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
