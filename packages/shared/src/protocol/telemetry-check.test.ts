@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TelemetrySchema } from './messages.ts';
+import { METER_INDEX_MAX_L, TelemetrySchema } from './messages.ts';
 import { checkTelemetry } from './telemetry-check.ts';
 
 /** What the contract says: the parsed reading, or undefined when the schema refuses it. */
@@ -81,21 +81,36 @@ const timestamp = fc.oneof(
 );
 
 /** A reading the schema accepts, drawn near its bounds. */
-const valid = fc.integer({ min: 1, max: 3600 }).chain((interval) =>
-  fc.record({
-    v: fc.constant(1),
-    seq: fc.oneof(fc.constantFrom(1, MAX_SAFE), fc.integer({ min: 1, max: MAX_SAFE })),
-    at: fc.integer({ min: 0, max: 4_102_444_800_000 }).map((ms) => new Date(ms).toISOString()),
-    interval_s: fc.constant(interval),
-    volume_l: fc.oneof(
-      fc.constantFrom(0, (interval * 1500) / 60),
-      fc.double({ min: 0, max: (interval * 1500) / 60, noNaN: true }),
-    ),
-    flow_s: fc.oneof(fc.constantFrom(0, interval), fc.integer({ min: 0, max: interval })),
-    temperature_c: fc.oneof(fc.constantFrom(null, -40, 125), fc.double({ min: -40, max: 125, noNaN: true })),
-    humidity_pct: fc.oneof(fc.constantFrom(null, 0, 100), fc.double({ min: 0, max: 100, noNaN: true })),
-  }),
-);
+const valid = fc
+  .integer({ min: 1, max: 3600 })
+  .chain((interval) =>
+    fc.record({
+      v: fc.constant(1),
+      seq: fc.oneof(fc.constantFrom(1, MAX_SAFE), fc.integer({ min: 1, max: MAX_SAFE })),
+      at: fc.integer({ min: 0, max: 4_102_444_800_000 }).map((ms) => new Date(ms).toISOString()),
+      interval_s: fc.constant(interval),
+      volume_l: fc.oneof(
+        fc.constantFrom(0, (interval * 1500) / 60),
+        fc.double({ min: 0, max: (interval * 1500) / 60, noNaN: true }),
+      ),
+      flow_s: fc.oneof(fc.constantFrom(0, interval), fc.integer({ min: 0, max: interval })),
+      temperature_c: fc.oneof(
+        fc.constantFrom(null, -40, 125),
+        fc.double({ min: -40, max: 125, noNaN: true }),
+      ),
+      humidity_pct: fc.oneof(fc.constantFrom(null, 0, 100), fc.double({ min: 0, max: 100, noNaN: true })),
+      meter_index_l: fc.option(
+        fc.oneof(
+          fc.constantFrom(0, METER_INDEX_MAX_L),
+          fc.double({ min: 0, max: METER_INDEX_MAX_L, noNaN: true }),
+        ),
+        { nil: undefined },
+      ),
+    }),
+  )
+  .map(({ meter_index_l, ...reading }) =>
+    meter_index_l === undefined ? reading : { ...reading, meter_index_l },
+  );
 
 const isNudge = (x: unknown): x is { by: number } => typeof x === 'object' && x !== null && 'by' in x;
 
@@ -108,6 +123,7 @@ const FIELDS = [
   'flow_s',
   'temperature_c',
   'humidity_pct',
+  'meter_index_l',
 ] as const;
 
 /** A valid reading with some fields replaced, removed, or extra fields added. */

@@ -55,6 +55,7 @@ export function checkTelemetry(value: unknown): Telemetry | undefined {
   )
     return undefined;
   const reading: Telemetry = { v, seq, at, interval_s, volume_l, flow_s, temperature_c, humidity_pct };
-  if (meter_index_l !== undefined) reading.meter_index_l = meter_index_l as number;
+  // As the schema answers it: the key kept when present, even holding undefined (not from JSON).
+  if ('meter_index_l' in value) reading.meter_index_l = meter_index_l as number | undefined;
   return reading;
 }
