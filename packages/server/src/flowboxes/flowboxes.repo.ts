@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
-import { PAIRING_STEP, type Flowbox } from '@flowbox/shared';
+import { clockSkewAlarming, clockSkewMs, PAIRING_STEP, type Flowbox } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
 import { buildings, flowboxCredentials, flowboxes, flowboxReceipts, sites, zones } from '../db/schema.ts';
 import type { ZonePath } from '../http/params.ts';
@@ -238,6 +238,10 @@ export async function markSilentDisconnected(db: Db, before: Date, at: Date): Pr
 }
 
 const numberOrNull = (value: string | null): number | null => (value === null ? null : Number(value));
+
+/** The device clock's skew in whole seconds, positive when ahead (`+ 0` turns a -0 into 0). */
+const skewSeconds = (offsetMs: number | null): number | null =>
+  offsetMs === null ? null : Math.round(clockSkewMs(offsetMs) / 1000) + 0;
 const isoOrNull = (value: Date | null): string | null => value?.toISOString() ?? null;
 
 export function toApiFlowbox({ flowbox: f, scope }: LocatedFlowbox): Flowbox {
@@ -261,6 +265,8 @@ export function toApiFlowbox({ flowbox: f, scope }: LocatedFlowbox): Flowbox {
     humidity: numberOrNull(f.humidity),
     flow_lpm: numberOrNull(f.flowLpm),
     flowmeter_index_l: numberOrNull(f.flowmeterIndexL),
+    clock_skew_s: skewSeconds(f.clockOffsetMs),
+    clock_skew_alarming: clockSkewAlarming(f.clockOffsetMs),
     valve: f.valve,
     maintenance_mode: f.maintenanceMode,
     leak_detection_mode: f.leakDetectionMode,

@@ -67,6 +67,13 @@ export const FlowboxSchema = z.object({
   /** The flowmeter: current flow in litres a minute and its index (total litres counted). */
   flow_lpm: z.number().nullable(),
   flowmeter_index_l: z.number().nullable(),
+  /**
+   * The device's clock against the server's, in whole seconds (docs/automation.md "Device clocks"):
+   * positive when the device is ahead, negative when behind; null before its first reading.
+   */
+  clock_skew_s: z.number().int().nullable(),
+  /** Whether that skew is beyond CLOCK_SKEW_ALERT_S either way (the flowbox_internal_status alert's bound). */
+  clock_skew_alarming: z.boolean(),
   valve: z.enum(VALVE_STATES).nullable(),
   maintenance_mode: z.boolean().nullable(),
   leak_detection_mode: z.boolean().nullable(),

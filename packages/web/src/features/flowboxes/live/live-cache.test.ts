@@ -37,6 +37,8 @@ function flowbox(id: string, changes: Partial<Flowbox> = {}): Flowbox {
     humidity: 40,
     flow_lpm: 0,
     flowmeter_index_l: 100,
+    clock_skew_s: 0,
+    clock_skew_alarming: false,
     valve: 'opened',
     maintenance_mode: false,
     leak_detection_mode: false,
