@@ -52,6 +52,18 @@ const deleteAccount = (username: string): DynsecCommand[] => [
   { command: 'deleteRole', rolename: roleOf(username) },
 ];
 
+type ListedRole = { rolename: string; acls?: { acltype: string; topic: string }[] };
+
+/** The addRoleACL commands that bring a device account's role to today's `aclOf`. */
+function missingAcls(username: string, acls: readonly { acltype: string; topic: string }[]): DynsecCommand[] {
+  const identity = identityFromUsername(username);
+  if (!identity) return [];
+  const has = new Set(acls.map((a) => `${a.acltype} ${a.topic}`));
+  return aclOf(identity)
+    .filter((a) => !has.has(`${a.acltype} ${a.topic}`))
+    .map((a) => ({ command: 'addRoleACL', rolename: roleOf(username), ...a }));
+}
+
 type ListedClient = { username: string; clientid?: string; roles?: { rolename: string }[] };
 
 /**
@@ -165,7 +177,9 @@ export class DynsecDeviceAccounts implements DeviceAccounts {
       await this.db.transaction(async (tx) => {
         await lockDeviceAccounts(tx);
         const clients = await this.list<ListedClient>('listClients', 'clients', true);
-        const roles = await this.list<string>('listRoles', 'roles', false);
+        const listedRoles = await this.list<ListedRole>('listRoles', 'roles', true);
+        const roles = listedRoles.map((r) => r.rolename);
+        const roleAcls = new Map(listedRoles.map((r) => [r.rolename, r.acls ?? []]));
         const backed = await backedAccounts(tx);
         const isBacked = (username: string) => {
           const identity = identityFromUsername(username);
@@ -181,10 +195,15 @@ export class DynsecDeviceAccounts implements DeviceAccounts {
         const unbound = managed
           .filter((c) => isBacked(c.username) && c.clientid !== c.username)
           .map((c) => c.username);
+        // Roles made before the protocol gained a topic (a device's `confirm`) get its ACL now.
+        const widened = managed
+          .filter((c) => isBacked(c.username))
+          .flatMap((c) => missingAcls(c.username, roleAcls.get(roleOf(c.username)) ?? []));
         await this.runAll([
           ...stale.map((username) => ({ command: 'deleteClient', username })),
           ...staleRoles.map((rolename) => ({ command: 'deleteRole', rolename })),
           ...unbound.map(bindClientId),
+          ...widened,
         ]);
         const present = new Set(clients.map((c) => c.username));
         const missing = [

@@ -312,6 +312,27 @@ describe.skipIf(!runs)('device accounts on Mosquitto with dynamic security', () 
     }
   });
 
+  it('made before the confirm topic get its ACL by reconciliation', async () => {
+    const p = await paired();
+    await p.device.end();
+    const confirm = deviceTopic(p.serial, 'confirm');
+    // As an older server made them: no confirm subscription.
+    const [removed] = await broker!.control([
+      { command: 'removeRoleACL', rolename: roleOf(p.serial), acltype: 'subscribeLiteral', topic: confirm },
+    ]);
+    expect(removed!.error).toBeUndefined();
+    const control = DynsecControl.connect(broker!.url, broker!.admin, `reconcile-acl-${p.serial}`, quiet);
+    try {
+      await new Promise<void>((resolve) => control.onReady(resolve));
+      await new DynsecDeviceAccounts(control, t.db, quiet).reconcile();
+    } finally {
+      await control.close();
+    }
+    const [role] = await broker!.control([{ command: 'getRole', rolename: roleOf(p.serial) }]);
+    const acls = (role!.data as { role: { acls: { acltype: string; topic: string }[] } }).role.acls;
+    expect(acls.map((a) => `${a.acltype} ${a.topic}`)).toContain(`subscribeLiteral ${confirm}`);
+  });
+
   it('made before client ids were bound are bound by reconciliation', async () => {
     const p = await paired();
     await p.device.end();
