@@ -22,6 +22,7 @@ import {
   AlertsService,
   alertsRoutes,
   COMMUNICATION_TIMEOUT_MS,
+  clockSkewListener,
   monitoringListener,
 } from './alerts/index.ts';
 import { AutomationService, automationRoutes, lockedZoneGuard } from './automation/index.ts';
@@ -227,6 +228,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   };
   services.telemetry.register(services.automation.listener());
   services.telemetry.register(monitoringListener());
+  services.telemetry.register(clockSkewListener());
   app.addHook('onClose', async () => mailer.close());
   // spec §4 subscription renewal: renewals fall due by the day, so an hourly pass on every instance
   // is enough; each renewal is claimed by one of them (docs/billing.md).
@@ -281,7 +283,12 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
         return reply.code(503).send({
           code: 'errors.service_unavailable',
           message: translate('errors.service_unavailable', language, { parts: parts.join(', ') }),
-          details: Object.entries(problems).map(([path, message]) => ({ path, message })),
+          // Health is public: each part's state in words of our own, never a driver's error text
+          // (which can name hosts and addresses); the log has the whole reason.
+          details: Object.entries(problems).map(([path, message]) => ({
+            path,
+            message: publicState(message),
+          })),
         });
       };
       v1.get(
@@ -356,6 +363,11 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   await serveWebApp(app, options.config.webDist);
   return { app, services };
 }
+
+/** The states a part may show anonymous callers; any other reason reads "unavailable". */
+const PUBLIC_STATES = ['connecting', 'disconnected', 'subscribing', 'not subscribed', 'not delivering'];
+const publicState = (reason: string) =>
+  PUBLIC_STATES.find((state) => reason.includes(state)) ?? 'unavailable';
 
 /** `true` when the database answers `SELECT 1` within `ms`, else why not. */
 async function answersWithin(db: Db, ms: number): Promise<true | string> {
