@@ -23,7 +23,6 @@ import {
   type WaterPointSpec,
   type ZoneSpec,
 } from './consumption.ts';
-import type { DeviceOptions } from './device.ts';
 import { createFleet, type FleetOptions, type OfflinePeriod } from './fleet.ts';
 
 export const HELP = `flowbox-sim: simulated flowboxes speaking the device protocol (docs/protocol.md)
@@ -272,28 +271,26 @@ export function parseCliOptions(argv: string[]): CliOptions | 'help' {
 
 /** The fleet the options describe, its simulated time starting at `startMs`. */
 export function fleetOptionsFrom(options: CliOptions, startMs: number): FleetOptions {
-  const devices: FleetOptions['devices'] = options.devices.map(
-    (entry): Omit<DeviceOptions, 'brokerUrl' | 'clock' | 'seed' | 'intervalS'> => ({
-      serial: entry.serial,
-      credentials:
-        entry.password === undefined
-          ? undefined
-          : { username: entry.username ?? entry.serial, password: entry.password },
-      factorySecret: entry.factory_secret,
-      zone: {
-        profile: entry.profile ?? options.zone.profile,
-        timezone: entry.timezone ?? options.zone.timezone,
-        water_points: entry.water_points ?? options.zone.water_points,
-      },
-      model: entry.model ?? options.model,
-      waterTemperature: entry.water_temperature ?? options.waterTemperature,
-      clockSkewMs: options.clockSkewS * 1000,
-      faults: options.faults
-        .filter((f) => f.serial === null || f.serial === entry.serial)
-        .map((f): FaultSpec => ({ kind: f.kind })),
-      autotestResult: options.autotestResult,
-    }),
-  );
+  const devices: FleetOptions['devices'] = options.devices.map((entry): FleetOptions['devices'][number] => ({
+    serial: entry.serial,
+    credentials:
+      entry.password === undefined
+        ? undefined
+        : { username: entry.username ?? entry.serial, password: entry.password },
+    factorySecret: entry.factory_secret,
+    zone: {
+      profile: entry.profile ?? options.zone.profile,
+      timezone: entry.timezone ?? options.zone.timezone,
+      water_points: entry.water_points ?? options.zone.water_points,
+    },
+    model: entry.model ?? options.model,
+    waterTemperature: entry.water_temperature ?? options.waterTemperature,
+    clockSkewMs: options.clockSkewS * 1000,
+    faults: options.faults
+      .filter((f) => f.serial === null || f.serial === entry.serial)
+      .map((f): FaultSpec => ({ kind: f.kind })),
+    autotestResult: options.autotestResult,
+  }));
   const offline: OfflinePeriod[] = options.offline.map((o) => ({
     from: startMs + o.startS * 1000,
     until: startMs + (o.startS + o.lengthS) * 1000,
@@ -337,6 +334,8 @@ export async function runCli(
   const fleet = createFleet({
     ...fleetOptionsFrom(options, startMs),
     clock,
+    // Waiting for the server's confirmation is real time, whatever the speed-up.
+    protocolClock: systemClock,
     onProblem: (error, serial) => out.error(`${serial}: ${error.message}`),
   });
   const loud = !options.load;

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AUTOTEST_RESULTS, type Telemetry } from '@flowbox/shared';
+import { AUTOTEST_RESULTS, CONFIRM_TIMEOUT_S, type Telemetry } from '@flowbox/shared';
 import { ManualClock } from './clock.ts';
 import type { ZoneSpec } from './consumption.ts';
 import { createDevice, type DeviceOptions, type SimulatedFlowbox } from './device.ts';
@@ -9,6 +9,7 @@ import {
   MOSQUITTO_URL,
   startAedes,
   uniqueSerial,
+  until,
   type TestBroker,
 } from './test-helpers.ts';
 
@@ -82,8 +83,10 @@ describe.each([
       device.tick();
     }
     await observer.waitFor(`${minutes} readings`, () => observer.of('telemetry').length >= before + minutes);
-    // The broker's acknowledgements may trail the deliveries: wait until the device has them all.
+    // The broker's acknowledgements and the observer's confirmations may trail the deliveries:
+    // wait until the device has them all, so that no reading is sent again for want of them.
     await device.flush();
+    if (observer.confirming) await until('confirmations', () => device.unconfirmed === 0);
     return observer.of('telemetry').slice(before);
   }
 
@@ -257,6 +260,7 @@ describe.each([
         () => observer.of('telemetry').length === 7 && observer.of('events').length === 1,
       );
       await device.flush();
+      await until('confirmations', () => device.buffered === 0);
       expect(observer.of('telemetry').map((t: Telemetry) => t.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
       expect(observer.of('telemetry').map((t) => Date.parse(t.at) - NIGHT)).toEqual(
         [1, 2, 3, 4, 5, 6, 7].map((i) => i * MINUTE),
@@ -283,6 +287,76 @@ describe.each([
   });
 
   it.skipIf(!available)(
+    'keeps a reading the broker acknowledged until the server confirms it, and sends it again after the timeout',
+    async () => {
+      const { device, observer, clock } = await boot({ faults: [{ kind: 'slow_leak' }] });
+      observer.confirming = false;
+      const first = await measure(device, observer, clock, 2);
+      expect({ buffered: device.buffered, unconfirmed: device.unconfirmed }).toEqual({
+        buffered: 2,
+        unconfirmed: 2,
+      });
+      // Short of the next interval: only the timeout is at stake.
+      clock.advance(CONFIRM_TIMEOUT_S * 1000 - 1);
+      device.tick();
+      await device.flush();
+      expect(device.resent).toBe(0);
+      clock.advance(1);
+      device.tick();
+      await observer.waitFor('the readings again', () => observer.of('telemetry').length === 4);
+      // Same sequence numbers, same payloads.
+      expect(observer.of('telemetry').slice(2)).toEqual(first);
+      expect(device.resent).toBe(2);
+      await observer.confirm([[1, 2]]);
+      await until('the confirmation', () => device.buffered === 0);
+      clock.advance(CONFIRM_TIMEOUT_S * 1000 - 1);
+      device.tick();
+      await device.flush();
+      expect(observer.of('telemetry')).toHaveLength(4);
+    },
+  );
+
+  it.skipIf(!available)(
+    'replays its unconfirmed readings in order on reconnection; events leave at the broker acknowledgement',
+    async () => {
+      const { device, observer, clock } = await boot();
+      observer.confirming = false;
+      await measure(device, observer, clock, 3);
+      device.setMaintenanceOnDevice(true);
+      await observer.waitFor('the event', () => observer.of('events').length === 1);
+      await device.flush();
+      expect(device.buffered).toBe(3);
+      await observer.confirm([[2, 2]]);
+      await until('the confirmation of 2', () => device.buffered === 2);
+      await device.goOffline();
+      clock.advance(MINUTE);
+      device.tick();
+      await device.goOnline();
+      await observer.waitFor('the replay', () => observer.of('telemetry').length === 6);
+      expect(observer.of('telemetry').map((t) => t.seq)).toEqual([1, 2, 3, 1, 3, 4]);
+      expect(observer.of('events')).toHaveLength(1);
+    },
+  );
+
+  it.skipIf(!available)('counts unconfirmed readings in its buffer limit', async () => {
+    const { device, observer, clock } = await boot({ bufferLimit: 3 });
+    observer.confirming = false;
+    for (let minute = 0; minute < 5; minute++) await measure(device, observer, clock, 1);
+    expect({ buffered: device.buffered, dropped: device.dropped }).toEqual({ buffered: 3, dropped: 2 });
+    await device.goOffline();
+    // Readings unconfirmed for a minute were sent again meanwhile: only the replay matters here.
+    const before = observer.of('telemetry').length;
+    await device.goOnline();
+    await observer.waitFor('the replay', () => observer.of('telemetry').length === before + 3);
+    expect(
+      observer
+        .of('telemetry')
+        .slice(before)
+        .map((t) => t.seq),
+    ).toEqual([3, 4, 5]);
+  });
+
+  it.skipIf(!available)(
     'stamps its messages with its own skewed clock, and judges expiry by it',
     async () => {
       const skew = 2 * 60 * MINUTE;
@@ -303,5 +377,41 @@ describe.each([
       'heartbeats',
       () => observer.of('presence').filter((p) => p.status === 'online').length === 3,
     );
+  });
+});
+
+describe('a simulated flowbox whose broker refuses the confirm subscription', () => {
+  it('counts a reading as delivered once the broker acknowledges it, and says so once', async () => {
+    const broker = await startAedes({
+      // A broker role made before `confirm` existed: that one subscription is refused (SUBACK 0x80).
+      authorizeSubscribe: (_client, subscription, callback) =>
+        callback(null, subscription.topic.endsWith('/confirm') ? null : subscription),
+    });
+    const clock = new ManualClock(NIGHT);
+    const serial = uniqueSerial('old-acl');
+    const observer = await DeviceObserver.watch(broker.url, serial, () => clock.now());
+    observer.confirming = false;
+    const device = createDevice({ serial, brokerUrl: broker.url, zone: office, clock, cleanSession: true });
+    const problems: string[] = [];
+    device.on('problem', (error) => problems.push(error.message));
+    try {
+      for (let connection = 1; connection <= 2; connection++) {
+        await device.start();
+        await observer.waitFor('state', () => observer.of('state').length === connection);
+        clock.advance(MINUTE);
+        device.tick();
+        await observer.waitFor('a reading', () => observer.of('telemetry').length === connection);
+        await device.flush();
+        expect(device.buffered).toBe(0);
+        await device.goOffline();
+      }
+      expect(device.confirmRefusals).toBe(2);
+      expect(problems.filter((p) => p.includes('confirm'))).toHaveLength(1);
+      expect(observer.of('telemetry').map((t) => t.seq)).toEqual([1, 2]);
+    } finally {
+      await device.stop();
+      await observer.close();
+      await broker.close();
+    }
   });
 });

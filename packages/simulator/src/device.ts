@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import mqtt, { type MqttClient } from 'mqtt';
 import {
   bootstrapUsername,
+  CONFIRM_TIMEOUT_S,
   deviceTopic,
   encodePayload,
   MAX_TELEMETRY_INTERVAL_S,
@@ -9,9 +10,11 @@ import {
   OFFLINE_BUFFER_MAX_MESSAGES,
   PAIRING_REQUEST_RETRY_S,
   parseCommand,
+  parseConfirm,
   parsePairingResponse,
   PROTOCOL_VERSION,
   TELEMETRY_INTERVAL_S,
+  TOPIC_QOS,
   type Ack,
   type AckRefusalReason,
   type AutotestResult,
@@ -25,7 +28,6 @@ import {
   type Presence,
   type RebootReason,
   type Telemetry,
-  type TopicKind,
   type ValveState,
   type WaterTemperature,
 } from '@flowbox/shared';
@@ -55,6 +57,12 @@ export type DeviceOptions = {
   versions?: DeviceVersions;
   /** Simulated true time: consumption follows it. Real time by default. */
   clock?: Clock;
+  /**
+   * The clock of the protocol's own waits (the server's confirmation, `CONFIRM_TIMEOUT_S`): `clock`
+   * by default, so that tests move both at once. The CLI passes real time when it speeds simulated
+   * time up, so that a speed-up does not shorten the wait and resend every reading.
+   */
+  protocolClock?: Clock;
   /** The device's clock runs this far ahead (negative: behind) of true time. */
   clockSkewMs?: number;
   seed?: number;
@@ -64,7 +72,7 @@ export type DeviceOptions = {
   autotestResult?: AutotestResult;
   /** Real milliseconds a reboot keeps the device away. */
   rebootDelayMs?: number;
-  /** Real milliseconds between automatic reconnection attempts after a network loss. */
+  /** Real milliseconds between reconnection attempts after a network loss or a refused CONNECT. */
   reconnectPeriodMs?: number;
   /** Real milliseconds between pairing requests while waiting for an answer. */
   pairingRetryMs?: number;
@@ -110,9 +118,69 @@ export class PairingRefusedError extends Error {
   }
 }
 
-type Outgoing = { kind: TopicKind; topic: string; payload: string };
+/** One message of the buffer, kept until it is done with (docs/protocol.md "Offline buffering and replay"). */
+type Outgoing = {
+  kind: 'telemetry' | 'events' | 'acks';
+  topic: string;
+  payload: string;
+  /** A reading's sequence number, matched against the server's confirmations; null otherwise. */
+  seq: number | null;
+  /**
+   * When the broker acknowledged this reading (protocol clock), kept until the server confirms it;
+   * null while it is to be sent (again).
+   */
+  brokerAckedAt: number | null;
+  /** The broker acknowledged it once already: counted once in `published`. */
+  delivered: boolean;
+};
 
-type Connection = { client: MqttClient; closed: Promise<void> };
+/**
+ * One MQTT connection. A client serves one connection only: when it closes, the client is ended
+ * and dropped, and the next attempt is a new client. So nothing the old one held (mqtt.js keeps
+ * unacknowledged publishes to send again on its own reconnection) outlives it: the device's buffer
+ * is the only copy of what is still to send.
+ */
+type Connection = {
+  client: MqttClient;
+  /** CONNACK received, and not closed since. */
+  open: boolean;
+  /** The broker granted the `confirm` subscription: readings wait for the server's confirmation. */
+  confirms: boolean;
+  /** Callbacks of the waits on this connection (`whileOpen`), called once when it closes. */
+  closeWaiters: Set<() => void>;
+};
+
+/** What the device holds, counted: each number stays under a fixed bound whatever the network does. */
+export type DeviceFootprint = {
+  /** MQTT clients created and not yet closed: at most one. */
+  clients: number;
+  /** Messages in the buffer: at most the buffer limit. */
+  buffered: number;
+  /** Readings among them that the broker acknowledged and the server has not confirmed yet. */
+  unconfirmed: number;
+  /** Command outcomes remembered to answer redeliveries: at most `REMEMBERED_COMMANDS`. */
+  rememberedCommands: number;
+  /** Listeners on the device and on its current client. */
+  deviceListeners: number;
+  clientListeners: number;
+  /** QoS 1 packets the current client waits an acknowledgement for, and waits on its closing. */
+  inFlight: number;
+  closeWaiters: number;
+  /** A reconnection is scheduled (0 or 1). */
+  reconnectTimers: number;
+};
+
+/** A wait cut short by the connection closing. */
+const CLOSED = Symbol('connection closed');
+
+/** mqtt.js's default, kept: a lost connection is tried again every 2 s. */
+const RECONNECT_PERIOD_MS = 2000;
+
+/** A CONNECT the broker has not answered in this time is given up (and tried again). */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/** The SUBACK code of a refused subscription (MQTT 3.1.1 §3.9.3: 0x80, "Failure"). */
+const SUBSCRIPTION_REFUSED = 0x80;
 
 /** Autotest checks, in the order a flowbox runs them. */
 const AUTOTEST_CHECKS = [
@@ -132,7 +200,7 @@ const AUTOTEST_CHECKS = [
 export const REPLAY_WINDOW = 64;
 
 /** Remembered command outcomes, so a redelivered command is answered and never run twice. */
-const REMEMBERED_COMMANDS = 1000;
+export const REMEMBERED_COMMANDS = 1000;
 
 /** Broker refusals that mean "these credentials are no good": v3.1.1 codes 4, 5; v5 0x86, 0x87. */
 const CREDENTIALS_REFUSED = new Set([4, 5, 0x86, 0x87]);
@@ -146,16 +214,26 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
   readonly serial: string;
   private readonly options: DeviceOptions;
   private readonly clock: Clock;
+  private readonly protocolClock: Clock;
   private readonly random: Random;
   private readonly consumption: ConsumptionModel;
   private readonly localHour: (ms: number) => number;
   private readonly intervalMs: number;
   private credentials: DeviceCredentials | undefined;
+  /** The device wants to be online: set by `start()`, cleared by `stop()`, `goOffline()`, a revocation. */
+  private wanted = false;
   private connection: Connection | null = null;
+  /** MQTT clients created and not yet closed (the footprint's `clients`). */
+  private liveClients = 0;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  /** The one wait of `start()` callers for a connection, however many call it. */
+  private starting: { promise: Promise<void>; settle: (error?: Error) => void } | null = null;
   private outbox: Outgoing[] = [];
-  private draining: Promise<void> | null = null;
+  private draining: Promise<boolean> | null = null;
   private readonly seen = new Map<string, Ack>();
-  private pendingRebootAck: string | null = null;
+  /** Reboot commands waiting for the reboot under way to finish (one reboot answers them all). */
+  private readonly pendingRebootAcks = new Set<string>();
+  private rebooting = false;
   private pendingRebootEvent = false;
   private rebootReason: RebootReason = 'command';
   private telemetrySeq: number;
@@ -164,8 +242,16 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
   private lastAdvance: number;
   private partial = { volumeL: 0, flowS: 0 };
   private status: Omit<DeviceState, 'v' | 'at' | 'temperature_c' | 'humidity_pct'>;
-  /** Messages the broker acknowledged, for rate reports. */
+  /** Messages the broker acknowledged (each counted once), for rate reports. */
   published = 0;
+  /** Readings sent again because no confirmation came in time, or on a new connection. */
+  resent = 0;
+  /** Readings the server confirmed. */
+  confirmed = 0;
+  /** Messages dropped from a full buffer. */
+  dropped = 0;
+  /** Connections on which the broker refused the `confirm` subscription (PUBACK counted as done). */
+  confirmRefusals = 0;
 
   constructor(options: DeviceOptions) {
     super();
@@ -173,6 +259,7 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
     this.serial = options.serial;
     this.credentials = options.credentials;
     this.clock = options.clock ?? systemClock;
+    this.protocolClock = options.protocolClock ?? this.clock;
     this.random = seededRandom(deriveSeed(options.seed ?? 1, options.serial));
     const model = options.model ?? 'one_inch_v1';
     this.consumption = new ConsumptionModel(options.zone, model, this.random, options.faults ?? []);
@@ -207,7 +294,7 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
   }
 
   get connected(): boolean {
-    return this.connection?.client.connected === true;
+    return this.connection?.open === true;
   }
 
   get valve(): ValveState {
@@ -218,9 +305,34 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
     return this.credentials;
   }
 
-  /** Messages waiting for the broker (the offline buffer). */
+  /**
+   * Messages the device holds (the offline buffer): not yet acknowledged by the broker, or readings
+   * acknowledged by it and waiting for the server's confirmation.
+   */
   get buffered(): number {
     return this.outbox.length;
+  }
+
+  /** Readings the broker acknowledged that the server has not confirmed yet. */
+  get unconfirmed(): number {
+    return this.outbox.filter((m) => m.brokerAckedAt !== null).length;
+  }
+
+  /** What the device holds, counted (tests, reports). */
+  footprint(): DeviceFootprint {
+    const client = this.connection?.client;
+    return {
+      clients: this.liveClients,
+      buffered: this.outbox.length,
+      unconfirmed: this.unconfirmed,
+      rememberedCommands: this.seen.size,
+      deviceListeners: listenerTotal(this),
+      // An MqttClient is an EventEmitter whose typings narrow the event names.
+      clientListeners: client ? listenerTotal(client as unknown as EventEmitter) : 0,
+      inFlight: client ? Object.keys(client.outgoing).length : 0,
+      closeWaiters: this.connection?.closeWaiters.size ?? 0,
+      reconnectTimers: this.reconnectTimer ? 1 : 0,
+    };
   }
 
   get nextTelemetrySeq(): number {
@@ -239,18 +351,25 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
     };
   }
 
-  /** Connects (with its last will) and keeps reconnecting after network losses until stopped. */
+  /**
+   * Connects (with its last will) and keeps reconnecting after network losses until stopped.
+   * Resolves once connected (or once stopped); rejects with `CredentialsRefusedError` when the
+   * broker refuses the credentials. Calling it again while connecting waits for the same connection.
+   */
   async start(): Promise<void> {
-    await this.connect();
+    this.wanted = true;
+    if (!this.connection && !this.reconnectTimer) this.openConnection();
+    await this.untilConnected();
   }
 
   /** A clean stop: says `offline` / `shutdown`, then disconnects without firing the will. */
   async stop(): Promise<void> {
-    const connection = this.connection;
-    this.connection = null;
+    const connection = this.leave();
     if (!connection) return;
-    if (connection.client.connected) await this.publishPresence(connection.client, 'offline', 'shutdown');
-    await connection.client.endAsync();
+    if (connection.open)
+      await this.whileOpen(connection, this.publishPresence(connection.client, 'offline', 'shutdown'));
+    await this.whileOpen(connection, connection.client.endAsync());
+    connection.client.end(true);
   }
 
   /**
@@ -258,16 +377,44 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
    * will. The device keeps measuring and buffers until `goOnline()`.
    */
   async goOffline(): Promise<void> {
-    const connection = this.connection;
-    this.connection = null;
-    if (connection) await connection.client.endAsync(true);
+    await this.leave()?.client.endAsync(true);
   }
 
   async goOnline(): Promise<void> {
     await this.start();
   }
 
-  private async connect(): Promise<void> {
+  /** The device stops wanting a connection: no reconnection, `start()` callers released. */
+  private leave(): Connection | null {
+    this.wanted = false;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
+    const connection = this.connection;
+    this.connection = null;
+    this.settleStart();
+    return connection;
+  }
+
+  private untilConnected(): Promise<void> {
+    if (this.connected) return Promise.resolve();
+    if (!this.starting) {
+      let settle: (error?: Error) => void = () => {};
+      const promise = new Promise<void>((resolve, reject) => {
+        settle = (error) => (error ? reject(error) : resolve());
+      });
+      this.starting = { promise, settle };
+    }
+    return this.starting.promise;
+  }
+
+  private settleStart(error?: Error): void {
+    const starting = this.starting;
+    this.starting = null;
+    starting?.settle(error);
+  }
+
+  /** One connection attempt, with a new client (see `Connection`). */
+  private openConnection(): void {
     const username = this.credentials?.username;
     const client = mqtt.connect(this.options.brokerUrl, {
       clientId: username ?? this.serial,
@@ -275,8 +422,9 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
       password: this.credentials?.password,
       clean: this.options.cleanSession ?? false,
       keepalive: MQTT_KEEPALIVE_S,
-      reconnectPeriod: this.options.reconnectPeriodMs ?? 2000,
-      connectTimeout: 10_000,
+      // The device reconnects itself, with a new client (see `Connection`).
+      reconnectPeriod: 0,
+      connectTimeout: CONNECT_TIMEOUT_MS,
       will: {
         topic: deviceTopic(this.serial, 'presence'),
         payload: Buffer.from(
@@ -291,41 +439,70 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
         retain: true,
       },
     });
-    let markClosed = () => {};
-    const connection: Connection = { client, closed: new Promise((resolve) => (markClosed = resolve)) };
+    const connection: Connection = { client, open: false, confirms: false, closeWaiters: new Set() };
     this.connection = connection;
+    this.liveClients += 1;
     client.on('connect', () => {
-      connection.closed = new Promise((resolve) => (markClosed = resolve));
-      this.onConnected(client).catch((error: Error) => this.emit('problem', error));
+      connection.open = true;
+      this.settleStart();
+      this.onConnected(connection).catch((error: Error) => {
+        if (connection.open) this.emit('problem', error);
+      });
     });
-    client.on('close', () => {
-      markClosed();
-      this.emit('disconnected');
-    });
-    client.on('message', (topic, payload) => {
-      if (topic === deviceTopic(this.serial, 'commands')) this.receiveCommand(payload);
-    });
+    client.once('close', () => this.onClosed(connection));
+    client.on('message', (topic, payload) => this.receive(topic, payload));
     client.on('error', (error) => {
       if ('code' in error && typeof error.code === 'number' && CREDENTIALS_REFUSED.has(error.code))
         this.forgetCredentials(client);
       else this.emit('problem', error);
     });
-    // The first connection settles start(): connected, or refused credentials (the device is then
-    // revoked); other errors are ridden out by reconnecting.
-    await new Promise<void>((resolve, reject) => {
-      const settle = () => {
-        client.off('connect', settle);
-        this.off('revoked', refuse);
-        resolve();
-      };
-      const refuse = () => {
-        client.off('connect', settle);
-        this.off('revoked', refuse);
-        reject(new CredentialsRefusedError(this.serial));
-      };
-      client.once('connect', settle);
-      this.once('revoked', refuse);
+  }
+
+  /**
+   * A connection is over (lost, refused, timed out, or ended on purpose): its client is ended for
+   * good, every wait on it is released, the readings still waiting for a confirmation are to be
+   * sent again on the next connection, and one reconnection is scheduled if the device still wants
+   * to be online.
+   */
+  private onClosed(connection: Connection): void {
+    const wasOpen = connection.open;
+    connection.open = false;
+    this.liveClients -= 1;
+    connection.client.end(true);
+    for (const release of connection.closeWaiters) release();
+    connection.closeWaiters.clear();
+    this.resendUnconfirmed(Number.POSITIVE_INFINITY);
+    if (this.connection === connection) {
+      this.connection = null;
+      this.scheduleReconnect();
+    }
+    if (wasOpen) this.emit('disconnected');
+  }
+
+  private scheduleReconnect(): void {
+    if (!this.wanted || this.connection || this.reconnectTimer) return;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      if (this.wanted && !this.connection) this.openConnection();
+    }, this.options.reconnectPeriodMs ?? RECONNECT_PERIOD_MS);
+  }
+
+  /**
+   * Waits for `work` while the connection stays open: `CLOSED` as soon as it closes, so that a
+   * connection lost mid-way never leaves the device waiting on a client that is gone. The wait is
+   * removed once settled, so a long connection does not collect one per message.
+   */
+  private whileOpen<T>(connection: Connection, work: Promise<T>): Promise<T | typeof CLOSED> {
+    if (!connection.open) {
+      work.catch(() => undefined);
+      return Promise.resolve(CLOSED);
+    }
+    let release: () => void = () => {};
+    const closed = new Promise<typeof CLOSED>((resolve) => {
+      release = () => resolve(CLOSED);
+      connection.closeWaiters.add(release);
     });
+    return Promise.race([work, closed]).finally(() => connection.closeWaiters.delete(release));
   }
 
   /**
@@ -334,18 +511,55 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
    */
   private forgetCredentials(client: MqttClient): void {
     this.credentials = undefined;
-    if (this.connection?.client === client) this.connection = null;
+    const current = this.connection?.client === client;
+    this.wanted = false;
+    if (current) this.connection = null;
     client.end(true);
+    this.settleStart(new CredentialsRefusedError(this.serial));
     this.emit('revoked');
   }
 
-  private async onConnected(client: MqttClient): Promise<void> {
-    await client.subscribeAsync(deviceTopic(this.serial, 'commands'), { qos: 1 });
-    await this.publishPresence(client, 'online');
-    await this.publishState();
+  /**
+   * Subscribes to its commands and to the server's confirmations, announces itself, then sends its
+   * buffer. A broker that refuses the `confirm` subscription (a Mosquitto role made before it
+   * existed) leaves the device on the older rule for this connection: a reading is done once the
+   * broker has acknowledged it. The two are asked for apart, so that one refusal cannot hide the
+   * other's grant.
+   */
+  private async onConnected(connection: Connection): Promise<void> {
+    const { client } = connection;
+    const commands = deviceTopic(this.serial, 'commands');
+    const commandsGranted = await this.whileOpen(connection, subscribe(client, commands, TOPIC_QOS.commands));
+    if (commandsGranted === CLOSED) return;
+    if (!commandsGranted) this.emit('problem', new Error(`${this.serial}: the broker refused ${commands}`));
+    const confirms = deviceTopic(this.serial, 'confirm');
+    const confirmsGranted = await this.whileOpen(connection, subscribe(client, confirms, TOPIC_QOS.confirm));
+    if (confirmsGranted === CLOSED) return;
+    connection.confirms = confirmsGranted;
+    if (!confirmsGranted) this.noteConfirmRefused();
+    if ((await this.whileOpen(connection, this.publishPresence(client, 'online'))) === CLOSED) return;
+    if ((await this.whileOpen(connection, this.publishState())) === CLOSED) return;
     this.emit('connected');
-    if (this.pendingRebootAck) this.completeReboot();
+    this.completeReboot();
     void this.drain();
+  }
+
+  /** Counted on every such connection; said once, so that a fleet's log is not flooded. */
+  private noteConfirmRefused(): void {
+    this.confirmRefusals += 1;
+    if (this.confirmRefusals > 1) return;
+    this.emit(
+      'problem',
+      new Error(
+        `${this.serial}: the broker refused the confirm subscription; readings count as delivered ` +
+          'once the broker acknowledges them (update the broker ACL, docs/protocol.md)',
+      ),
+    );
+  }
+
+  private receive(topic: string, payload: Buffer): void {
+    if (topic === deviceTopic(this.serial, 'commands')) this.receiveCommand(payload);
+    else if (topic === deviceTopic(this.serial, 'confirm')) this.receiveConfirmation(payload);
   }
 
   /** The heartbeat: `online` again, retained (docs/protocol.md "Presence and heartbeat"). */
@@ -377,8 +591,8 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
 
   /** State is never buffered: only the latest matters, and it is sent again on every connection. */
   private async publishState(): Promise<void> {
-    const client = this.connection?.client;
-    if (!client?.connected) return;
+    const client = this.connection?.open ? this.connection.client : undefined;
+    if (!client) return;
     await client.publishAsync(deviceTopic(this.serial, 'state'), encodePayload(this.snapshot()), {
       qos: 1,
       retain: true,
@@ -408,6 +622,13 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
       this.emitTelemetry(windowEnd);
       this.lastWindowEnd = windowEnd;
     }
+    this.checkConfirmationTimeout();
+  }
+
+  /** Readings unconfirmed `CONFIRM_TIMEOUT_S` after the broker's acknowledgement go again. */
+  private checkConfirmationTimeout(): void {
+    const due = this.protocolClock.now() - CONFIRM_TIMEOUT_S * 1000;
+    if (this.resendUnconfirmed(due) > 0 && this.connected) void this.drain();
   }
 
   private measureUntil(t: number): void {
@@ -493,6 +714,11 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
       this.enqueue('acks', { ...known, at: this.stamp() });
       return;
     }
+    if (this.pendingRebootAcks.has(command.id)) {
+      // A reboot under way: it is still accepted, and one reboot is enough.
+      this.acknowledge(command.id, 'accepted');
+      return;
+    }
     this.emit('command', command);
     if (this.deviceNow() > Date.parse(command.expires_at)) {
       this.finish(command.id, 'expired');
@@ -529,7 +755,7 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
         return;
       case 'reboot':
         this.acknowledge(command.id, 'accepted');
-        this.pendingRebootAck = command.id;
+        this.pendingRebootAcks.add(command.id);
         this.reboot('command').catch((error: Error) => this.emit('problem', error));
         return;
     }
@@ -546,30 +772,38 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
 
   /**
    * A reboot: `offline`/`reboot` presence, a clean disconnect (no will), back after the reboot
-   * delay, then the `reboot` event with its reason (and the command's final ack).
+   * delay (unless stopped meanwhile), then the `reboot` event with its reason (and the commands'
+   * final acks). One at a time: a reboot asked for during another is that one.
    */
   async reboot(reason: RebootReason): Promise<void> {
-    this.rebootReason = reason;
-    await this.flush();
-    const connection = this.connection;
-    this.connection = null;
-    if (connection) {
-      if (connection.client.connected) await this.publishPresence(connection.client, 'offline', 'reboot');
-      await connection.client.endAsync();
+    if (this.rebooting) return;
+    this.rebooting = true;
+    try {
+      this.rebootReason = reason;
+      await this.flush();
+      // Away on purpose: no reconnection until the reboot is over.
+      const connection = this.connection;
+      this.connection = null;
+      if (connection) {
+        if (connection.open)
+          await this.whileOpen(connection, this.publishPresence(connection.client, 'offline', 'reboot'));
+        await this.whileOpen(connection, connection.client.endAsync());
+        connection.client.end(true);
+      }
+      await new Promise((resolve) => setTimeout(resolve, this.options.rebootDelayMs ?? 1000));
+      this.pendingRebootEvent = true;
+      if (this.wanted) await this.start();
+    } finally {
+      this.rebooting = false;
     }
-    await new Promise((resolve) => setTimeout(resolve, this.options.rebootDelayMs ?? 1000));
-    this.pendingRebootEvent = true;
-    await this.start();
   }
 
   private completeReboot(): void {
     if (!this.pendingRebootEvent) return;
     this.pendingRebootEvent = false;
     this.emitEvent({ type: 'reboot', reason: this.rebootReason });
-    if (this.pendingRebootAck) {
-      this.finish(this.pendingRebootAck, 'done');
-      this.pendingRebootAck = null;
-    }
+    for (const commandId of this.pendingRebootAcks) this.finish(commandId, 'done');
+    this.pendingRebootAcks.clear();
   }
 
   private acknowledge(commandId: string, result: 'accepted'): void {
@@ -593,70 +827,145 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
     this.enqueue('acks', ack);
   }
 
-  /** Everything that must reach the server goes through one FIFO buffer, replayed in order. */
+  /**
+   * Everything that must reach the server goes through one FIFO buffer, replayed in order. A full
+   * buffer drops its oldest reading (unsent or unconfirmed alike); with no reading left, its oldest
+   * ack (the server asks again until it has a final one, and the device answers from memory),
+   * and only then its oldest event, so that the buffer stays bounded whatever arrives.
+   */
+  private enqueue(kind: 'events' | 'acks', message: object): void;
+  private enqueue(kind: 'telemetry', message: Telemetry): void;
   private enqueue(kind: 'telemetry' | 'events' | 'acks', message: object): void {
-    this.outbox.push({ kind, topic: deviceTopic(this.serial, kind), payload: encodePayload(message) });
+    this.outbox.push({
+      kind,
+      topic: deviceTopic(this.serial, kind),
+      payload: encodePayload(message),
+      seq: kind === 'telemetry' ? (message as Telemetry).seq : null,
+      brokerAckedAt: null,
+      delivered: false,
+    });
     const limit = this.options.bufferLimit ?? OFFLINE_BUFFER_MAX_MESSAGES;
-    if (this.outbox.length > limit) {
-      // Full: the oldest reading goes first; events and acks are never dropped.
-      const oldestTelemetry = this.outbox.findIndex((m) => m.kind === 'telemetry');
-      this.outbox.splice(oldestTelemetry === -1 ? 0 : oldestTelemetry, 1);
+    while (this.outbox.length > limit) {
+      this.outbox.splice(this.dropIndex(), 1);
+      this.dropped += 1;
     }
     // After the current task: the readings of one tick leave together, in one window.
     if (this.connected) queueMicrotask(() => void this.drain());
   }
 
+  private dropIndex(): number {
+    for (const kind of ['telemetry', 'acks'] as const) {
+      const index = this.outbox.findIndex((m) => m.kind === kind);
+      if (index !== -1) return index;
+    }
+    return 0;
+  }
+
   /**
-   * Sends the buffer in order, removing each message only once the broker has acknowledged it: a
-   * connection lost mid-way leaves the rest (and the unacknowledged ones, sent again with the same
-   * sequence number) for the next connection. Consecutive readings go out as a window of up to
-   * `replayWindow` in flight, so a replayed buffer reaches the server's batch writer many at a time
-   * instead of one round trip (and one transaction) per reading; events and acks go one at a time,
-   * each after everything before it, so the server sees them in order with the readings.
+   * A confirmation from the server: the readings it covers are done with, whatever their state
+   * (one sent again and confirmed meanwhile goes too). Nothing else removes a reading from a
+   * connection whose broker granted the `confirm` subscription.
    */
-  private drain(): Promise<void> {
-    this.draining ??= this.sendBuffered().finally(() => {
+  private receiveConfirmation(payload: Buffer): void {
+    const parsed = parseConfirm(payload);
+    if (!parsed.ok) {
+      this.emit('unreadable', parsed.reason);
+      return;
+    }
+    const ranges = parsed.message.telemetry;
+    const covered = (seq: number | null) =>
+      seq !== null && ranges.some(([first, last]) => seq >= first && seq <= last);
+    const before = this.outbox.length;
+    this.outbox = this.outbox.filter((m) => !covered(m.seq));
+    this.confirmed += before - this.outbox.length;
+  }
+
+  /**
+   * Readings the broker acknowledged before `ackedBefore` (protocol clock) and the server has not
+   * confirmed are to be sent again, same seq and same payload, in their place in the buffer.
+   */
+  private resendUnconfirmed(ackedBefore: number): number {
+    let count = 0;
+    for (const message of this.outbox) {
+      if (message.brokerAckedAt === null || message.brokerAckedAt > ackedBefore) continue;
+      message.brokerAckedAt = null;
+      count += 1;
+    }
+    this.resent += count;
+    return count;
+  }
+
+  /**
+   * Sends the buffer in order. A message counts as delivered once the broker has acknowledged it;
+   * a reading then stays until the server confirms it (docs/protocol.md "Confirmation of committed
+   * readings"), events and acks go. A connection lost mid-way leaves the rest (and the
+   * unacknowledged ones, sent again with the same sequence number) for the next connection.
+   * Consecutive readings go out as a window of up to `replayWindow` in flight, so a replayed buffer
+   * reaches the server's batch writer many at a time instead of one round trip (and one
+   * transaction) per reading; events and acks go one at a time, each after everything before it,
+   * so the server sees them in order with the readings.
+   */
+  private drain(): Promise<boolean> {
+    this.draining ??= this.sendBuffered().then((stopped) => {
       this.draining = null;
-      // A message queued between the last send and this moment must not wait for the next one.
-      if (this.outbox.length > 0 && this.connected) void this.drain();
+      // A message queued between the last send and this moment must not wait for the next one;
+      // after a failed send, the next connection (or message) drains again, never a loop here.
+      if (!stopped && this.connected && this.nextWindow().length > 0) void this.drain();
+      return stopped;
     });
     return this.draining;
   }
 
-  private async sendBuffered(): Promise<void> {
-    while (this.outbox.length > 0 && this.connection?.client.connected) {
-      const { client, closed } = this.connection;
+  /** Sends windows while there are any; true when a send failed or the connection went away. */
+  private async sendBuffered(): Promise<boolean> {
+    for (;;) {
+      const connection = this.connection;
+      if (!connection?.open) return true;
       const window = this.nextWindow();
-      if (window.length === 0) break;
+      if (window.length === 0) return false;
+      const { client } = connection;
       // One write for the whole window: the broker reads it as one chunk, the server as one batch.
       client.stream.cork();
       const publishing = window.map((message) =>
-        Promise.race([
-          client.publishAsync(message.topic, message.payload, { qos: 1 }).then(
-            () => true,
-            () => false,
-          ),
-          closed.then(() => false),
-        ]),
+        client.publishAsync(message.topic, message.payload, { qos: 1 }).then(
+          () => true,
+          () => false,
+        ),
       );
       process.nextTick(() => client.stream.uncork());
-      const sent = await Promise.all(publishing);
-      // Counted once per message: a QoS 1 resend after a reconnect acknowledges the same one again.
-      // A full buffer may have dropped a reading while it was in flight: removal goes by identity.
-      const acknowledged = new Set(window.filter((_, i) => sent[i]));
-      const before = this.outbox.length;
-      this.outbox = this.outbox.filter((message) => !acknowledged.has(message));
-      this.published += before - this.outbox.length;
-      if (sent.includes(false)) break;
+      const sent = await this.whileOpen(connection, Promise.all(publishing));
+      if (sent === CLOSED) return true;
+      this.recordDelivery(window, sent, connection.confirms);
+      if (sent.includes(false)) return true;
     }
   }
 
-  /** The head of the buffer: one event or ack, or up to `replayWindow` consecutive readings. */
+  /** What the broker acknowledged: done, or (a reading the server confirms) kept until confirmed. */
+  private recordDelivery(window: Outgoing[], sent: boolean[], confirms: boolean): void {
+    const now = this.protocolClock.now();
+    const done = new Set<Outgoing>();
+    window.forEach((message, i) => {
+      if (!sent[i]) return;
+      if (!message.delivered) this.published += 1;
+      message.delivered = true;
+      if (message.kind === 'telemetry' && confirms) message.brokerAckedAt = now;
+      else done.add(message);
+    });
+    // A confirmation or a full buffer may have removed a message while it was in flight: removal
+    // goes by identity.
+    if (done.size > 0) this.outbox = this.outbox.filter((message) => !done.has(message));
+  }
+
+  /**
+   * The head of what is to send: one event or ack, or up to `replayWindow` consecutive readings.
+   * Readings waiting for a confirmation are passed over.
+   */
   private nextWindow(): Outgoing[] {
     const limit = Math.max(1, this.options.replayWindow ?? REPLAY_WINDOW);
     const window: Outgoing[] = [];
     for (const message of this.outbox) {
       if (window.length >= limit) break;
+      if (message.brokerAckedAt !== null) continue;
       if (message.kind !== 'telemetry') {
         if (window.length === 0) window.push(message);
         break;
@@ -666,11 +975,15 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
     return window;
   }
 
-  /** Resolves once the buffer is empty, or the device is offline with messages left. */
+  /**
+   * Resolves once the broker has acknowledged everything buffered (readings may still wait for the
+   * server's confirmation), or the device is offline with messages left.
+   */
   async flush(): Promise<void> {
-    while (this.outbox.length > 0 && this.connected) await this.drain();
+    while (this.connected && this.nextWindow().length > 0) {
+      if (await this.drain()) return;
+    }
   }
-
   /**
    * Over-the-air pairing (docs/protocol.md "Pairing"): signs in as `bootstrap.{serial}` with the
    * factory secret, announces itself until the server accepts or refuses, and keeps the
@@ -742,6 +1055,26 @@ function checkResult(result: AutotestResult, index: number): 'succeeded' | 'skip
   if (result === 'failed' && index === 0) return 'failed';
   if (result === 'some_skipped' && index === AUTOTEST_CHECKS.length - 1) return 'skipped';
   return 'succeeded';
+}
+
+/** Subscribes; false when the broker refuses (a SUBACK code with the failure bit 0x80 set). */
+async function subscribe(client: MqttClient, topic: string, qos: 0 | 1): Promise<boolean> {
+  try {
+    await client.subscribeAsync(topic, { qos });
+    return true;
+  } catch (error) {
+    // mqtt.js rejects a refused subscription with the SUBACK packet attached.
+    const granted = (error as { packet?: { granted?: unknown } }).packet?.granted;
+    const refused =
+      Array.isArray(granted) &&
+      granted.some((code) => typeof code === 'number' && (code & SUBSCRIPTION_REFUSED) !== 0);
+    if (refused) return false;
+    throw error;
+  }
+}
+
+function listenerTotal(emitter: EventEmitter): number {
+  return emitter.eventNames().reduce((sum, name) => sum + emitter.listenerCount(name), 0);
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -14,9 +14,11 @@ export type OfflinePeriod = {
 
 export type FleetOptions = {
   /** Each device's own options, minus what the fleet sets for all. */
-  devices: readonly Omit<DeviceOptions, 'brokerUrl' | 'clock' | 'seed' | 'intervalS'>[];
+  devices: readonly Omit<DeviceOptions, 'brokerUrl' | 'clock' | 'protocolClock' | 'seed' | 'intervalS'>[];
   brokerUrl: string;
   clock?: Clock;
+  /** The devices' clock for protocol timeouts (`DeviceOptions.protocolClock`); `clock` by default. */
+  protocolClock?: Clock;
   seed?: number;
   intervalS?: number;
   /** Real milliseconds between heartbeats (docs/protocol.md), 60 s by default. */
@@ -57,6 +59,7 @@ export function createFleet(options: FleetOptions): Fleet {
       ...device,
       brokerUrl: options.brokerUrl,
       clock,
+      protocolClock: options.protocolClock ?? clock,
       seed,
       intervalS,
     });

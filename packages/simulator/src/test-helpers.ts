@@ -9,6 +9,7 @@ import {
   parseDeviceMessage,
   PROTOCOL_VERSION,
   type Command,
+  type Confirm,
   type DeviceMessage,
 } from '@flowbox/shared';
 
@@ -56,13 +57,25 @@ export function randomSecret(): string {
   return randomBytes(32).toString('base64url');
 }
 
+/** Resolves once `condition` holds, asked every few milliseconds; fails after `timeoutMs`. */
+export async function until(what: string, condition: () => boolean, timeoutMs = 8000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 /**
  * The server's side of one device, reduced to what tests need: it reads everything the device
- * publishes through the shared parser and sends commands.
+ * publishes through the shared parser, sends commands, and confirms each reading as the server
+ * does once it is stored (docs/protocol.md "Confirmation of committed readings") unless told not to.
  */
 export class DeviceObserver {
   readonly messages: DeviceMessage[] = [];
   readonly unreadable: string[] = [];
+  /** Confirms every reading it reads; false leaves the device's readings unconfirmed. */
+  confirming = true;
   private readonly waiters = new Set<() => void>();
 
   private constructor(
@@ -71,11 +84,27 @@ export class DeviceObserver {
     private readonly now: () => number,
   ) {
     client.on('message', (topic, payload) => {
+      if (topic === deviceTopic(serial, 'confirm')) return;
       const parsed = parseDeviceMessage(topic, payload);
       if (parsed.ok) this.messages.push(parsed.value);
       else this.unreadable.push(`${topic}: ${parsed.reason}`);
+      if (parsed.ok && parsed.value.kind === 'telemetry' && this.confirming) {
+        const { seq } = parsed.value.message;
+        this.confirm([[seq, seq]]).catch(() => undefined);
+      }
       for (const wake of this.waiters) wake();
     });
+  }
+
+  /** Publishes a confirmation of these ranges of sequence numbers, as the server would (QoS 0). */
+  async confirm(telemetry: Confirm['telemetry']): Promise<void> {
+    const message: Confirm = { v: PROTOCOL_VERSION, at: new Date(this.now()).toISOString(), telemetry };
+    await this.client.publishAsync(deviceTopic(this.serial, 'confirm'), encodePayload(message), { qos: 0 });
+  }
+
+  /** The sequence numbers of the readings read, each once, in the order they first came. */
+  telemetrySeqs(): number[] {
+    return [...new Set(this.of('telemetry').map((t) => t.seq))];
   }
 
   /** `now` is the server's clock, which dates the commands. */
