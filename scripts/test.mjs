@@ -1,5 +1,5 @@
 // `npm test`: lint, typecheck, unit and integration tests on PGlite and on PostgreSQL, the fault
-// suite, browser tests.
+// suite, the fuzz step on both databases, browser tests.
 // Prints one line per step and a closing "N passed, N failed" line counting test cases.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -88,6 +88,11 @@ else skip('integration-postgres', `PostgreSQL is not reachable at ${pgUrl} (set 
 // PostgreSQL and the machine's Mosquitto binary, with throw-away databases and brokers on free ports.
 if (postgres) vitest('faults', 'vitest.faults.config.ts', { FLOWBOX_TEST_PG: pgUrl });
 else skip('faults', `PostgreSQL is not reachable at ${pgUrl} (set FLOWBOX_TEST_PG)`);
+// Fuzz (docs/fuzz.md): every route of docs/openapi.json called as each role with values generated from its
+// schemas and their edges; no 5xx, no answer over a second. Seeded: FUZZ_SEED=<n> replays a run.
+vitest('fuzz-pglite', 'vitest.fuzz.config.ts');
+if (postgres) vitest('fuzz-postgres', 'vitest.fuzz.config.ts', { FLOWBOX_TEST_PG: pgUrl });
+else skip('fuzz-postgres', `PostgreSQL is not reachable at ${pgUrl} (set FLOWBOX_TEST_PG)`);
 if (existsSync(chromium)) {
   if (!only.length || only.includes('e2e')) ensureWebBuild();
   vitest('e2e', 'e2e/vitest.config.ts', { CHROMIUM_PATH: chromium });

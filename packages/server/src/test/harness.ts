@@ -314,6 +314,36 @@ export function zoneBody(overrides: Record<string, unknown> = {}) {
   };
 }
 
+/** A pricing plan body the API accepts, offered where the test buildings are (FR, EUR). */
+export function planBody(overrides: Record<string, unknown> = {}) {
+  return {
+    name: 'Plan',
+    regions: ['FR'],
+    billing_type: 'monthly',
+    acquisition_type: 'lifetime_fee',
+    currency: 'EUR',
+    volume_unit: 'm3',
+    from_date: '2025-01-01',
+    ranges: [{ volume_start: '0', volume_end: null, price_per_unit: '2.5' }],
+    ...overrides,
+  };
+}
+
+/** A scheduled closing body the API accepts: 22:00–06:00 every night of 2026. */
+export function scheduleBody(overrides: Record<string, unknown> = {}) {
+  return {
+    label: 'Nightly',
+    date_start: '2026-01-01',
+    date_end: '2026-12-31',
+    closing_time: '22:00',
+    opening_time: '06:00',
+    recurring: true,
+    frequency: 'daily',
+    interval: 1,
+    ...overrides,
+  };
+}
+
 /** A multipart/form-data request body holding one file part named `file`. */
 export function multipartFile(bytes: Buffer, fileName = 'image.png', contentType = 'image/png') {
   const boundary = `----flowbox${randomBytes(8).toString('hex')}`;
