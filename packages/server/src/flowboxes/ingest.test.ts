@@ -208,22 +208,40 @@ describe('device timestamps bounded against the server clock (issue #13 item 4)'
     expect(rows.map((r) => r.seq).sort()).toEqual([7, 8]);
   });
 
-  it('drops states, events and acks dated outside the window, so a state from 9999 cannot pass for the newest', async () => {
+  it('applies states, events and acks dated by a wrong clock (the server dates them), and counts them', async () => {
     const [zone] = await createZones(t.db, 'Europe/Paris');
     const device = await pairDirectly(t.db, zone!);
     const ingest = quietIngest();
+    const [command] = await t.db
+      .insert(deviceCommands)
+      .values({
+        flowboxId: device.flowboxId,
+        name: 'valve_close',
+        params: {},
+        issuedBy: null,
+        issuedByName: null,
+        origin: 'system',
+        issuedAt: t.clock.now(),
+        expiresAt: new Date(t.clock.now().getTime() + 60_000),
+        nextAttemptAt: t.clock.now(),
+        status: 'sent',
+      })
+      .returning();
     const future = '9999-12-31T23:59:59Z';
     await ingest.handle(`flowbox/${device.serial}/state`, encode(state(future)));
     await ingest.handle(`flowbox/${device.serial}/events`, encode(reboot(1, '0001-01-01T00:00:00Z')));
+    // A safety close confirmed by a device whose clock is a year behind is still confirmed.
+    const yearAgo = new Date(t.clock.now().getTime() - 365 * 86_400_000).toISOString();
     await ingest.handle(
       `flowbox/${device.serial}/acks`,
-      encode({ v: PROTOCOL_VERSION, command_id: randomUUID(), at: future, result: 'done', reason: null }),
+      encode({ v: PROTOCOL_VERSION, command_id: command!.id, at: yearAgo, result: 'done', reason: null }),
     );
-    expect(ingest.counters.dropped).toMatchObject({ stale: 1, future: 2 });
-    expect(ingest.counters.applied).toBe(0);
-    const [box] = await t.db.select().from(flowboxes).where(eq(flowboxes.id, device.flowboxId));
-    expect(box!.valve).not.toBe('closed');
-    await ingest.handle(`flowbox/${device.serial}/state`, encode(state(t.clock.now().toISOString())));
-    expect(ingest.counters.applied).toBe(1);
+    expect(ingest.counters).toMatchObject({ applied: 3, misdated: 3 });
+    expect(Object.values(ingest.counters.dropped).reduce((a, b) => a + b, 0)).toBe(0);
+    const [done] = await t.db.select().from(deviceCommands).where(eq(deviceCommands.id, command!.id));
+    expect(done!.status).toBe('done');
+    const logged = await t.db.select().from(events).where(eq(events.objectId, device.flowboxId));
+    for (const line of logged)
+      expect(Math.abs(line.createdAt.getTime() - t.clock.now().getTime())).toBeLessThan(60_000);
   });
 });

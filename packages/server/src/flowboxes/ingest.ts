@@ -53,9 +53,11 @@ export type IngestCounters = {
   dropped: Record<DropReason, number>;
   /** Messages left unacknowledged because storing them failed (the device or broker sends them again). */
   not_stored: number;
+  /** States, events and acks whose `at` lay outside the window: applied, dated by the server. */
+  misdated: number;
 };
 
-/** Device messages whose `at` is the device's clock and is bounded; presence and pairing are dated by the server. */
+/** Device messages whose `at` is the device's clock and is checked; presence and pairing carry none. */
 const BOUNDED_KINDS: ReadonlySet<string> = new Set(['telemetry', 'state', 'events', 'acks']);
 
 /** A device that keeps sending garbage is logged once a minute, not once a message. */
@@ -76,6 +78,7 @@ export class FlowboxIngest {
     duplicates: 0,
     dropped: Object.fromEntries(INGEST_DROP_REASONS.map((r) => [r, 0])) as Record<DropReason, number>,
     not_stored: 0,
+    misdated: 0,
   };
   private readonly lastLogged = new Map<string, number>();
   /** Each device's messages other than telemetry, applied one after the other in arrival order. */
@@ -109,7 +112,19 @@ export class FlowboxIngest {
     if (BOUNDED_KINDS.has(value.kind)) {
       const { at } = value.message as { at: string };
       const verdict = deviceTimestampVerdict(at, this.ctx.now().getTime());
-      if (verdict !== 'ok') return this.drop(verdict, value.serial, `${value.kind} at ${at}`);
+      // A reading's `at` places it (its hour, its day): outside the window it is dropped. States,
+      // events and acks are dated by the server when they arrive, their `at` is only the device's
+      // word: a device whose clock is wrong must still confirm a safety close or report a valve
+      // turned by hand, so they are applied, and counted (docs/reliability.md).
+      if (verdict !== 'ok') {
+        if (value.kind === 'telemetry') return this.drop(verdict, value.serial, `${value.kind} at ${at}`);
+        this.counters.misdated += 1;
+        if (this.mayLog(`misdated:${value.serial}`))
+          this.log.warn(
+            { serial: value.serial, kind: value.kind, at },
+            'device message dated by a wrong clock; applied',
+          );
+      }
     }
     if (value.kind === 'telemetry') {
       // Readings of one device may share a batch in any order: each is keyed by its seq.

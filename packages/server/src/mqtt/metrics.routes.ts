@@ -15,6 +15,8 @@ const MetricsSchema = z.object({
       dropped: z.record(z.enum(INGEST_DROP_REASONS), count),
       /** Left unacknowledged because storing them failed: sent again by the broker or the device. */
       not_stored: count,
+      /** States, events and acks dated by a clock outside the window: applied all the same. */
+      misdated: count,
     })
     .nullable(),
   /** The telemetry batch writer (docs/telemetry.md): readings stored, known already, batches; and now queued and being written. */
