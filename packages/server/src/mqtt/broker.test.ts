@@ -119,7 +119,7 @@ describe('the embedded broker', () => {
       const refusedBefore = broker.counters.refused_client_id;
       let { victim, closes, commands } = await victimOnline();
       try {
-        await expect(sign('FB-ATTACKER', 'FB-VICTIM', false)).rejects.toThrow(/Not authorized/);
+        await expect(sign('FB-ATTACKER', 'FB-VICTIM', false)).rejects.toThrow(/Identifier rejected/);
         expect(broker.counters.refused_client_id).toBe(refusedBefore + 1);
         // Still the victim's session: its command reaches it, on the same connection.
         await sendCommand(server, 'close_valve-1');
@@ -129,7 +129,7 @@ describe('the embedded broker', () => {
         // Offline, the victim's persistent session queues its commands; the attacker cannot take them.
         await victim.endAsync();
         await sendCommand(server, 'open_valve-2');
-        await expect(sign('FB-ATTACKER', 'FB-VICTIM', false)).rejects.toThrow(/Not authorized/);
+        await expect(sign('FB-ATTACKER', 'FB-VICTIM', false)).rejects.toThrow(/Identifier rejected/);
         ({ victim, closes, commands } = await victimOnline());
         await until(() => commands.includes('open_valve-2'));
         expect(broker.counters.refused_client_id).toBe(refusedBefore + 2);
@@ -143,8 +143,8 @@ describe('the embedded broker', () => {
       const server = await mqtt.connectAsync(url, { ...broker.internalCredentials, reconnectPeriod: 0 });
       const { victim, closes, commands } = await victimOnline();
       try {
-        await expect(sign(bootstrapUsername('FB-LABEL'), 'FB-VICTIM')).rejects.toThrow(/Not authorized/);
-        await expect(sign(bootstrapUsername('FB-LABEL'), 'FB-LABEL')).rejects.toThrow(/Not authorized/);
+        await expect(sign(bootstrapUsername('FB-LABEL'), 'FB-VICTIM')).rejects.toThrow(/Identifier rejected/);
+        await expect(sign(bootstrapUsername('FB-LABEL'), 'FB-LABEL')).rejects.toThrow(/Identifier rejected/);
         await sendCommand(server, 'autotest-3');
         await until(() => commands.includes('autotest-3'));
         expect(closes).toEqual([]);
@@ -159,7 +159,7 @@ describe('the embedded broker', () => {
 
     it('is refused when empty', async () => {
       const refusedBefore = broker.counters.refused_client_id;
-      await expect(sign('FB-ATTACKER', '')).rejects.toThrow(/Not authorized/);
+      await expect(sign('FB-ATTACKER', '')).rejects.toThrow(/Identifier rejected/);
       expect(broker.counters.refused_client_id).toBe(refusedBefore + 1);
     });
   });

@@ -167,9 +167,14 @@ export async function startEmbeddedBroker(
           // A client id names the session: another device's would take over its connection and,
           // with a persistent session, its queued commands. Aedes names an empty id `aedes_{uuid}`,
           // so an empty one is refused too (docs/protocol.md "Credentials and the ACL").
+          // Refused as "identifier rejected" (CONNACK 2), not "not authorised": a device reads the
+          // latter as its credentials revoked, and a misconfigured client id is no unpairing.
           if (client.id !== username) {
             refuse('client_id', client, username);
-            return done(null, false);
+            return done(
+              Object.assign(new Error('client id must be the user name'), { returnCode: 2 as const }),
+              false,
+            );
           }
           identities.set(client, identity);
           const clients = clientsBySerial.get(identity.serial) ?? new Set<Client>();
