@@ -40,10 +40,13 @@ afterAll(async () => {
   console.log(
     `fuzz answers by status (seed ${SEED}): ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`,
   );
+  console.log(`slowest answers:\n${slowest.map((s) => `  ${s.ms} ms ${s.call}`).join('\n')}`);
   await t?.close();
 });
 
 const statuses = new Map<number, number>();
+/** The slowest calls of the run, to see a route drifting towards the bound before it fails. */
+let slowest: { ms: number; call: string }[] = [];
 
 describe(`every route, fuzzed (seed ${SEED})`, () => {
   it.each(operations.map((op) => [`${op.method} ${op.path}`, op] as const))('%s', async (name, op) => {
@@ -71,6 +74,9 @@ async function call(request: FuzzRequest): Promise<string | undefined> {
   const res = await t.app.inject(request);
   const ms = Math.round(performance.now() - started);
   statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+  slowest = [...slowest, { ms, call: `${request.method} ${clip(request.url)} → ${res.statusCode}` }]
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 5);
   if (res.statusCode < 500 && ms < ANSWER_WITHIN_MS) return undefined;
   return `${request.method} ${clip(request.url)} body ${clip(String(request.payload ?? ''))} → ${res.statusCode} in ${ms} ms: ${clip(res.body)}`;
 }
