@@ -7,7 +7,13 @@ export {
   type RaiseOutcome,
 } from './alerts.service.ts';
 export { AlertNotifier, startAlertEmailJob } from './notifier.ts';
-export { autotestAlert, monitoringListener, rebootAlert, valveCommandAlert } from './raisers.ts';
+export {
+  autotestAlert,
+  clockSkewListener,
+  monitoringListener,
+  rebootAlert,
+  valveCommandAlert,
+} from './raisers.ts';
 export { alertsRoutes } from './alerts.routes.ts';
 export { zonesNotFollowed, type AlertFollower } from './followed-zones.ts';
 

@@ -1,9 +1,12 @@
-import type {
-  AutotestResult,
-  FlowboxCommandName,
-  MonitoringMetric,
-  MonitoringStatus,
-  RebootReason,
+import {
+  CLOCK_SKEW_ALERT_S,
+  clockSkewAlarming,
+  clockSkewMs,
+  type AutotestResult,
+  type FlowboxCommandName,
+  type MonitoringMetric,
+  type MonitoringStatus,
+  type RebootReason,
 } from '@flowbox/shared';
 import { and, eq, inArray, isNull, lt, ne, notExists, or, sql } from 'drizzle-orm';
 import type { Context } from '../context.ts';
@@ -194,6 +197,72 @@ async function monitor(
       at,
     });
   else if (next === 'normal') await clearAlert(tx, { zoneId: reading.zoneId, cause, at }, 'device');
+}
+
+/**
+ * The clock alert's hysteresis: raised once the skew is beyond CLOCK_SKEW_ALERT_S (120 s), resolved
+ * only once it is back within this, so a clock hovering at the bound does not open and resolve an
+ * alert on every batch (docs/automation.md "Device clocks").
+ */
+export const CLOCK_SKEW_RESOLVE_S = 90;
+
+export const clockSkewCause = (flowboxId: string) => `clock_skew:${flowboxId}`;
+
+/**
+ * flowbox_internal_status for a device clock off by more than CLOCK_SKEW_ALERT_S either way, on each
+ * committed telemetry batch: the offset the batch just stored for each of its flowboxes (same
+ * transaction) is judged, one round trip for the batch. Detection does not depend on the device's
+ * clock (readings are placed on the server's time line), so this tells someone to fix the device's
+ * time sync; it changes nothing for the zone's other flowboxes.
+ */
+export function clockSkewListener(): TelemetryListener {
+  return {
+    name: 'alerts.clock_skew',
+    inTransaction: async (tx, readings) => {
+      const newest = new Map<string, StoredReading>();
+      for (const r of readings) {
+        const seen = newest.get(r.flowboxId);
+        if (!seen || r.seq > seen.seq) newest.set(r.flowboxId, r);
+      }
+      const ids = [...newest.keys()];
+      if (ids.length === 0) return;
+      const found = await tx
+        .select({ id: flowboxes.id, offsetMs: flowboxes.clockOffsetMs, alertZoneId: alerts.zoneId })
+        .from(flowboxes)
+        .leftJoin(
+          alerts,
+          and(
+            eq(alerts.zoneId, flowboxes.zoneId),
+            eq(alerts.cause, sql`'clock_skew:' || ${flowboxes.id}`),
+            ne(alerts.state, 'resolved'),
+          ),
+        )
+        .where(inArray(flowboxes.id, ids));
+      for (const row of found) {
+        const reading = newest.get(row.id)!;
+        if (row.offsetMs === null) continue;
+        const cause = clockSkewCause(row.id);
+        const at = reading.receivedAt;
+        if (row.alertZoneId === null && clockSkewAlarming(row.offsetMs)) {
+          const skewS = Math.round(clockSkewMs(row.offsetMs) / 1000);
+          await raiseAlert(tx, {
+            category: 'flowbox_internal_status',
+            zoneId: reading.zoneId,
+            flowboxId: row.id,
+            flowboxSerial: reading.serial,
+            cause,
+            details: {
+              clock: skewS > 0 ? 'ahead' : 'behind',
+              skew_s: Math.abs(skewS),
+              bound_s: CLOCK_SKEW_ALERT_S,
+            },
+            at,
+          });
+        } else if (row.alertZoneId !== null && Math.abs(row.offsetMs) <= CLOCK_SKEW_RESOLVE_S * 1000)
+          await clearAlert(tx, { zoneId: row.alertZoneId, cause, at }, 'device');
+      }
+    },
+  };
 }
 
 export type SweepOptions = {
