@@ -2,7 +2,7 @@ import { createDevice, type SimulatedFlowbox } from '@flowbox/simulator';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, launchBrowser, mqttUrl, newPage, signIn, seen } from './browser.ts';
-import { subscribedZone } from './fixtures.ts';
+import { pairSimulatedDevice, subscribedZone, type SubscribedZone } from './fixtures.ts';
 
 const SERIAL = 'FB-E2E-000001';
 /** A factory secret as printed on a label (43 base64url characters, docs/protocol.md). */
@@ -10,15 +10,21 @@ const FACTORY_SECRET = 'E2E_factory_secret_'.padEnd(43, 'x');
 
 let browser: Browser;
 let device: SimulatedFlowbox | undefined;
+let skewed: SimulatedFlowbox | undefined;
+let ticker: ReturnType<typeof setInterval> | undefined;
+let zone: SubscribedZone;
 let zonePage: string;
 
 beforeAll(async () => {
   browser = await launchBrowser();
   // A subscribed zone: pairing needs one (spec §5).
-  zonePage = (await subscribedZone('Flowbox')).page;
+  zone = await subscribedZone('Flowbox');
+  zonePage = zone.page;
 });
 afterAll(async () => {
+  clearInterval(ticker);
   await device?.stop();
+  await skewed?.stop();
   await browser.close();
 });
 
@@ -88,5 +94,36 @@ describe('flowboxes in the browser', () => {
     await confirm.getByRole('button', { name: 'Detach' }).click();
     await page.waitForURL((url) => url.pathname === zonePage);
     await seen(page, 'No flowbox paired yet');
+  });
+
+  it('shows a device clock 3 min 12 s ahead as a warning, with what it means, in English and French', async () => {
+    const paired = await pairSimulatedDevice(zone, {
+      serial: 'FB-E2E-000003',
+      factorySecret: FACTORY_SECRET.replace('x', 'y'),
+      clockSkewMs: 192_000,
+      intervalS: 1,
+      seed: 5,
+    });
+    skewed = paired.simulated;
+    await skewed.start();
+    // A lone device measures when ticked (a fleet runs this timer for its devices).
+    ticker = setInterval(() => skewed?.tick(), 500);
+    const { page } = await newPage(browser);
+    await signIn(page, DEMO.customer);
+    await page.goto(`${zonePage}/flowbox/${paired.flowboxId}`);
+    const clock = page.getByTestId('flowbox-clock');
+    await expect
+      .poll(() => page.locator('[data-testid="flowbox-clock"][data-alarming="true"]').count(), {
+        timeout: 20_000,
+      })
+      .toBe(1);
+    await expect(clock.textContent()).resolves.toMatch(/^3 min 1\d s ahead/);
+    await seen(page, 'automatic closing is not affected', 5_000);
+    await seen(page, 'Meter index', 5_000);
+
+    await page.getByRole('button', { name: 'French' }).click();
+    await expect.poll(() => clock.textContent()).toMatch(/^En avance de 3 min 1\d s/);
+    await seen(page, 'Horloge de l’appareil', 5_000);
+    await page.getByRole('button', { name: 'Anglais' }).click();
   });
 });

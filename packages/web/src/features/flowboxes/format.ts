@@ -38,6 +38,45 @@ export function formatReading(value: number | null, language: Language, digits =
   return value.toLocaleString(language, { maximumFractionDigits: digits });
 }
 
+/**
+ * Within this, a device clock shows "on time": its measured skew includes the receipt delay
+ * (network, batching), so a right clock reads a second or two behind (docs/automation.md "Device clocks").
+ */
+export const CLOCK_ON_TIME_S = 5;
+
+export type ClockState = 'unknown' | 'on_time' | 'ahead' | 'behind';
+
+/** A flowbox's clock against the server's, from its skew in seconds (positive: ahead). */
+export function clockState(skewS: number | null): ClockState {
+  if (skewS === null) return 'unknown';
+  if (Math.abs(skewS) <= CLOCK_ON_TIME_S) return 'on_time';
+  return skewS > 0 ? 'ahead' : 'behind';
+}
+
+export type DurationUnit = 'd' | 'h' | 'min' | 's';
+const UNIT_SECONDS: readonly [DurationUnit, number][] = [
+  ['d', 86_400],
+  ['h', 3_600],
+  ['min', 60],
+  ['s', 1],
+];
+
+/**
+ * A duration as its largest unit and the next one when not zero ("3 min 12 s", "2 h", "4 d 5 h"):
+ * the size of a clock's error matters, not its last seconds.
+ */
+export function durationParts(seconds: number): [number, DurationUnit][] {
+  const total = Math.abs(Math.round(seconds));
+  const first = UNIT_SECONDS.findIndex(([, size]) => total >= size);
+  if (first < 0) return [[0, 's']];
+  const [unit, size] = UNIT_SECONDS[first]!;
+  const parts: [number, DurationUnit][] = [[Math.floor(total / size), unit]];
+  const next = UNIT_SECONDS[first + 1];
+  const nextValue = next ? Math.floor((total % size) / next[1]) : 0;
+  if (next && nextValue > 0) parts.push([nextValue, next[0]]);
+  return parts;
+}
+
 export type AutotestCheck = { name: string; result: (typeof AUTOTEST_CHECK_RESULTS)[number] };
 export type AutotestOutcome = { result: (typeof AUTOTEST_RESULTS)[number]; checks: AutotestCheck[] };
 

@@ -4,6 +4,7 @@ import { formatDateTime } from '../../../lib/dates.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { Badge } from '../../zones/index.ts';
 import { formatReading } from '../format.ts';
+import { DeviceClock } from './DeviceClock.tsx';
 import { ConnectionBadge } from './FlowboxBadges.tsx';
 
 /** spec §3 flowbox readings and §4 states, as last reported; the live channel keeps them current. */
@@ -17,7 +18,7 @@ export function FlowboxStateCard({ flowbox }: { flowbox: Flowbox }) {
   const mode = (on: boolean | null) =>
     on === null ? unknown : on ? <Badge tone="warn">{t('flowbox.on')}</Badge> : t('flowbox.off');
   const flow = formatReading(flowbox.flow_lpm, language, 2);
-  const index = formatReading(flowbox.flowmeter_index_l, language, 0);
+  const index = formatReading(flowbox.flowmeter_index_l, language, 3);
 
   return (
     <Card title={t('flowbox.section_state')}>
@@ -52,18 +53,15 @@ export function FlowboxStateCard({ flowbox }: { flowbox: Flowbox }) {
           },
           {
             label: t('flowbox.flowmeter'),
+            value: flow === null ? unknown : t('flowbox.flowmeter_value', { flow }),
+          },
+          {
+            label: t('flowbox.meter_index'),
             value:
-              flow === null ? (
-                unknown
+              index === null ? (
+                <span className="text-slate-500 dark:text-slate-400">{t('flowbox.meter_index_none')}</span>
               ) : (
-                <>
-                  {t('flowbox.flowmeter_value', { flow })}
-                  {index !== null && (
-                    <span className="block text-xs text-slate-500 dark:text-slate-400">
-                      {t('flowbox.flowmeter_index', { index })}
-                    </span>
-                  )}
-                </>
+                <span data-testid="flowbox-meter-index">{t('flowbox.meter_index_value', { index })}</span>
               ),
           },
           { label: t('flowbox.temperature'), value: reading(flowbox.temperature, 'flowbox.celsius') },
@@ -74,6 +72,7 @@ export function FlowboxStateCard({ flowbox }: { flowbox: Flowbox }) {
             label: t('flowbox.last_seen'),
             value: flowbox.last_seen_at ? formatDateTime(flowbox.last_seen_at, language) : unknown,
           },
+          { label: t('flowbox.device_clock'), value: <DeviceClock flowbox={flowbox} /> },
         ]}
       />
     </Card>

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { en } from '../../lib/i18n/en.ts';
+import { fr } from '../../lib/i18n/fr.ts';
+import { clockState, durationParts, formatReading } from './format.ts';
+
+describe('the device clock line of the flowbox page', () => {
+  it('says on time within 5 s, else ahead or behind, and nothing before a first reading', () => {
+    expect(clockState(null)).toBe('unknown');
+    expect(clockState(0)).toBe('on_time');
+    expect(clockState(-2)).toBe('on_time');
+    expect(clockState(5)).toBe('on_time');
+    expect(clockState(6)).toBe('ahead');
+    expect(clockState(-45)).toBe('behind');
+  });
+
+  it('tells the size of the error in its two largest units, without a trailing zero', () => {
+    expect(durationParts(0)).toEqual([[0, 's']]);
+    expect(durationParts(-45)).toEqual([[45, 's']]);
+    expect(durationParts(192)).toEqual([
+      [3, 'min'],
+      [12, 's'],
+    ]);
+    expect(durationParts(120)).toEqual([[2, 'min']]);
+    expect(durationParts(3_605)).toEqual([[1, 'h']]);
+    expect(durationParts(-(4 * 86_400 + 5 * 3_600 + 59))).toEqual([
+      [4, 'd'],
+      [5, 'h'],
+    ]);
+  });
+
+  it('has its words in English and French', () => {
+    for (const key of [
+      'flowbox.device_clock',
+      'flowbox.clock.on_time',
+      'flowbox.clock.ahead',
+      'flowbox.clock.behind',
+      'flowbox.clock.off_bound',
+      'flowbox.meter_index',
+      'flowbox.meter_index_none',
+    ] as const) {
+      expect(en[key]).toBeTruthy();
+      expect(fr[key]).toBeTruthy();
+      expect(fr[key]).not.toBe(en[key]);
+    }
+  });
+});
+
+describe('the meter index', () => {
+  it('keeps the litres to the millilitre, with the language’s separators', () => {
+    expect(formatReading(12_345.678, 'en', 3)).toBe('12,345.678');
+    expect(formatReading(12_345.678, 'fr', 3)).toBe('12\u202f345,678');
+    expect(formatReading(null, 'en', 3)).toBeNull();
+  });
+});
