@@ -1,4 +1,4 @@
-import type { Flowbox } from '@flowbox/shared';
+import { encodePayload, type Flowbox } from '@flowbox/shared';
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alerts } from '../db/schema.ts';
@@ -13,6 +13,7 @@ import {
 } from '../test/harness.ts';
 import { pairDirectly, reading, type PairedDevice, type TelemetryZone } from '../telemetry/testing.ts';
 import { TelemetryWriter } from '../telemetry/writer.ts';
+import { FlowboxIngest } from '../flowboxes/ingest.ts';
 import { clockSkewCause } from './raisers.ts';
 
 /*
@@ -124,6 +125,34 @@ describe('the device clock alert (flowbox_internal_status)', () => {
     expect(await clockAlerts(behind.flowboxId)).toEqual([]);
     expect(await flowbox(ahead.flowboxId)).toMatchObject({ clock_skew_s: 30, clock_skew_alarming: false });
     expect(await flowbox(behind.flowboxId)).toMatchObject({ clock_skew_s: -30, clock_skew_alarming: false });
+  });
+
+  it('opens for a device whose readings are all dropped for their dates (a clock reset to 1970), once a minute at most', async () => {
+    const d = await device();
+    const ingest = new FlowboxIngest(
+      t.services.context,
+      t.services.flowboxes,
+      t.services.commands,
+      log,
+      180,
+      writer,
+    );
+    const send = (seq: number, at: string) =>
+      ingest.handle(
+        `flowbox/${d.serial}/telemetry`,
+        new TextEncoder().encode(encodePayload(reading(seq, new Date(at), 0))),
+      );
+    await send(1, '1970-01-01T00:01:00Z');
+    await send(2, '1970-01-01T00:02:00Z');
+    expect(ingest.counters.dropped.stale).toBe(2);
+    const alert = await activeClockAlert(d.flowboxId);
+    expect(alert).toMatchObject({ state: 'open', details: { clock: 'behind', bound_s: 120 } });
+    expect(alert!.count).toBe(1);
+    expect((await flowbox(d.flowboxId)).clock_skew_alarming).toBe(true);
+    // Its clock set right: the next stored reading measures it again and resolves the alert.
+    t.clock.advance(MINUTE);
+    await d.send(0);
+    expect(await activeClockAlert(d.flowboxId)).toBeUndefined();
   });
 
   it('raises nothing for the zone neighbour of a skewed device, even in the same batch', async () => {

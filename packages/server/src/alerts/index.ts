@@ -10,6 +10,7 @@ export { AlertNotifier, startAlertEmailJob } from './notifier.ts';
 export {
   autotestAlert,
   clockSkewListener,
+  judgeClocks,
   monitoringListener,
   rebootAlert,
   valveCommandAlert,

@@ -224,45 +224,65 @@ export function clockSkewListener(): TelemetryListener {
         const seen = newest.get(r.flowboxId);
         if (!seen || r.seq > seen.seq) newest.set(r.flowboxId, r);
       }
-      const ids = [...newest.keys()];
-      if (ids.length === 0) return;
-      const found = await tx
-        .select({ id: flowboxes.id, offsetMs: flowboxes.clockOffsetMs, alertZoneId: alerts.zoneId })
-        .from(flowboxes)
-        .leftJoin(
-          alerts,
-          and(
-            eq(alerts.zoneId, flowboxes.zoneId),
-            eq(alerts.cause, sql`'clock_skew:' || ${flowboxes.id}`),
-            ne(alerts.state, 'resolved'),
-          ),
-        )
-        .where(inArray(flowboxes.id, ids));
-      for (const row of found) {
-        const reading = newest.get(row.id)!;
-        if (row.offsetMs === null) continue;
-        const cause = clockSkewCause(row.id);
-        const at = reading.receivedAt;
-        if (row.alertZoneId === null && clockSkewAlarming(row.offsetMs)) {
-          const skewS = Math.round(clockSkewMs(row.offsetMs) / 1000);
-          await raiseAlert(tx, {
-            category: 'flowbox_internal_status',
-            zoneId: reading.zoneId,
-            flowboxId: row.id,
-            flowboxSerial: reading.serial,
-            cause,
-            details: {
-              clock: skewS > 0 ? 'ahead' : 'behind',
-              skew_s: Math.abs(skewS),
-              bound_s: CLOCK_SKEW_ALERT_S,
-            },
-            at,
-          });
-        } else if (row.alertZoneId !== null && Math.abs(row.offsetMs) <= CLOCK_SKEW_RESOLVE_S * 1000)
-          await clearAlert(tx, { zoneId: row.alertZoneId, cause, at }, 'device');
-      }
+      await judgeClocks(
+        tx,
+        [...newest.values()].map((r) => ({
+          flowboxId: r.flowboxId,
+          zoneId: r.zoneId,
+          serial: r.serial,
+          at: r.receivedAt,
+        })),
+      );
     },
   };
+}
+
+/** A flowbox whose stored clock offset was just measured, and when. */
+export type MeasuredClock = { flowboxId: string; zoneId: string; serial: string; at: Date };
+
+/**
+ * Raises or resolves each flowbox's clock alert from the offset stored for it (in this
+ * transaction): one query for all of them. Used for each committed batch, and by ingest for a
+ * device whose readings are all dropped for their dates (a clock years off), which would otherwise
+ * never reach a batch.
+ */
+export async function judgeClocks(tx: Db, measured: readonly MeasuredClock[]): Promise<void> {
+  if (measured.length === 0) return;
+  const byId = new Map(measured.map((m) => [m.flowboxId, m]));
+  const found = await tx
+    .select({ id: flowboxes.id, offsetMs: flowboxes.clockOffsetMs, alertZoneId: alerts.zoneId })
+    .from(flowboxes)
+    .leftJoin(
+      alerts,
+      and(
+        eq(alerts.zoneId, flowboxes.zoneId),
+        eq(alerts.cause, sql`'clock_skew:' || ${flowboxes.id}`),
+        ne(alerts.state, 'resolved'),
+      ),
+    )
+    .where(inArray(flowboxes.id, [...byId.keys()]));
+  for (const row of found) {
+    const clock = byId.get(row.id)!;
+    if (row.offsetMs === null) continue;
+    const cause = clockSkewCause(row.id);
+    if (row.alertZoneId === null && clockSkewAlarming(row.offsetMs)) {
+      const skewS = Math.round(clockSkewMs(row.offsetMs) / 1000);
+      await raiseAlert(tx, {
+        category: 'flowbox_internal_status',
+        zoneId: clock.zoneId,
+        flowboxId: row.id,
+        flowboxSerial: clock.serial,
+        cause,
+        details: {
+          clock: skewS > 0 ? 'ahead' : 'behind',
+          skew_s: Math.abs(skewS),
+          bound_s: CLOCK_SKEW_ALERT_S,
+        },
+        at: clock.at,
+      });
+    } else if (row.alertZoneId !== null && Math.abs(row.offsetMs) <= CLOCK_SKEW_RESOLVE_S * 1000)
+      await clearAlert(tx, { zoneId: row.alertZoneId, cause, at: clock.at }, 'device');
+  }
 }
 
 export type SweepOptions = {

@@ -20,6 +20,7 @@ import type { CommandsService } from './commands.service.ts';
 import {
   claimReceipt,
   findFlowboxBySerial,
+  setClockOffset,
   markSilentDisconnected,
   toApiFlowbox,
   updateFlowbox,
@@ -27,7 +28,7 @@ import {
   type NewFlowboxRow,
 } from './flowboxes.repo.ts';
 import type { FlowboxesService } from './flowboxes.service.ts';
-import { rebootAlert } from '../alerts/index.ts';
+import { judgeClocks, rebootAlert } from '../alerts/index.ts';
 
 type Logger = { warn: (obj: object, msg: string) => void; error?: (obj: object, msg: string) => void };
 /**
@@ -117,7 +118,10 @@ export class FlowboxIngest {
       // word: a device whose clock is wrong must still confirm a safety close or report a valve
       // turned by hand, so they are applied, and counted (docs/reliability.md).
       if (verdict !== 'ok') {
-        if (value.kind === 'telemetry') return this.drop(verdict, value.serial, `${value.kind} at ${at}`);
+        if (value.kind === 'telemetry') {
+          this.drop(verdict, value.serial, `${value.kind} at ${at}`);
+          return this.reportClock(value.serial, at);
+        }
         this.counters.misdated += 1;
         if (this.mayLog(`misdated:${value.serial}`))
           this.log.warn(
@@ -179,6 +183,32 @@ export class FlowboxIngest {
         break;
     }
     this.counters.applied += 1;
+  }
+
+  /**
+   * A device whose readings are dropped for their dates (a clock days or years off) never reaches a
+   * telemetry batch, where clocks are measured: its offset is recorded here, and its clock alert
+   * raised, at most once a minute per device. Best effort: the reading is dropped either way.
+   */
+  private async reportClock(serial: string, at: string): Promise<void> {
+    const atMs = Date.parse(at);
+    if (!Number.isFinite(atMs) || !this.mayLog(`clock:${serial}`)) return;
+    try {
+      const located = await findFlowboxBySerial(this.ctx.db, serial);
+      if (!located || located.flowbox.pairingState !== 'ready') return;
+      const now = this.ctx.now();
+      await this.ctx.db.transaction(async (tx) => {
+        await setClockOffset(tx, located.flowbox.id, now.getTime() - atMs);
+        await judgeClocks(tx, [
+          { flowboxId: located.flowbox.id, zoneId: located.scope.zoneId, serial, at: now },
+        ]);
+      });
+    } catch (error) {
+      this.log.warn(
+        { serial, err: error instanceof Error ? error.message : String(error) },
+        'device clock not recorded',
+      );
+    }
   }
 
   /** Counts and logs (a device at most once a minute) a message left unacknowledged; answers the error. */
