@@ -314,7 +314,10 @@ export class AuthService {
    * `settled()` waits for it: on close, and in tests.
    */
   private inBackground(what: string, task: () => Promise<void>): void {
-    const running: Promise<void> = task()
+    // Started once the answer is on its way (setImmediate runs after the reply is written): none of
+    // this work, whose amount depends on whether the address has an account, may delay the answer.
+    const running: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(task)
       .catch((error: unknown) => this.log.error({ err: error }, `${what} failed after the answer`))
       .finally(() => this.background.delete(running));
     this.background.add(running);
