@@ -8,10 +8,12 @@ import {
   zoneBody,
 } from '../../test/harness.ts';
 import {
+  DATE_EDGES,
   edgeFor,
   INVALID_UTF8,
   STRING_EDGES,
   UUID_EDGES,
+  validValueFor,
   valueFor,
   type JsonSchema,
   type Pools,
@@ -128,21 +130,60 @@ function urlFor(op: Operation, world: FuzzWorld): fc.Arbitrary<string> {
     { weight: 2, arbitrary: ids(world.other) },
     { weight: 2, arbitrary: mixed },
   );
-  const query = fc.tuple(
-    ...inQuery.map((p) =>
-      fc.oneof(
-        { weight: p.required ? 0 : 2, arbitrary: fc.constant(undefined) },
-        { weight: 4, arbitrary: valueFor(p.schema, world.pools) },
-        { weight: 1, arbitrary: edgeFor(p.schema) },
-        { weight: 1, arbitrary: fc.constantFrom(...RAW_QUERY_EDGES) },
-      ),
-    ),
-  );
+  const query = queryFor(inQuery, world.pools);
   return fc.tuple(path, query).map(([ids, values]) => {
     const url = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeComponent(String(ids[name])));
     const pairs = inQuery.flatMap((p, i) => queryPairs(p.name, values[i]));
     return pairs.length ? `${url}?${pairs.join('&')}` : url;
   });
+}
+
+/** Tokens the server issued (a page cursor, a stream ticket): a generated one is never valid. */
+const OPAQUE = new Set(['cursor', 'ticket']);
+
+/**
+ * Query values: all valid; all valid but one edge; a `from`/`to` pair both drawn from the date
+ * edges (reversed, equal, past the span); or anything anywhere.
+ */
+function queryFor(inQuery: Parameter[], pools: Pools): fc.Arbitrary<unknown[]> {
+  if (inQuery.length === 0) return fc.constant([]);
+  const valid = fc.tuple(
+    ...inQuery.map((p) =>
+      p.required
+        ? validValueFor(p.schema, pools)
+        : OPAQUE.has(p.name)
+          ? fc.constant(undefined)
+          : fc.option(validValueFor(p.schema, pools), { nil: undefined }),
+    ),
+  );
+  const edgeOf = (p: Parameter) =>
+    fc.oneof({ weight: 3, arbitrary: edgeFor(p.schema) }, fc.constantFrom(...RAW_QUERY_EDGES));
+  const oneEdge = fc
+    .tuple(valid, fc.nat(inQuery.length - 1))
+    .chain(([values, i]) => edgeOf(inQuery[i]!).map((edge) => values.map((v, j) => (j === i ? edge : v))));
+  const from = inQuery.findIndex((p) => p.name === 'from');
+  const to = inQuery.findIndex((p) => p.name === 'to');
+  const range =
+    from >= 0 && to >= 0
+      ? fc
+          .tuple(valid, fc.constantFrom(...DATE_EDGES), fc.constantFrom(...DATE_EDGES))
+          .map(([values, a, b]) => values.map((v, j) => (j === from ? a : j === to ? b : v)))
+      : undefined;
+  const mixed = fc.tuple(
+    ...inQuery.map((p) =>
+      fc.oneof(
+        { weight: p.required ? 0 : 2, arbitrary: fc.constant(undefined) },
+        { weight: 4, arbitrary: valueFor(p.schema, pools) },
+        { weight: 2, arbitrary: edgeOf(p) },
+      ),
+    ),
+  );
+  return fc.oneof(
+    { weight: 2, arbitrary: valid },
+    { weight: 3, arbitrary: oneEdge },
+    { weight: range ? 2 : 0, arbitrary: range ?? valid },
+    { weight: 2, arbitrary: mixed },
+  );
 }
 
 function queryPairs(name: string, value: unknown): string[] {

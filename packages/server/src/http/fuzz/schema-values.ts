@@ -156,10 +156,12 @@ function mixedFor(schema: JsonSchema, pools: Pools): fc.Arbitrary<unknown> {
   );
 }
 
-/**
- * A value the schema accepts, as far as it can say (cross-field rules are left to chance); with
- * `edges`, its items and properties may be edges.
- */
+/** A value the schema accepts all the way down, as far as it can say (cross-field rules are left to chance). */
+export function validValueFor(schema: JsonSchema, pools: Pools): fc.Arbitrary<unknown> {
+  return validFor(schema, pools, false);
+}
+
+/** With `edges`, its items and properties may be edges. */
 function validFor(schema: JsonSchema, pools: Pools, edges: boolean): fc.Arbitrary<unknown> {
   const inner = (s: JsonSchema) => (edges ? mixedFor(s, pools) : validFor(s, pools, false));
   const options = schema.anyOf ?? schema.oneOf;
@@ -218,26 +220,31 @@ function validObject(
     .map(([known, more]) => ({ ...more, ...known }));
 }
 
-/** A value the schema refuses, or sits on its edge: per type, then wrong types for any schema. */
+/**
+ * A value the schema refuses, or sits on its edge: mostly the edges of its type (dates past the
+ * span, a length past the maximum), else a wrong type or an odd string.
+ */
 export function edgeFor(schema: JsonSchema): fc.Arbitrary<unknown> {
-  const edges: unknown[] = [...WRONG_TYPES];
+  const own: unknown[] = [];
   if (schema.enum)
-    edges.push('unknown_value', String(schema.enum[0]).toUpperCase(), `${String(schema.enum[0])} `);
+    own.push('unknown_value', String(schema.enum[0]).toUpperCase(), `${String(schema.enum[0])} `);
   if (schema.type === 'string') {
-    edges.push(...STRING_EDGES);
-    if (schema.format === 'date') edges.push(...DATE_EDGES);
-    if (schema.format === 'uuid') edges.push(...UUID_EDGES);
-    if (schema.maxLength !== undefined) edges.push('y'.repeat(schema.maxLength + 1));
+    if (schema.format === 'date') own.push(...DATE_EDGES);
+    else if (schema.format === 'uuid') own.push(...UUID_EDGES);
+    else own.push(...STRING_EDGES);
+    if (schema.maxLength !== undefined) own.push('y'.repeat(schema.maxLength + 1));
   }
   if (schema.type === 'integer' || schema.type === 'number') {
-    edges.push(...NUMBER_EDGES, ...NUMERAL_EDGES);
-    if (schema.minimum !== undefined) edges.push(schema.minimum - 1, schema.minimum - 0.5);
-    if (schema.maximum !== undefined) edges.push(schema.maximum + 1, schema.maximum + 0.5);
+    own.push(...NUMBER_EDGES, ...NUMERAL_EDGES);
+    if (schema.minimum !== undefined) own.push(schema.minimum - 1, schema.minimum - 0.5);
+    if (schema.maximum !== undefined) own.push(schema.maximum + 1, schema.maximum + 0.5);
   }
-  if (schema.type === 'array') edges.push(new Array((schema.maxItems ?? 50) + 1).fill('a'), [null]);
+  if (schema.type === 'array') own.push(new Array((schema.maxItems ?? 50) + 1).fill('a'), [null]);
   if (schema.type === 'object' || schema.properties) {
     const required = schema.required ?? [];
-    edges.push({ unknown_field: 1 }, Object.fromEntries(required.map((k) => [k, null])));
+    own.push({ unknown_field: 1 }, Object.fromEntries(required.map((k) => [k, null])));
   }
-  return fc.constantFrom(...edges);
+  const other = fc.constantFrom(...WRONG_TYPES, ...STRING_EDGES);
+  if (own.length === 0) return other;
+  return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...own) }, { weight: 1, arbitrary: other });
 }
