@@ -1120,6 +1120,17 @@ describe('text a database cannot store (found by the fuzz step, docs/fuzz.md)', 
     }
     expect(await rowCounts()).toEqual(before);
   });
+
+  it('is found at the bottom of a body nested 100,000 deep, without running out of stack', async () => {
+    const depth = 100_000;
+    const body = `{"name":${'{"a":'.repeat(depth)}"\\u0000"${'}'.repeat(depth)}}`;
+    const res = await providers.en.request('POST', `${A()}/sites/create`, body, {
+      'content-type': 'application/json',
+    });
+    const [issue] = expectCatalogueError(res, 'en', 400).details;
+    expect(issue.message).toBe(translate('validation.forbidden_character', 'en'));
+    expect(issue.path).toBe(['name', ...Array<string>(depth).fill('a')].join('.'));
+  });
 });
 
 describe('unknown fields', () => {

@@ -268,6 +268,8 @@ function bodyFor(op: Operation, pools: Pools): fc.Arbitrary<Payload> {
         { contentType: json, bytes: '42' },
         { contentType: json, bytes: '{"x": NaN}' },
         { contentType: json, bytes: '{"__proto__": {"polluted": true}}' },
+        { contentType: json, bytes: `${'['.repeat(50_000)}${']'.repeat(50_000)}` },
+        { contentType: json, bytes: `{"label":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}}` },
         { contentType: 'text/plain', bytes: 'hello' },
         { contentType: json, bytes: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]) },
       ),
