@@ -121,33 +121,39 @@ const reboot = (seq: number, at: string) => ({
   reason: 'button',
 });
 
+/** A safety close sent to the flowbox, waiting for its ack. */
+async function closeSent(flowboxId: string) {
+  const [command] = await t.db
+    .insert(deviceCommands)
+    .values({
+      flowboxId,
+      name: 'valve_close',
+      params: {},
+      issuedBy: null,
+      issuedByName: null,
+      origin: 'system',
+      issuedAt: t.clock.now(),
+      expiresAt: new Date(t.clock.now().getTime() + 60_000),
+      nextAttemptAt: t.clock.now(),
+      status: 'sent',
+    })
+    .returning();
+  return command!;
+}
+
 describe('device messages acknowledged only once stored (issue #20 item 3)', () => {
   it('rejects an event, a state and an ack the database failed to store, and applies them when sent again', async () => {
     const [zone] = await createZones(t.db, 'Europe/Paris');
     const device = await pairDirectly(t.db, zone!);
     const ingest = quietIngest();
-    const [command] = await t.db
-      .insert(deviceCommands)
-      .values({
-        flowboxId: device.flowboxId,
-        name: 'valve_close',
-        params: {},
-        issuedBy: null,
-        issuedByName: null,
-        origin: 'system',
-        issuedAt: t.clock.now(),
-        expiresAt: new Date(t.clock.now().getTime() + 60_000),
-        nextAttemptAt: t.clock.now(),
-        status: 'sent',
-      })
-      .returning();
+    const command = await closeSent(device.flowboxId);
     const now = t.clock.now().toISOString();
     const messages: [string, Uint8Array][] = [
       [`flowbox/${device.serial}/events`, encode(reboot(1, now))],
       [`flowbox/${device.serial}/state`, encode(state(now))],
       [
         `flowbox/${device.serial}/acks`,
-        encode({ v: PROTOCOL_VERSION, command_id: command!.id, at: now, result: 'done', reason: null }),
+        encode({ v: PROTOCOL_VERSION, command_id: command.id, at: now, result: 'done', reason: null }),
       ],
     ];
     // The database refuses every write of this flowbox's row, as a database going away would.
@@ -173,7 +179,7 @@ describe('device messages acknowledged only once stored (issue #20 item 3)', () 
     const logged = await t.db.select().from(events).where(eq(events.objectId, device.flowboxId));
     // Each once: the reboot event, and the closing its ack confirmed.
     expect(logged.map((e) => e.actionName).sort()).toEqual(['rebooted', 'valve_closed']);
-    const [done] = await t.db.select().from(deviceCommands).where(eq(deviceCommands.id, command!.id));
+    const [done] = await t.db.select().from(deviceCommands).where(eq(deviceCommands.id, command.id));
     expect(done!.status).toBe('done');
     const [box] = await t.db.select().from(flowboxes).where(eq(flowboxes.id, device.flowboxId));
     expect(box!.valve).toBe('closed');
@@ -211,21 +217,7 @@ describe('device timestamps bounded against the server clock (issue #13 item 4)'
     const [zone] = await createZones(t.db, 'Europe/Paris');
     const device = await pairDirectly(t.db, zone!);
     const ingest = quietIngest();
-    const [command] = await t.db
-      .insert(deviceCommands)
-      .values({
-        flowboxId: device.flowboxId,
-        name: 'valve_close',
-        params: {},
-        issuedBy: null,
-        issuedByName: null,
-        origin: 'system',
-        issuedAt: t.clock.now(),
-        expiresAt: new Date(t.clock.now().getTime() + 60_000),
-        nextAttemptAt: t.clock.now(),
-        status: 'sent',
-      })
-      .returning();
+    const command = await closeSent(device.flowboxId);
     const future = '9999-12-31T23:59:59Z';
     await ingest.handle(`flowbox/${device.serial}/state`, encode(state(future)));
     await ingest.handle(`flowbox/${device.serial}/events`, encode(reboot(1, '0001-01-01T00:00:00Z')));
@@ -233,11 +225,11 @@ describe('device timestamps bounded against the server clock (issue #13 item 4)'
     const yearAgo = new Date(t.clock.now().getTime() - 365 * 86_400_000).toISOString();
     await ingest.handle(
       `flowbox/${device.serial}/acks`,
-      encode({ v: PROTOCOL_VERSION, command_id: command!.id, at: yearAgo, result: 'done', reason: null }),
+      encode({ v: PROTOCOL_VERSION, command_id: command.id, at: yearAgo, result: 'done', reason: null }),
     );
     expect(ingest.counters).toMatchObject({ applied: 3, misdated: 3 });
     expect(Object.values(ingest.counters.dropped).reduce((a, b) => a + b, 0)).toBe(0);
-    const [done] = await t.db.select().from(deviceCommands).where(eq(deviceCommands.id, command!.id));
+    const [done] = await t.db.select().from(deviceCommands).where(eq(deviceCommands.id, command.id));
     expect(done!.status).toBe('done');
     const logged = await t.db.select().from(events).where(eq(events.objectId, device.flowboxId));
     for (const line of logged)
