@@ -2,6 +2,7 @@ export * from './roles.ts';
 export * from './permissions.ts';
 export * from './alerts.ts';
 export * from './dates.ts';
+export * from './time/zoned.ts';
 export * from './validation.ts';
 export * from './i18n/messages.ts';
 export * from './api/errors.ts';

@@ -11,7 +11,6 @@ import {
   exactInteger,
   formatExact,
   fromLiters,
-  localDate,
   nextRenewal,
   parseExact,
   priceConsumption,
@@ -202,11 +201,5 @@ describe('billing periods', () => {
     expect(nextRenewal('2026-01-31', 'monthly', '2026-01-31')).toBe('2026-02-28');
     expect(nextRenewal('2026-01-31', 'monthly', '2026-02-28')).toBe('2026-03-31');
     expect(nextRenewal('2026-03-10', 'annual', '2027-06-01')).toBe('2028-03-10');
-  });
-
-  it("read today in the building's time zone", () => {
-    const at = new Date('2026-03-01T23:30:00Z');
-    expect(localDate(at, 'Europe/Paris')).toBe('2026-03-02');
-    expect(localDate(at, 'America/New_York')).toBe('2026-03-01');
   });
 });

@@ -1,16 +1,5 @@
 import type { BillingType } from './plans.ts';
 
-/** The calendar day (yyyy-MM-dd, spec §3 backend format) at `at` in an IANA time zone. */
-export function localDate(at: Date, timezone: string): string {
-  // en-CA spells dates as yyyy-MM-dd.
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: timezone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(at);
-}
-
 /**
  * The day `count` billing periods after `start`. A month after 31 January is the last day of
  * February; counting from the start (not from the previous renewal) keeps later renewals on the
