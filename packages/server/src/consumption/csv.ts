@@ -1,5 +1,4 @@
-import type { Language } from '@flowbox/shared';
-import { utcOffsetMs } from './windows.ts';
+import { localDateTime as localDateAndTime, utcOffsetMs, type Language } from '@flowbox/shared';
 
 /** Column names of the consumption export, in the reader's language (docs/consumption.md "CSV"). */
 export const CSV_COLUMNS: Record<Language, string[]> = {
@@ -16,30 +15,14 @@ export function csvLine(fields: string[]): string {
   return `${fields.map(csvField).join(',')}\r\n`;
 }
 
-const localFormats = new Map<string, Intl.DateTimeFormat>();
-
 /**
  * An instant as the local wall clock of a time zone with its offset, "yyyy-MM-dd HH:mm+hh:mm"
  * (RFC 3339 with a space): the offset tells apart the two 02:30 of a fall-back night
  * (Australia/Adelaide, +10:30 then +09:30) and keeps the export machine-readable.
  */
 export function localDateTime(at: Date, timezone: string): string {
-  let format = localFormats.get(timezone);
-  if (!format) {
-    // sv-SE spells date and time as yyyy-MM-dd HH:mm.
-    format = new Intl.DateTimeFormat('sv-SE', {
-      timeZone: timezone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    localFormats.set(timezone, format);
-  }
   const offset = Math.round(utcOffsetMs(at, timezone) / 60_000);
   const magnitude = Math.abs(offset);
   const hhmm = `${String(Math.floor(magnitude / 60)).padStart(2, '0')}:${String(magnitude % 60).padStart(2, '0')}`;
-  return `${format.format(at)}${offset < 0 ? '-' : '+'}${hhmm}`;
+  return `${localDateAndTime(at, timezone).replace('T', ' ')}${offset < 0 ? '-' : '+'}${hhmm}`;
 }

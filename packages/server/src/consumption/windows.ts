@@ -1,15 +1,17 @@
 import {
   addDays,
-  dayNumber,
   daysBetween,
   EXPORT_MAX_DAYS,
+  localDate,
+  startOfLocalDay,
   WEEKDAYS,
   type ConsumptionWindow,
   type Weekday,
 } from '@flowbox/shared';
 
-// Calendar arithmetic is the shared one, which throws rather than leave the years 0000–9999.
-export { addDays };
+// Calendar arithmetic and local days are the shared ones, which throw rather than leave the years
+// 0000–9999.
+export { addDays, localDate, startOfLocalDay };
 
 /*
  * Graph windows (spec §9, docs/consumption.md): which buckets a window has at a given instant, in
@@ -18,7 +20,6 @@ export { addDays };
  */
 
 const HOUR = 3_600_000;
-const DAY = 86_400_000;
 
 /**
  * A bucket. Hour buckets (the day window) are UTC hours: an instant range, whatever the local
@@ -40,68 +41,6 @@ export type WindowPlan = {
   /** How much of the current (last) bucket has elapsed, as a fraction n/d of its length. */
   elapsed: { n: bigint; d: bigint };
 };
-
-const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
-const dateFormatters = new Map<string, Intl.DateTimeFormat>();
-
-/**
- * The local date (yyyy-MM-dd) at an instant in a time zone: shared `localDate` with its formatter
- * kept per time zone, since building one costs ~0.1 ms and a year of buckets asks hundreds of times.
- */
-export function localDate(at: Date, timezone: string): string {
-  let format = dateFormatters.get(timezone);
-  if (!format) {
-    // en-CA spells dates as yyyy-MM-dd.
-    format = new Intl.DateTimeFormat('en-CA', {
-      timeZone: timezone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    });
-    dateFormatters.set(timezone, format);
-  }
-  return format.format(at);
-}
-
-/** The local wall clock minus UTC at an instant, in ms (Europe/Paris in summer: 2 h). */
-export function utcOffsetMs(at: Date, timezone: string): number {
-  let format = offsetFormatters.get(timezone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone: timezone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    offsetFormatters.set(timezone, format);
-  }
-  const parts = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]));
-  const wall = Date.UTC(
-    Number(parts.year),
-    Number(parts.month) - 1,
-    Number(parts.day),
-    Number(parts.hour),
-    Number(parts.minute),
-    Number(parts.second),
-  );
-  return wall - Math.floor(at.getTime() / 1000) * 1000;
-}
-
-/** The instant a local date starts in a time zone (its local midnight, or the first instant after). */
-export function startOfLocalDay(day: string, timezone: string): Date {
-  const midnight = dayNumber(day) * DAY;
-  let guess = midnight - utcOffsetMs(new Date(midnight), timezone);
-  guess = midnight - utcOffsetMs(new Date(guess), timezone);
-  // A day starting in a gap (no local midnight) starts at the first local instant of that day;
-  // every offset in use is a whole number of quarter hours (Asia/Kathmandu +05:45), and no gap is
-  // longer than a day (Pacific/Apia skipped 30 December 2011), so a bounded walk finds it.
-  for (let step = 0; step < 26 * 4 && localDate(new Date(guess), timezone) < day; step++) guess += HOUR / 4;
-  return new Date(guess);
-}
 
 /** The first day of the month `count` months after the month of `day`; throws past the years 0000–9999. */
 export function addMonths(day: string, count: number): string {

@@ -1,12 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  localToInstant,
-  walkWindows,
-  wallClockMinutes,
-  windowsAfter,
-  windowsRunningAt,
-} from './occurrences.ts';
+import { walkWindows, wallClockMinutes, windowsAfter, windowsRunningAt } from './occurrences.ts';
 
 const nightly = {
   date_start: '2026-01-01',
@@ -74,21 +68,6 @@ describe('windows in the building time zone across daylight-saving changes', () 
     const ws = windowsAfter(weekly, 'America/New_York', new Date('2026-10-20T00:00:00Z'), 3);
     expect(local(ws).map(([s]) => s)).toEqual(['2026-10-24T12:00', '2026-10-31T12:00', '2026-11-07T12:00']);
     expect(ws.map((w) => w.start.getUTCHours())).toEqual([16, 16, 17]);
-  });
-
-  it('a time that does not exist moves forward by the gap; one that happens twice is the first', () => {
-    expect(localToInstant('2026-03-29', '02:30', 'Europe/Paris').toISOString()).toBe(
-      '2026-03-29T01:30:00.000Z',
-    );
-    expect(localToInstant('2026-10-25', '02:30', 'Europe/Paris').toISOString()).toBe(
-      '2026-10-25T00:30:00.000Z',
-    );
-    expect(localToInstant('2026-03-08', '02:30', 'America/New_York').toISOString()).toBe(
-      '2026-03-08T07:30:00.000Z',
-    );
-    expect(localToInstant('2026-11-01', '01:30', 'America/New_York').toISOString()).toBe(
-      '2026-11-01T05:30:00.000Z',
-    );
   });
 
   it('a window swallowed by the clock going forward does not happen that day', () => {

@@ -1,4 +1,13 @@
-import { addDays, daysBetween, laterDate, type ScheduleValues, type Weekday } from '@flowbox/shared';
+import {
+  addDays,
+  daysBetween,
+  laterDate,
+  localDate,
+  localDateTime,
+  localToInstant,
+  type ScheduleValues,
+  type Weekday,
+} from '@flowbox/shared';
 import * as rruleModule from 'rrule';
 
 // rrule ships CommonJS and an ES build: Node's ESM loads the former (named exports on `default`),
@@ -76,7 +85,7 @@ export function walkWindows(
     return { windows: window && window.end > from ? [window] : [], steps };
   }
   // A window that started the day before may still run: start looking one local day early.
-  const fromDay = localDateOf(new Date(from.getTime() - DAY_MS), timezone);
+  const fromDay = localDate(from.getTime() - DAY_MS, timezone);
   const overnight = rule.opening_time <= rule.closing_time;
   const days = recurrenceDays(rule, start === 'aligned' ? alignedStart(rule, fromDay) : rule.date_start);
   days.all((day) => {
@@ -166,66 +175,9 @@ function placeWindow(
   return {
     start,
     end,
-    localStart: localDateTimeOf(start, timezone),
-    localEnd: localDateTimeOf(end, timezone),
+    localStart: localDateTime(start, timezone),
+    localEnd: localDateTime(end, timezone),
   };
-}
-
-/**
- * The instant of a wall-clock time in a time zone (docs/schedules.md):
- * - a time that happens twice (clocks go back) is its first occurrence, the summer-time one;
- * - a time that does not exist (clocks go forward) is moved forward by the length of the gap
- *   (02:30 becomes 03:30), as the clock on the wall would read had it not jumped.
- * This is what Temporal calls the "compatible" disambiguation.
- */
-export function localToInstant(date: string, time: string, timezone: string): Date {
-  const asUtc = Date.parse(`${date}T${time}:00Z`);
-  const before = offsetMs(new Date(asUtc - DAY_MS), timezone);
-  const after = offsetMs(new Date(asUtc + DAY_MS), timezone);
-  const candidates = [...new Set([before, after])]
-    .map((offset) => asUtc - offset)
-    .filter((instant) => localDateTimeOf(new Date(instant), timezone) === `${date}T${time}`)
-    .sort((a, b) => a - b);
-  return new Date(candidates[0] ?? asUtc - before);
-}
-
-/** "2026-03-29T03:30": the wall-clock date and time of an instant in a time zone. */
-export function localDateTimeOf(at: Date, timezone: string): string {
-  const parts = Object.fromEntries(
-    formatter(timezone)
-      .formatToParts(at)
-      .map((p) => [p.type, p.value]),
-  );
-  const hour = parts.hour === '24' ? '00' : parts.hour;
-  return `${parts.year}-${parts.month}-${parts.day}T${hour}:${parts.minute}`;
-}
-
-export function localDateOf(at: Date, timezone: string): string {
-  return localDateTimeOf(at, timezone).slice(0, 10);
-}
-
-/** Local minus UTC at that instant, in ms (seconds are ignored: no modern zone has them). */
-function offsetMs(at: Date, timezone: string): number {
-  const local = Date.parse(`${localDateTimeOf(at, timezone)}:00Z`);
-  return local - Math.floor(at.getTime() / 60_000) * 60_000;
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(timezone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timezone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-CA', {
-      timeZone: timezone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    formatters.set(timezone, f);
-  }
-  return f;
 }
 
 /** Minutes between closing and opening by the wall clock (spec §3 "duration"). */

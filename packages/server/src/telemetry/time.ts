@@ -1,3 +1,5 @@
+import { localDate } from '@flowbox/shared';
+
 /*
  * Which hour and which day a reading belongs to (docs/telemetry.md "Placing a reading"). A reading
  * covers the interval (at − interval_s, at]; it is placed, whole, at its last instant `at − 1 ms`,
@@ -26,7 +28,6 @@ export function hourStart(measuredAt: Date): number {
   return t - (((t % HOUR_MS) + HOUR_MS) % HOUR_MS);
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
 const dayCache = new Map<string, string>();
 const DAY_CACHE_MAX = 50_000;
 
@@ -37,18 +38,7 @@ export function dayOf(measuredAt: Date, timezone: string): string {
   const key = `${timezone}|${quarter}`;
   const cached = dayCache.get(key);
   if (cached) return cached;
-  let format = formatters.get(timezone);
-  if (!format) {
-    // en-CA writes dates as YYYY-MM-DD.
-    format = new Intl.DateTimeFormat('en-CA', {
-      timeZone: timezone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    });
-    formatters.set(timezone, format);
-  }
-  const day = format.format(new Date(t));
+  const day = localDate(t, timezone);
   if (dayCache.size >= DAY_CACHE_MAX) dayCache.clear();
   dayCache.set(key, day);
   return day;
