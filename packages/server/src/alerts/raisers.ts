@@ -237,8 +237,18 @@ export function clockSkewListener(): TelemetryListener {
   };
 }
 
-/** A flowbox whose stored clock offset was just measured, and when. */
-export type MeasuredClock = { flowboxId: string; zoneId: string; serial: string; at: Date };
+/**
+ * A flowbox whose clock was just measured, and when: by default the offset stored for it; or one
+ * given here, measured from a reading dropped for its date, which must never be stored where
+ * placement would use it (docs/automation.md "Device clocks").
+ */
+export type MeasuredClock = {
+  flowboxId: string;
+  zoneId: string;
+  serial: string;
+  at: Date;
+  offsetMs?: number;
+};
 
 /**
  * Raises or resolves each flowbox's clock alert from the offset stored for it (in this
@@ -263,10 +273,11 @@ export async function judgeClocks(tx: Db, measured: readonly MeasuredClock[]): P
     .where(inArray(flowboxes.id, [...byId.keys()]));
   for (const row of found) {
     const clock = byId.get(row.id)!;
-    if (row.offsetMs === null) continue;
+    const offsetMs = clock.offsetMs ?? row.offsetMs;
+    if (offsetMs === null) continue;
     const cause = clockSkewCause(row.id);
-    if (row.alertZoneId === null && clockSkewAlarming(row.offsetMs)) {
-      const skewS = Math.round(clockSkewMs(row.offsetMs) / 1000);
+    if (row.alertZoneId === null && clockSkewAlarming(offsetMs)) {
+      const skewS = Math.round(clockSkewMs(offsetMs) / 1000);
       await raiseAlert(tx, {
         category: 'flowbox_internal_status',
         zoneId: clock.zoneId,
@@ -280,7 +291,7 @@ export async function judgeClocks(tx: Db, measured: readonly MeasuredClock[]): P
         },
         at: clock.at,
       });
-    } else if (row.alertZoneId !== null && Math.abs(row.offsetMs) <= CLOCK_SKEW_RESOLVE_S * 1000)
+    } else if (row.alertZoneId !== null && Math.abs(offsetMs) <= CLOCK_SKEW_RESOLVE_S * 1000)
       await clearAlert(tx, { zoneId: row.alertZoneId, cause, at: clock.at }, 'device');
   }
 }

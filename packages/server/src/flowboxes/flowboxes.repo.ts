@@ -55,14 +55,6 @@ export async function findFlowboxBySerial(db: Db, serial: string): Promise<Locat
   return row;
 }
 
-/**
- * Records a device clock measured from a reading that was dropped for its date (docs/automation.md
- * "Device clocks"): the offset only; the newest reading's date and seq stay those of stored readings.
- */
-export async function setClockOffset(db: Db, flowboxId: string, offsetMs: number): Promise<void> {
-  await db.update(flowboxes).set({ clockOffsetMs: offsetMs }).where(eq(flowboxes.id, flowboxId));
-}
-
 export async function findFlowboxById(db: Db, id: string): Promise<LocatedFlowbox | undefined> {
   const [row] = await selectLocated(db).where(eq(flowboxes.id, id));
   return row;

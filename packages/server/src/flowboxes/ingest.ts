@@ -20,7 +20,6 @@ import type { CommandsService } from './commands.service.ts';
 import {
   claimReceipt,
   findFlowboxBySerial,
-  setClockOffset,
   markSilentDisconnected,
   toApiFlowbox,
   updateFlowbox,
@@ -187,8 +186,8 @@ export class FlowboxIngest {
 
   /**
    * A device whose readings are dropped for their dates (a clock days or years off) never reaches a
-   * telemetry batch, where clocks are measured: its offset is recorded here, and its clock alert
-   * raised, at most once a minute per device. Best effort: the reading is dropped either way.
+   * telemetry batch, where clocks are judged: its clock alert is judged here from the dropped
+   * reading, at most once a minute per device. Best effort: the reading is dropped either way.
    */
   private async reportClock(serial: string, at: string): Promise<void> {
     const atMs = Date.parse(at);
@@ -197,16 +196,23 @@ export class FlowboxIngest {
       const located = await findFlowboxBySerial(this.ctx.db, serial);
       if (!located || located.flowbox.pairingState !== 'ready') return;
       const now = this.ctx.now();
-      await this.ctx.db.transaction(async (tx) => {
-        await setClockOffset(tx, located.flowbox.id, now.getTime() - atMs);
-        await judgeClocks(tx, [
-          { flowboxId: located.flowbox.id, zoneId: located.scope.zoneId, serial, at: now },
-        ]);
-      });
+      // Judged, not stored: placement goes on from the clock of the readings it stored, so one
+      // reading dated a day ahead cannot move the device's next ones a day back.
+      await this.ctx.db.transaction((tx) =>
+        judgeClocks(tx, [
+          {
+            flowboxId: located.flowbox.id,
+            zoneId: located.scope.zoneId,
+            serial,
+            at: now,
+            offsetMs: now.getTime() - atMs,
+          },
+        ]),
+      );
     } catch (error) {
       this.log.warn(
         { serial, err: error instanceof Error ? error.message : String(error) },
-        'device clock not recorded',
+        'device clock not judged',
       );
     }
   }
