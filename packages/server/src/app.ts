@@ -47,6 +47,7 @@ import { TelemetryHooks } from './telemetry/index.ts';
 import { LiveHub } from './live/live.ts';
 import { liveStreamRoutes, liveTicketRoutes } from './live/live.routes.ts';
 import { DeviceLink } from './mqtt/device-link.ts';
+import { JobRunner } from './jobs/index.ts';
 import { metricsRoutes } from './mqtt/metrics.routes.ts';
 import { CustomersService } from './customers/customers.service.ts';
 import type { Db } from './db/client.ts';
@@ -130,6 +131,8 @@ export type Services = {
   /** Alerts (docs/alerts.md): raised by the rules, handled by users; the email job sends them. */
   alerts: AlertsService;
   alertNotifier: AlertNotifier;
+  /** The instance's periodic jobs (jobs/): the renewals here, the others started by server.ts. */
+  jobs: JobRunner;
 };
 
 /** Builds the HTTP app: `/v1` API, its OpenAPI docs at `/v1/docs`, and the web app. */
@@ -225,6 +228,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     }),
     alerts,
     alertNotifier: new AlertNotifier(ctx, alertOptions),
+    jobs: new JobRunner({ log: app.log }),
   };
   services.telemetry.register(services.automation.listener());
   services.telemetry.register(monitoringListener());
@@ -232,10 +236,12 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   app.addHook('onClose', async () => mailer.close());
   // spec §4 subscription renewal: renewals fall due by the day, so an hourly pass on every instance
   // is enough; each renewal is claimed by one of them (docs/billing.md).
-  const renewals = setInterval(() => {
-    services.subscriptions.renewDue().catch((error: unknown) => app.log.error(error));
-  }, 3_600_000).unref();
-  app.addHook('onClose', async () => clearInterval(renewals));
+  const renewals = services.jobs.start({
+    name: 'subscription_renewals',
+    everyMs: 3_600_000,
+    pass: () => services.subscriptions.renewDue(),
+  });
+  app.addHook('onClose', async () => renewals.stop());
 
   await app.register(fastifyRateLimit, {
     global: true,
@@ -332,7 +338,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
         imagesRoutes(protectedApi, services.images);
         flowboxesRoutes(protectedApi, services.flowboxes, services.commands);
         liveTicketRoutes(protectedApi, liveOptions);
-        metricsRoutes(protectedApi, deviceLink);
+        metricsRoutes(protectedApi, deviceLink, services.jobs);
         billingRoutes(protectedApi, services.pricingPlans, services.subscriptions);
         consumptionRoutes(protectedApi, services.consumption);
         schedulesRoutes(protectedApi, services.schedules);

@@ -64,6 +64,19 @@ describe('npm start on embedded defaults', () => {
       body: JSON.stringify({ name: 'Kept Across Restarts' }),
     });
     expect(created.status).toBe(201);
+    // The jobs of one instance, counted in the metrics (jobs/): accounts are reconciled only with dynsec.
+    const metrics = await fetch(`${server.url}/v1/metrics`, {
+      headers: { authorization: `Bearer ${access_token}` },
+    });
+    expect(Object.keys(((await metrics.json()) as { jobs: object }).jobs).sort()).toEqual([
+      'alert_emails',
+      'command_dispatch',
+      'delivery_probe',
+      'heartbeat_check',
+      'safety_close_supervision',
+      'scheduled_closings',
+      'subscription_renewals',
+    ]);
     await server.close();
     running.pop();
   });

@@ -5,9 +5,9 @@ import { DatabaseWatch } from './health/database-watch.ts';
 import { Readiness } from './health/readiness.ts';
 import { startDemoFleet, type DemoFleet } from './demo/fleet.ts';
 import { startDeviceMessaging, type DeviceMessaging } from './mqtt/messaging.ts';
-import { startScheduleJob } from './schedules/schedule-runner.ts';
-import { startSafetyCloseJob } from './automation/index.ts';
-import { startAlertEmailJob } from './alerts/index.ts';
+import { scheduleJob } from './schedules/schedule-runner.ts';
+import { safetyCloseJob } from './automation/index.ts';
+import { alertEmailJob } from './alerts/index.ts';
 import { ensureAdmin, seedDemo } from './seed/seed.ts';
 
 export class PortBusyError extends Error {}
@@ -52,13 +52,20 @@ export async function startServer(config: Config): Promise<RunningServer> {
       dynsec: config.mqttDynsec,
       log: app.log,
       readiness,
+      jobs: services.jobs,
       brokerLimits: { maxConnectionsPerAddress: config.mqttMaxConnectionsPerAddress },
     });
     closers.unshift(() => messaging.close());
     // Scheduled closings send through device messaging: the job stops before it does.
-    closers.unshift(startScheduleJob(services.scheduleRunner, app.log));
-    closers.unshift(startSafetyCloseJob(services.automation, app.log));
-    closers.unshift(startAlertEmailJob(services.alertNotifier, app.log));
+    // The jobs of the server beside messaging's (mqtt/messaging.ts) and the renewals (app.ts).
+    for (const job of [
+      scheduleJob(services.scheduleRunner),
+      safetyCloseJob(services.automation),
+      alertEmailJob(services.alertNotifier),
+    ]) {
+      const running = services.jobs.start(job);
+      closers.unshift(() => running.stop());
+    }
     closers.unshift(() => app.close());
     await app.listen({ port: config.port, host: config.host }).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') {

@@ -11,7 +11,8 @@ import {
   type TestApp,
   type World,
 } from '../test/harness.ts';
-import { AlertNotifier, startAlertEmailJob } from './notifier.ts';
+import { JobRunner } from '../jobs/index.ts';
+import { AlertNotifier, alertEmailJob } from './notifier.ts';
 
 const INTERVAL = 30 * 60_000;
 let t: TestApp;
@@ -163,7 +164,7 @@ describe('the alert job', () => {
         .from(alerts)
         .where(and(eq(alerts.zoneId, zoneA2), eq(alerts.cause, 'maintenance'), ne(alerts.state, 'resolved')));
     const quiet = { warn: () => undefined, error: () => undefined };
-    const stop = startAlertEmailJob(notifier(), quiet, 20);
+    const job = new JobRunner({ log: quiet }).start(alertEmailJob(notifier(), 20));
     try {
       await expect.poll(async () => (await active()).length, { timeout: 20_000, interval: 50 }).toBe(1);
       // The emails follow the sweep in the same pass, after its commit: wait for them too.
@@ -171,7 +172,7 @@ describe('the alert job', () => {
         .poll(async () => (await alertEmails()).map((e) => e.subject), { timeout: 20_000, interval: 50 })
         .toContain('Flowbox alert: Maintenance');
     } finally {
-      await stop();
+      await job.stop();
       await t.db.update(zones).set({ maintenanceMode: false }).where(eq(zones.id, zoneA2));
     }
   });

@@ -9,13 +9,12 @@ import { and, eq, exists, or } from 'drizzle-orm';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { users, userSites } from '../db/schema.ts';
+import type { Job } from '../jobs/index.ts';
 import type { EmailMessage } from '../mail/mailer.ts';
 import { categorySetting } from './alert-settings.ts';
 import { alertEmail } from './alert-email.ts';
 import { sweepAlerts, type SweepOptions } from './raisers.ts';
 import { claimDueAlerts, findAlertZone, updateAlert, type AlertRow } from './alerts.repo.ts';
-
-type Logger = { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
 
 export type NotifierOptions = SweepOptions & {
   escalationIntervalMs: number;
@@ -146,20 +145,12 @@ export function wantsEmail(
   return (user.alertsSettings[category] ?? defaultAlertsSettings()[category]).email;
 }
 
-/** Runs the alert job (sweep and emails) every few seconds until stopped (server.ts); answers the stop function. */
-export function startAlertEmailJob(
-  notifier: AlertNotifier,
-  log: Logger,
-  everyMs = 5000,
-): () => Promise<void> {
-  let running: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
+/** The alert job (sweep and emails) every few seconds, started by server.ts (jobs/). */
+export function alertEmailJob(notifier: AlertNotifier, everyMs = 5000): Job {
+  return {
+    name: 'alert_emails',
+    everyMs,
     // The whole pass: without the sweep, silent flowboxes and maintenance mode would never be told.
-    running = notifier.runPass().catch((error: unknown) => log.error({ err: error }, 'alert job failed'));
-  }, everyMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
+    pass: () => notifier.runPass(),
   };
 }

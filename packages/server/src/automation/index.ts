@@ -8,4 +8,4 @@ export { automationRoutes } from './automation.routes.ts';
 export { assertZoneNotLocked, isZoneLockedAt, lockedZoneGuard } from './lock.ts';
 export { isZoneLocked } from './automation.repo.ts';
 export { alertsNotWired, type AutomationAlert, type RaiseAlert } from './alerting.ts';
-export { startSafetyCloseJob } from './safety-job.ts';
+export { safetyCloseJob } from './safety-job.ts';

@@ -1,25 +1,15 @@
+import type { Job } from '../jobs/index.ts';
 import type { AutomationService } from './automation.service.ts';
 
 /** How often each instance supervises unconfirmed safety closes. */
 export const SAFETY_PASS_MS = 1000;
 
-/** Runs the supervision passes (one at a time) until the returned stop is called. */
-export function startSafetyCloseJob(
-  automation: AutomationService,
-  log: { error: (obj: object, msg: string) => void },
-  ms = SAFETY_PASS_MS,
-): () => Promise<void> {
-  let running: Promise<unknown> | undefined;
-  const pass = () => {
-    running ??= automation
-      .superviseSafetyCloses()
-      .catch((error: unknown) => log.error({ err: error }, 'safety close supervision failed'))
-      .finally(() => (running = undefined));
-  };
-  const timer = setInterval(pass, ms);
-  pass();
-  return async () => {
-    clearInterval(timer);
-    await running;
+/** The supervision of unconfirmed safety closes, a pass at start and then every `ms` (jobs/). */
+export function safetyCloseJob(automation: AutomationService, ms = SAFETY_PASS_MS): Job {
+  return {
+    name: 'safety_close_supervision',
+    everyMs: ms,
+    passAtStart: true,
+    pass: () => automation.superviseSafetyCloses(),
   };
 }

@@ -11,6 +11,7 @@ import type { FlowboxesService } from '../flowboxes/flowboxes.service.ts';
 import { TelemetryHooks } from '../telemetry/hooks.ts';
 import type { TelemetryWriter, WriterOptions } from '../telemetry/writer.ts';
 import type { Readiness } from '../health/readiness.ts';
+import { JobRunner } from '../jobs/index.ts';
 import {
   startEmbeddedBroker,
   type BrokerCounters,
@@ -84,6 +85,8 @@ export type MessagingOptions = {
   probeEveryMs?: number;
   /** The period of the end-to-end confirmations to each device (ms). */
   confirmEveryMs?: number;
+  /** Where the messaging jobs run and are counted (the server's); without it, a runner of their own. */
+  jobs?: JobRunner;
 };
 
 /**
@@ -234,23 +237,30 @@ export async function startDeviceMessaging(options: MessagingOptions): Promise<D
     accounts,
   );
 
-  const timers = [
-    every(
-      options.probeEveryMs ?? PROBE_EVERY_MS,
-      async () => clients.forEach((c) => c.probe()),
-      log,
-      'delivery probe',
-    ),
-    every(options.commandPassMs ?? 1000, () => options.commands.dispatchDue(), log, 'command job'),
-    every(options.heartbeatCheckMs ?? 15_000, () => ingest.detectSilentDevices(), log, 'heartbeat check'),
+  const runner = options.jobs ?? new JobRunner({ log });
+  const jobs = [
+    runner.start({
+      name: 'delivery_probe',
+      everyMs: options.probeEveryMs ?? PROBE_EVERY_MS,
+      pass: async () => clients.forEach((c) => c.probe()),
+    }),
+    runner.start({
+      name: 'command_dispatch',
+      everyMs: options.commandPassMs ?? 1000,
+      pass: () => options.commands.dispatchDue(),
+    }),
+    runner.start({
+      name: 'heartbeat_check',
+      everyMs: options.heartbeatCheckMs ?? 15_000,
+      pass: () => ingest.detectSilentDevices(),
+    }),
     ...(accounts
       ? [
-          every(
-            options.accountsReconcileMs ?? ACCOUNTS_RECONCILE_MS,
-            () => accounts.reconcile(),
-            log,
-            'accounts',
-          ),
+          runner.start({
+            name: 'device_accounts_reconcile',
+            everyMs: options.accountsReconcileMs ?? ACCOUNTS_RECONCILE_MS,
+            pass: () => accounts.reconcile(),
+          }),
         ]
       : []),
   ];
@@ -263,7 +273,7 @@ export async function startDeviceMessaging(options: MessagingOptions): Promise<D
     confirmations,
     brokerCounters: broker?.counters ?? null,
     close: async () => {
-      for (const stop of timers) await stop();
+      for (const job of jobs) await job.stop();
       options.link.detach();
       await dynsec?.close();
       await writer.flush();
@@ -272,21 +282,6 @@ export async function startDeviceMessaging(options: MessagingOptions): Promise<D
       await broker?.close();
       await writer.close();
     },
-  };
-}
-
-/** Runs a job every `ms`, skipping a beat while a pass still runs; returns how to stop it. */
-function every(ms: number, job: () => Promise<unknown>, log: Logger, name: string): () => Promise<void> {
-  let running: Promise<unknown> | undefined;
-  const timer = setInterval(() => {
-    running ??= job()
-      .catch((error: unknown) => log.error({ err: error }, `${name} failed`))
-      .finally(() => (running = undefined));
-  }, ms);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
   };
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { requireRole } from '../access/access.ts';
 import { INGEST_DROP_REASONS } from '../flowboxes/ingest.ts';
 import { actorOf, errorResponses, type App } from '../http/types.ts';
+import type { JobRunner } from '../jobs/index.ts';
 import type { DeviceLink } from './device-link.ts';
 
 const count = z.number().int();
@@ -58,17 +59,28 @@ const MetricsSchema = z.object({
       missing: count,
     })
     .nullable(),
+  /** The instance's periodic jobs (jobs/), by name: a beat is skipped while the job's pass still runs. */
+  jobs: z.record(
+    z.string(),
+    z.object({
+      passes: count,
+      skipped_beats: count,
+      failures: count,
+      last_pass_ms: count,
+      max_pass_ms: count,
+    }),
+  ),
 });
 
 /** Device messaging counters of this instance (issue #4: refusals and drops are counted), for provider managers. */
-export function metricsRoutes(app: App, link: DeviceLink): void {
+export function metricsRoutes(app: App, link: DeviceLink, jobs: JobRunner): void {
   app.get(
     '/metrics',
     {
       schema: {
         tags: ['health'],
         security: [{ bearer: [] }],
-        summary: "This instance's device messaging counters since it started",
+        summary: "This instance's device messaging and job counters since it started",
         response: { 200: MetricsSchema, ...errorResponses },
       },
     },
@@ -81,6 +93,7 @@ export function metricsRoutes(app: App, link: DeviceLink): void {
         telemetry: counters?.telemetry ?? null,
         broker: counters?.broker ?? null,
         accounts: counters?.accounts ?? null,
+        jobs: jobs.counters(),
       };
     },
   );

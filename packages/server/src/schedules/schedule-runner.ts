@@ -4,6 +4,7 @@ import type { Db } from '../db/client.ts';
 import { recordEvent } from '../events/events.repo.ts';
 import type { CommandsService } from '../flowboxes/commands.service.ts';
 import { listFlowboxes } from '../flowboxes/flowboxes.repo.ts';
+import type { Job } from '../jobs/index.ts';
 import { notifyScheduleChange } from './live.ts';
 import { windowsRunningAt, type Window } from './occurrences.ts';
 import {
@@ -165,23 +166,7 @@ export class ScheduleRunner {
 /** How often each instance runs a pass: a window closes at most this late. */
 export const SCHEDULE_PASS_MS = 15_000;
 
-/** Runs the job's passes every `ms` (skipping a beat while one runs); returns how to stop it. */
-export function startScheduleJob(
-  runner: ScheduleRunner,
-  log: { error: (obj: object, msg: string) => void },
-  ms = SCHEDULE_PASS_MS,
-): () => Promise<void> {
-  let running: Promise<unknown> | undefined;
-  const pass = () => {
-    running ??= runner
-      .runDue()
-      .catch((error: unknown) => log.error({ err: error }, 'scheduled closing job failed'))
-      .finally(() => (running = undefined));
-  };
-  const timer = setInterval(pass, ms);
-  pass();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+/** The scheduled closing job: a pass at start and then every `ms` (jobs/). */
+export function scheduleJob(runner: ScheduleRunner, ms = SCHEDULE_PASS_MS): Job {
+  return { name: 'scheduled_closings', everyMs: ms, passAtStart: true, pass: () => runner.runDue() };
 }

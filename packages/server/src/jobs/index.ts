@@ -1,0 +1,9 @@
+export {
+  JobRunner,
+  beatDelay,
+  type Job,
+  type JobCounters,
+  type JobLog,
+  type JobRunnerOptions,
+  type RunningJob,
+} from './jobs.ts';
