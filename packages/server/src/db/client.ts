@@ -41,6 +41,58 @@ export type OpenDatabaseOptions = {
 };
 
 /** PostgreSQL through DATABASE_URL, else embedded PGlite in dataDir (or in memory when dataDir is null). */
+const CHECKED_OUT = Symbol('checked out, no query yet');
+type TrackedClient = pg.PoolClient & { [CHECKED_OUT]?: boolean };
+
+/**
+ * drizzle-orm's `transaction()` checks a client out and sends BEGIN before its try/finally: when
+ * BEGIN fails (the connection died a moment before: a failover, pg_terminate_backend), the client is
+ * never released, and each such failure costs the pool a connection for good, until every query
+ * waits for one that never comes and the instance hangs (and `pool.end()` with it). This pool gives
+ * such a client back, as broken, when the first query of a checkout is a BEGIN that fails.
+ */
+export class ReleasingPool extends pg.Pool {
+  override connect(): Promise<pg.PoolClient>;
+  override connect(
+    callback: (
+      err: Error | undefined,
+      client: pg.PoolClient | undefined,
+      done: (release?: unknown) => void,
+    ) => void,
+  ): void;
+  override connect(
+    callback?: (
+      err: Error | undefined,
+      client: pg.PoolClient | undefined,
+      done: (release?: unknown) => void,
+    ) => void,
+  ): Promise<pg.PoolClient> | void {
+    // The callback form is pg-pool's own (pool.query), which releases on every path.
+    if (callback) return super.connect(callback);
+    return super.connect().then((client: TrackedClient) => {
+      if (client[CHECKED_OUT] === undefined) guardFirstBegin(client);
+      client[CHECKED_OUT] = true;
+      return client;
+    });
+  }
+}
+
+function guardFirstBegin(client: TrackedClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((...args: unknown[]) => {
+    const first = client[CHECKED_OUT] === true;
+    client[CHECKED_OUT] = false;
+    const result = query(...args);
+    const config = args[0] as string | { text?: string } | undefined;
+    const text = typeof config === 'string' ? config : config?.text;
+    if (first && /^\s*begin\b/i.test(text ?? '') && result instanceof Promise)
+      result.catch((error: unknown) =>
+        client.release(error instanceof Error ? error : new Error(String(error))),
+      );
+    return result;
+  }) as typeof client.query;
+}
+
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options);
   return openPglite(options.dataDir);
@@ -50,7 +102,7 @@ async function openPostgres(
   url: string,
   { poolSize = DEFAULT_POOL_SIZE, onConnectionError }: OpenDatabaseOptions,
 ): Promise<Database> {
-  const pool = new pg.Pool({
+  const pool = new ReleasingPool({
     connectionString: url,
     max: poolSize,
     connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
