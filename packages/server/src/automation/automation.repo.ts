@@ -168,7 +168,11 @@ export async function updateDetectionStates(
     WHERE a.zone_id = v.zone_id`);
 }
 
-/** spec §4: a zone whose automatic closing triggered stays locked until a user exits. */
+/**
+ * spec §4: a zone whose automatic closing triggered stays locked until a user exits by typing its
+ * name. The one reading of the lock by zone id: a scheduled opening never opens a locked zone, and
+ * the schedules of a locked zone may not be changed (lock.ts checks it by hierarchy path for HTTP).
+ */
 export async function isZoneLocked(db: Db, zoneId: string): Promise<boolean> {
   const [row] = await db
     .select({ lockedAt: zoneAutomation.lockedAt })

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { PriceRange, PricingPlan, PricingPlanVersion } from '@flowbox/shared';
 import { normalizeDecimal } from '@flowbox/shared';
-import { escapeLike } from '../customers/customers.repo.ts';
+import { escapeLike } from '../db/values.ts';
 import type { Db } from '../db/client.ts';
 import { pricingPlanRanges, pricingPlans, pricingPlanVersions, zoneSubscriptions } from '../db/schema.ts';
 

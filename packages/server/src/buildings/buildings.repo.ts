@@ -1,6 +1,6 @@
 import { and, asc, count, eq, ilike, sql } from 'drizzle-orm';
-import { normalizeDecimal, type Building, type ListQuery } from '@flowbox/shared';
-import { escapeLike } from '../customers/customers.repo.ts';
+import type { Building, ListQuery } from '@flowbox/shared';
+import { decimalOrNull, escapeLike } from '../db/values.ts';
 import type { Db } from '../db/client.ts';
 import { notFound } from '../errors.ts';
 import { buildings, sites } from '../db/schema.ts';
@@ -103,10 +103,6 @@ function wherePath(path: BuildingPath) {
     eq(buildings.siteId, path.siteId),
     eq(sites.customerId, path.customerId),
   );
-}
-
-export function decimalOrNull(value: string | null): string | null {
-  return value === null ? null : normalizeDecimal(value);
 }
 
 function toApiBuilding(row: {

@@ -1,6 +1,7 @@
 import { asc, count, eq, ilike, sql } from 'drizzle-orm';
 import type { Customer } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
+import { escapeLike } from '../db/values.ts';
 import { customers } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
 
@@ -48,10 +49,6 @@ export async function updateCustomer(db: Db, id: string, patch: Partial<NewCusto
 /** Sites, their managers' assignments and the customer's managers go with it (foreign keys cascade). */
 export async function deleteCustomer(db: Db, id: string): Promise<void> {
   await db.delete(customers).where(eq(customers.id, id));
-}
-
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 function toApiCustomer(row: CustomerRow, sitesCount: number): Customer {

@@ -20,7 +20,7 @@ import {
   type ScheduleZone,
   valuesOf,
 } from './schedules.repo.ts';
-import { zoneLockedByAutomaticClosing } from './zone-lock.ts';
+import { isZoneLocked } from '../automation/index.ts';
 
 type RunAction = Extract<
   EventAction,
@@ -103,7 +103,7 @@ export class ScheduleRunner {
   private async open(db: Db, run: ScheduleRunRow, now: Date): Promise<void> {
     const zone = await findZoneById(db, run.zoneId);
     if (!zone) return markOpened(db, run.id, now, 'opened');
-    if (await zoneLockedByAutomaticClosing(db, zone.id)) {
+    if (await isZoneLocked(db, zone.id)) {
       await markOpened(db, run.id, now, 'locked');
       return this.record(db, zone, run, 'scheduled_opening_skipped', now, ['automatic_closing']);
     }

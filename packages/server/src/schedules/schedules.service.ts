@@ -19,7 +19,7 @@ import {
   type ScheduleRow,
   type ScheduleZone,
 } from './schedules.repo.ts';
-import { zoneLockedByAutomaticClosing } from './zone-lock.ts';
+import { isZoneLocked } from '../automation/index.ts';
 
 export type SchedulePath = ZonePath & { scheduleId: string };
 
@@ -118,8 +118,7 @@ export class SchedulesService {
 
   /** issue #8: a zone locked by automatic closing answers "No action allowed" to every action. */
   private async requireUnlocked(zone: ScheduleZone): Promise<void> {
-    if (await zoneLockedByAutomaticClosing(this.ctx.db, zone.id))
-      throw new AppError(409, 'errors.no_action_allowed');
+    if (await isZoneLocked(this.ctx.db, zone.id)) throw new AppError(409, 'errors.no_action_allowed');
   }
 
   private async findZone(path: ZonePath): Promise<ScheduleZone> {

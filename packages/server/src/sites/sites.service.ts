@@ -10,7 +10,8 @@ import {
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { changedFieldsOf, recordChange } from '../events/events.repo.ts';
-import { escapeLike, requireCustomerRow } from '../customers/customers.repo.ts';
+import { requireCustomerRow } from '../customers/customers.repo.ts';
+import { escapeLike } from '../db/values.ts';
 import { sites } from '../db/schema.ts';
 import { namesMismatch, notFound } from '../errors.ts';
 import { removeImageFiles } from '../images/images.files.ts';

@@ -1,6 +1,6 @@
 import { and, asc, count, eq } from 'drizzle-orm';
 import type { ListQuery, WaterPoint } from '@flowbox/shared';
-import { decimalOrNull } from '../buildings/buildings.repo.ts';
+import { decimalOrNull } from '../db/values.ts';
 import type { Db } from '../db/client.ts';
 import { waterPoints } from '../db/schema.ts';
 

@@ -1,7 +1,6 @@
 import { and, asc, count, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import type { ListQuery, Zone, ZoneDirectoryQuery, ZoneSummary } from '@flowbox/shared';
-import { decimalOrNull } from '../buildings/buildings.repo.ts';
-import { escapeLike } from '../customers/customers.repo.ts';
+import { decimalOrNull, escapeLike } from '../db/values.ts';
 import type { Db } from '../db/client.ts';
 import { buildings, floors, sites, zones } from '../db/schema.ts';
 import type { BuildingPath, ZonePath } from '../http/params.ts';
