@@ -11,6 +11,7 @@ import {
   createTestApp,
   createWorld,
   loginAs,
+  scheduleBody,
   zoneBody,
   type ApiClient,
   type TestApp,
@@ -202,16 +203,7 @@ describe('a burst pipe', () => {
     // Things the lock must protect too: a water point, a schedule, a plan to subscribe to.
     const point = await cmA.post(`${zone.path}/water_points/create`, { label: 'Kitchen sink', type: 'sink' });
     waterPointId = point.json().id;
-    const schedule = await cmA.post(`${zone.path}/schedules/create`, {
-      label: 'Nightly',
-      date_start: '2026-01-01',
-      date_end: '2026-12-31',
-      closing_time: '22:00',
-      opening_time: '06:00',
-      recurring: true,
-      frequency: 'daily',
-      interval: 1,
-    });
+    const schedule = await cmA.post(`${zone.path}/schedules/create`, scheduleBody());
     expect(schedule.statusCode, schedule.body).toBe(201);
     scheduleId = schedule.json().id;
     const [plan] = await t.db

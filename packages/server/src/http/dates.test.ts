@@ -4,6 +4,8 @@ import {
   buildingBody,
   createWorldApp,
   loginAs,
+  planBody as acceptedPlanBody,
+  scheduleBody,
   zoneBody,
   type ApiClient,
   type TestApp,
@@ -38,29 +40,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const planBody = (overrides: Record<string, unknown> = {}) => ({
-  name: `Plan ${Math.random()}`,
-  regions: ['FR'],
-  billing_type: 'monthly',
-  acquisition_type: 'lifetime_fee',
-  currency: 'EUR',
-  volume_unit: 'm3',
-  from_date: '2025-01-01',
-  ranges: [{ volume_start: '0', volume_end: null, price_per_unit: '2.5' }],
-  ...overrides,
-});
-
-const scheduleBody = (overrides: Record<string, unknown> = {}) => ({
-  label: 'Nightly',
-  date_start: '2026-01-01',
-  date_end: '2026-12-31',
-  closing_time: '22:00',
-  opening_time: '06:00',
-  recurring: true,
-  frequency: 'daily',
-  interval: 1,
-  ...overrides,
-});
+/** The harness's plan, under a name of its own each time. */
+const planBody = (overrides: Record<string, unknown> = {}) =>
+  acceptedPlanBody({ name: `Plan ${Math.random()}`, ...overrides });
 
 const exports = () => [
   `${Z}/consumption/export.csv`,
