@@ -6,7 +6,6 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { ApiErrorSchema, ListQuerySchema, listOf, OutboxEmailSchema, translate } from '@flowbox/shared';
-import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import Fastify, {
   LogController,
@@ -60,6 +59,7 @@ import { actorOf, bearerToken, errorResponses, type App } from './http/types.ts'
 import { Mailer } from './mail/mailer.ts';
 import { SitesService } from './sites/sites.service.ts';
 import { managersRoutes } from './users/managers.routes.ts';
+import { answersWithin } from './health/database-watch.ts';
 import { Readiness } from './health/readiness.ts';
 import { connectionLimit, limitConnections } from './net/connection-limit.ts';
 import { ScheduleRunner } from './schedules/schedule-runner.ts';
@@ -374,24 +374,6 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
 const PUBLIC_STATES = ['connecting', 'disconnected', 'subscribing', 'not subscribed', 'not delivering'];
 const publicState = (reason: string) =>
   PUBLIC_STATES.find((state) => reason.includes(state)) ?? 'unavailable';
-
-/** `true` when the database answers `SELECT 1` within `ms`, else why not. */
-async function answersWithin(db: Db, ms: number): Promise<true | string> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await Promise.race([
-      db.execute(sql`SELECT 1`),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error('the database did not answer in time')), ms);
-      }),
-    ]);
-    return true;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** HTTP timeouts (docs/reliability.md "Connection floods and timeouts"). */
 export const HTTP_TIMEOUTS = { headersMs: 10_000, requestMs: 60_000, idleMs: 120_000 };

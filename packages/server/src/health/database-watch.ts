@@ -53,29 +53,17 @@ export class DatabaseWatch {
   }
 
   private async runProbe(): Promise<boolean> {
-    let timeout: NodeJS.Timeout | undefined;
-    try {
-      await Promise.race([
-        this.db.execute(sql`SELECT 1`),
-        new Promise((_, reject) => {
-          timeout = setTimeout(
-            () => reject(new Error('the database did not answer in time')),
-            PROBE_TIMEOUT_MS,
-          );
-        }),
-      ]);
-      if (!this.readiness.ready && this.readiness.problems()[DATABASE_PART] !== undefined)
-        this.log.info({}, 'database reachable again');
-      this.readiness.set(DATABASE_PART);
-      this.schedule(PROBE_EVERY_MS);
-      return true;
-    } catch (error) {
-      this.down(error instanceof Error ? error.message : String(error));
+    const answered = await answersWithin(this.db, PROBE_TIMEOUT_MS);
+    if (answered !== true) {
+      this.down(answered);
       this.schedule(RETRY_EVERY_MS);
       return false;
-    } finally {
-      clearTimeout(timeout);
     }
+    if (!this.readiness.ready && this.readiness.problems()[DATABASE_PART] !== undefined)
+      this.log.info({}, 'database reachable again');
+    this.readiness.set(DATABASE_PART);
+    this.schedule(PROBE_EVERY_MS);
+    return true;
   }
 
   private down(reason: string): void {
@@ -89,5 +77,23 @@ export class DatabaseWatch {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.probe(), ms);
     this.timer.unref();
+  }
+}
+
+/** `true` when the database answers `SELECT 1` within `ms`, else why not. */
+export async function answersWithin(db: Db, ms: number): Promise<true | string> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      db.execute(sql`SELECT 1`),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('the database did not answer in time')), ms);
+      }),
+    ]);
+    return true;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  } finally {
+    clearTimeout(timer);
   }
 }
