@@ -1,0 +1,98 @@
+// The workspace's package manifests say what the code needs: every file a manifest names exists,
+// every package the code imports is declared where it will be installed (run-time code in
+// `dependencies`, tests and tooling in the package's or the root's `devDependencies`), and every
+// declared dependency is used. A dependency that is only there by hoisting breaks a deployment
+// with `npm ci --omit=dev` in one package; one nobody imports is installed and audited for nothing.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { join, resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '../../..');
+const packagesDir = join(root, 'packages');
+
+type Manifest = {
+  name: string;
+  exports?: Record<string, string>;
+  bin?: Record<string, string>;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+};
+
+/** Dependencies used without an import in source: named by a config file or a CLI. */
+const USED_WITHOUT_IMPORT: Record<string, string[]> = {
+  '@flowbox/web': ['tailwindcss'],
+};
+
+const readJson = (path: string): Manifest => JSON.parse(readFileSync(path, 'utf8')) as Manifest;
+const rootManifest = readJson(join(root, 'package.json'));
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (name === 'node_modules' || name === 'dist') return [];
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return /\.(ts|tsx|mjs|js)$/.test(name) ? [path] : [];
+  });
+}
+
+/** Package names imported by a file (static, dynamic and type imports, re-exports), as TypeScript reads them. */
+function importedPackages(file: string): string[] {
+  const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+  const names = new Set<string>();
+  for (const { fileName: specifier } of importedFiles) {
+    if (specifier.startsWith('.') || specifier.startsWith('/')) continue;
+    if (specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0]!)) continue;
+    const parts = specifier.split('/');
+    names.add(specifier.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!);
+  }
+  return [...names];
+}
+
+/** Test code, fixtures and tooling: may use devDependencies. */
+const isDevFile = (path: string) =>
+  /(\.test|\.testing|test-helpers)\.tsx?$/.test(path) ||
+  /[\\/](test|fuzz|faults)[\\/]/.test(path) ||
+  /(vite|vitest|drizzle)\.config\.ts$/.test(path);
+
+const packages = readdirSync(packagesDir)
+  .filter((name) => existsSync(join(packagesDir, name, 'package.json')))
+  .map((name) => ({
+    dir: join(packagesDir, name),
+    manifest: readJson(join(packagesDir, name, 'package.json')),
+  }));
+
+describe('workspace manifests', () => {
+  it.each(packages.map((p) => [p.manifest.name, p] as const))('%s names files that exist', (_name, pkg) => {
+    const named = [...Object.values(pkg.manifest.exports ?? {}), ...Object.values(pkg.manifest.bin ?? {})];
+    const missing = named.filter((file) => !existsSync(join(pkg.dir, file)));
+    expect(missing).toEqual([]);
+  });
+
+  it.each(packages.map((p) => [p.manifest.name, p] as const))(
+    '%s declares what it imports and imports what it declares',
+    (_name, pkg) => {
+      const deps = Object.keys(pkg.manifest.dependencies ?? {});
+      const devDeps = [
+        ...Object.keys(pkg.manifest.devDependencies ?? {}),
+        ...Object.keys(rootManifest.devDependencies ?? {}),
+      ];
+      const undeclared: string[] = [];
+      const used = new Set<string>(USED_WITHOUT_IMPORT[pkg.manifest.name] ?? []);
+      for (const file of sourceFiles(pkg.dir)) {
+        for (const name of importedPackages(file)) {
+          if (name === pkg.manifest.name) continue;
+          used.add(name);
+          const declared = deps.includes(name) || (isDevFile(file) && devDeps.includes(name));
+          if (!declared) undeclared.push(`${file.slice(root.length + 1)}: ${name}`);
+        }
+      }
+      expect(undeclared).toEqual([]);
+      const unused = [...deps, ...Object.keys(pkg.manifest.devDependencies ?? {})].filter(
+        (name) => !used.has(name) && !used.has(name.replace(/^@types\//, '')),
+      );
+      expect(unused).toEqual([]);
+    },
+  );
+});
