@@ -24,6 +24,7 @@ import {
 } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
+import { withBuildingScope } from '../db/scope.ts';
 import { buildings, customers, sites } from '../db/schema.ts';
 import { AppError, forbidden, notFound } from '../errors.ts';
 import { changedFieldsOf, recordChange, recordEvent } from '../events/events.repo.ts';
@@ -218,11 +219,9 @@ export class AlertsService {
       requireSiteRead(actor, site.customerId, query.site_id);
     }
     if (query.building_id) {
-      const [building] = await db
-        .select({ customerId: sites.customerId, siteId: sites.id })
-        .from(buildings)
-        .innerJoin(sites, eq(sites.id, buildings.siteId))
-        .where(eq(buildings.id, query.building_id));
+      const [building] = await withBuildingScope(
+        db.select({ customerId: sites.customerId, siteId: sites.id }).from(buildings),
+      ).where(eq(buildings.id, query.building_id));
       if (!building) throw unknownTo(actor);
       requireSiteRead(actor, building.customerId, building.siteId);
     }
