@@ -33,6 +33,7 @@ import { PricingPlansService } from './billing/plans.service.ts';
 import { ZoneSubscriptionsService } from './billing/subscriptions.service.ts';
 import { AuthService } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
+import { statusOf } from './errors.ts';
 import type { Context } from './context.ts';
 import { buildingsRoutes } from './buildings/buildings.routes.ts';
 import { BuildingsService } from './buildings/buildings.service.ts';
@@ -286,7 +287,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
         const parts = Object.keys(problems);
         if (parts.length === 0) return { status: 'ok' as const };
         const language = requestLanguage(request);
-        return reply.code(503).send({
+        return reply.code(statusOf('errors.service_unavailable')).send({
           code: 'errors.service_unavailable',
           message: translate('errors.service_unavailable', language, { parts: parts.join(', ') }),
           // Health is public: each part's state in words of our own, never a driver's error text
@@ -435,7 +436,7 @@ async function serveWebApp(app: App, webDist: string): Promise<void> {
     const isAsset = request.url.startsWith(HASHED_ASSETS);
     if (!isApi && !isAsset && hasWeb && request.method === 'GET') return sendIndex(reply);
     return reply
-      .status(404)
+      .status(statusOf('errors.not_found'))
       .send({ code: 'errors.not_found', message: translate('errors.not_found', requestLanguage(request)) });
   });
 }

@@ -167,7 +167,7 @@ export class AlertsService {
     actor: Actor,
     now: Date,
   ): { patch: Partial<AlertRow>; action: EventAction } {
-    const invalid = () => new AppError(409, 'errors.alert_state', { state: current.state });
+    const invalid = () => new AppError('errors.alert_state', { state: current.state });
     switch (transition) {
       case 'silence':
         // Silencing says "we know": no email and no escalation until unsilenced (docs/alerts.md).

@@ -128,14 +128,15 @@ describe('sessions', () => {
     expect(refresh.statusCode).toBe(401);
   });
 
-  it('refuses garbage and forged tokens with "Invalid token"', async () => {
+  it('refuses garbage and forged bearer tokens as it does none: 401 "Authentication expired"', async () => {
     const garbage = await anonymous().request('GET', '/v1/users/me', undefined, {
       authorization: 'Bearer not.a.jwt',
     });
     expect(garbage.statusCode).toBe(401);
-    expect(garbage.json().code).toBe('errors.invalid_token');
+    expect(garbage.json().code).toBe('errors.auth_expired');
     const none = await anonymous().get('/v1/users/me');
     expect(none.statusCode).toBe(401);
+    expect(none.json().code).toBe('errors.auth_expired');
   });
 });
 

@@ -11,7 +11,7 @@ export const EXIT_ROUTE_SUFFIX = '/automation/exit';
 
 /** For services: "No action allowed" (spec §8) while automatic closing holds the zone. */
 export async function assertZoneNotLocked(db: Db, path: ZonePath): Promise<void> {
-  if (await isZoneLockedAt(db, path)) throw new AppError(409, 'errors.no_action_allowed');
+  if (await isZoneLockedAt(db, path)) throw new AppError('errors.no_action_allowed');
 }
 
 const ZONE_ROUTE = /\/zones\/:zoneId(\/|$)/;

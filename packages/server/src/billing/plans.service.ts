@@ -87,7 +87,7 @@ export class PricingPlansService {
     const changesTerms = TERM_FIELDS.some((field) => input[field] !== undefined);
     if (input.new_price) requireStartAfter(input.from_date, latest!);
     else if (changesTerms) {
-      if (await planHasSubscriptions(this.ctx.db, id)) throw new AppError(409, 'errors.pricing_plan_in_use');
+      if (await planHasSubscriptions(this.ctx.db, id)) throw new AppError('errors.pricing_plan_in_use');
       if (previous) requireStartAfter(input.from_date, previous);
     }
     await this.ctx.db.transaction(async (tx) => {
@@ -172,7 +172,7 @@ function requireManage(actor: Actor): void {
 /** A price starts after the one before it, so each day has exactly one price. */
 function requireStartAfter(fromDate: string | undefined, before: VersionWithRanges): void {
   if (fromDate !== undefined && fromDate <= before.fromDate)
-    throw new AppError(400, 'errors.validation', {}, [
+    throw new AppError('errors.validation', {}, [
       { path: 'from_date', message: 'validation.new_price_after' },
     ]);
 }

@@ -89,7 +89,7 @@ export class ImagesService {
   ): Promise<ImageAnswer> {
     const bytes = await upload();
     const extension = detectImageType(bytes);
-    if (!extension) throw new AppError(415, 'errors.image_type');
+    if (!extension) throw new AppError('errors.image_type');
     const id = randomUUID();
     const fileName = `${id}.${extension}`;
     const dir = this.ctx.config.uploadsDir;

@@ -159,7 +159,7 @@ export class ManagersService {
 
   async remove(actor: Actor, family: Family, managerId: string, confirmName: string): Promise<void> {
     this.requireManage(actor, family);
-    if (actor.id === managerId) throw new AppError(400, 'errors.cannot_delete_self');
+    if (actor.id === managerId) throw new AppError('errors.cannot_delete_self');
     const row = await this.findInFamily(family, managerId);
     if (confirmName.trim() !== `${row.firstname} ${row.lastname}`) throw namesMismatch();
     await this.ctx.db.transaction(async (tx) => {
@@ -228,7 +228,7 @@ export class ManagersService {
       .select({ id: sites.id })
       .from(sites)
       .where(and(eq(sites.customerId, customerId), inArray(sites.id, unique)));
-    if (found.length !== unique.length) throw new AppError(400, 'errors.invalid_site_list');
+    if (found.length !== unique.length) throw new AppError('errors.invalid_site_list');
   }
 
   /** Per-zone alert settings name only zones the user is told about (docs/alerts.md "Who is told"). */
@@ -241,7 +241,6 @@ export class ManagersService {
     );
     if (outside.length > 0)
       throw new AppError(
-        400,
         'errors.invalid_alert_zones',
         {},
         outside.map((id) => ({
@@ -277,7 +276,7 @@ export class ManagersService {
   }
 }
 
-const emailTaken = () => new AppError(409, 'errors.email_taken');
+const emailTaken = () => new AppError('errors.email_taken');
 
 function rethrowUnique(error: unknown): never {
   const code =
