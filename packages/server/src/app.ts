@@ -5,7 +5,14 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { ApiErrorSchema, ListQuerySchema, listOf, OutboxEmailSchema, translate } from '@flowbox/shared';
+import {
+  ROLES,
+  ApiErrorSchema,
+  ListQuerySchema,
+  listOf,
+  OutboxEmailSchema,
+  translate,
+} from '@flowbox/shared';
 import { z } from 'zod';
 import Fastify, {
   LogController,
@@ -358,7 +365,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
             },
           },
           async (request) => {
-            requireRole(actorOf(request), 1);
+            requireRole(actorOf(request), ROLES.flovea_manager);
             return mailer.outbox(request.query.limit, request.query.offset);
           },
         );

@@ -1,4 +1,5 @@
 import {
+  ROLES,
   CRITICAL_ALERT_CATEGORIES,
   type Alert,
   type AlertCategory,
@@ -135,7 +136,7 @@ export class AlertsService {
     category: AlertCategory,
     input: AlertCategorySettingUpdate,
   ): Promise<AlertCategorySetting> {
-    requireRole(actor, 1);
+    requireRole(actor, ROLES.flovea_manager);
     requirePermission(actor, 'alerts.manage');
     const now = this.ctx.now();
     return this.ctx.db.transaction(async (tx) => {
@@ -325,8 +326,8 @@ function publishAlert(tx: Db, alert: Alert): Promise<void> {
 
 /** The alerts a caller sees: everything (provider), its customer's, or a site manager's sites. */
 export function scopeOf(actor: Actor): AlertScope {
-  if (actor.role === 1) return {};
-  if (actor.role === 2) return { customerId: actor.customerId ?? NO_CUSTOMER };
+  if (actor.role === ROLES.flovea_manager) return {};
+  if (actor.role === ROLES.customer_manager) return { customerId: actor.customerId ?? NO_CUSTOMER };
   return { customerId: actor.customerId ?? NO_CUSTOMER, siteIds: actor.siteIds };
 }
 

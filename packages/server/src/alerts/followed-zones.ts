@@ -1,4 +1,4 @@
-import type { Role } from '@flowbox/shared';
+import { ROLES, type Role } from '@flowbox/shared';
 import { inArray } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { sites, zones } from '../db/schema.ts';
@@ -22,8 +22,9 @@ export async function zonesNotFollowed(db: Db, user: AlertFollower, zoneIds: str
     found
       .filter(
         (zone) =>
-          user.role === 1 ||
-          (zone.customerId === user.customerId && (user.role === 2 || user.siteIds.includes(zone.siteId))),
+          user.role === ROLES.flovea_manager ||
+          (zone.customerId === user.customerId &&
+            (user.role === ROLES.customer_manager || user.siteIds.includes(zone.siteId))),
       )
       .map((zone) => zone.id),
   );

@@ -1,9 +1,10 @@
-import type {
-  EventAction,
-  PricingPlan,
-  PricingPlanCreateSchema,
-  PricingPlanListQuerySchema,
-  PricingPlanUpdateSchema,
+import {
+  ROLES,
+  type EventAction,
+  type PricingPlan,
+  type PricingPlanCreateSchema,
+  type PricingPlanListQuerySchema,
+  type PricingPlanUpdateSchema,
 } from '@flowbox/shared';
 import type { z } from 'zod';
 import { requirePermission, requireRole, type Actor } from '../access/access.ts';
@@ -47,12 +48,12 @@ export class PricingPlansService {
   constructor(private readonly ctx: Context) {}
 
   list(actor: Actor, query: z.output<typeof PricingPlanListQuerySchema>) {
-    requireRole(actor, 1);
+    requireRole(actor, ROLES.flovea_manager);
     return listPlans(this.ctx.db, query);
   }
 
   async info(actor: Actor, id: string): Promise<PricingPlan> {
-    requireRole(actor, 1);
+    requireRole(actor, ROLES.flovea_manager);
     const plan = await findPlan(this.ctx.db, id);
     if (!plan) throw notFound();
     return plan;
@@ -165,7 +166,7 @@ export class PricingPlansService {
 }
 
 function requireManage(actor: Actor): void {
-  requireRole(actor, 1);
+  requireRole(actor, ROLES.flovea_manager);
   requirePermission(actor, 'subscriptions.manage');
 }
 

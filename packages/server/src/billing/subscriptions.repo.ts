@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
-import type { ServiceLevel } from '@flowbox/shared';
+import { ROLES, type ServiceLevel } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
 import { withZoneScope, withZoneScopeOf, zoneAt } from '../db/scope.ts';
 import { buildings, pricingPlans, sites, users, zones, zoneSubscriptions } from '../db/schema.ts';
@@ -169,7 +169,7 @@ export async function providerContactEmail(db: Db): Promise<string | null> {
   const [row] = await db
     .select({ email: users.email })
     .from(users)
-    .where(eq(users.role, 1))
+    .where(eq(users.role, ROLES.flovea_manager))
     .orderBy(asc(users.createdAt), asc(users.id))
     .limit(1);
   return row?.email ?? null;

@@ -1,4 +1,5 @@
 import {
+  ROLES,
   addBillingPeriods,
   localDate,
   nextRenewal,
@@ -114,7 +115,7 @@ export class ZoneSubscriptionsService {
   }
 
   async overview(actor: Actor): Promise<SubscriptionsOverview> {
-    requireRole(actor, 1);
+    requireRole(actor, ROLES.flovea_manager);
     const totals = await subscriptionTotals(this.ctx.db);
     const live = totals.perPlan.filter((p) => p.archivedAt === null);
     return {

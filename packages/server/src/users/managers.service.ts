@@ -1,5 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import type { ManagerCreateSchema, ManagerUpdateSchema } from '@flowbox/shared';
+import { ROLES, type ManagerCreateSchema, type ManagerUpdateSchema } from '@flowbox/shared';
 import {
   type EventAction,
   type ManagerUpdateAnswer,
@@ -82,7 +82,8 @@ export class ManagersService {
   async create(actor: Actor, family: Family, input: CreateInput): Promise<User> {
     this.requireManage(actor, family);
     await this.requireCustomerOf(family);
-    if (family.role === 3) await this.requireSitesOfCustomer(family.customerId!, input.site_id ?? []);
+    if (family.role === ROLES.site_manager)
+      await this.requireSitesOfCustomer(family.customerId!, input.site_id ?? []);
     if (await findUserByEmail(this.ctx.db, input.email)) throw emailTaken();
     const values: NewUserRow = {
       email: input.email,
@@ -192,14 +193,14 @@ export class ManagersService {
   }
 
   private requireRead(actor: Actor, family: Family): void {
-    if (family.role === 1) return requireRole(actor, 1);
-    requireRole(actor, 1, 2);
-    if (actor.role === 2 && actor.customerId !== family.customerId) throw forbidden();
+    if (family.role === ROLES.flovea_manager) return requireRole(actor, ROLES.flovea_manager);
+    requireRole(actor, ROLES.flovea_manager, ROLES.customer_manager);
+    if (actor.role === ROLES.customer_manager && actor.customerId !== family.customerId) throw forbidden();
   }
 
   private requireManage(actor: Actor, family: Family): void {
-    if (family.role === 1) {
-      requireRole(actor, 1);
+    if (family.role === ROLES.flovea_manager) {
+      requireRole(actor, ROLES.flovea_manager);
       return requirePermission(actor, 'managers.manage');
     }
     requireCustomerManage(actor, family.customerId!, 'managers.manage');
