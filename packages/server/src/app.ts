@@ -5,7 +5,14 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { ApiErrorSchema, ListQuerySchema, listOf, OutboxEmailSchema, translate } from '@flowbox/shared';
+import {
+  ROLES,
+  ApiErrorSchema,
+  ListQuerySchema,
+  listOf,
+  OutboxEmailSchema,
+  translate,
+} from '@flowbox/shared';
 import { z } from 'zod';
 import Fastify, {
   LogController,
@@ -33,6 +40,7 @@ import { PricingPlansService } from './billing/plans.service.ts';
 import { ZoneSubscriptionsService } from './billing/subscriptions.service.ts';
 import { AuthService } from './auth/auth.service.ts';
 import type { Config } from './config.ts';
+import { statusOf } from './errors.ts';
 import type { Context } from './context.ts';
 import { buildingsRoutes } from './buildings/buildings.routes.ts';
 import { BuildingsService } from './buildings/buildings.service.ts';
@@ -286,7 +294,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
         const parts = Object.keys(problems);
         if (parts.length === 0) return { status: 'ok' as const };
         const language = requestLanguage(request);
-        return reply.code(503).send({
+        return reply.code(statusOf('errors.service_unavailable')).send({
           code: 'errors.service_unavailable',
           message: translate('errors.service_unavailable', language, { parts: parts.join(', ') }),
           // Health is public: each part's state in words of our own, never a driver's error text
@@ -357,7 +365,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
             },
           },
           async (request) => {
-            requireRole(actorOf(request), 1);
+            requireRole(actorOf(request), ROLES.flovea_manager);
             return mailer.outbox(request.query.limit, request.query.offset);
           },
         );
@@ -435,7 +443,7 @@ async function serveWebApp(app: App, webDist: string): Promise<void> {
     const isAsset = request.url.startsWith(HASHED_ASSETS);
     if (!isApi && !isAsset && hasWeb && request.method === 'GET') return sendIndex(reply);
     return reply
-      .status(404)
+      .status(statusOf('errors.not_found'))
       .send({ code: 'errors.not_found', message: translate('errors.not_found', requestLanguage(request)) });
   });
 }

@@ -1,28 +1,84 @@
 import type { ErrorCode } from '@flowbox/shared';
 
-/** A failure the user should read: an HTTP status and a catalogue code (STYLE.md: typed errors). */
+/**
+ * The HTTP status of each catalogue code the server answers with: the one place a status is chosen
+ * (issue #14), so the same code always answers the same status.
+ */
+const STATUS_OF = {
+  'errors.validation': 400,
+  'errors.names_mismatch': 400,
+  'errors.wrong_current_password': 400,
+  'errors.cannot_delete_self': 400,
+  'errors.invalid_site_list': 400,
+  'errors.invalid_alert_zones': 400,
+  // The token of an emailed link (spec §5 `set_password`, `reset_password`): a field of a public
+  // form. A bearer token that is not valid is an expired authentication (401), which the web
+  // answers with the refresh flow (spec §4).
+  'errors.invalid_token': 400,
+  'errors.auth_expired': 401,
+  'errors.login_failed': 401,
+  'errors.forbidden': 403,
+  'errors.premium_required': 403,
+  'errors.not_found': 404,
+  'errors.email_taken': 409,
+  'errors.no_action_allowed': 409,
+  'errors.automatic_closing_not_triggered': 409,
+  'errors.alert_state': 409,
+  'errors.no_pricing_plans': 409,
+  'errors.pricing_plan_unavailable': 409,
+  'errors.pricing_plan_in_use': 409,
+  'errors.zone_without_subscription': 409,
+  'errors.flowbox_model_mismatch': 409,
+  'errors.water_temperature_mismatch': 409,
+  'errors.flowbox_already_paired': 409,
+  'errors.pairing_step': 409,
+  'errors.flowbox_not_ready': 409,
+  'errors.scheduled_closing_not_authorised': 409,
+  'errors.payload_too_large': 413,
+  'errors.image_too_large': 413,
+  'errors.image_type': 415,
+  'errors.too_many_attempts': 429,
+  'errors.rate_limited': 429,
+  'errors.api_error': 500,
+  'errors.service_unavailable': 503,
+  'errors.storage_unavailable': 503,
+} as const satisfies Partial<Record<ErrorCode, number>>;
+
+/** A catalogue code the server may answer with: one that has its status. */
+export type ServerErrorCode = keyof typeof STATUS_OF;
+type CodeWithStatus<S extends number> = {
+  [C in ServerErrorCode]: (typeof STATUS_OF)[C] extends S ? C : never;
+}[ServerErrorCode];
+
+export function statusOf(code: ServerErrorCode): number {
+  return STATUS_OF[code];
+}
+
+/** A failure the user should read: a catalogue code, whose status is its own (STYLE.md: typed errors). */
 export class AppError extends Error {
+  readonly status: number;
+
   constructor(
-    readonly status: number,
-    readonly code: ErrorCode,
+    readonly code: ServerErrorCode,
     readonly params: Record<string, string | number> = {},
     readonly details?: { path: string; message: string; params?: Record<string, string | number> }[],
   ) {
     super(code);
+    this.status = statusOf(code);
   }
 }
 
 /** A 429: the caller may try again in `retryAfterS` seconds, sent as `Retry-After` (RFC 9110 §10.2.3). */
 export class TooManyRequests extends AppError {
   constructor(
-    code: ErrorCode,
+    code: CodeWithStatus<429>,
     readonly retryAfterS: number,
     params: Record<string, string | number> = {},
   ) {
-    super(429, code, params);
+    super(code, params);
   }
 }
 
-export const forbidden = () => new AppError(403, 'errors.forbidden');
-export const notFound = () => new AppError(404, 'errors.not_found');
-export const namesMismatch = () => new AppError(400, 'errors.names_mismatch');
+export const forbidden = () => new AppError('errors.forbidden');
+export const notFound = () => new AppError('errors.not_found');
+export const namesMismatch = () => new AppError('errors.names_mismatch');

@@ -1,4 +1,4 @@
-import type { Role } from './roles.ts';
+import { ROLES, type Role } from './roles.ts';
 
 /**
  * Per-user permissions (spec §6: each one authorised or denied). A permission can only narrow
@@ -28,7 +28,7 @@ const ALL_AUTHORISED = Object.fromEntries(PERMISSIONS.map((p) => [p, 'authorised
 /** What each role may do by default; site managers do not manage sites or other managers. */
 export function defaultPermissions(role: Role): PermissionSet {
   // A subscription is the customer's commitment (docs/billing.md): not a site manager's to choose.
-  if (role === 3)
+  if (role === ROLES.site_manager)
     return {
       ...ALL_AUTHORISED,
       'sites.manage': 'denied',

@@ -9,9 +9,9 @@ export type RoleName = keyof typeof ROLES;
 export type Role = (typeof ROLES)[RoleName];
 
 export const ROLE_NAMES: Record<Role, RoleName> = {
-  1: 'flovea_manager',
-  2: 'customer_manager',
-  3: 'site_manager',
+  [ROLES.flovea_manager]: 'flovea_manager',
+  [ROLES.customer_manager]: 'customer_manager',
+  [ROLES.site_manager]: 'site_manager',
 };
 
 export const LANGUAGES = ['en', 'fr'] as const;

@@ -1,4 +1,5 @@
 import {
+  ROLES,
   effectivePermissions,
   type Language,
   type Permission,
@@ -60,12 +61,12 @@ export function requirePermission(actor: Actor, permission: Permission): void {
 }
 
 export function isProvider(actor: Actor): boolean {
-  return actor.role === 1;
+  return actor.role === ROLES.flovea_manager;
 }
 
 /** Reading a customer's records: provider managers, and that customer's own managers. */
 export function canReadCustomer(actor: Actor, customerId: string): boolean {
-  return actor.role === 1 || actor.customerId === customerId;
+  return actor.role === ROLES.flovea_manager || actor.customerId === customerId;
 }
 
 export function requireCustomerRead(actor: Actor, customerId: string): void {
@@ -74,14 +75,16 @@ export function requireCustomerRead(actor: Actor, customerId: string): void {
 
 /** Managing inside a customer (sites, managers): provider managers, and that customer's customer managers. */
 export function requireCustomerManage(actor: Actor, customerId: string, permission: Permission): void {
-  if (actor.role === 1) return requirePermission(actor, permission);
-  if (actor.role === 2 && actor.customerId === customerId) return requirePermission(actor, permission);
+  if (actor.role === ROLES.flovea_manager) return requirePermission(actor, permission);
+  if (actor.role === ROLES.customer_manager && actor.customerId === customerId)
+    return requirePermission(actor, permission);
   throw forbidden();
 }
 
 /** Reading one site: the customer's managers, or a site manager to whom the site is assigned. */
 export function canReadSite(actor: Actor, customerId: string, siteId: string): boolean {
-  if (actor.role === 3) return actor.customerId === customerId && actor.siteIds.includes(siteId);
+  if (actor.role === ROLES.site_manager)
+    return actor.customerId === customerId && actor.siteIds.includes(siteId);
   return canReadCustomer(actor, customerId);
 }
 
@@ -105,5 +108,5 @@ export function requireSiteManage(
 
 /** The sites an actor sees inside a customer: all of them, or (site manager) only its own. */
 export function siteFilterFor(actor: Actor): string[] | 'all' {
-  return actor.role === 3 ? actor.siteIds : 'all';
+  return actor.role === ROLES.site_manager ? actor.siteIds : 'all';
 }

@@ -1,3 +1,4 @@
+import { ROLES, type Role } from '@flowbox/shared';
 import { eq } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,29 +85,29 @@ beforeAll(async () => {
   t = await createTestApp({ accessTokenTtl: 86_400 });
   w = await createWorld(t.db);
   const [cmA2, smA2, cmB2, smB2, provider2] = await Promise.all([
-    createUser(t.db, { email: 'cm.a2@test.io', role: 2, customerId: w.customers.a.id }),
+    createUser(t.db, { email: 'cm.a2@test.io', role: ROLES.customer_manager, customerId: w.customers.a.id }),
     createUser(t.db, {
       email: 'sm.a2@test.io',
-      role: 3,
+      role: ROLES.site_manager,
       customerId: w.customers.a.id,
       siteIds: [w.sites.a2.id],
     }),
     createUser(t.db, {
       email: 'cm.b2@test.io',
-      role: 2,
+      role: ROLES.customer_manager,
       customerId: w.customers.b.id,
       firstname: 'Bea',
       lastname: 'Two',
     }),
     createUser(t.db, {
       email: 'sm.b2@test.io',
-      role: 3,
+      role: ROLES.site_manager,
       customerId: w.customers.b.id,
       siteIds: [w.sites.b2.id],
       firstname: 'Bo',
       lastname: 'Two',
     }),
-    createUser(t.db, { email: 'provider2@test.io', role: 1 }),
+    createUser(t.db, { email: 'provider2@test.io', role: ROLES.flovea_manager }),
   ]);
   Object.assign(more, {
     cmA2: cmA2.id,
@@ -208,13 +209,13 @@ async function disposableSite(): Promise<{ id: string; name: string }> {
   return row!;
 }
 
-async function disposableUser(role: 1 | 2 | 3): Promise<{ id: string; name: string }> {
+async function disposableUser(role: Role): Promise<{ id: string; name: string }> {
   const n = ++sequence;
   const user = await createUser(t.db, {
     email: `disposable${n}@test.io`,
     role,
-    customerId: role === 1 ? null : w.customers.a.id,
-    siteIds: role === 3 ? [w.sites.a1.id] : [],
+    customerId: role === ROLES.flovea_manager ? null : w.customers.a.id,
+    siteIds: role === ROLES.site_manager ? [w.sites.a1.id] : [],
     firstname: 'Dis',
     lastname: `Posable${n}`,
   });
@@ -410,7 +411,7 @@ const ROWS: Row[] = [
   {
     action: 'delete a customer manager of A',
     call: async () => {
-      const user = await disposableUser(2);
+      const user = await disposableUser(ROLES.customer_manager);
       return {
         method: 'DELETE',
         url: `${A()}/customer_managers/${user.id}/delete`,
@@ -480,7 +481,7 @@ const ROWS: Row[] = [
   {
     action: 'delete a site manager of A',
     call: async () => {
-      const user = await disposableUser(3);
+      const user = await disposableUser(ROLES.site_manager);
       return {
         method: 'DELETE',
         url: `${A()}/site_managers/${user.id}/delete`,
@@ -518,7 +519,7 @@ const ROWS: Row[] = [
   {
     action: 'delete a provider manager',
     call: async () => {
-      const user = await disposableUser(1);
+      const user = await disposableUser(ROLES.flovea_manager);
       return {
         method: 'DELETE',
         url: `/v1/flovea_managers/${user.id}/delete`,

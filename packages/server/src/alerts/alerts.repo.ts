@@ -23,7 +23,8 @@ import {
   type SQL,
 } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { alerts, buildings, sites, zones } from '../db/schema.ts';
+import { withZoneScope, zoneScopeColumns } from '../db/scope.ts';
+import { alerts, buildings, zones } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 
 export type AlertRow = typeof alerts.$inferSelect;
@@ -40,20 +41,16 @@ export type AlertZone = {
 };
 
 export async function findAlertZone(db: Db, zoneId: string): Promise<AlertZone | undefined> {
-  const [row] = await db
-    .select({
-      customerId: sites.customerId,
-      siteId: sites.id,
-      buildingId: buildings.id,
-      zoneId: zones.id,
-      zoneName: zones.name,
-      buildingName: buildings.name,
-      serviceLevel: zones.serviceLevel,
-    })
-    .from(zones)
-    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-    .innerJoin(sites, eq(sites.id, buildings.siteId))
-    .where(eq(zones.id, zoneId));
+  const [row] = await withZoneScope(
+    db
+      .select({
+        ...zoneScopeColumns,
+        zoneName: zones.name,
+        buildingName: buildings.name,
+        serviceLevel: zones.serviceLevel,
+      })
+      .from(zones),
+  ).where(eq(zones.id, zoneId));
   if (!row) return undefined;
   const { serviceLevel, ...zone } = row;
   return { ...zone, premium: serviceLevel === 'premium' };
@@ -259,6 +256,6 @@ function decodeCursor(cursor: string): { at: Date; id: string } {
   const [iso, id] = Buffer.from(cursor, 'base64url').toString().split('|');
   const at = new Date(iso ?? '');
   if (!id || Number.isNaN(at.getTime()) || !/^[0-9a-f-]{36}$/.test(id))
-    throw new AppError(400, 'errors.validation', {}, [{ path: 'cursor', message: 'validation.invalid' }]);
+    throw new AppError('errors.validation', {}, [{ path: 'cursor', message: 'validation.invalid' }]);
   return { at, id };
 }

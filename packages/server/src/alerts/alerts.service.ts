@@ -1,4 +1,5 @@
 import {
+  ROLES,
   CRITICAL_ALERT_CATEGORIES,
   type Alert,
   type AlertCategory,
@@ -24,6 +25,7 @@ import {
 } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
+import { withBuildingScope } from '../db/scope.ts';
 import { buildings, customers, sites } from '../db/schema.ts';
 import { AppError, forbidden, notFound } from '../errors.ts';
 import { changedFieldsOf, recordChange, recordEvent } from '../events/events.repo.ts';
@@ -134,7 +136,7 @@ export class AlertsService {
     category: AlertCategory,
     input: AlertCategorySettingUpdate,
   ): Promise<AlertCategorySetting> {
-    requireRole(actor, 1);
+    requireRole(actor, ROLES.flovea_manager);
     requirePermission(actor, 'alerts.manage');
     const now = this.ctx.now();
     return this.ctx.db.transaction(async (tx) => {
@@ -166,7 +168,7 @@ export class AlertsService {
     actor: Actor,
     now: Date,
   ): { patch: Partial<AlertRow>; action: EventAction } {
-    const invalid = () => new AppError(409, 'errors.alert_state', { state: current.state });
+    const invalid = () => new AppError('errors.alert_state', { state: current.state });
     switch (transition) {
       case 'silence':
         // Silencing says "we know": no email and no escalation until unsilenced (docs/alerts.md).
@@ -218,11 +220,9 @@ export class AlertsService {
       requireSiteRead(actor, site.customerId, query.site_id);
     }
     if (query.building_id) {
-      const [building] = await db
-        .select({ customerId: sites.customerId, siteId: sites.id })
-        .from(buildings)
-        .innerJoin(sites, eq(sites.id, buildings.siteId))
-        .where(eq(buildings.id, query.building_id));
+      const [building] = await withBuildingScope(
+        db.select({ customerId: sites.customerId, siteId: sites.id }).from(buildings),
+      ).where(eq(buildings.id, query.building_id));
       if (!building) throw unknownTo(actor);
       requireSiteRead(actor, building.customerId, building.siteId);
     }
@@ -326,8 +326,8 @@ function publishAlert(tx: Db, alert: Alert): Promise<void> {
 
 /** The alerts a caller sees: everything (provider), its customer's, or a site manager's sites. */
 export function scopeOf(actor: Actor): AlertScope {
-  if (actor.role === 1) return {};
-  if (actor.role === 2) return { customerId: actor.customerId ?? NO_CUSTOMER };
+  if (actor.role === ROLES.flovea_manager) return {};
+  if (actor.role === ROLES.customer_manager) return { customerId: actor.customerId ?? NO_CUSTOMER };
   return { customerId: actor.customerId ?? NO_CUSTOMER, siteIds: actor.siteIds };
 }
 

@@ -1,7 +1,8 @@
-import type { Role } from '@flowbox/shared';
-import { eq, inArray } from 'drizzle-orm';
+import { ROLES, type Role } from '@flowbox/shared';
+import { inArray } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { buildings, sites, zones } from '../db/schema.ts';
+import { sites, zones } from '../db/schema.ts';
+import { withZoneScope } from '../db/scope.ts';
 
 /** Whose alerts a user is told about: its role, customer and (site managers) sites. */
 export type AlertFollower = { role: Role; customerId: string | null; siteIds: readonly string[] };
@@ -14,18 +15,16 @@ export type AlertFollower = { role: Role; customerId: string | null; siteIds: re
 export async function zonesNotFollowed(db: Db, user: AlertFollower, zoneIds: string[]): Promise<string[]> {
   const unique = [...new Set(zoneIds)];
   if (unique.length === 0) return [];
-  const found = await db
-    .select({ id: zones.id, customerId: sites.customerId, siteId: sites.id })
-    .from(zones)
-    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-    .innerJoin(sites, eq(sites.id, buildings.siteId))
-    .where(inArray(zones.id, unique));
+  const found = await withZoneScope(
+    db.select({ id: zones.id, customerId: sites.customerId, siteId: sites.id }).from(zones),
+  ).where(inArray(zones.id, unique));
   const followed = new Set(
     found
       .filter(
         (zone) =>
-          user.role === 1 ||
-          (zone.customerId === user.customerId && (user.role === 2 || user.siteIds.includes(zone.siteId))),
+          user.role === ROLES.flovea_manager ||
+          (zone.customerId === user.customerId &&
+            (user.role === ROLES.customer_manager || user.siteIds.includes(zone.siteId))),
       )
       .map((zone) => zone.id),
   );

@@ -1,3 +1,4 @@
+import { ROLES } from '@flowbox/shared';
 import { and, eq, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { alerts, emails, users, zones } from '../db/schema.ts';
@@ -32,13 +33,21 @@ beforeAll(async () => {
   };
   zoneA1 = await building(w.sites.a1.id);
   zoneA2 = await building(w.sites.a2.id);
-  const french = await createUser(t.db, { email: 'cm.fr@test.io', role: 2, customerId: w.customers.a.id });
+  const french = await createUser(t.db, {
+    email: 'cm.fr@test.io',
+    role: ROLES.customer_manager,
+    customerId: w.customers.a.id,
+  });
   await t.db.update(users).set({ language: 'fr', firstname: 'Françoise' }).where(eq(users.id, french.id));
-  const muted = await createUser(t.db, { email: 'cm.muted@test.io', role: 2, customerId: w.customers.a.id });
+  const muted = await createUser(t.db, {
+    email: 'cm.muted@test.io',
+    role: ROLES.customer_manager,
+    customerId: w.customers.a.id,
+  });
   await t.db.update(users).set({ alertNotificationEnabled: false }).where(eq(users.id, muted.id));
   const noDysfunction = await createUser(t.db, {
     email: 'cm.nodys@test.io',
-    role: 2,
+    role: ROLES.customer_manager,
     customerId: w.customers.a.id,
   });
   await t.db
@@ -48,7 +57,7 @@ beforeAll(async () => {
   // A site manager of a1 who wants no email for this one zone (alerts_instance_settings).
   const zoneOff = await createUser(t.db, {
     email: 'sm.zoneoff@test.io',
-    role: 3,
+    role: ROLES.site_manager,
     customerId: w.customers.a.id,
     siteIds: [w.sites.a1.id],
   });

@@ -1,4 +1,5 @@
 import {
+  ROLES,
   CRITICAL_ALERT_CATEGORIES,
   defaultAlertsSettings,
   type AlertCategory,
@@ -119,9 +120,9 @@ async function recipientsOf(tx: Db, alert: AlertRow): Promise<Recipient[]> {
         eq(users.customerId, alert.customerId),
         eq(users.alertNotificationEnabled, true),
         or(
-          eq(users.role, 2),
+          eq(users.role, ROLES.customer_manager),
           and(
-            eq(users.role, 3),
+            eq(users.role, ROLES.site_manager),
             exists(
               tx
                 .select({ one: userSites.userId })

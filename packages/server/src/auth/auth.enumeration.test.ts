@@ -1,3 +1,4 @@
+import { ROLES } from '@flowbox/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emails, registrations } from '../db/schema.ts';
@@ -9,7 +10,7 @@ import { ANONYMOUS_LIMITS, THROTTLE } from './throttle.ts';
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
-  await createUser(t.db, { email: 'taken@test.io', role: 1, firstname: 'Tess' });
+  await createUser(t.db, { email: 'taken@test.io', role: ROLES.flovea_manager, firstname: 'Tess' });
 });
 afterAll(() => t.close());
 
@@ -128,7 +129,8 @@ describe('a reset request tells nothing about which addresses have an account', 
       logger: false,
     });
     try {
-      for (let i = 0; i < 30; i++) await createUser(database.db, { email: `known${i}@test.io`, role: 1 });
+      for (let i = 0; i < 30; i++)
+        await createUser(database.db, { email: `known${i}@test.io`, role: ROLES.flovea_manager });
       const ask = (email: string) =>
         app.inject({ method: 'POST', url: '/v1/users/request_reset_password', payload: { email } });
       await expectSameTime(
@@ -150,7 +152,7 @@ describe('a reset request tells nothing about which addresses have an account', 
   });
 
   it('sends a limited number of reset emails to one address, and refuses the rest alike whether it has an account or not', async () => {
-    await createUser(t.db, { email: 'flooded@test.io', role: 1 });
+    await createUser(t.db, { email: 'flooded@test.io', role: ROLES.flovea_manager });
     for (let i = 0; i < ANONYMOUS_LIMITS.resetPerEmail; i++) {
       expect((await post('/v1/users/request_reset_password', { email: 'flooded@test.io' })).statusCode).toBe(
         202,

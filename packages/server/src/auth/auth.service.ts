@@ -59,7 +59,7 @@ export class AuthService {
     const known = user ? await this.signedInFrom(user.id, client.ip) : false;
     const attempt = await this.throttle.reserveLogin(email, client.ip, known);
     const ok = await verifyPassword(user?.passwordHash ?? null, password);
-    if (!user || !ok) throw new AppError(401, 'errors.login_failed');
+    if (!user || !ok) throw new AppError('errors.login_failed');
     await this.throttle.loginSucceeded(attempt);
     await this.ctx.db.update(users).set({ lastLoggedIn: this.ctx.now() }).where(eq(users.id, user.id));
     return this.openSession(user.id, client);
@@ -106,13 +106,13 @@ export class AuthService {
       .returning({ id: refreshTokens.id });
     if (!claimed) {
       await this.revokeSession(claims.sessionId, 'refresh token reused');
-      throw new AppError(401, 'errors.invalid_token');
+      throw new AppError('errors.auth_expired');
     }
     const [session] = await this.ctx.db
       .select({ revokedAt: sessions.revokedAt })
       .from(sessions)
       .where(eq(sessions.id, claims.sessionId));
-    if (!session || session.revokedAt) throw new AppError(401, 'errors.auth_expired');
+    if (!session || session.revokedAt) throw new AppError('errors.auth_expired');
     await this.ctx.db.update(sessions).set({ lastUsedAt: now }).where(eq(sessions.id, claims.sessionId));
     return this.issueTokens(claims.userId, claims.sessionId);
   }
@@ -144,7 +144,7 @@ export class AuthService {
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(and(eq(sessions.id, claims.sessionId), eq(users.id, claims.userId)));
-    if (!row || row.revokedAt) throw new AppError(401, 'errors.auth_expired');
+    if (!row || row.revokedAt) throw new AppError('errors.auth_expired');
     return makeActor(row.user, row.siteIds, claims.sessionId);
   }
 
@@ -172,7 +172,7 @@ export class AuthService {
   async updatePassword(actor: Actor, currentPassword: string, password: string): Promise<void> {
     const user = await findUserById(this.ctx.db, actor.id);
     if (!user || !(await verifyPassword(user.passwordHash, currentPassword))) {
-      throw new AppError(400, 'errors.wrong_current_password', {}, [
+      throw new AppError('errors.wrong_current_password', {}, [
         { path: 'current_password', message: 'errors.wrong_current_password' },
       ]);
     }
@@ -189,7 +189,7 @@ export class AuthService {
    * after, so the answer and its time are the same whether an account has this address or not.
    */
   async requestResetPassword(email: string): Promise<void> {
-    await this.throttle.reserve(resetKey(email), ANONYMOUS_LIMITS.resetPerEmail, 'errors.too_many_attempts');
+    await this.throttle.reserve(resetKey(email), ANONYMOUS_LIMITS.resetPerEmail);
     this.inBackground('reset email', () => this.sendResetLink(email));
   }
 
@@ -254,7 +254,7 @@ export class AuthService {
         .where(and(eq(userTokens.userId, link.userId), isNull(userTokens.usedAt)));
       return updated!;
     });
-    if (!user) throw new AppError(400, 'errors.invalid_token');
+    if (!user) throw new AppError('errors.invalid_token');
     // Whoever opened the link holds the mailbox: the account's sign-in lock is lifted.
     await this.throttle.clearAccount(user.email);
     await this.revokeOtherSessions(user.id, null, 'password set from emailed link');
@@ -266,11 +266,7 @@ export class AuthService {
    * every address, so it tells nothing about which addresses have an account (docs/reliability.md).
    */
   async register(input: RegisterInput, clientIp: string): Promise<void> {
-    await this.throttle.reserve(
-      registrationKey(clientIp),
-      ANONYMOUS_LIMITS.registrationsPerAddress,
-      'errors.too_many_attempts',
-    );
+    await this.throttle.reserve(registrationKey(clientIp), ANONYMOUS_LIMITS.registrationsPerAddress);
     const passwordHash = await hashPassword(input.password);
     this.inBackground('registration', () => this.recordRegistration(input, passwordHash));
   }

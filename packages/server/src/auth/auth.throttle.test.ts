@@ -1,3 +1,4 @@
+import { ROLES } from '@flowbox/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emails } from '../db/schema.ts';
@@ -27,7 +28,7 @@ const forgetEverything = () => t.clock.advance(THROTTLE.windowMs + 1000);
 describe('sign-in throttling (docs/reliability.md, OWASP ASVS V2.2.1)', () => {
   it('checks no more guesses than the policy allows, even when they arrive together', async () => {
     forgetEverything();
-    await createUser(t.db, { email: 'parallel@test.io', role: 1 });
+    await createUser(t.db, { email: 'parallel@test.io', role: ROLES.flovea_manager });
     const answers = await Promise.all(
       Array.from({ length: 40 }, (_, i) => login('parallel@test.io', `guess-${i}-x`, '10.9.0.1')),
     );
@@ -40,7 +41,7 @@ describe('sign-in throttling (docs/reliability.md, OWASP ASVS V2.2.1)', () => {
 
   it("does not let an attacker's failures lock the owner out from elsewhere", async () => {
     forgetEverything();
-    await createUser(t.db, { email: 'owner@test.io', role: 1 });
+    await createUser(t.db, { email: 'owner@test.io', role: ROLES.flovea_manager });
     for (let i = 0; i < 20; i++) await login('owner@test.io', `guess-${i}-x`, '10.66.0.1');
     expect((await login('owner@test.io', 'guess-99-x', '10.66.0.1')).statusCode).toBe(429);
     expect((await login('owner@test.io', PASSWORD, '10.7.0.1')).statusCode).toBe(200);
@@ -48,7 +49,7 @@ describe('sign-in throttling (docs/reliability.md, OWASP ASVS V2.2.1)', () => {
 
   it('slows one account from one address with doubling delays, each answer saying how long to wait', async () => {
     forgetEverything();
-    await createUser(t.db, { email: 'typo@test.io', role: 1 });
+    await createUser(t.db, { email: 'typo@test.io', role: ROLES.flovea_manager });
     for (let i = 0; i < THROTTLE.pairFree; i++)
       expect((await login('typo@test.io', `typo-${i}-x`, '10.8.0.1')).statusCode).toBe(401);
     const first = await login('typo@test.io', PASSWORD, '10.8.0.1', 'fr');
@@ -70,7 +71,7 @@ describe('sign-in throttling (docs/reliability.md, OWASP ASVS V2.2.1)', () => {
 
   it('stops password spraying from one address, but not the accounts already used from it (a shared proxy)', async () => {
     forgetEverything();
-    await createUser(t.db, { email: 'behind-proxy@test.io', role: 1 });
+    await createUser(t.db, { email: 'behind-proxy@test.io', role: ROLES.flovea_manager });
     expect((await login('behind-proxy@test.io', PASSWORD, '10.1.1.1')).statusCode).toBe(200);
     for (let i = 0; i < THROTTLE.perAddress; i++)
       expect((await login(`spray${i}@test.io`, 'spring-2026-x', '10.1.1.1')).statusCode).toBe(401);
@@ -83,7 +84,7 @@ describe('sign-in throttling (docs/reliability.md, OWASP ASVS V2.2.1)', () => {
 
   it('caps a distributed attack on one account at the ASVS ceiling; the owner still signs in from a known address, and an emailed reset lifts it', async () => {
     forgetEverything();
-    await createUser(t.db, { email: 'victim@test.io', role: 1 });
+    await createUser(t.db, { email: 'victim@test.io', role: ROLES.flovea_manager });
     expect((await login('victim@test.io', PASSWORD, '10.2.0.1')).statusCode).toBe(200);
     for (let i = 0; i < THROTTLE.perAccount; i++)
       expect((await login('victim@test.io', `guess-${i}-x`, `10.3.${i >> 8}.${i & 255}`)).statusCode).toBe(

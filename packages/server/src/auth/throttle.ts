@@ -1,5 +1,4 @@
 import { and, eq, gt, inArray, lt, max, min, count, or, sql } from 'drizzle-orm';
-import type { ErrorCode } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
 import { loginFailures } from '../db/schema.ts';
 import { TooManyRequests } from '../errors.ts';
@@ -91,7 +90,7 @@ export class LoginThrottle {
       const of = (key: string) => stats.get(key);
       const statsByKind = { pair: of(keys.pair), address: of(keys.address), account: of(keys.account) };
       const waitMs = loginWaitMs(statsByKind, knownAddress, now);
-      if (waitMs > 0) throw tooManyAttempts('errors.too_many_attempts', waitMs);
+      if (waitMs > 0) throw tooManyAttempts(waitMs);
       const rows = await tx
         .insert(loginFailures)
         .values(Object.values(keys).map((key) => ({ key, at: now })))
@@ -120,13 +119,13 @@ export class LoginThrottle {
   }
 
   /** Counts one more attempt under `key`, or refuses with 429 when `limit` were made in the hour. */
-  async reserve(key: string, limit: number, code: ErrorCode): Promise<void> {
+  async reserve(key: string, limit: number): Promise<void> {
     await this.db.transaction(async (tx) => {
       await lockKeys(tx, [key]);
       const now = this.now();
       const stats = (await keyStats(tx, [key], now)).get(key);
       if (stats && stats.failures >= limit)
-        throw tooManyAttempts(code, stats.oldest.getTime() + THROTTLE.windowMs - now.getTime());
+        throw tooManyAttempts(stats.oldest.getTime() + THROTTLE.windowMs - now.getTime());
       await tx.insert(loginFailures).values({ key, at: now });
     });
     await this.prune();
@@ -141,9 +140,9 @@ export class LoginThrottle {
   }
 }
 
-function tooManyAttempts(code: ErrorCode, waitMs: number): TooManyRequests {
+function tooManyAttempts(waitMs: number): TooManyRequests {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-  return new TooManyRequests(code, seconds, { minutes: Math.ceil(seconds / 60) });
+  return new TooManyRequests('errors.too_many_attempts', seconds, { minutes: Math.ceil(seconds / 60) });
 }
 
 /** Serialises the reservations that share a key, on every instance; taken in one order, so no deadlock. */

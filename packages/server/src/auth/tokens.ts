@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { errors, jwtVerify, SignJWT } from 'jose';
+import { jwtVerify, SignJWT } from 'jose';
 import { AppError } from '../errors.ts';
 
 export type AccessClaims = { userId: string; sessionId: string };
@@ -56,26 +56,24 @@ export class TokenSigner {
       .sign(this.key);
   }
 
+  /**
+   * Expired, forged, garbled, or of the other kind: either way the caller's authentication is
+   * over, a 401 the web answers with the refresh flow or the sign-in page (spec §4).
+   */
   private async verify(token: string, kind: TokenKind) {
-    try {
-      const { payload } = await jwtVerify(token, this.key, {
-        algorithms: ['HS256'],
-        currentDate: this.now(),
-      });
-      if (
-        payload.typ !== kind ||
-        typeof payload.sub !== 'string' ||
-        typeof payload.sid !== 'string' ||
-        !payload.jti
-      ) {
-        throw new AppError(401, 'errors.invalid_token');
-      }
-      return { sub: payload.sub, sid: payload.sid, jti: payload.jti };
-    } catch (error) {
-      if (error instanceof errors.JWTExpired) throw new AppError(401, 'errors.auth_expired');
-      if (error instanceof AppError) throw error;
-      throw new AppError(401, 'errors.invalid_token');
+    const payload = await jwtVerify(token, this.key, { algorithms: ['HS256'], currentDate: this.now() }).then(
+      (verified) => verified.payload,
+      () => undefined,
+    );
+    if (
+      payload?.typ !== kind ||
+      typeof payload.sub !== 'string' ||
+      typeof payload.sid !== 'string' ||
+      !payload.jti
+    ) {
+      throw new AppError('errors.auth_expired');
     }
+    return { sub: payload.sub, sid: payload.sid, jti: payload.jti };
   }
 }
 

@@ -2,8 +2,10 @@ import type { DetectionState, OpeningHours, VolumeUnit, ZoneProfile } from '@flo
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { arrayLiteral } from '../db/arrays.ts';
 import type { Db } from '../db/client.ts';
-import { buildings, sites, zoneAutomation, zones } from '../db/schema.ts';
+import { buildings, zoneAutomation, zones } from '../db/schema.ts';
+import { withZoneScope, withZoneScopeOf, zoneAt, zoneScopeColumns } from '../db/scope.ts';
 import type { FlowboxScope } from '../flowboxes/flowboxes.repo.ts';
+import type { ZonePath } from '../http/params.ts';
 
 export type AutomationRow = typeof zoneAutomation.$inferSelect;
 
@@ -35,21 +37,11 @@ const columns = {
     timezone: buildings.timezone,
     volumeUnit: buildings.volumeUnit,
   },
-  scope: {
-    customerId: sites.customerId,
-    siteId: buildings.siteId,
-    buildingId: zones.buildingId,
-    zoneId: zones.id,
-  },
+  scope: zoneScopeColumns,
 };
 
 function selectAutomation(db: Db) {
-  return db
-    .select(columns)
-    .from(zoneAutomation)
-    .innerJoin(zones, eq(zones.id, zoneAutomation.zoneId))
-    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-    .innerJoin(sites, eq(sites.id, buildings.siteId));
+  return withZoneScopeOf(db.select(columns).from(zoneAutomation), zoneAutomation.zoneId);
 }
 
 /** Creates the zones' rows when missing (defaults: automatic closing off, nothing detected yet). */
@@ -79,11 +71,7 @@ export async function lockAutomationRows(
 
 /** A zone's automation as stored, or the defaults of a zone that never had any (reads write nothing). */
 export async function findAutomation(db: Db, zoneId: string): Promise<ZoneAutomation | undefined> {
-  const [row] = await db
-    .select({ ...columns, automation: zoneAutomation })
-    .from(zones)
-    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-    .innerJoin(sites, eq(sites.id, buildings.siteId))
+  const [row] = await withZoneScope(db.select({ ...columns, automation: zoneAutomation }).from(zones))
     .leftJoin(zoneAutomation, eq(zoneAutomation.zoneId, zones.id))
     .where(eq(zones.id, zoneId));
   if (!row) return undefined;
@@ -171,7 +159,7 @@ export async function updateDetectionStates(
 /**
  * spec §4: a zone whose automatic closing triggered stays locked until a user exits by typing its
  * name. The one reading of the lock by zone id: a scheduled opening never opens a locked zone, and
- * the schedules of a locked zone may not be changed (lock.ts checks it by hierarchy path for HTTP).
+ * the schedules of a locked zone may not be changed.
  */
 export async function isZoneLocked(db: Db, zoneId: string): Promise<boolean> {
   const [row] = await db
@@ -179,6 +167,15 @@ export async function isZoneLocked(db: Db, zoneId: string): Promise<boolean> {
     .from(zoneAutomation)
     .where(eq(zoneAutomation.zoneId, zoneId));
   return Boolean(row?.lockedAt);
+}
+
+/** The same reading by hierarchy path, for HTTP (lock.ts): a zone under another path is not locked there. */
+export async function isZoneLockedAt(db: Db, path: ZonePath): Promise<boolean> {
+  const [row] = await withZoneScopeOf(
+    db.select({ zoneId: zoneAutomation.zoneId }).from(zoneAutomation),
+    zoneAutomation.zoneId,
+  ).where(and(isNotNull(zoneAutomation.lockedAt), zoneAt(path)));
+  return row !== undefined;
 }
 
 /**

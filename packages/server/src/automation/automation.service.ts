@@ -88,11 +88,11 @@ export class AutomationService {
   async updateSettings(actor: Actor, path: ZonePath, input: AutomaticClosingSettings): Promise<Automation> {
     requireSiteManage(actor, path.customerId, path.siteId, 'automation.manage');
     const found = await this.find(this.ctx.db, path);
-    if (found.automation.lockedAt) throw new AppError(409, 'errors.no_action_allowed');
+    if (found.automation.lockedAt) throw new AppError('errors.no_action_allowed');
     const unit = found.building.volumeUnit;
     const bounds = input.volume_margin === null ? null : volumeMarginOutOfBounds(input.volume_margin, unit);
     if (bounds)
-      throw new AppError(400, 'errors.validation', {}, [
+      throw new AppError('errors.validation', {}, [
         { path: 'volume_margin', message: 'validation.between', params: bounds },
       ]);
     const now = this.ctx.now();
@@ -131,7 +131,7 @@ export class AutomationService {
   async exit(actor: Actor, path: ZonePath, confirmName: string): Promise<Automation> {
     requireSiteManage(actor, path.customerId, path.siteId, 'automation.manage');
     const found = await this.find(this.ctx.db, path);
-    if (!found.automation.lockedAt) throw new AppError(409, 'errors.automatic_closing_not_triggered');
+    if (!found.automation.lockedAt) throw new AppError('errors.automatic_closing_not_triggered');
     if (confirmName.trim() !== found.zone.name) throw namesMismatch();
     const now = this.ctx.now();
     return this.ctx.db.transaction(async (tx) => {

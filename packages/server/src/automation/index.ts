@@ -5,7 +5,7 @@ export {
   type AutomationReading,
 } from './automation.service.ts';
 export { automationRoutes } from './automation.routes.ts';
-export { assertZoneNotLocked, isZoneLockedAt, lockedZoneGuard } from './lock.ts';
-export { isZoneLocked } from './automation.repo.ts';
+export { assertZoneNotLocked, lockedZoneGuard } from './lock.ts';
+export { isZoneLocked, isZoneLockedAt } from './automation.repo.ts';
 export { alertsNotWired, type AutomationAlert, type RaiseAlert } from './alerting.ts';
 export { safetyCloseJob } from './safety-job.ts';

@@ -1,38 +1,17 @@
 import type { FastifyRequest } from 'fastify';
-import { and, eq, isNotNull } from 'drizzle-orm';
 import { canReadSite } from '../access/access.ts';
 import type { Db } from '../db/client.ts';
-import { buildings, sites, zoneAutomation, zones } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import type { ZonePath } from '../http/params.ts';
+import { isZoneLockedAt } from './automation.repo.ts';
 import { actorOf } from '../http/types.ts';
 
 /** The exit is the one change a locked zone accepts (spec §4). */
 export const EXIT_ROUTE_SUFFIX = '/automation/exit';
 
-/** Whether automatic closing has locked the zone at that place in the hierarchy. */
-export async function isZoneLockedAt(db: Db, path: ZonePath): Promise<boolean> {
-  const [row] = await db
-    .select({ zoneId: zoneAutomation.zoneId })
-    .from(zoneAutomation)
-    .innerJoin(zones, eq(zones.id, zoneAutomation.zoneId))
-    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-    .innerJoin(sites, eq(sites.id, buildings.siteId))
-    .where(
-      and(
-        eq(zoneAutomation.zoneId, path.zoneId),
-        isNotNull(zoneAutomation.lockedAt),
-        eq(zones.buildingId, path.buildingId),
-        eq(buildings.siteId, path.siteId),
-        eq(sites.customerId, path.customerId),
-      ),
-    );
-  return row !== undefined;
-}
-
 /** For services: "No action allowed" (spec §8) while automatic closing holds the zone. */
 export async function assertZoneNotLocked(db: Db, path: ZonePath): Promise<void> {
-  if (await isZoneLockedAt(db, path)) throw new AppError(409, 'errors.no_action_allowed');
+  if (await isZoneLockedAt(db, path)) throw new AppError('errors.no_action_allowed');
 }
 
 const ZONE_ROUTE = /\/zones\/:zoneId(\/|$)/;

@@ -1,9 +1,10 @@
-import type {
-  EventAction,
-  PricingPlan,
-  PricingPlanCreateSchema,
-  PricingPlanListQuerySchema,
-  PricingPlanUpdateSchema,
+import {
+  ROLES,
+  type EventAction,
+  type PricingPlan,
+  type PricingPlanCreateSchema,
+  type PricingPlanListQuerySchema,
+  type PricingPlanUpdateSchema,
 } from '@flowbox/shared';
 import type { z } from 'zod';
 import { requirePermission, requireRole, type Actor } from '../access/access.ts';
@@ -47,12 +48,12 @@ export class PricingPlansService {
   constructor(private readonly ctx: Context) {}
 
   list(actor: Actor, query: z.output<typeof PricingPlanListQuerySchema>) {
-    requireRole(actor, 1);
+    requireRole(actor, ROLES.flovea_manager);
     return listPlans(this.ctx.db, query);
   }
 
   async info(actor: Actor, id: string): Promise<PricingPlan> {
-    requireRole(actor, 1);
+    requireRole(actor, ROLES.flovea_manager);
     const plan = await findPlan(this.ctx.db, id);
     if (!plan) throw notFound();
     return plan;
@@ -87,7 +88,7 @@ export class PricingPlansService {
     const changesTerms = TERM_FIELDS.some((field) => input[field] !== undefined);
     if (input.new_price) requireStartAfter(input.from_date, latest!);
     else if (changesTerms) {
-      if (await planHasSubscriptions(this.ctx.db, id)) throw new AppError(409, 'errors.pricing_plan_in_use');
+      if (await planHasSubscriptions(this.ctx.db, id)) throw new AppError('errors.pricing_plan_in_use');
       if (previous) requireStartAfter(input.from_date, previous);
     }
     await this.ctx.db.transaction(async (tx) => {
@@ -165,14 +166,14 @@ export class PricingPlansService {
 }
 
 function requireManage(actor: Actor): void {
-  requireRole(actor, 1);
+  requireRole(actor, ROLES.flovea_manager);
   requirePermission(actor, 'subscriptions.manage');
 }
 
 /** A price starts after the one before it, so each day has exactly one price. */
 function requireStartAfter(fromDate: string | undefined, before: VersionWithRanges): void {
   if (fromDate !== undefined && fromDate <= before.fromDate)
-    throw new AppError(400, 'errors.validation', {}, [
+    throw new AppError('errors.validation', {}, [
       { path: 'from_date', message: 'validation.new_price_after' },
     ]);
 }

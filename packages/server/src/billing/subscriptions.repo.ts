@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
-import type { ServiceLevel } from '@flowbox/shared';
+import { ROLES, type ServiceLevel } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
+import { withZoneScope, withZoneScopeOf, zoneAt } from '../db/scope.ts';
 import { buildings, pricingPlans, sites, users, zones, zoneSubscriptions } from '../db/schema.ts';
 import type { ZonePath } from '../http/params.ts';
 
@@ -32,29 +33,12 @@ const billingZoneColumns = {
 
 /** The zone at that place in the hierarchy; under another building, site or customer it is not found. */
 export async function findBillingZone(db: Db, path: ZonePath): Promise<BillingZone | undefined> {
-  const [row] = await db
-    .select(billingZoneColumns)
-    .from(zones)
-    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-    .innerJoin(sites, eq(sites.id, buildings.siteId))
-    .where(
-      and(
-        eq(zones.id, path.zoneId),
-        eq(zones.buildingId, path.buildingId),
-        eq(buildings.siteId, path.siteId),
-        eq(sites.customerId, path.customerId),
-      ),
-    );
+  const [row] = await withZoneScope(db.select(billingZoneColumns).from(zones)).where(zoneAt(path));
   return row;
 }
 
 export async function findBillingZoneById(db: Db, zoneId: string): Promise<BillingZone | undefined> {
-  const [row] = await db
-    .select(billingZoneColumns)
-    .from(zones)
-    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-    .innerJoin(sites, eq(sites.id, buildings.siteId))
-    .where(eq(zones.id, zoneId));
+  const [row] = await withZoneScope(db.select(billingZoneColumns).from(zones)).where(eq(zones.id, zoneId));
   return row;
 }
 
@@ -129,13 +113,13 @@ export async function copyServiceLevelToZone(db: Db, zoneId: string, level: Serv
  * each (DESIGN.md §7: SKIP LOCKED); another instance skips them and takes the next ones.
  */
 export async function claimDueRenewals(db: Db, today: string, limit: number) {
-  const due = await db
-    .select({ subscription: zoneSubscriptions, planName: pricingPlans.name, zone: billingZoneColumns })
-    .from(zoneSubscriptions)
-    .innerJoin(pricingPlans, eq(pricingPlans.id, zoneSubscriptions.planId))
-    .innerJoin(zones, eq(zones.id, zoneSubscriptions.zoneId))
-    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-    .innerJoin(sites, eq(sites.id, buildings.siteId))
+  const due = await withZoneScopeOf(
+    db
+      .select({ subscription: zoneSubscriptions, planName: pricingPlans.name, zone: billingZoneColumns })
+      .from(zoneSubscriptions)
+      .innerJoin(pricingPlans, eq(pricingPlans.id, zoneSubscriptions.planId)),
+    zoneSubscriptions.zoneId,
+  )
     .where(and(eq(zoneSubscriptions.status, 'active'), lte(zoneSubscriptions.renewalDate, today)))
     .orderBy(asc(zoneSubscriptions.renewalDate), asc(zoneSubscriptions.id))
     .limit(limit)
@@ -185,7 +169,7 @@ export async function providerContactEmail(db: Db): Promise<string | null> {
   const [row] = await db
     .select({ email: users.email })
     .from(users)
-    .where(eq(users.role, 1))
+    .where(eq(users.role, ROLES.flovea_manager))
     .orderBy(asc(users.createdAt), asc(users.id))
     .limit(1);
   return row?.email ?? null;

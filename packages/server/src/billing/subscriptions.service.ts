@@ -1,4 +1,5 @@
 import {
+  ROLES,
   addBillingPeriods,
   localDate,
   nextRenewal,
@@ -114,7 +115,7 @@ export class ZoneSubscriptionsService {
   }
 
   async overview(actor: Actor): Promise<SubscriptionsOverview> {
-    requireRole(actor, 1);
+    requireRole(actor, ROLES.flovea_manager);
     const totals = await subscriptionTotals(this.ctx.db);
     const live = totals.perPlan.filter((p) => p.archivedAt === null);
     return {
@@ -180,13 +181,13 @@ export class ZoneSubscriptionsService {
     const offered = await this.offeredPlans(zone, today);
     if (offered.length === 0) throw await this.noPlans(zone);
     const plan = offered.find((p) => p.id === planId);
-    if (!plan) throw new AppError(409, 'errors.pricing_plan_unavailable');
+    if (!plan) throw new AppError('errors.pricing_plan_unavailable');
     return plan;
   }
 
   private async noPlans(zone: BillingZone): Promise<AppError> {
     const contact = (await providerContactEmail(this.ctx.db)) ?? '—';
-    return new AppError(409, 'errors.no_pricing_plans', {
+    return new AppError('errors.no_pricing_plans', {
       country: zone.country,
       currency: zone.currency,
       contact,

@@ -25,7 +25,7 @@ export async function hasSubscription(db: Db, zoneId: string): Promise<boolean> 
  */
 export async function requirePremium(db: Db, zoneId: string): Promise<void> {
   const subscription = await activeSubscription(db, zoneId);
-  if (subscription?.serviceLevel !== 'premium') throw new AppError(403, 'errors.premium_required');
+  if (subscription?.serviceLevel !== 'premium') throw new AppError('errors.premium_required');
 }
 
 export type PricingOnDay = { subscription: SubscriptionRow; version: VersionWithRanges };

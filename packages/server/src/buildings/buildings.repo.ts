@@ -1,5 +1,6 @@
 import { and, asc, count, eq, ilike, sql } from 'drizzle-orm';
 import type { Building, ListQuery } from '@flowbox/shared';
+import { buildingAt, buildingsOf, siteAt, withBuildingScope } from '../db/scope.ts';
 import { decimalOrNull, escapeLike } from '../db/values.ts';
 import type { Db } from '../db/client.ts';
 import { notFound } from '../errors.ts';
@@ -15,10 +16,7 @@ const zoneCount = sql<number>`(SELECT count(*)::int FROM zones AS z WHERE z.buil
 const answerColumns = { building: buildings, customerId: sites.customerId, floorCount, zoneCount };
 
 export async function findSiteRow(db: Db, customerId: string, siteId: string) {
-  const [row] = await db
-    .select()
-    .from(sites)
-    .where(and(eq(sites.id, siteId), eq(sites.customerId, customerId)));
+  const [row] = await db.select().from(sites).where(siteAt({ customerId, siteId }));
   return row;
 }
 
@@ -27,43 +25,30 @@ export async function siteExists(db: Db, customerId: string, siteId: string): Pr
 }
 
 export async function listBuildings(db: Db, customerId: string, siteId: string, query: ListQuery) {
-  const conditions = [eq(buildings.siteId, siteId), eq(sites.customerId, customerId)];
+  const conditions = [buildingsOf({ customerId, siteId })];
   if (query.search) conditions.push(ilike(buildings.name, `%${escapeLike(query.search)}%`));
   const where = and(...conditions);
   const [rows, [totalRow]] = await Promise.all([
-    db
-      .select(answerColumns)
-      .from(buildings)
-      .innerJoin(sites, eq(sites.id, buildings.siteId))
+    withBuildingScope(db.select(answerColumns).from(buildings))
       .where(where)
       .orderBy(asc(buildings.name), asc(buildings.id))
       .limit(query.limit)
       .offset(query.offset),
-    db
-      .select({ total: count() })
-      .from(buildings)
-      .innerJoin(sites, eq(sites.id, buildings.siteId))
-      .where(where),
+    withBuildingScope(db.select({ total: count() }).from(buildings)).where(where),
   ]);
   return { items: rows.map(toApiBuilding), total: totalRow?.total ?? 0 };
 }
 
 /** The building at that place in the hierarchy: under another site or customer it is not found. */
 export async function findBuilding(db: Db, path: BuildingPath): Promise<Building | undefined> {
-  const [row] = await db
-    .select(answerColumns)
-    .from(buildings)
-    .innerJoin(sites, eq(sites.id, buildings.siteId))
-    .where(wherePath(path));
+  const [row] = await withBuildingScope(db.select(answerColumns).from(buildings)).where(buildingAt(path));
   return row ? toApiBuilding(row) : undefined;
 }
 
 export async function findBuildingRow(db: Db, path: BuildingPath): Promise<BuildingRow | undefined> {
-  const [row] = await db
-    .select({ building: buildings })
-    .from(buildings)
-    .innerJoin(sites, eq(sites.id, buildings.siteId))
-    .where(wherePath(path));
+  const [row] = await withBuildingScope(db.select({ building: buildings }).from(buildings)).where(
+    buildingAt(path),
+  );
   return row?.building;
 }
 
@@ -95,14 +80,6 @@ export async function updateBuilding(
 /** Its floors, zones, water points and image rows go with it (foreign keys cascade). */
 export async function deleteBuilding(db: Db, id: string): Promise<void> {
   await db.delete(buildings).where(eq(buildings.id, id));
-}
-
-function wherePath(path: BuildingPath) {
-  return and(
-    eq(buildings.id, path.buildingId),
-    eq(buildings.siteId, path.siteId),
-    eq(sites.customerId, path.customerId),
-  );
 }
 
 function toApiBuilding(row: {

@@ -2,6 +2,7 @@ import { normalizeDecimal, type Currency, type VolumeUnit, type Weekday } from '
 import { and, asc, eq, gte, inArray, isNotNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { VersionWithRanges } from '../billing/plans.repo.ts';
 import type { Db } from '../db/client.ts';
+import { withZoneScope } from '../db/scope.ts';
 import {
   buildings,
   consumptionDaily,
@@ -47,24 +48,24 @@ export async function scopeZones(db: Db, filter: ZoneFilter): Promise<ScopeZone[
   if (filter.siteId) conditions.push(eq(sites.id, filter.siteId));
   if (filter.buildingId) conditions.push(eq(buildings.id, filter.buildingId));
   if (filter.zoneId) conditions.push(eq(zones.id, filter.zoneId));
-  return db
-    .select({
-      zoneId: zones.id,
-      zoneName: zones.name,
-      buildingId: buildings.id,
-      buildingName: buildings.name,
-      siteId: sites.id,
-      siteName: sites.name,
-      customerId: sites.customerId,
-      customerName: customers.name,
-      timezone: buildings.timezone,
-      volumeUnit: buildings.volumeUnit,
-      currency: buildings.currency,
-      firstDayOfWeek: buildings.firstDayOfWeek,
-    })
-    .from(zones)
-    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-    .innerJoin(sites, eq(sites.id, buildings.siteId))
+  return withZoneScope(
+    db
+      .select({
+        zoneId: zones.id,
+        zoneName: zones.name,
+        buildingId: buildings.id,
+        buildingName: buildings.name,
+        siteId: sites.id,
+        siteName: sites.name,
+        customerId: sites.customerId,
+        customerName: customers.name,
+        timezone: buildings.timezone,
+        volumeUnit: buildings.volumeUnit,
+        currency: buildings.currency,
+        firstDayOfWeek: buildings.firstDayOfWeek,
+      })
+      .from(zones),
+  )
     .innerJoin(customers, eq(customers.id, sites.customerId))
     .where(and(...conditions))
     .orderBy(asc(buildings.name), asc(buildings.id), asc(zones.name), asc(zones.id));

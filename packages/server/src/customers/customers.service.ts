@@ -1,4 +1,10 @@
-import type { Customer, CustomerCreateSchema, CustomerUpdateSchema, ListQuery } from '@flowbox/shared';
+import {
+  ROLES,
+  type Customer,
+  type CustomerCreateSchema,
+  type CustomerUpdateSchema,
+  type ListQuery,
+} from '@flowbox/shared';
 import type { z } from 'zod';
 import { requireCustomerRead, requireRole, type Actor } from '../access/access.ts';
 import type { Context } from '../context.ts';
@@ -28,12 +34,12 @@ export class CustomersService {
   ) {}
 
   list(actor: Actor, query: ListQuery) {
-    requireRole(actor, 1);
+    requireRole(actor, ROLES.flovea_manager);
     return listCustomers(this.ctx.db, query);
   }
 
   async info(actor: Actor, id: string): Promise<Customer> {
-    requireRole(actor, 1, 2);
+    requireRole(actor, ROLES.flovea_manager, ROLES.customer_manager);
     requireCustomerRead(actor, id);
     const customer = await findCustomer(this.ctx.db, id);
     if (!customer) throw notFound();
@@ -41,7 +47,7 @@ export class CustomersService {
   }
 
   async create(actor: Actor, input: CreateInput): Promise<Customer> {
-    requireRole(actor, 1);
+    requireRole(actor, ROLES.flovea_manager);
     const row = await this.ctx.db.transaction(async (tx) => {
       const created = await insertCustomer(tx, this.valuesOf(input) as NewCustomerRow);
       await recordChange(tx, this.ctx.now(), actor, {
@@ -57,10 +63,13 @@ export class CustomersService {
   }
 
   async update(actor: Actor, id: string, input: UpdateInput): Promise<Customer> {
-    requireRole(actor, 1, 2);
+    requireRole(actor, ROLES.flovea_manager, ROLES.customer_manager);
     requireCustomerRead(actor, id);
     // The name and the subscription date are the provider's commercial record.
-    if (actor.role !== 1 && (input.name !== undefined || input.subscription_date !== undefined))
+    if (
+      actor.role !== ROLES.flovea_manager &&
+      (input.name !== undefined || input.subscription_date !== undefined)
+    )
       throw forbidden();
     const before = await this.info(actor, id);
     await this.ctx.db.transaction(async (tx) => {
@@ -79,7 +88,7 @@ export class CustomersService {
 
   /** Everything below goes with it (docs/hierarchy.md); its flowboxes' devices lose the broker. */
   async remove(actor: Actor, id: string, confirmName: string): Promise<void> {
-    requireRole(actor, 1);
+    requireRole(actor, ROLES.flovea_manager);
     const customer = await this.info(actor, id);
     if (confirmName.trim() !== customer.name) throw namesMismatch();
     const files = await imageFilesUnder(this.ctx.db, { customerId: id });

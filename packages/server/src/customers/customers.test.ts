@@ -1,3 +1,4 @@
+import { ROLES } from '@flowbox/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customers, sites, users, userSites } from '../db/schema.ts';
@@ -163,10 +164,14 @@ describe('deleting a customer', () => {
     const created = await provider.post('/v1/customers/create', { name: 'Doomed Ltd' });
     const doomedId: string = created.json().id;
     const site = await provider.post(`${sitesPath(doomedId)}/create`, { name: 'Doomed site' });
-    await createUser(t.db, { email: 'cm.doomed@test.io', role: 2, customerId: doomedId });
+    await createUser(t.db, {
+      email: 'cm.doomed@test.io',
+      role: ROLES.customer_manager,
+      customerId: doomedId,
+    });
     await createUser(t.db, {
       email: 'sm.doomed@test.io',
-      role: 3,
+      role: ROLES.site_manager,
       customerId: doomedId,
       siteIds: [site.json().id],
     });
@@ -268,13 +273,13 @@ describe('sites', () => {
     const siteId: string = created.json().id;
     const manager = await createUser(t.db, {
       email: 'sm.short@test.io',
-      role: 3,
+      role: ROLES.site_manager,
       customerId: w.customers.a.id,
       siteIds: [w.sites.a1.id, siteId],
     });
     const alone = await createUser(t.db, {
       email: 'sm.alone@test.io',
-      role: 3,
+      role: ROLES.site_manager,
       customerId: w.customers.a.id,
       siteIds: [siteId],
     });

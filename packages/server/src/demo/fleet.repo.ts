@@ -1,6 +1,7 @@
 import { asc, eq, inArray, max } from 'drizzle-orm';
 import type { FlowboxModel, WaterPointType, WaterTemperature, Weekday, ZoneProfile } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
+import { withZoneScope, zonesUnder } from '../db/scope.ts';
 import { buildings, flowboxReceipts, sites, waterPoints, zones } from '../db/schema.ts';
 import type { ZonePath } from '../http/params.ts';
 
@@ -19,23 +20,23 @@ export type FleetZone = {
 
 /** The customer's zones with their building's time and their water points, in a stable order. */
 export async function zonesOfCustomer(db: Db, customerId: string): Promise<FleetZone[]> {
-  const rows = await db
-    .select({
-      zoneId: zones.id,
-      buildingId: buildings.id,
-      siteId: sites.id,
-      buildingName: buildings.name,
-      name: zones.name,
-      profile: zones.profile,
-      model: zones.flowboxModel,
-      waterTemperature: zones.waterTemperature,
-      timezone: buildings.timezone,
-      weekend: buildings.weekend,
-    })
-    .from(zones)
-    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-    .innerJoin(sites, eq(sites.id, buildings.siteId))
-    .where(eq(sites.customerId, customerId))
+  const rows = await withZoneScope(
+    db
+      .select({
+        zoneId: zones.id,
+        buildingId: buildings.id,
+        siteId: sites.id,
+        buildingName: buildings.name,
+        name: zones.name,
+        profile: zones.profile,
+        model: zones.flowboxModel,
+        waterTemperature: zones.waterTemperature,
+        timezone: buildings.timezone,
+        weekend: buildings.weekend,
+      })
+      .from(zones),
+  )
+    .where(zonesUnder({ customerId }))
     .orderBy(asc(buildings.name), asc(zones.name));
   if (rows.length === 0) return [];
   const points = await db

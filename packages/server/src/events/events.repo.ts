@@ -148,7 +148,7 @@ function decodeCursor(cursor: string): { at: Date; id: string } {
   const [iso = '', id = ''] = Buffer.from(cursor, 'base64url').toString().split('|');
   const at = new Date(iso);
   if (Number.isNaN(at.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) {
-    throw new AppError(400, 'errors.validation', {}, [{ path: 'cursor', message: 'validation.invalid' }]);
+    throw new AppError('errors.validation', {}, [{ path: 'cursor', message: 'validation.invalid' }]);
   }
   return { at, id };
 }

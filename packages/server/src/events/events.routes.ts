@@ -1,4 +1,4 @@
-import { EventsPageSchema, EventsQuerySchema } from '@flowbox/shared';
+import { ROLES, EventsPageSchema, EventsQuerySchema } from '@flowbox/shared';
 import { requireCustomerRead, requireRole, requireSiteRead } from '../access/access.ts';
 import { findBuildingRow } from '../buildings/buildings.repo.ts';
 import { notFound } from '../errors.ts';
@@ -27,7 +27,7 @@ export function eventsRoutes(app: App, db: Db): void {
     (request) => {
       const actor = actorOf(request);
       // spec §2: the customer's log is for provider and customer managers.
-      requireRole(actor, 1, 2);
+      requireRole(actor, ROLES.flovea_manager, ROLES.customer_manager);
       requireCustomerRead(actor, request.params.customerId);
       return listEvents(db, { customerId: request.params.customerId }, request.query);
     },

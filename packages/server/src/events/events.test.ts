@@ -1,3 +1,4 @@
+import { ROLES } from '@flowbox/shared';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, flowboxes, userTokens } from '../db/schema.ts';
@@ -137,7 +138,7 @@ describe('every change made through the product is in the activity log (issue #3
   it('passwords: changed, reset by link, set from an invitation; never the password itself', async () => {
     const user = await createUser(t.db, {
       email: 'pw.logged@test.io',
-      role: 2,
+      role: ROLES.customer_manager,
       customerId: w.customers.a.id,
     });
     const api = await loginAs(t.app, 'pw.logged@test.io');

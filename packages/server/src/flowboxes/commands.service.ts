@@ -88,7 +88,7 @@ export class CommandsService {
     requireSiteManage(actor, path.customerId, path.siteId, 'valves.control');
     const located = await findFlowbox(this.ctx.db, path);
     if (!located) throw notFound();
-    if (located.flowbox.pairingState !== 'ready') throw new AppError(409, 'errors.flowbox_not_ready');
+    if (located.flowbox.pairingState !== 'ready') throw new AppError('errors.flowbox_not_ready');
     const now = this.ctx.now();
     const { params } = protocolCommandOf(input);
     const row = await this.ctx.db.transaction(async (tx) => {

@@ -1,7 +1,8 @@
 import { and, asc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { clockSkewAlarming, clockSkewMs, PAIRING_STEP, type Flowbox } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
-import { buildings, flowboxCredentials, flowboxes, flowboxReceipts, sites, zones } from '../db/schema.ts';
+import { flowboxCredentials, flowboxes, flowboxReceipts } from '../db/schema.ts';
+import { type HierarchyNode, withZoneScopeOf, zoneAt, zonesUnder, zoneScopeColumns } from '../db/scope.ts';
 import type { ZonePath } from '../http/params.ts';
 
 export type FlowboxRow = typeof flowboxes.$inferSelect;
@@ -13,40 +14,20 @@ export type LocatedFlowbox = { flowbox: FlowboxRow; scope: FlowboxScope };
 
 export type FlowboxPath = ZonePath & { flowboxId: string };
 
-const located = {
-  flowbox: flowboxes,
-  scope: {
-    customerId: sites.customerId,
-    siteId: buildings.siteId,
-    buildingId: zones.buildingId,
-    zoneId: zones.id,
-  },
-};
-
 function selectLocated(db: Db) {
-  return db
-    .select(located)
-    .from(flowboxes)
-    .innerJoin(zones, eq(zones.id, flowboxes.zoneId))
-    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-    .innerJoin(sites, eq(sites.id, buildings.siteId));
+  return withZoneScopeOf(
+    db.select({ flowbox: flowboxes, scope: zoneScopeColumns }).from(flowboxes),
+    flowboxes.zoneId,
+  );
 }
 
-const inZone = (path: ZonePath) =>
-  and(
-    eq(flowboxes.zoneId, path.zoneId),
-    eq(zones.buildingId, path.buildingId),
-    eq(buildings.siteId, path.siteId),
-    eq(sites.customerId, path.customerId),
-  );
-
 export async function listFlowboxes(db: Db, path: ZonePath): Promise<LocatedFlowbox[]> {
-  return selectLocated(db).where(inZone(path)).orderBy(asc(flowboxes.serial));
+  return selectLocated(db).where(zoneAt(path)).orderBy(asc(flowboxes.serial));
 }
 
 /** The flowbox at that place in the hierarchy: under another zone, building or site it is not found. */
 export async function findFlowbox(db: Db, path: FlowboxPath): Promise<LocatedFlowbox | undefined> {
-  const [row] = await selectLocated(db).where(and(eq(flowboxes.id, path.flowboxId), inZone(path)));
+  const [row] = await selectLocated(db).where(and(eq(flowboxes.id, path.flowboxId), zoneAt(path)));
   return row;
 }
 
@@ -98,35 +79,18 @@ export async function revokeCredentials(db: Db, serial: string, at: Date): Promi
 }
 
 /**
- * A place in the hierarchy whose deletion takes flowboxes with it: foreign keys cascade from the
- * customer down to `flowboxes.zone_id` (docs/hierarchy.md "Deleting, and what happens below").
+ * Every flowbox below the node, whatever its pairing step: a deletion of the node takes them with
+ * it, foreign keys cascading from the customer down to `flowboxes.zone_id`.
  */
-export type HierarchyNode =
-  { zoneId: string } | { buildingId: string } | { siteId: string } | { customerId: string };
-
-const under = (node: HierarchyNode) =>
-  'zoneId' in node
-    ? eq(zones.id, node.zoneId)
-    : 'buildingId' in node
-      ? eq(zones.buildingId, node.buildingId)
-      : 'siteId' in node
-        ? eq(buildings.siteId, node.siteId)
-        : eq(sites.customerId, node.customerId);
-
-/** Every flowbox below the node, whatever its pairing step. */
 export async function listFlowboxesUnder(db: Db, node: HierarchyNode): Promise<LocatedFlowbox[]> {
-  return selectLocated(db).where(under(node)).orderBy(asc(flowboxes.serial));
+  return selectLocated(db).where(zonesUnder(node)).orderBy(asc(flowboxes.serial));
 }
 
 /** Ends the live credentials of every flowbox below the node (before the cascade sets their flowbox_id null). */
 export async function revokeCredentialsUnder(db: Db, node: HierarchyNode, at: Date): Promise<void> {
-  const below = db
-    .select({ id: flowboxes.id })
-    .from(flowboxes)
-    .innerJoin(zones, eq(zones.id, flowboxes.zoneId))
-    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-    .innerJoin(sites, eq(sites.id, buildings.siteId))
-    .where(under(node));
+  const below = withZoneScopeOf(db.select({ id: flowboxes.id }).from(flowboxes), flowboxes.zoneId).where(
+    zonesUnder(node),
+  );
   await db
     .update(flowboxCredentials)
     .set({ revokedAt: at })

@@ -67,11 +67,10 @@ export class FlowboxesService {
     const zone = await this.zone(path);
     // spec §5: a zone needs a subscription, in place before pairing.
     if (!(await hasSubscription(this.ctx.db, zone.id)))
-      throw new AppError(409, 'errors.zone_without_subscription');
+      throw new AppError('errors.zone_without_subscription');
     if (input.floor_id && !(await findFloor(this.ctx.db, path.buildingId, input.floor_id)))
-      throw new AppError(400, 'errors.validation', {}, [{ path: 'floor_id', message: 'validation.select' }]);
-    if (await serialTaken(this.ctx.db, input.serial))
-      throw new AppError(409, 'errors.flowbox_already_paired');
+      throw new AppError('errors.validation', {}, [{ path: 'floor_id', message: 'validation.select' }]);
+    if (await serialTaken(this.ctx.db, input.serial)) throw new AppError('errors.flowbox_already_paired');
     const now = this.ctx.now();
     const id = await this.ctx.db.transaction(async (tx) => {
       const row = await insertFlowbox(tx, {
@@ -84,7 +83,7 @@ export class FlowboxesService {
         updatedAt: now,
       });
       // Two installers typing the same serial at once: the unique index lets one through.
-      if (!row) throw new AppError(409, 'errors.flowbox_already_paired');
+      if (!row) throw new AppError('errors.flowbox_already_paired');
       // The factory secret is known only now: its broker account is made before the row commits.
       await this.link.grant(tx, { role: 'bootstrap', serial: input.serial }, input.factory_secret);
       const located = { flowbox: row, scope: scopeOf(path) };
@@ -102,11 +101,11 @@ export class FlowboxesService {
   async validate(actor: Actor, path: FlowboxPath): Promise<Flowbox> {
     requireSiteManage(actor, path.customerId, path.siteId, 'flowboxes.pair');
     const located = await this.find(path);
-    if (located.flowbox.pairingState !== 'pending') throw new AppError(409, 'errors.pairing_step');
+    if (located.flowbox.pairingState !== 'pending') throw new AppError('errors.pairing_step');
     const zone = await this.zone(path);
-    if (located.flowbox.model !== zone.flowboxModel) throw new AppError(409, 'errors.flowbox_model_mismatch');
+    if (located.flowbox.model !== zone.flowboxModel) throw new AppError('errors.flowbox_model_mismatch');
     if (located.flowbox.waterTemperature !== zone.waterTemperature)
-      throw new AppError(409, 'errors.water_temperature_mismatch');
+      throw new AppError('errors.water_temperature_mismatch');
     const now = this.ctx.now();
     const requestId = located.flowbox.pairingRequestId;
     const issued = await this.ctx.db.transaction(async (tx) => {
@@ -126,7 +125,7 @@ export class FlowboxesService {
   async refuse(actor: Actor, path: FlowboxPath): Promise<void> {
     requireSiteManage(actor, path.customerId, path.siteId, 'flowboxes.pair');
     const located = await this.find(path);
-    if (located.flowbox.pairingState === 'ready') throw new AppError(409, 'errors.pairing_step');
+    if (located.flowbox.pairingState === 'ready') throw new AppError('errors.pairing_step');
     // The device in pairing mode is told, not cut off: its factory secret goes with the row anyway
     // (a managed broker account goes after the answer).
     await this.end(located, 'pairing_refused', { by: actor, origin: 'web' }, false);
@@ -139,7 +138,7 @@ export class FlowboxesService {
   async unpair(actor: Actor, path: FlowboxPath): Promise<void> {
     requireSiteManage(actor, path.customerId, path.siteId, 'flowboxes.pair');
     const located = await this.find(path);
-    if (located.flowbox.pairingState !== 'ready') throw new AppError(409, 'errors.pairing_step');
+    if (located.flowbox.pairingState !== 'ready') throw new AppError('errors.pairing_step');
     await this.end(located, 'unpaired', { by: actor, origin: 'web' });
   }
 

@@ -2,7 +2,8 @@ import type { Actor } from '../access/access.ts';
 import type { Db } from '../db/client.ts';
 import { recordEvents } from '../events/events.repo.ts';
 import { notifyLiveAll } from '../live/live.ts';
-import { listFlowboxesUnder, revokeCredentialsUnder, type HierarchyNode } from './flowboxes.repo.ts';
+import type { HierarchyNode } from '../db/scope.ts';
+import { listFlowboxesUnder, revokeCredentialsUnder } from './flowboxes.repo.ts';
 
 /**
  * Deleting a zone, building, site or customer deletes its flowboxes by foreign-key cascade

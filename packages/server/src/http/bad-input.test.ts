@@ -1,7 +1,7 @@
 import { count } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { LightMyRequestResponse } from 'fastify';
-import { isMessageKey, MESSAGES, translate, type Language, type MessageKey } from '@flowbox/shared';
+import { ROLES, isMessageKey, MESSAGES, translate, type Language, type MessageKey } from '@flowbox/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   alertCategorySettings,
@@ -1171,14 +1171,18 @@ describe('unknown fields', () => {
 
   it('are ignored when updating a manager: role, customer, status and password stay', async () => {
     const res = await providers.en.put(`${A()}/customer_managers/${w.users.cmA.id}/update`, {
-      role: 1,
+      role: ROLES.flovea_manager,
       customer_id: w.customers.b.id,
       status: 'invited',
       password: 'hijack-1234',
       permissions: { 'made.up': 'authorised' },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json().user).toMatchObject({ role: 2, customer_id: w.customers.a.id, status: 'active' });
+    expect(res.json().user).toMatchObject({
+      role: ROLES.customer_manager,
+      customer_id: w.customers.a.id,
+      status: 'active',
+    });
     expect(res.json().user.permissions).not.toHaveProperty('made.up');
     await loginAs(t.app, 'cm.a@test.io');
   });

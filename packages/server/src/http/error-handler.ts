@@ -1,7 +1,7 @@
 import { describeIssues, translate, type ApiError, type ErrorCode, type FieldIssue } from '@flowbox/shared';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { AppError, TooManyRequests } from '../errors.ts';
+import { AppError, statusOf, TooManyRequests, type ServerErrorCode } from '../errors.ts';
 import { requestLanguage } from './language.ts';
 
 /** Request validation failure carrying zod's issues, so they can be translated per field. */
@@ -12,8 +12,11 @@ export class RequestValidationError extends Error {
   }
 }
 
-/** Fastify's own errors that are the caller's fault, with the catalogue code each answers. */
-const CLIENT_ERRORS: Record<string, { status: number; code: ErrorCode }> = {
+/**
+ * Fastify's own errors that are the caller's fault, with the catalogue code each answers: they keep
+ * the status HTTP gives their case (415 for a media type), whatever their code's own.
+ */
+const CLIENT_ERRORS: Record<string, { status: number; code: ServerErrorCode }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'errors.payload_too_large' },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'errors.validation' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'errors.validation' },
@@ -34,10 +37,10 @@ export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const language = requestLanguage(request);
     const send = (
-      status: number,
-      code: ErrorCode,
+      code: ServerErrorCode,
       params: Record<string, string | number> = {},
       details?: FieldIssue[],
+      status = statusOf(code),
     ) => {
       const body: ApiError = { code, message: translate(code, language, params) };
       if (details?.length) body.details = details;
@@ -50,21 +53,21 @@ export function installErrorHandler(app: FastifyInstance): void {
         path: d.path,
         message: translate(d.message as ErrorCode, language, d.params),
       }));
-      return send(error.status, error.code, error.params, details);
+      return send(error.code, error.params, details);
     }
     if (error instanceof RequestValidationError) {
-      return send(400, 'errors.validation', {}, describeIssues(error.issues, language));
+      return send('errors.validation', {}, describeIssues(error.issues, language));
     }
-    if (error.statusCode === 429) return send(429, 'errors.rate_limited');
-    if (error instanceof SyntaxError && error.statusCode === 400) return send(400, 'errors.validation');
+    if (error.statusCode === 429) return send('errors.rate_limited');
+    if (error instanceof SyntaxError && error.statusCode === 400) return send('errors.validation');
     const known = CLIENT_ERRORS[error.code];
-    if (known) return send(known.status, known.code);
+    if (known) return send(known.code, {}, undefined, known.status);
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       request.log.info({ err: error }, 'client error');
-      return send(error.statusCode, 'errors.validation');
+      return send('errors.validation', {}, undefined, error.statusCode);
     }
     request.log.error({ err: error }, 'unexpected error');
-    return send(500, 'errors.api_error');
+    return send('errors.api_error');
   });
 }
 

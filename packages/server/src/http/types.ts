@@ -27,14 +27,14 @@ export type App = FastifyInstance<
 
 /** The signed-in caller; routes behind the authentication hook always have one. */
 export function actorOf(request: FastifyRequest): Actor {
-  if (!request.actor) throw new AppError(401, 'errors.auth_expired');
+  if (!request.actor) throw new AppError('errors.auth_expired');
   return request.actor;
 }
 
 export function bearerToken(request: FastifyRequest): string {
   const header = request.headers.authorization;
   const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-  if (!match?.[1]) throw new AppError(401, 'errors.auth_expired');
+  if (!match?.[1]) throw new AppError('errors.auth_expired');
   return match[1];
 }
 

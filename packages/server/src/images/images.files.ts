@@ -29,7 +29,7 @@ export async function writeImageFile(dir: string, fileName: string, bytes: Buffe
     await writeFile(join(dir, fileName), bytes, { flag: 'wx' });
   } catch (error) {
     if (STORAGE_ERRORS.has((error as NodeJS.ErrnoException).code ?? ''))
-      throw new AppError(503, 'errors.storage_unavailable');
+      throw new AppError('errors.storage_unavailable');
     throw error;
   }
 }

@@ -116,12 +116,11 @@ export function imagesRoutes(app: App, images: ImagesService): void {
 
 /** The one file part of the upload, at most 5 MiB (larger: 413 errors.image_too_large). */
 async function imageBytes(request: FastifyRequest): Promise<Buffer> {
-  if (!request.isMultipart()) throw new AppError(415, 'errors.image_type');
+  if (!request.isMultipart()) throw new AppError('errors.image_type');
   // The multipart parser throws a bare Error (a 500) on a form without its boundary.
   if (!/;\s*boundary=/i.test(request.headers['content-type'] ?? ''))
-    throw new AppError(400, 'errors.validation', {}, [{ path: 'file', message: 'validation.required' }]);
+    throw new AppError('errors.validation', {}, [{ path: 'file', message: 'validation.required' }]);
   const file = await request.file({ limits: { fileSize: MAX_IMAGE_BYTES, files: 1, parts: 10 } });
-  if (!file)
-    throw new AppError(400, 'errors.validation', {}, [{ path: 'file', message: 'validation.required' }]);
+  if (!file) throw new AppError('errors.validation', {}, [{ path: 'file', message: 'validation.required' }]);
   return file.toBuffer();
 }

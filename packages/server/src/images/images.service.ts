@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { IMAGE_TYPES, type ImageAnswer } from '@flowbox/shared';
+import { ROLES, IMAGE_TYPES, type ImageAnswer } from '@flowbox/shared';
 import {
   requireCustomerManage,
   requireCustomerRead,
@@ -37,7 +37,7 @@ export class ImagesService {
 
   /** Customer managers keep their own customer's logo, as they keep its contacts. */
   async replaceCustomerLogo(actor: Actor, customerId: string, upload: Upload): Promise<ImageAnswer> {
-    requireRole(actor, 1, 2);
+    requireRole(actor, ROLES.flovea_manager, ROLES.customer_manager);
     requireCustomerRead(actor, customerId);
     const customer = await findCustomer(this.ctx.db, customerId);
     if (!customer) throw notFound();
@@ -89,7 +89,7 @@ export class ImagesService {
   ): Promise<ImageAnswer> {
     const bytes = await upload();
     const extension = detectImageType(bytes);
-    if (!extension) throw new AppError(415, 'errors.image_type');
+    if (!extension) throw new AppError('errors.image_type');
     const id = randomUUID();
     const fileName = `${id}.${extension}`;
     const dir = this.ctx.config.uploadsDir;

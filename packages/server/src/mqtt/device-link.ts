@@ -109,8 +109,8 @@ export class DeviceLink {
     try {
       await this.accounts.grant(db, identity, secret);
     } catch {
-      // Nothing was stored: the generic "try again later" fits, with the status that says so.
-      throw new AppError(503, 'errors.api_error');
+      // Nothing was stored: trying again later will do, as readiness says of a broker away.
+      throw new AppError('errors.service_unavailable', { parts: 'broker' });
     }
   }
 

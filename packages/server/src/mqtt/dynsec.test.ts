@@ -226,6 +226,7 @@ describe.skipIf(!runs)('device accounts on Mosquitto with dynamic security', () 
       const serial = uniqueSerial('FBD');
       const res = await cmA.post(`${zone}/flowboxes/pair`, { serial, factory_secret: newSecret() });
       expect(res.statusCode).toBe(503);
+      expect(res.json().code).toBe('errors.service_unavailable');
       expect(await t.db.select().from(flowboxes).where(eq(flowboxes.serial, serial))).toEqual([]);
     } finally {
       await broker!.start();

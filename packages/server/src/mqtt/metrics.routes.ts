@@ -1,3 +1,4 @@
+import { ROLES } from '@flowbox/shared';
 import { z } from 'zod';
 import { requireRole } from '../access/access.ts';
 import { INGEST_DROP_REASONS } from '../flowboxes/ingest.ts';
@@ -85,7 +86,7 @@ export function metricsRoutes(app: App, link: DeviceLink, jobs: JobRunner): void
       },
     },
     async (request) => {
-      requireRole(actorOf(request), 1);
+      requireRole(actorOf(request), ROLES.flovea_manager);
       const counters = link.counters;
       return {
         messaging: link.online,

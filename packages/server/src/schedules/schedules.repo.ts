@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, gte, isNull, lte, ne } from 'drizzle-orm';
 import type { Schedule, ScheduleValues } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
+import { withZoneScope, withZoneScopeOf, zoneAt } from '../db/scope.ts';
 import { buildings, schedules, scheduleRuns, sites, zones } from '../db/schema.ts';
 import type { ZonePath } from '../http/params.ts';
 import { wallClockMinutes } from './occurrences.ts';
@@ -42,19 +43,7 @@ function toScheduleZone(row: ZoneColumnsRow): ScheduleZone {
 
 /** The zone at that place in the hierarchy: under another building, site or customer it is not found. */
 export async function findScheduleZone(db: Db, path: ZonePath): Promise<ScheduleZone | undefined> {
-  const [row] = await db
-    .select(zoneColumns)
-    .from(zones)
-    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-    .innerJoin(sites, eq(sites.id, buildings.siteId))
-    .where(
-      and(
-        eq(zones.id, path.zoneId),
-        eq(zones.buildingId, path.buildingId),
-        eq(buildings.siteId, path.siteId),
-        eq(sites.customerId, path.customerId),
-      ),
-    );
+  const [row] = await withZoneScope(db.select(zoneColumns).from(zones)).where(zoneAt(path));
   return row ? toScheduleZone(row) : undefined;
 }
 
@@ -153,19 +142,16 @@ export async function schedulesAround(
 ): Promise<{ schedule: ScheduleRow; zone: ScheduleZone }[]> {
   const day = (offsetDays: number) =>
     new Date(at.getTime() + offsetDays * 86_400_000).toISOString().slice(0, 10);
-  const rows = await db
-    .select({ schedule: schedules, zone: zoneColumns })
-    .from(schedules)
-    .innerJoin(zones, eq(zones.id, schedules.zoneId))
-    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-    .innerJoin(sites, eq(sites.id, buildings.siteId))
-    .where(
-      and(
-        eq(zones.scheduledClosingAuthorised, true),
-        lte(schedules.dateStart, day(2)),
-        gte(schedules.dateEnd, day(-2)),
-      ),
-    );
+  const rows = await withZoneScopeOf(
+    db.select({ schedule: schedules, zone: zoneColumns }).from(schedules),
+    schedules.zoneId,
+  ).where(
+    and(
+      eq(zones.scheduledClosingAuthorised, true),
+      lte(schedules.dateStart, day(2)),
+      gte(schedules.dateEnd, day(-2)),
+    ),
+  );
   return rows.map((row) => ({ schedule: row.schedule, zone: toScheduleZone(row.zone) }));
 }
 
@@ -228,11 +214,6 @@ export async function markOpened(
 }
 
 export async function findZoneById(db: Db, zoneId: string): Promise<ScheduleZone | undefined> {
-  const [row] = await db
-    .select(zoneColumns)
-    .from(zones)
-    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-    .innerJoin(sites, eq(sites.id, buildings.siteId))
-    .where(eq(zones.id, zoneId));
+  const [row] = await withZoneScope(db.select(zoneColumns).from(zones)).where(eq(zones.id, zoneId));
   return row ? toScheduleZone(row) : undefined;
 }

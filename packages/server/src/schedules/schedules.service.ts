@@ -111,14 +111,14 @@ export class SchedulesService {
   private async requireChangeable(actor: Actor, path: ZonePath): Promise<ScheduleZone> {
     requireSiteManage(actor, path.customerId, path.siteId, 'schedules.manage');
     const zone = await this.findZone(path);
-    if (!zone.scheduledClosingAuthorised) throw new AppError(409, 'errors.scheduled_closing_not_authorised');
+    if (!zone.scheduledClosingAuthorised) throw new AppError('errors.scheduled_closing_not_authorised');
     await this.requireUnlocked(zone);
     return zone;
   }
 
   /** issue #8: a zone locked by automatic closing answers "No action allowed" to every action. */
   private async requireUnlocked(zone: ScheduleZone): Promise<void> {
-    if (await isZoneLocked(this.ctx.db, zone.id)) throw new AppError(409, 'errors.no_action_allowed');
+    if (await isZoneLocked(this.ctx.db, zone.id)) throw new AppError('errors.no_action_allowed');
   }
 
   private async findZone(path: ZonePath): Promise<ScheduleZone> {

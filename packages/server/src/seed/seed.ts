@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import {
+  ROLES,
   addBillingPeriods,
   localDate,
   type OpeningHours,
@@ -24,7 +25,7 @@ export async function ensureAdmin(
 ): Promise<void> {
   const existing = await findUserByEmail(db, admin.email);
   if (existing) {
-    if (existing.role !== 1)
+    if (existing.role !== ROLES.flovea_manager)
       log.warn({ email: admin.email }, 'FLOWBOX_ADMIN_EMAIL belongs to a user who is not a provider manager');
     return;
   }
@@ -33,7 +34,7 @@ export async function ensureAdmin(
     username: admin.email,
     firstname: 'Provider',
     lastname: 'Manager',
-    role: 1,
+    role: ROLES.flovea_manager,
     passwordHash: await hashPassword(admin.password),
   });
   log.info({ email: admin.email }, 'provider manager created from FLOWBOX_ADMIN_EMAIL');
@@ -42,9 +43,19 @@ export async function ensureAdmin(
 /** The demo accounts listed in the README: one per role, sharing one password. */
 export const DEMO_PASSWORD = 'flowbox-demo-1';
 export const DEMO_ACCOUNTS = [
-  { email: 'provider@demo.flowbox.local', role: 1, firstname: 'Paula', lastname: 'Provider' },
-  { email: 'customer@demo.flowbox.local', role: 2, firstname: 'Claire', lastname: 'Customer' },
-  { email: 'site@demo.flowbox.local', role: 3, firstname: 'Samuel', lastname: 'Site' },
+  {
+    email: 'provider@demo.flowbox.local',
+    role: ROLES.flovea_manager,
+    firstname: 'Paula',
+    lastname: 'Provider',
+  },
+  {
+    email: 'customer@demo.flowbox.local',
+    role: ROLES.customer_manager,
+    firstname: 'Claire',
+    lastname: 'Customer',
+  },
+  { email: 'site@demo.flowbox.local', role: ROLES.site_manager, firstname: 'Samuel', lastname: 'Site' },
 ] as const;
 
 /** Demo data, seeded once: two customers so tenant scope can be seen at work. */
@@ -95,10 +106,10 @@ export async function seedDemo(db: Db, log: Logger): Promise<void> {
           ...account,
           username: account.email,
           passwordHash,
-          customerId: account.role === 1 ? null : acme!.id,
-          address: account.role === 1 ? null : '12 rue de la République, 69002 Lyon',
+          customerId: account.role === ROLES.flovea_manager ? null : acme!.id,
+          address: account.role === ROLES.flovea_manager ? null : '12 rue de la République, 69002 Lyon',
         },
-        account.role === 3 ? [acmeSites[0]!.id] : [],
+        account.role === ROLES.site_manager ? [acmeSites[0]!.id] : [],
       );
     }
     await tx.insert(appSettings).values({ key: 'demo_seeded', value: true });

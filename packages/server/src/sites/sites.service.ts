@@ -11,6 +11,7 @@ import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { changedFieldsOf, recordChange } from '../events/events.repo.ts';
 import { requireCustomerRow } from '../customers/customers.repo.ts';
+import { siteAt } from '../db/scope.ts';
 import { escapeLike } from '../db/values.ts';
 import { sites } from '../db/schema.ts';
 import { namesMismatch, notFound } from '../errors.ts';
@@ -60,7 +61,7 @@ export class SitesService {
     const [row] = await this.ctx.db
       .select({ site: sites, buildingCount })
       .from(sites)
-      .where(and(eq(sites.id, siteId), eq(sites.customerId, customerId)));
+      .where(siteAt({ customerId, siteId }));
     if (!row) throw notFound();
     return toApiSite(row.site, row.buildingCount);
   }
@@ -129,10 +130,7 @@ export class SitesService {
   }
 
   private async find(customerId: string, siteId: string): Promise<SiteRow> {
-    const [row] = await this.ctx.db
-      .select()
-      .from(sites)
-      .where(and(eq(sites.id, siteId), eq(sites.customerId, customerId)));
+    const [row] = await this.ctx.db.select().from(sites).where(siteAt({ customerId, siteId }));
     if (!row) throw notFound();
     return row;
   }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 import { eq } from 'drizzle-orm';
-import type { Permission } from '@flowbox/shared';
+import { ROLES, type Permission, type Role } from '@flowbox/shared';
 import pg from 'pg';
 import { buildApp, type AppOptions, type Services } from '../app.ts';
 import { hashPassword } from '../auth/passwords.ts';
@@ -151,7 +151,7 @@ export async function createUser(
   db: Db,
   fields: {
     email: string;
-    role: 1 | 2 | 3;
+    role: Role;
     customerId?: string | null;
     siteIds?: string[];
     firstname?: string;
@@ -191,20 +191,20 @@ export async function createWorld(db: Db) {
     .returning();
   const provider = await createUser(db, {
     email: 'provider@test.io',
-    role: 1,
+    role: ROLES.flovea_manager,
     firstname: 'Pat',
     lastname: 'Provider',
   });
   const cmA = await createUser(db, {
     email: 'cm.a@test.io',
-    role: 2,
+    role: ROLES.customer_manager,
     customerId: a!.id,
     firstname: 'Cara',
     lastname: 'Amanager',
   });
   const smA = await createUser(db, {
     email: 'sm.a@test.io',
-    role: 3,
+    role: ROLES.site_manager,
     customerId: a!.id,
     siteIds: [a1!.id],
     firstname: 'Sam',
@@ -212,14 +212,14 @@ export async function createWorld(db: Db) {
   });
   const cmB = await createUser(db, {
     email: 'cm.b@test.io',
-    role: 2,
+    role: ROLES.customer_manager,
     customerId: b!.id,
     firstname: 'Cole',
     lastname: 'Bmanager',
   });
   const smB = await createUser(db, {
     email: 'sm.b@test.io',
-    role: 3,
+    role: ROLES.site_manager,
     customerId: b!.id,
     siteIds: [b1!.id],
     firstname: 'Sue',
@@ -380,7 +380,7 @@ export async function createWorldApp() {
 export async function siteManagerWithout(t: TestApp, w: World, email: string, permission: Permission) {
   const user = await createUser(t.db, {
     email,
-    role: 3,
+    role: ROLES.site_manager,
     customerId: w.customers.a.id,
     siteIds: [w.sites.a1.id],
   });

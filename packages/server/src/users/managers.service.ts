@@ -1,5 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import type { ManagerCreateSchema, ManagerUpdateSchema } from '@flowbox/shared';
+import { ROLES, type ManagerCreateSchema, type ManagerUpdateSchema } from '@flowbox/shared';
 import {
   type EventAction,
   type ManagerUpdateAnswer,
@@ -82,7 +82,8 @@ export class ManagersService {
   async create(actor: Actor, family: Family, input: CreateInput): Promise<User> {
     this.requireManage(actor, family);
     await this.requireCustomerOf(family);
-    if (family.role === 3) await this.requireSitesOfCustomer(family.customerId!, input.site_id ?? []);
+    if (family.role === ROLES.site_manager)
+      await this.requireSitesOfCustomer(family.customerId!, input.site_id ?? []);
     if (await findUserByEmail(this.ctx.db, input.email)) throw emailTaken();
     const values: NewUserRow = {
       email: input.email,
@@ -159,7 +160,7 @@ export class ManagersService {
 
   async remove(actor: Actor, family: Family, managerId: string, confirmName: string): Promise<void> {
     this.requireManage(actor, family);
-    if (actor.id === managerId) throw new AppError(400, 'errors.cannot_delete_self');
+    if (actor.id === managerId) throw new AppError('errors.cannot_delete_self');
     const row = await this.findInFamily(family, managerId);
     if (confirmName.trim() !== `${row.firstname} ${row.lastname}`) throw namesMismatch();
     await this.ctx.db.transaction(async (tx) => {
@@ -192,14 +193,14 @@ export class ManagersService {
   }
 
   private requireRead(actor: Actor, family: Family): void {
-    if (family.role === 1) return requireRole(actor, 1);
-    requireRole(actor, 1, 2);
-    if (actor.role === 2 && actor.customerId !== family.customerId) throw forbidden();
+    if (family.role === ROLES.flovea_manager) return requireRole(actor, ROLES.flovea_manager);
+    requireRole(actor, ROLES.flovea_manager, ROLES.customer_manager);
+    if (actor.role === ROLES.customer_manager && actor.customerId !== family.customerId) throw forbidden();
   }
 
   private requireManage(actor: Actor, family: Family): void {
-    if (family.role === 1) {
-      requireRole(actor, 1);
+    if (family.role === ROLES.flovea_manager) {
+      requireRole(actor, ROLES.flovea_manager);
       return requirePermission(actor, 'managers.manage');
     }
     requireCustomerManage(actor, family.customerId!, 'managers.manage');
@@ -228,7 +229,7 @@ export class ManagersService {
       .select({ id: sites.id })
       .from(sites)
       .where(and(eq(sites.customerId, customerId), inArray(sites.id, unique)));
-    if (found.length !== unique.length) throw new AppError(400, 'errors.invalid_site_list');
+    if (found.length !== unique.length) throw new AppError('errors.invalid_site_list');
   }
 
   /** Per-zone alert settings name only zones the user is told about (docs/alerts.md "Who is told"). */
@@ -241,7 +242,6 @@ export class ManagersService {
     );
     if (outside.length > 0)
       throw new AppError(
-        400,
         'errors.invalid_alert_zones',
         {},
         outside.map((id) => ({
@@ -277,7 +277,7 @@ export class ManagersService {
   }
 }
 
-const emailTaken = () => new AppError(409, 'errors.email_taken');
+const emailTaken = () => new AppError('errors.email_taken');
 
 function rethrowUnique(error: unknown): never {
   const code =

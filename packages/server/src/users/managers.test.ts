@@ -1,3 +1,4 @@
+import { ROLES } from '@flowbox/shared';
 import { count, eq } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,7 +46,7 @@ describe('listing managers', () => {
     for (const n of [3, 1, 2]) {
       await createUser(t.db, {
         email: `pager${n}@test.io`,
-        role: 1,
+        role: ROLES.flovea_manager,
         firstname: 'Pia',
         lastname: `Pager${n}`,
       });
@@ -70,14 +71,14 @@ describe('listing managers', () => {
   it('filters site managers by site_id (spec §7)', async () => {
     const onA2 = await createUser(t.db, {
       email: 'sm.a2@test.io',
-      role: 3,
+      role: ROLES.site_manager,
       customerId: w.customers.a.id,
       siteIds: [w.sites.a2.id],
       lastname: 'Onsitetwo',
     });
     const onBoth = await createUser(t.db, {
       email: 'sm.both@test.io',
-      role: 3,
+      role: ROLES.site_manager,
       customerId: w.customers.a.id,
       siteIds: [w.sites.a1.id, w.sites.a2.id],
       lastname: 'Onboth',
@@ -106,7 +107,7 @@ describe('reading one manager', () => {
       firstname: 'Cara',
       lastname: 'Amanager',
       email: 'cm.a@test.io',
-      role: 2,
+      role: ROLES.customer_manager,
       role_name: 'customer_manager',
       customer_id: w.customers.a.id,
       site_id: [],
@@ -155,7 +156,7 @@ describe('creating a manager', () => {
       firstname: 'Nina',
       lastname: 'Newcomer',
       email: 'nina.newcomer@test.io',
-      role: 2,
+      role: ROLES.customer_manager,
       customer_id: w.customers.a.id,
       language: 'en',
       address: '1 rue de la Paix',
@@ -201,7 +202,11 @@ describe('creating a manager', () => {
       site_id: [w.sites.a2.id, w.sites.a1.id],
     });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ role: 3, language: 'fr', customer_id: w.customers.a.id });
+    expect(res.json()).toMatchObject({
+      role: ROLES.site_manager,
+      language: 'fr',
+      customer_id: w.customers.a.id,
+    });
     expect(res.json().site_id).toEqual([w.sites.a1.id, w.sites.a2.id].sort());
     expect(res.json().permissions['sites.manage']).toBe('denied');
     const [mail] = await emailsTo('sid@test.io');
@@ -241,13 +246,17 @@ describe('creating a manager', () => {
       firstname: 'Mallory',
       lastname: 'Sneaky',
       email: 'mallory@test.io',
-      role: 1,
+      role: ROLES.flovea_manager,
       customer_id: w.customers.b.id,
       password_hash: 'x',
       status: 'active',
     });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ role: 2, customer_id: w.customers.a.id, status: 'invited' });
+    expect(res.json()).toMatchObject({
+      role: ROLES.customer_manager,
+      customer_id: w.customers.a.id,
+      status: 'invited',
+    });
     expect((await userRow(res.json().id))?.passwordHash).toBeNull();
   });
 });
@@ -256,7 +265,7 @@ describe('updating a manager', () => {
   it("updates someone else's record, trims the names and answers no tokens", async () => {
     const other = await createUser(t.db, {
       email: 'other.cm@test.io',
-      role: 2,
+      role: ROLES.customer_manager,
       customerId: w.customers.a.id,
       firstname: 'Otto',
       lastname: 'Other',
@@ -340,7 +349,7 @@ describe('updating a manager', () => {
   it('moves a site manager to other sites of its customer, never to a site of another customer', async () => {
     const mover = await createUser(t.db, {
       email: 'mover@test.io',
-      role: 3,
+      role: ROLES.site_manager,
       customerId: w.customers.a.id,
       siteIds: [w.sites.a1.id],
     });
@@ -383,7 +392,7 @@ describe('deleting a manager', () => {
   it('needs the name typed as "firstname lastname" (spec §5), and deletes nothing otherwise', async () => {
     const victim = await createUser(t.db, {
       email: 'victim@test.io',
-      role: 2,
+      role: ROLES.customer_manager,
       customerId: w.customers.a.id,
       firstname: 'Vic',
       lastname: 'Tim',
@@ -408,7 +417,7 @@ describe('deleting a manager', () => {
   it('deletes the manager and ends its sessions: its token answers 401', async () => {
     const victim = await createUser(t.db, {
       email: 'leaver@test.io',
-      role: 3,
+      role: ROLES.site_manager,
       customerId: w.customers.a.id,
       siteIds: [w.sites.a1.id],
       firstname: 'Lee',
@@ -458,14 +467,14 @@ describe('per-user permissions (spec §6)', () => {
     const [r, colleague] = await Promise.all([
       createUser(t.db, {
         email: 'restricted@test.io',
-        role: 2,
+        role: ROLES.customer_manager,
         customerId: w.customers.a.id,
         firstname: 'Rita',
         lastname: 'Restricted',
       }),
       createUser(t.db, {
         email: 'colleague@test.io',
-        role: 2,
+        role: ROLES.customer_manager,
         customerId: w.customers.a.id,
         firstname: 'Col',
         lastname: 'League',

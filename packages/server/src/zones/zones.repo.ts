@@ -1,5 +1,6 @@
 import { and, asc, count, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import type { ListQuery, Zone, ZoneDirectoryQuery, ZoneSummary } from '@flowbox/shared';
+import { withZoneScope, zoneAt, zonesOf } from '../db/scope.ts';
 import { decimalOrNull, escapeLike } from '../db/values.ts';
 import type { Db } from '../db/client.ts';
 import { buildings, floors, sites, zones } from '../db/schema.ts';
@@ -30,33 +31,17 @@ type AnswerRow = {
   waterPointCount: number;
 };
 
-const inBuilding = (path: BuildingPath) =>
-  and(
-    eq(zones.buildingId, path.buildingId),
-    eq(buildings.siteId, path.siteId),
-    eq(sites.customerId, path.customerId),
-  );
-
 export async function listZones(db: Db, path: BuildingPath, query: ListQuery) {
-  const conditions = [inBuilding(path)!];
+  const conditions = [zonesOf(path)];
   if (query.search) conditions.push(ilike(zones.name, `%${escapeLike(query.search)}%`));
   const where = and(...conditions);
   const [rows, [totalRow]] = await Promise.all([
-    db
-      .select(answerColumns)
-      .from(zones)
-      .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-      .innerJoin(sites, eq(sites.id, buildings.siteId))
+    withZoneScope(db.select(answerColumns).from(zones))
       .where(where)
       .orderBy(asc(zones.name), asc(zones.id))
       .limit(query.limit)
       .offset(query.offset),
-    db
-      .select({ total: count() })
-      .from(zones)
-      .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-      .innerJoin(sites, eq(sites.id, buildings.siteId))
-      .where(where),
+    withZoneScope(db.select({ total: count() }).from(zones)).where(where),
   ]);
   return { items: rows.map(toApiZone), total: totalRow?.total ?? 0 };
 }
@@ -78,30 +63,25 @@ export async function listCustomerZones(
   if (query.search) conditions.push(ilike(zones.name, `%${escapeLike(query.search)}%`));
   const where = and(...conditions);
   const [rows, [totalRow]] = await Promise.all([
-    db
-      .select({
-        zone: zones,
-        customerId: sites.customerId,
-        siteId: sites.id,
-        siteName: sites.name,
-        buildingName: buildings.name,
-        floorLabel: floors.label,
-        waterPointCount,
-      })
-      .from(zones)
-      .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-      .innerJoin(sites, eq(sites.id, buildings.siteId))
+    withZoneScope(
+      db
+        .select({
+          zone: zones,
+          customerId: sites.customerId,
+          siteId: sites.id,
+          siteName: sites.name,
+          buildingName: buildings.name,
+          floorLabel: floors.label,
+          waterPointCount,
+        })
+        .from(zones),
+    )
       .leftJoin(floors, eq(floors.id, zones.floorId))
       .where(where)
       .orderBy(asc(sites.name), asc(buildings.name), asc(zones.name), asc(zones.id))
       .limit(query.limit)
       .offset(query.offset),
-    db
-      .select({ total: count() })
-      .from(zones)
-      .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-      .innerJoin(sites, eq(sites.id, buildings.siteId))
-      .where(where),
+    withZoneScope(db.select({ total: count() }).from(zones)).where(where),
   ]);
   return {
     items: rows.map((row) => ({
@@ -125,22 +105,12 @@ export async function listCustomerZones(
 
 /** The zone at that place in the hierarchy: under another building, site or customer it is not found. */
 export async function findZone(db: Db, path: ZonePath): Promise<Zone | undefined> {
-  const [row] = await db
-    .select(answerColumns)
-    .from(zones)
-    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-    .innerJoin(sites, eq(sites.id, buildings.siteId))
-    .where(and(eq(zones.id, path.zoneId), inBuilding(path)));
+  const [row] = await withZoneScope(db.select(answerColumns).from(zones)).where(zoneAt(path));
   return row ? toApiZone(row) : undefined;
 }
 
 export async function findZoneRow(db: Db, path: ZonePath): Promise<ZoneRow | undefined> {
-  const [row] = await db
-    .select({ zone: zones })
-    .from(zones)
-    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-    .innerJoin(sites, eq(sites.id, buildings.siteId))
-    .where(and(eq(zones.id, path.zoneId), inBuilding(path)));
+  const [row] = await withZoneScope(db.select({ zone: zones }).from(zones)).where(zoneAt(path));
   return row?.zone;
 }
 

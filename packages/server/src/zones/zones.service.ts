@@ -147,7 +147,7 @@ export class ZonesService {
   private async requireFloorOf(path: BuildingPath, floorId: string | null | undefined): Promise<void> {
     if (!floorId) return;
     if (!(await findFloor(this.ctx.db, path.buildingId, floorId)))
-      throw new AppError(400, 'errors.validation', {}, [{ path: 'floor_id', message: 'validation.select' }]);
+      throw new AppError('errors.validation', {}, [{ path: 'floor_id', message: 'validation.select' }]);
   }
 }
 

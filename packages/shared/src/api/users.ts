@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import { ALERT_CATEGORIES } from '../alerts.ts';
 import { PERMISSIONS } from '../permissions.ts';
-import { LANGUAGES } from '../roles.ts';
+import { LANGUAGES, ROLES } from '../roles.ts';
 import { emailField, optionalText, passwordField, requiredText, uuidField } from '../validation.ts';
 
 export const LanguageSchema = z.enum(LANGUAGES, 'validation.select');
-export const RoleSchema = z.union([z.literal(1), z.literal(2), z.literal(3)]);
+export const RoleSchema = z.union([
+  z.literal(ROLES.flovea_manager),
+  z.literal(ROLES.customer_manager),
+  z.literal(ROLES.site_manager),
+]);
 
 export const AlertUserSettingSchema = z.object({ email: z.boolean() });
 export const AlertsSettingsSchema = z.object(
