@@ -20,41 +20,32 @@ import {
   BuildingOverviewPage,
 } from '../features/buildings/index.ts';
 import {
-  CustomerManagerAddPage,
-  CustomerManagerEditPage,
-  CustomerManagerPermissionsPage,
-  CustomerManagersPage,
-} from '../features/customer-managers/index.ts';
-import {
   CustomerAddPage,
   CustomerEditPage,
   CustomerEventsPage,
   CustomerOverviewPage,
   CustomersPage,
+  CUSTOMER_MANAGERS,
 } from '../features/customers/index.ts';
 import { DashboardPage } from '../features/dashboard/index.ts';
 import {
-  FloveaManagerAddPage,
-  FloveaManagerEditPage,
-  FloveaManagerPermissionsPage,
-  FloveaManagersPage,
-} from '../features/flovea-managers/index.ts';
+  FLOVEA_MANAGERS,
+  ManagerAddPage,
+  ManagerEditPage,
+  ManagerPermissionsPage,
+  ManagersListPage,
+} from '../features/managers/index.ts';
 import { HelpPage, NotFoundPage, PrivacyPage, StatusPage, TermsPage } from '../features/legal/index.ts';
 import { OutboxPage } from '../features/outbox/index.ts';
 import { AlertSettingsPage, AlertsPage } from '../features/alerts/index.ts';
 import { ProfileEditPage, ProfilePage, UpdatePasswordPage } from '../features/profile/index.ts';
-import {
-  SiteManagerAddPage,
-  SiteManagerEditPage,
-  SiteManagerPermissionsPage,
-  SiteManagersPage,
-} from '../features/site-managers/index.ts';
 import {
   SiteAddPage,
   SiteEditPage,
   SiteEventsPage,
   SiteOverviewPage,
   SitesPage,
+  SITE_MANAGERS,
 } from '../features/sites/index.ts';
 import {
   WaterPointAddPage,
@@ -133,10 +124,13 @@ const routes: RouteObject[] = [
             children: [
               { path: paths.customers.path, element: <CustomersPage /> },
               { path: paths.customerAdd.path, element: <CustomerAddPage /> },
-              { path: paths.floveaManagers.path, element: <FloveaManagersPage /> },
-              { path: paths.floveaManagerAdd.path, element: <FloveaManagerAddPage /> },
-              { path: paths.floveaManagerEdit.path, element: <FloveaManagerEditPage /> },
-              { path: paths.floveaManagerPermissions.path, element: <FloveaManagerPermissionsPage /> },
+              { path: paths.floveaManagers.path, element: <ManagersListPage family={FLOVEA_MANAGERS} /> },
+              { path: paths.floveaManagerAdd.path, element: <ManagerAddPage family={FLOVEA_MANAGERS} /> },
+              { path: paths.floveaManagerEdit.path, element: <ManagerEditPage family={FLOVEA_MANAGERS} /> },
+              {
+                path: paths.floveaManagerPermissions.path,
+                element: <ManagerPermissionsPage family={FLOVEA_MANAGERS} />,
+              },
               { path: paths.outbox.path, element: <OutboxPage /> },
               { path: paths.subscriptions.path, element: <SubscriptionsPage /> },
               { path: paths.pricingPlans.path, element: <PricingPlansPage /> },
@@ -154,16 +148,25 @@ const routes: RouteObject[] = [
               { path: paths.customer.path, element: <CustomerOverviewPage /> },
               { path: paths.customerEdit.path, element: <CustomerEditPage /> },
               { path: paths.customerEvents.path, element: <CustomerEventsPage /> },
-              { path: paths.customerManagers.path, element: <CustomerManagersPage /> },
-              { path: paths.customerManagerAdd.path, element: <CustomerManagerAddPage /> },
-              { path: paths.customerManagerEdit.path, element: <CustomerManagerEditPage /> },
-              { path: paths.customerManagerPermissions.path, element: <CustomerManagerPermissionsPage /> },
+              { path: paths.customerManagers.path, element: <ManagersListPage family={CUSTOMER_MANAGERS} /> },
+              { path: paths.customerManagerAdd.path, element: <ManagerAddPage family={CUSTOMER_MANAGERS} /> },
+              {
+                path: paths.customerManagerEdit.path,
+                element: <ManagerEditPage family={CUSTOMER_MANAGERS} />,
+              },
+              {
+                path: paths.customerManagerPermissions.path,
+                element: <ManagerPermissionsPage family={CUSTOMER_MANAGERS} />,
+              },
               { path: paths.siteAdd.path, element: <SiteAddPage /> },
               { path: paths.siteEdit.path, element: <SiteEditPage /> },
-              { path: paths.siteManagers.path, element: <SiteManagersPage /> },
-              { path: paths.siteManagerAdd.path, element: <SiteManagerAddPage /> },
-              { path: paths.siteManagerEdit.path, element: <SiteManagerEditPage /> },
-              { path: paths.siteManagerPermissions.path, element: <SiteManagerPermissionsPage /> },
+              { path: paths.siteManagers.path, element: <ManagersListPage family={SITE_MANAGERS} /> },
+              { path: paths.siteManagerAdd.path, element: <ManagerAddPage family={SITE_MANAGERS} /> },
+              { path: paths.siteManagerEdit.path, element: <ManagerEditPage family={SITE_MANAGERS} /> },
+              {
+                path: paths.siteManagerPermissions.path,
+                element: <ManagerPermissionsPage family={SITE_MANAGERS} />,
+              },
             ],
           },
         ],

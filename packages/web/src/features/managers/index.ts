@@ -7,4 +7,6 @@ export {
   ManagersListPage,
 } from './components/ManagerPages.tsx';
 export { StatusBadge } from './components/ManagersTable.tsx';
+export type { ManagerFamilyPages, ManagerFamilyPlace, SiteChoice } from './family-pages.ts';
 export { canManageFamily, fullName, ownFamily, type ManagerFamily } from './family.ts';
+export { FLOVEA_MANAGERS } from './flovea-managers.ts';

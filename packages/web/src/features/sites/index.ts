@@ -8,3 +8,4 @@ export { SiteForm } from './components/SiteForm.tsx';
 export { SiteOverviewPage } from './components/SiteOverviewPage.tsx';
 export { SitesPage, SitesTable } from './components/SitesPage.tsx';
 export { useSiteCrumbs } from './components/useSiteCrumbs.ts';
+export { SITE_MANAGERS } from './site-managers.ts';
