@@ -1,3 +1,4 @@
+import { ROLES } from '@flowbox/shared';
 import { useTranslation } from 'react-i18next';
 import type { Crumb } from '../../components/PageHeader.tsx';
 import { useRequiredParam } from '../../lib/params.ts';
@@ -15,11 +16,13 @@ export const CUSTOMER_MANAGERS: ManagerFamilyPages = {
     const user = useUser();
     const customer = useCustomer(customerId);
     const crumbs: Crumb[] = [
-      ...(user.role === 1 ? [{ label: t('customers.title'), to: paths.customers.getHref() }] : []),
+      ...(user.role === ROLES.flovea_manager
+        ? [{ label: t('customers.title'), to: paths.customers.getHref() }]
+        : []),
       { label: customer.data?.name ?? '…', to: paths.customer.getHref(customerId) },
     ];
     return {
-      family: { role: 2, customerId },
+      family: { role: ROLES.customer_manager, customerId },
       crumbs,
       listHref: paths.customerManagers.getHref(customerId),
       addHref: paths.customerManagerAdd.getHref(customerId),

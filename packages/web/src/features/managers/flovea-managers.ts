@@ -1,3 +1,4 @@
+import { ROLES } from '@flowbox/shared';
 import { paths } from '../../paths.ts';
 import type { ManagerFamilyPages } from './family-pages.ts';
 
@@ -5,7 +6,7 @@ import type { ManagerFamilyPages } from './family-pages.ts';
 export const FLOVEA_MANAGERS: ManagerFamilyPages = {
   name: 'flovea_managers',
   usePlace: () => ({
-    family: { role: 1 },
+    family: { role: ROLES.flovea_manager },
     crumbs: [],
     listHref: paths.floveaManagers.getHref(),
     addHref: paths.floveaManagerAdd.getHref(),

@@ -1,3 +1,4 @@
+import { ROLES } from '@flowbox/shared';
 import type { Crumb } from '../../components/PageHeader.tsx';
 import { useRequiredParam } from '../../lib/params.ts';
 import { paths } from '../../paths.ts';
@@ -18,7 +19,7 @@ export const SITE_MANAGERS: ManagerFamilyPages = {
       { label: site.data?.name ?? '…', to: paths.site.getHref(customerId, siteId) },
     ];
     return {
-      family: { role: 3, customerId },
+      family: { role: ROLES.site_manager, customerId },
       crumbs,
       siteId,
       listHref: paths.siteManagers.getHref(customerId, siteId),

@@ -1,4 +1,4 @@
-import { ALERT_CATEGORIES, type AlertCategory, type AlertCategorySetting } from '@flowbox/shared';
+import { ROLES, ALERT_CATEGORIES, type AlertCategory, type AlertCategorySetting } from '@flowbox/shared';
 import { Card } from '../../../components/Card.tsx';
 import { Checkbox } from '../../../components/Checkbox.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
@@ -131,7 +131,7 @@ export function AlertSettingsPage() {
       <div className="space-y-6">
         {hasRole(user, CUSTOMER_OR_SITE) && <MyAlertEmails />}
         {hasRole(user, CUSTOMER_OR_SITE) && <ZoneEmailSettings />}
-        {user.role === 1 && (
+        {user.role === ROLES.flovea_manager && (
           <QueryBoundary query={settings}>
             {(data) => <ServiceCategories settings={data.items} />}
           </QueryBoundary>

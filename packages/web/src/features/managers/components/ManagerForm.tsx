@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
+  ROLES,
   ManagerCreateSchema,
   ManagerUpdateSchema,
   SiteManagerCreateSchema,
@@ -27,7 +28,8 @@ type FormInput = SiteManagerCreateInput;
 const FIELDS = ['firstname', 'lastname', 'email', 'language', 'address', 'site_id'];
 
 function schemaFor(family: ManagerFamily, mode: 'create' | 'edit') {
-  if (family.role === 3) return mode === 'create' ? SiteManagerCreateSchema : SiteManagerUpdateSchema;
+  if (family.role === ROLES.site_manager)
+    return mode === 'create' ? SiteManagerCreateSchema : SiteManagerUpdateSchema;
   return mode === 'create' ? ManagerCreateSchema : ManagerUpdateSchema;
 }
 
@@ -53,7 +55,7 @@ export function ManagerForm({
 }: ManagerFormProps) {
   const { t, language } = useLanguage();
   const [failure, setFailure] = useState<string | null>(null);
-  const withSites = family.role === 3;
+  const withSites = family.role === ROLES.site_manager;
   const {
     register,
     handleSubmit,

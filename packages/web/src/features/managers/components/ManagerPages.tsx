@@ -1,4 +1,4 @@
-import type { User } from '@flowbox/shared';
+import { ROLES, type User } from '@flowbox/shared';
 import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ButtonLink } from '../../../components/Button.tsx';
@@ -114,7 +114,9 @@ function AddPage({ family }: FamilyProps) {
         defaultSiteIds={place.siteId ? [place.siteId] : undefined}
         cancelTo={place.listHref}
         onSubmit={async (values) => {
-          await create.mutateAsync(place.family.role === 3 ? values : { ...values, site_id: undefined });
+          await create.mutateAsync(
+            place.family.role === ROLES.site_manager ? values : { ...values, site_id: undefined },
+          );
           toast.success(t('toast.user_created'));
           await navigate(place.listHref);
         }}
@@ -153,7 +155,7 @@ function EditPage({ family }: FamilyProps) {
             onSubmit={async ({ site_id, ...values }) => {
               await update.mutateAsync({
                 managerId,
-                input: place.family.role === 3 ? { ...values, site_id } : values,
+                input: place.family.role === ROLES.site_manager ? { ...values, site_id } : values,
               });
               toast.success(t('toast.user_updated'));
               await navigate(place.listHref);

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ALERT_CATEGORIES, ManagerUpdateSchema, type ManagerUpdateInput } from '@flowbox/shared';
+import { ROLES, ALERT_CATEGORIES, ManagerUpdateSchema, type ManagerUpdateInput } from '@flowbox/shared';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
@@ -37,7 +37,7 @@ export function ProfileEditPage() {
   const update = useUpdateProfile();
   const [failure, setFailure] = useState<string | null>(null);
   // spec §6: the email notification setting is for customer and site managers.
-  const notifies = user.role !== 1;
+  const notifies = user.role !== ROLES.flovea_manager;
   const {
     register,
     handleSubmit,
