@@ -4,7 +4,7 @@ import { Checkbox } from '../../../components/Checkbox.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
-import { useLanguage } from '../../../lib/i18n/index.ts';
+import { useLanguage, type TranslationKey } from '../../../lib/i18n/index.ts';
 import { CUSTOMER_OR_SITE, hasRole, useUser } from '../../auth/index.ts';
 import { useUpdateProfile } from '../../profile/index.ts';
 import { useAlertSettings, useUpdateAlertSetting } from '../api/alerts.ts';
@@ -51,7 +51,7 @@ function MyAlertEmails() {
 }
 
 type Flag = 'enabled' | 'premium_only' | 'email';
-const FLAGS: { flag: Flag; label: string }[] = [
+const FLAGS: { flag: Flag; label: TranslationKey }[] = [
   { flag: 'enabled', label: 'alert_settings.cat_enabled' },
   { flag: 'premium_only', label: 'alert_settings.premium_only' },
   { flag: 'email', label: 'alert_settings.cat_email' },
