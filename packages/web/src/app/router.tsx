@@ -5,20 +5,22 @@ import {
   CUSTOMER_OR_SITE,
   FLOVEA,
   FLOVEA_OR_CUSTOMER,
-  LoginPage,
-  RegisterPage,
   RequireAuth,
   RequireRole,
+} from '../features/auth/index.ts';
+import {
+  LoginPage,
+  RegisterPage,
   ResetPasswordPage,
   ResetPasswordRequestPage,
   SetPasswordPage,
-} from '../features/auth/index.ts';
+} from '../features/auth/pages.ts';
 import {
   BuildingAddPage,
   BuildingEditPage,
   BuildingEventsPage,
   BuildingOverviewPage,
-} from '../features/buildings/index.ts';
+} from '../features/buildings/pages.ts';
 import {
   CustomerAddPage,
   CustomerEditPage,
@@ -26,19 +28,19 @@ import {
   CustomerOverviewPage,
   CustomersPage,
   CUSTOMER_MANAGERS,
-} from '../features/customers/index.ts';
-import { DashboardPage } from '../features/dashboard/index.ts';
+} from '../features/customers/pages.ts';
+import { DashboardPage } from '../features/dashboard/pages.ts';
 import {
   FLOVEA_MANAGERS,
   ManagerAddPage,
   ManagerEditPage,
   ManagerPermissionsPage,
   ManagersListPage,
-} from '../features/managers/index.ts';
-import { HelpPage, NotFoundPage, PrivacyPage, StatusPage, TermsPage } from '../features/legal/index.ts';
-import { OutboxPage } from '../features/outbox/index.ts';
-import { AlertSettingsPage, AlertsPage } from '../features/alerts/index.ts';
-import { ProfileEditPage, ProfilePage, UpdatePasswordPage } from '../features/profile/index.ts';
+} from '../features/managers/pages.ts';
+import { HelpPage, NotFoundPage, PrivacyPage, StatusPage, TermsPage } from '../features/legal/pages.ts';
+import { OutboxPage } from '../features/outbox/pages.ts';
+import { AlertSettingsPage, AlertsPage } from '../features/alerts/pages.ts';
+import { ProfileEditPage, ProfilePage, UpdatePasswordPage } from '../features/profile/pages.ts';
 import {
   SiteAddPage,
   SiteEditPage,
@@ -46,7 +48,7 @@ import {
   SiteOverviewPage,
   SitesPage,
   SITE_MANAGERS,
-} from '../features/sites/index.ts';
+} from '../features/sites/pages.ts';
 import {
   WaterPointAddPage,
   WaterPointsPage,
@@ -54,18 +56,18 @@ import {
   ZoneEditPage,
   ZoneEventsPage,
   ZoneOverviewPage,
-} from '../features/zones/index.ts';
+} from '../features/zones/pages.ts';
 import { paths } from '../paths.ts';
-import { AssistantPage } from '../features/assistant/index.ts';
-import { FlowboxDetailPage } from '../features/flowboxes/index.ts';
-import { ScheduleAddPage, ScheduleEditPage } from '../features/schedules/index.ts';
+import { AssistantPage } from '../features/assistant/pages.ts';
+import { FlowboxDetailPage } from '../features/flowboxes/pages.ts';
+import { ScheduleAddPage, ScheduleEditPage } from '../features/schedules/pages.ts';
 import {
   PricingPlanAddPage,
   PricingPlanEditPage,
   PricingPlansPage,
   SubscriptionsPage,
   ZoneSubscriptionPage,
-} from '../features/billing/index.ts';
+} from '../features/billing/pages.ts';
 import { AppLayout } from './AppLayout.tsx';
 
 /** spec §2 role limits, route by route. */
