@@ -8,7 +8,6 @@ import {
   type SiteManagerCreateInput,
   type User,
 } from '@flowbox/shared';
-import { useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import type { z } from 'zod';
 import { Alert } from '../../../components/Alert.tsx';
@@ -16,7 +15,7 @@ import { Button, ButtonLink } from '../../../components/Button.tsx';
 import { Card } from '../../../components/Card.tsx';
 import { FieldError } from '../../../components/FieldError.tsx';
 import { FormActions } from '../../../components/FormActions.tsx';
-import { applyServerErrors } from '../../../lib/forms.ts';
+import { useFormSubmit } from '../../../lib/forms.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import type { ManagerFamily } from '../family.ts';
 import { IdentityFields } from '../../../components/forms/IdentityFields.tsx';
@@ -54,7 +53,6 @@ export function ManagerForm({
   onSubmit,
 }: ManagerFormProps) {
   const { t, language } = useLanguage();
-  const [failure, setFailure] = useState<string | null>(null);
   const withSites = family.role === ROLES.site_manager;
   const {
     register,
@@ -78,13 +76,8 @@ export function ManagerForm({
     },
   });
 
-  const submit = handleSubmit(async (values) => {
-    setFailure(null);
-    try {
-      await onSubmit({ ...values, address: values.address ? values.address : null });
-    } catch (error) {
-      setFailure(applyServerErrors(error, setError, FIELDS));
-    }
+  const { submit, failure } = useFormSubmit({ handleSubmit, setError }, FIELDS, async (values) => {
+    await onSubmit({ ...values, address: values.address ? values.address : null });
   });
 
   const sitesError = errors.site_id?.message
