@@ -42,12 +42,12 @@ export const paths = {
     getHref: (customerId: string) => `/customers/${customerId}/customer-managers/add`,
   },
   customerManagerEdit: {
-    path: '/customers/:customerId/customer-managers/:customerManagerId/edit',
+    path: '/customers/:customerId/customer-managers/:managerId/edit',
     getHref: (customerId: string, managerId: string) =>
       `/customers/${customerId}/customer-managers/${managerId}/edit`,
   },
   customerManagerPermissions: {
-    path: '/customers/:customerId/customer-managers/:customerManagerId/permissions',
+    path: '/customers/:customerId/customer-managers/:managerId/permissions',
     getHref: (customerId: string, managerId: string) =>
       `/customers/${customerId}/customer-managers/${managerId}/permissions`,
   },
@@ -83,12 +83,12 @@ export const paths = {
       `/customers/${customerId}/sites/${siteId}/site-managers/add`,
   },
   siteManagerEdit: {
-    path: '/customers/:customerId/sites/:siteId/site-managers/:siteManagerId/edit',
+    path: '/customers/:customerId/sites/:siteId/site-managers/:managerId/edit',
     getHref: (customerId: string, siteId: string, managerId: string) =>
       `/customers/${customerId}/sites/${siteId}/site-managers/${managerId}/edit`,
   },
   siteManagerPermissions: {
-    path: '/customers/:customerId/sites/:siteId/site-managers/:siteManagerId/permissions',
+    path: '/customers/:customerId/sites/:siteId/site-managers/:managerId/permissions',
     getHref: (customerId: string, siteId: string, managerId: string) =>
       `/customers/${customerId}/sites/${siteId}/site-managers/${managerId}/permissions`,
   },
@@ -164,11 +164,11 @@ export const paths = {
   floveaManagers: { path: '/flovea-managers', getHref: () => '/flovea-managers' },
   floveaManagerAdd: { path: '/flovea-managers/add', getHref: () => '/flovea-managers/add' },
   floveaManagerEdit: {
-    path: '/flovea-managers/:floveaManagerId/edit',
+    path: '/flovea-managers/:managerId/edit',
     getHref: (managerId: string) => `/flovea-managers/${managerId}/edit`,
   },
   floveaManagerPermissions: {
-    path: '/flovea-managers/:floveaManagerId/permissions',
+    path: '/flovea-managers/:managerId/permissions',
     getHref: (managerId: string) => `/flovea-managers/${managerId}/permissions`,
   },
 

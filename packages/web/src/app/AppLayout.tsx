@@ -1,4 +1,4 @@
-import type { Language } from '@flowbox/shared';
+import { ROLES, type Language } from '@flowbox/shared';
 import { useState } from 'react';
 import { Link, NavLink, Outlet } from 'react-router';
 import { Footer } from '../components/layout/Footer.tsx';
@@ -25,13 +25,13 @@ function useNavItems(): NavItem[] {
     { to: paths.alerts.getHref(), label: t('nav.alerts'), end: true },
     { to: paths.alertSettings.getHref(), label: t('nav.alert_settings') },
   ];
-  if (user.role === 1) {
+  if (user.role === ROLES.flovea_manager) {
     items.push({ to: paths.customers.getHref(), label: t('nav.customers') });
     items.push({ to: paths.floveaManagers.getHref(), label: t('nav.flovea_managers') });
     items.push({ to: paths.subscriptions.getHref(), label: t('nav.subscriptions') });
     items.push({ to: paths.outbox.getHref(), label: t('nav.outbox') });
   } else if (user.customer_id) {
-    if (user.role === 2)
+    if (user.role === ROLES.customer_manager)
       items.push({ to: paths.customer.getHref(user.customer_id), label: t('nav.my_customer'), end: true });
     items.push({ to: paths.sites.getHref(user.customer_id), label: t('nav.sites') });
     items.push({ to: paths.assistant.getHref(), label: t('nav.assistant') });

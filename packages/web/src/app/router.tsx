@@ -5,57 +5,50 @@ import {
   CUSTOMER_OR_SITE,
   FLOVEA,
   FLOVEA_OR_CUSTOMER,
-  LoginPage,
-  RegisterPage,
   RequireAuth,
   RequireRole,
+} from '../features/auth/index.ts';
+import {
+  LoginPage,
+  RegisterPage,
   ResetPasswordPage,
   ResetPasswordRequestPage,
   SetPasswordPage,
-} from '../features/auth/index.ts';
+} from '../features/auth/pages.ts';
 import {
   BuildingAddPage,
   BuildingEditPage,
   BuildingEventsPage,
   BuildingOverviewPage,
-} from '../features/buildings/index.ts';
-import {
-  CustomerManagerAddPage,
-  CustomerManagerEditPage,
-  CustomerManagerPermissionsPage,
-  CustomerManagersPage,
-} from '../features/customer-managers/index.ts';
+} from '../features/buildings/pages.ts';
 import {
   CustomerAddPage,
   CustomerEditPage,
   CustomerEventsPage,
   CustomerOverviewPage,
   CustomersPage,
-} from '../features/customers/index.ts';
-import { DashboardPage } from '../features/dashboard/index.ts';
+  CUSTOMER_MANAGERS,
+} from '../features/customers/pages.ts';
+import { DashboardPage } from '../features/dashboard/pages.ts';
 import {
-  FloveaManagerAddPage,
-  FloveaManagerEditPage,
-  FloveaManagerPermissionsPage,
-  FloveaManagersPage,
-} from '../features/flovea-managers/index.ts';
-import { HelpPage, NotFoundPage, PrivacyPage, StatusPage, TermsPage } from '../features/legal/index.ts';
-import { OutboxPage } from '../features/outbox/index.ts';
-import { AlertSettingsPage, AlertsPage } from '../features/alerts/index.ts';
-import { ProfileEditPage, ProfilePage, UpdatePasswordPage } from '../features/profile/index.ts';
-import {
-  SiteManagerAddPage,
-  SiteManagerEditPage,
-  SiteManagerPermissionsPage,
-  SiteManagersPage,
-} from '../features/site-managers/index.ts';
+  FLOVEA_MANAGERS,
+  ManagerAddPage,
+  ManagerEditPage,
+  ManagerPermissionsPage,
+  ManagersListPage,
+} from '../features/managers/pages.ts';
+import { HelpPage, NotFoundPage, PrivacyPage, StatusPage, TermsPage } from '../features/legal/pages.ts';
+import { OutboxPage } from '../features/outbox/pages.ts';
+import { AlertSettingsPage, AlertsPage } from '../features/alerts/pages.ts';
+import { ProfileEditPage, ProfilePage, UpdatePasswordPage } from '../features/profile/pages.ts';
 import {
   SiteAddPage,
   SiteEditPage,
   SiteEventsPage,
   SiteOverviewPage,
   SitesPage,
-} from '../features/sites/index.ts';
+  SITE_MANAGERS,
+} from '../features/sites/pages.ts';
 import {
   WaterPointAddPage,
   WaterPointsPage,
@@ -63,18 +56,18 @@ import {
   ZoneEditPage,
   ZoneEventsPage,
   ZoneOverviewPage,
-} from '../features/zones/index.ts';
+} from '../features/zones/pages.ts';
 import { paths } from '../paths.ts';
-import { AssistantPage } from '../features/assistant/index.ts';
-import { FlowboxDetailPage } from '../features/flowboxes/index.ts';
-import { ScheduleAddPage, ScheduleEditPage } from '../features/schedules/index.ts';
+import { AssistantPage } from '../features/assistant/pages.ts';
+import { FlowboxDetailPage } from '../features/flowboxes/pages.ts';
+import { ScheduleAddPage, ScheduleEditPage } from '../features/schedules/pages.ts';
 import {
   PricingPlanAddPage,
   PricingPlanEditPage,
   PricingPlansPage,
   SubscriptionsPage,
   ZoneSubscriptionPage,
-} from '../features/billing/index.ts';
+} from '../features/billing/pages.ts';
 import { AppLayout } from './AppLayout.tsx';
 
 /** spec §2 role limits, route by route. */
@@ -133,10 +126,13 @@ const routes: RouteObject[] = [
             children: [
               { path: paths.customers.path, element: <CustomersPage /> },
               { path: paths.customerAdd.path, element: <CustomerAddPage /> },
-              { path: paths.floveaManagers.path, element: <FloveaManagersPage /> },
-              { path: paths.floveaManagerAdd.path, element: <FloveaManagerAddPage /> },
-              { path: paths.floveaManagerEdit.path, element: <FloveaManagerEditPage /> },
-              { path: paths.floveaManagerPermissions.path, element: <FloveaManagerPermissionsPage /> },
+              { path: paths.floveaManagers.path, element: <ManagersListPage family={FLOVEA_MANAGERS} /> },
+              { path: paths.floveaManagerAdd.path, element: <ManagerAddPage family={FLOVEA_MANAGERS} /> },
+              { path: paths.floveaManagerEdit.path, element: <ManagerEditPage family={FLOVEA_MANAGERS} /> },
+              {
+                path: paths.floveaManagerPermissions.path,
+                element: <ManagerPermissionsPage family={FLOVEA_MANAGERS} />,
+              },
               { path: paths.outbox.path, element: <OutboxPage /> },
               { path: paths.subscriptions.path, element: <SubscriptionsPage /> },
               { path: paths.pricingPlans.path, element: <PricingPlansPage /> },
@@ -154,16 +150,25 @@ const routes: RouteObject[] = [
               { path: paths.customer.path, element: <CustomerOverviewPage /> },
               { path: paths.customerEdit.path, element: <CustomerEditPage /> },
               { path: paths.customerEvents.path, element: <CustomerEventsPage /> },
-              { path: paths.customerManagers.path, element: <CustomerManagersPage /> },
-              { path: paths.customerManagerAdd.path, element: <CustomerManagerAddPage /> },
-              { path: paths.customerManagerEdit.path, element: <CustomerManagerEditPage /> },
-              { path: paths.customerManagerPermissions.path, element: <CustomerManagerPermissionsPage /> },
+              { path: paths.customerManagers.path, element: <ManagersListPage family={CUSTOMER_MANAGERS} /> },
+              { path: paths.customerManagerAdd.path, element: <ManagerAddPage family={CUSTOMER_MANAGERS} /> },
+              {
+                path: paths.customerManagerEdit.path,
+                element: <ManagerEditPage family={CUSTOMER_MANAGERS} />,
+              },
+              {
+                path: paths.customerManagerPermissions.path,
+                element: <ManagerPermissionsPage family={CUSTOMER_MANAGERS} />,
+              },
               { path: paths.siteAdd.path, element: <SiteAddPage /> },
               { path: paths.siteEdit.path, element: <SiteEditPage /> },
-              { path: paths.siteManagers.path, element: <SiteManagersPage /> },
-              { path: paths.siteManagerAdd.path, element: <SiteManagerAddPage /> },
-              { path: paths.siteManagerEdit.path, element: <SiteManagerEditPage /> },
-              { path: paths.siteManagerPermissions.path, element: <SiteManagerPermissionsPage /> },
+              { path: paths.siteManagers.path, element: <ManagersListPage family={SITE_MANAGERS} /> },
+              { path: paths.siteManagerAdd.path, element: <ManagerAddPage family={SITE_MANAGERS} /> },
+              { path: paths.siteManagerEdit.path, element: <ManagerEditPage family={SITE_MANAGERS} /> },
+              {
+                path: paths.siteManagerPermissions.path,
+                element: <ManagerPermissionsPage family={SITE_MANAGERS} />,
+              },
             ],
           },
         ],

@@ -1,4 +1,5 @@
-import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import { useState } from 'react';
+import type { FieldValues, Path, UseFormHandleSubmit, UseFormSetError } from 'react-hook-form';
 import { ApiRequestError } from './api-client.ts';
 
 /**
@@ -27,4 +28,30 @@ export function applyServerErrors<T extends FieldValues>(
 /** A message the user may read: the server's, or the network/API fallback. */
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+type SubmittingForm<TFieldValues extends FieldValues, TValues> = {
+  handleSubmit: UseFormHandleSubmit<TFieldValues, TValues>;
+  setError: UseFormSetError<TFieldValues>;
+};
+
+/**
+ * A form's submit: runs `action` on the checked values; when it throws, the server's details go on
+ * the `fields` they name and its message into `failure`, for the form to show above itself.
+ */
+export function useFormSubmit<TFieldValues extends FieldValues, TValues>(
+  { handleSubmit, setError }: SubmittingForm<TFieldValues, TValues>,
+  fields: readonly string[],
+  action: (values: TValues) => Promise<unknown>,
+) {
+  const [failure, setFailure] = useState<string | null>(null);
+  const submit = handleSubmit(async (values) => {
+    setFailure(null);
+    try {
+      await action(values);
+    } catch (error) {
+      setFailure(applyServerErrors(error, setError, fields));
+    }
+  });
+  return { submit, failure };
 }

@@ -1,10 +1,10 @@
-import type { Permission, Role, User } from '@flowbox/shared';
+import { ROLES, type Permission, type Role, type User } from '@flowbox/shared';
 
-export const FLOVEA: readonly Role[] = [1];
-export const FLOVEA_OR_CUSTOMER: readonly Role[] = [1, 2];
-export const ANY_ROLE: readonly Role[] = [1, 2, 3];
+export const FLOVEA: readonly Role[] = [ROLES.flovea_manager];
+export const FLOVEA_OR_CUSTOMER: readonly Role[] = [ROLES.flovea_manager, ROLES.customer_manager];
+export const ANY_ROLE: readonly Role[] = [ROLES.flovea_manager, ROLES.customer_manager, ROLES.site_manager];
 /** spec §6: the assistant and the email notification setting. */
-export const CUSTOMER_OR_SITE: readonly Role[] = [2, 3];
+export const CUSTOMER_OR_SITE: readonly Role[] = [ROLES.customer_manager, ROLES.site_manager];
 
 export function hasRole(user: User, roles: readonly Role[]): boolean {
   return roles.includes(user.role);

@@ -2,9 +2,4 @@ export { ANY_ROLE, canDo, CUSTOMER_OR_SITE, FLOVEA, FLOVEA_OR_CUSTOMER, hasRole 
 export { ME_QUERY_KEY, useMe } from './api/get-me.ts';
 export { useUser } from './user-context.ts';
 export { useLogout } from './api/logout.ts';
-export { LoginPage } from './components/LoginPage.tsx';
-export { RegisterPage } from './components/RegisterPage.tsx';
 export { RequireAuth, RequireRole } from './components/RequireAuth.tsx';
-export { ResetPasswordPage } from './components/ResetPasswordPage.tsx';
-export { ResetPasswordRequestPage } from './components/ResetPasswordRequestPage.tsx';
-export { SetPasswordPage } from './components/SetPasswordPage.tsx';

@@ -1,7 +1,2 @@
 export { useCustomer } from './api/get-customer.ts';
 export { useCustomers } from './api/list-customers.ts';
-export { CustomerAddPage } from './components/CustomerAddPage.tsx';
-export { CustomerEventsPage } from './components/CustomerEventsPage.tsx';
-export { CustomerEditPage } from './components/CustomerEditPage.tsx';
-export { CustomerOverviewPage } from './components/CustomerOverviewPage.tsx';
-export { CustomersPage } from './components/CustomersPage.tsx';

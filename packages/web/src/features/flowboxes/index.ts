@@ -1,4 +1,3 @@
-export { FlowboxDetailPage } from './components/FlowboxDetailPage.tsx';
 export { FlowboxLiveSync } from './live/FlowboxLiveSync.tsx';
 export { LiveIndicator } from './live/LiveIndicator.tsx';
 export { FlowboxesSection } from './components/FlowboxesSection.tsx';

@@ -1,10 +1,5 @@
 export { useManagers } from './api/list-managers.ts';
 export { updateManager, useUpdateManager } from './api/update-manager.ts';
-export {
-  ManagerAddPage,
-  ManagerEditPage,
-  ManagerPermissionsPage,
-  ManagersListPage,
-} from './components/ManagerPages.tsx';
 export { StatusBadge } from './components/ManagersTable.tsx';
+export type { ManagerFamilyPages, ManagerFamilyPlace, SiteChoice } from './family-pages.ts';
 export { canManageFamily, fullName, ownFamily, type ManagerFamily } from './family.ts';

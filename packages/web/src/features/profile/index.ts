@@ -1,4 +1,1 @@
 export { useUpdateProfile } from './api/update-profile.ts';
-export { ProfileEditPage } from './components/ProfileEditPage.tsx';
-export { ProfilePage } from './components/ProfilePage.tsx';
-export { UpdatePasswordPage } from './components/UpdatePasswordPage.tsx';

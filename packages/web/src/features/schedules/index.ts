@@ -1,3 +1,1 @@
-export { ScheduleAddPage } from './components/ScheduleAddPage.tsx';
-export { ScheduleEditPage } from './components/ScheduleEditPage.tsx';
 export { ZoneSchedulesCard } from './components/ZoneSchedulesCard.tsx';

@@ -11,11 +11,5 @@ export {
   type WaterPointValues,
   type ZoneValues,
 } from './form-values.ts';
-export { WaterPointAddPage } from './components/WaterPointAddPage.tsx';
 export { WaterPointForm, type WaterPointFormProps } from './components/WaterPointForm.tsx';
-export { WaterPointsPage } from './components/WaterPointsPage.tsx';
-export { ZoneAddPage } from './components/ZoneAddPage.tsx';
-export { ZoneEditPage } from './components/ZoneEditPage.tsx';
-export { ZoneEventsPage } from './components/ZoneEventsPage.tsx';
 export { ZoneForm, type ZoneBuilding, type ZoneFormProps } from './components/ZoneForm.tsx';
-export { ZoneOverviewPage } from './components/ZoneOverviewPage.tsx';

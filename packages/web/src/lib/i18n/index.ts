@@ -4,6 +4,8 @@ import { initReactI18next, useTranslation } from 'react-i18next';
 import { en } from './en.ts';
 import { fr } from './fr.ts';
 
+export { isTranslationKey, type TranslationKey } from './keys.ts';
+
 const STORAGE_KEY = 'language';
 
 export function isLanguage(value: unknown): value is Language {

@@ -4,7 +4,7 @@ import { Button } from '../../../components/Button.tsx';
 import { Dialog } from '../../../components/Dialog.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
-import { useLanguage } from '../../../lib/i18n/index.ts';
+import { useLanguage, type TranslationKey } from '../../../lib/i18n/index.ts';
 import { useAlertTransition } from '../api/alerts.ts';
 
 const STATE_TONE = {
@@ -13,7 +13,7 @@ const STATE_TONE = {
   resolved: 'bg-emerald-100 text-emerald-800 dark:bg-emerald-900/50 dark:text-emerald-200',
 } as const;
 
-const TOAST: Record<AlertTransition, string> = {
+const TOAST: Record<AlertTransition, TranslationKey> = {
   silence: 'alerts.silenced_toast',
   unsilence: 'alerts.unsilenced_toast',
   resolve: 'alerts.resolved_toast',

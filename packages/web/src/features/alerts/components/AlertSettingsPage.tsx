@@ -1,10 +1,10 @@
-import { ALERT_CATEGORIES, type AlertCategory, type AlertCategorySetting } from '@flowbox/shared';
+import { ROLES, ALERT_CATEGORIES, type AlertCategory, type AlertCategorySetting } from '@flowbox/shared';
 import { Card } from '../../../components/Card.tsx';
 import { Checkbox } from '../../../components/Checkbox.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
-import { useLanguage } from '../../../lib/i18n/index.ts';
+import { useLanguage, type TranslationKey } from '../../../lib/i18n/index.ts';
 import { CUSTOMER_OR_SITE, hasRole, useUser } from '../../auth/index.ts';
 import { useUpdateProfile } from '../../profile/index.ts';
 import { useAlertSettings, useUpdateAlertSetting } from '../api/alerts.ts';
@@ -51,7 +51,7 @@ function MyAlertEmails() {
 }
 
 type Flag = 'enabled' | 'premium_only' | 'email';
-const FLAGS: { flag: Flag; label: string }[] = [
+const FLAGS: { flag: Flag; label: TranslationKey }[] = [
   { flag: 'enabled', label: 'alert_settings.cat_enabled' },
   { flag: 'premium_only', label: 'alert_settings.premium_only' },
   { flag: 'email', label: 'alert_settings.cat_email' },
@@ -131,7 +131,7 @@ export function AlertSettingsPage() {
       <div className="space-y-6">
         {hasRole(user, CUSTOMER_OR_SITE) && <MyAlertEmails />}
         {hasRole(user, CUSTOMER_OR_SITE) && <ZoneEmailSettings />}
-        {user.role === 1 && (
+        {user.role === ROLES.flovea_manager && (
           <QueryBoundary query={settings}>
             {(data) => <ServiceCategories settings={data.items} />}
           </QueryBoundary>

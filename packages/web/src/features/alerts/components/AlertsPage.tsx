@@ -1,4 +1,5 @@
 import {
+  ROLES,
   ALERT_CATEGORIES,
   ALERT_STATES,
   isBackendDate,
@@ -104,7 +105,7 @@ export function AlertsPage() {
   const user = useUser();
   const [filters, update] = useFilters();
   const [params] = useSearchParams();
-  const provider = user.role === 1;
+  const provider = user.role === ROLES.flovea_manager;
   const customerId = provider ? (filters.customer_id ?? null) : user.customer_id;
   // From a site or building overview (or a zone outside the picker's list): say what the list is limited to.
   const scoped = filters.building_id ?? filters.site_id ?? (customerId ? undefined : filters.zone_id);

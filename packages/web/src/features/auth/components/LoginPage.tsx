@@ -1,6 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { LoginSchema, type LoginInput } from '@flowbox/shared';
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -9,7 +8,7 @@ import { Button } from '../../../components/Button.tsx';
 import { AuthCard } from '../../../components/layout/PublicLayout.tsx';
 import { useDocumentTitle } from '../../../components/PageHeader.tsx';
 import { TextField } from '../../../components/TextField.tsx';
-import { applyServerErrors } from '../../../lib/forms.ts';
+import { useFormSubmit } from '../../../lib/forms.ts';
 import { paths, safeRedirect } from '../../../paths.ts';
 import { useLogin } from '../api/login.ts';
 
@@ -19,7 +18,6 @@ export function LoginPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const loginMutation = useLogin();
-  const [failure, setFailure] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
@@ -27,15 +25,14 @@ export function LoginPage() {
     formState: { errors },
   } = useForm<LoginInput>({ resolver: zodResolver(LoginSchema), defaultValues: { email: '', password: '' } });
 
-  const submit = handleSubmit(async (values) => {
-    setFailure(null);
-    try {
+  const { submit, failure } = useFormSubmit(
+    { handleSubmit, setError },
+    ['email', 'password'],
+    async (values) => {
       await loginMutation.mutateAsync(values);
       await navigate(safeRedirect(params.get('redirect')), { replace: true });
-    } catch (error) {
-      setFailure(applyServerErrors(error, setError, ['email', 'password']));
-    }
-  });
+    },
+  );
 
   return (
     <AuthCard>

@@ -12,7 +12,7 @@ import { useDocumentTitle } from '../../../components/PageHeader.tsx';
 import { Select } from '../../../components/Select.tsx';
 import { TextField } from '../../../components/TextField.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
-import { applyServerErrors } from '../../../lib/forms.ts';
+import { useFormSubmit } from '../../../lib/forms.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { withPasswordConfirmation } from '../../../lib/password-confirmation.ts';
 import { paths } from '../../../paths.ts';
@@ -38,7 +38,6 @@ export function RegisterPage() {
   useDocumentTitle(t('register.title'));
   const toast = useToast();
   const registerMutation = useRegister();
-  const [failure, setFailure] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const {
     register,
@@ -58,16 +57,15 @@ export function RegisterPage() {
     },
   });
 
-  const submit = handleSubmit(async ({ password_confirmation: _confirmation, ...values }) => {
-    setFailure(null);
-    try {
+  const { submit, failure } = useFormSubmit(
+    { handleSubmit, setError },
+    FIELDS,
+    async ({ password_confirmation: _confirmation, ...values }) => {
       const answer = await registerMutation.mutateAsync(values);
       toast.success(t('toast.user_registered'));
       setDone(answer.message);
-    } catch (error) {
-      setFailure(applyServerErrors(error, setError, FIELDS));
-    }
-  });
+    },
+  );
 
   if (done) {
     return (

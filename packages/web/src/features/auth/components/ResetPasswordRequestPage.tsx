@@ -10,7 +10,7 @@ import { Button } from '../../../components/Button.tsx';
 import { AuthCard } from '../../../components/layout/PublicLayout.tsx';
 import { useDocumentTitle } from '../../../components/PageHeader.tsx';
 import { TextField } from '../../../components/TextField.tsx';
-import { applyServerErrors } from '../../../lib/forms.ts';
+import { useFormSubmit } from '../../../lib/forms.ts';
 import { paths } from '../../../paths.ts';
 import { useRequestResetPassword } from '../api/request-reset-password.ts';
 
@@ -20,7 +20,6 @@ export function ResetPasswordRequestPage() {
   const { t } = useTranslation();
   useDocumentTitle(t('reset_request.title'));
   const mutation = useRequestResetPassword();
-  const [failure, setFailure] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
   const {
     register,
@@ -32,13 +31,8 @@ export function ResetPasswordRequestPage() {
     defaultValues: { email: '' },
   });
 
-  const submit = handleSubmit(async (values) => {
-    setFailure(null);
-    try {
-      setSent((await mutation.mutateAsync(values)).message);
-    } catch (error) {
-      setFailure(applyServerErrors(error, setError, ['email']));
-    }
+  const { submit, failure } = useFormSubmit({ handleSubmit, setError }, ['email'], async (values) => {
+    setSent((await mutation.mutateAsync(values)).message);
   });
 
   return (

@@ -9,7 +9,7 @@ import { Alert } from '../../../components/Alert.tsx';
 import { Button } from '../../../components/Button.tsx';
 import { AuthCard } from '../../../components/layout/PublicLayout.tsx';
 import { useDocumentTitle } from '../../../components/PageHeader.tsx';
-import { applyServerErrors } from '../../../lib/forms.ts';
+import { useFormSubmit } from '../../../lib/forms.ts';
 import { withPasswordConfirmation } from '../../../lib/password-confirmation.ts';
 import { paths } from '../../../paths.ts';
 import { NewPasswordFields } from '../../../components/forms/NewPasswordFields.tsx';
@@ -30,7 +30,6 @@ function TokenPasswordPage({ title, subtitle, submitLabel, save }: TokenPassword
   useDocumentTitle(title);
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
-  const [failure, setFailure] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const {
     register,
@@ -42,14 +41,13 @@ function TokenPasswordPage({ title, subtitle, submitLabel, save }: TokenPassword
     defaultValues: { token, password: '', password_confirmation: '' },
   });
 
-  const submit = handleSubmit(async ({ password }) => {
-    setFailure(null);
-    try {
+  const { submit, failure } = useFormSubmit(
+    { handleSubmit, setError },
+    ['password', 'password_confirmation'],
+    async ({ password }) => {
       setSaved((await save({ token, password })).message);
-    } catch (error) {
-      setFailure(applyServerErrors(error, setError, ['password', 'password_confirmation']));
-    }
-  });
+    },
+  );
 
   return (
     <AuthCard>

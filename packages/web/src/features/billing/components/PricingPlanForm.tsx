@@ -11,7 +11,7 @@ import { NameField } from '../../../components/forms/NameField.tsx';
 import { VolumeUnitSelect } from '../../../components/forms/VolumeUnitSelect.tsx';
 import { Select } from '../../../components/Select.tsx';
 import { TextField } from '../../../components/TextField.tsx';
-import { applyServerErrors } from '../../../lib/forms.ts';
+import { useFormSubmit } from '../../../lib/forms.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { emptyRange, planFormValues, planProblems, type PlanFormValues } from '../plan-form.ts';
 
@@ -43,7 +43,6 @@ type PricingPlanFormProps = {
  */
 export function PricingPlanForm({ plan, today, submitLabel, cancelTo, onSubmit }: PricingPlanFormProps) {
   const { t } = useLanguage();
-  const [failure, setFailure] = useState<string | null>(null);
   const [defaults] = useState(() => planFormValues(plan, today));
   const {
     register,
@@ -56,18 +55,13 @@ export function PricingPlanForm({ plan, today, submitLabel, cancelTo, onSubmit }
   const ranges = useFieldArray({ control, name: 'ranges' });
   const rows = useWatch({ control, name: 'ranges' });
 
-  const submit = handleSubmit(async (values) => {
-    setFailure(null);
+  const { submit, failure } = useFormSubmit({ handleSubmit, setError }, FIELDS, async (values) => {
     clearErrors();
     const problems = planProblems(values);
     for (const problem of problems)
       setError(problem.field as Path<PlanFormValues>, { type: 'rule', message: problem.message });
     if (problems.length > 0) return;
-    try {
-      await onSubmit(values);
-    } catch (error) {
-      setFailure(applyServerErrors(error, setError, FIELDS));
-    }
+    await onSubmit(values);
   });
 
   function addRange() {

@@ -6,7 +6,6 @@ import {
   type SubscriptionChoice,
   type ZoneSubscription,
 } from '@flowbox/shared';
-import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Alert } from '../../../components/Alert.tsx';
 import { Button } from '../../../components/Button.tsx';
@@ -18,7 +17,7 @@ import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
 import { Select } from '../../../components/Select.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
 import { formatDate } from '../../../lib/dates.ts';
-import { applyServerErrors } from '../../../lib/forms.ts';
+import { useFormSubmit } from '../../../lib/forms.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { useRequiredParam } from '../../../lib/params.ts';
 import { paths } from '../../../paths.ts';
@@ -128,7 +127,6 @@ function ChooseForm({ zone, data }: { zone: ZoneRef; data: ZoneSubscription }) {
   const { t } = useLanguage();
   const toast = useToast();
   const choose = useChooseZoneSubscription(zone);
-  const [failure, setFailure] = useState<string | null>(null);
   const preferred = data.available_plans.find((p) => p.is_default) ?? data.available_plans[0];
   const {
     register,
@@ -145,15 +143,14 @@ function ChooseForm({ zone, data }: { zone: ZoneRef; data: ZoneSubscription }) {
   });
   const chosenId = useWatch({ control, name: 'pricing_plan_id' });
   const chosen = data.available_plans.find((p) => p.id === chosenId);
-  const submit = handleSubmit(async (values) => {
-    setFailure(null);
-    try {
+  const { submit, failure } = useFormSubmit(
+    { handleSubmit, setError },
+    ['pricing_plan_id', 'service_level'],
+    async (values) => {
       await choose.mutateAsync(values);
       toast.success(t('billing.chosen'));
-    } catch (error) {
-      setFailure(applyServerErrors(error, setError, ['pricing_plan_id', 'service_level']));
-    }
-  });
+    },
+  );
   return (
     <Card title={data.current ? t('billing.change') : t('billing.choose')}>
       <form onSubmit={submit} noValidate className="space-y-4">

@@ -20,7 +20,7 @@ import { OpeningHoursInput } from '../../../components/forms/OpeningHoursInput.t
 import { VolumeUnitSelect } from '../../../components/forms/VolumeUnitSelect.tsx';
 import { Select } from '../../../components/Select.tsx';
 import { TextField } from '../../../components/TextField.tsx';
-import { applyServerErrors } from '../../../lib/forms.ts';
+import { useFormSubmit } from '../../../lib/forms.ts';
 import { countInput, decimalInput } from '../../../lib/form-values.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import {
@@ -66,7 +66,6 @@ type BuildingFormProps = {
  */
 export function BuildingForm({ building, submitLabel, cancelTo, onSubmit }: BuildingFormProps) {
   const { t, language } = useLanguage();
-  const [failure, setFailure] = useState<string | null>(null);
   const [defaults] = useState(() =>
     buildingFormValues(building, { locale: navigator.language, timezone: browserTimezone() }),
   );
@@ -87,13 +86,8 @@ export function BuildingForm({ building, submitLabel, cancelTo, onSubmit }: Buil
   const timezones = useMemo(() => timezoneOptions([defaults.timezone ?? '']), [defaults.timezone]);
   const days = WEEKDAYS.map((day) => ({ value: day, label: t(`buildings.day.${day}`) }));
 
-  const submit = handleSubmit(async (values) => {
-    setFailure(null);
-    try {
-      await onSubmit(buildingPayload(values));
-    } catch (error) {
-      setFailure(applyServerErrors(error, setError, FIELDS));
-    }
+  const { submit, failure } = useFormSubmit({ handleSubmit, setError }, FIELDS, async (values) => {
+    await onSubmit(buildingPayload(values));
   });
 
   return (

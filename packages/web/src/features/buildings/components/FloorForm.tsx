@@ -1,12 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { FloorCreateSchema, type Floor, type FloorCreateInput } from '@flowbox/shared';
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { Alert } from '../../../components/Alert.tsx';
 import { Button } from '../../../components/Button.tsx';
 import { TextField } from '../../../components/TextField.tsx';
-import { applyServerErrors } from '../../../lib/forms.ts';
+import { useFormSubmit } from '../../../lib/forms.ts';
 import { countInput } from '../../../lib/form-values.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 
@@ -25,7 +24,6 @@ type FloorFormProps = {
 /** A floor's label and occupants (spec §3), checked by the shared schema; it never navigates. */
 export function FloorForm({ floor, submitLabel, onCancel, onSubmit }: FloorFormProps) {
   const { t } = useLanguage();
-  const [failure, setFailure] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
@@ -37,16 +35,15 @@ export function FloorForm({ floor, submitLabel, onCancel, onSubmit }: FloorFormP
     defaultValues: { label: floor?.label ?? '', occupants: floor?.occupants ?? null },
   });
 
-  const submit = handleSubmit(async (values) => {
-    setFailure(null);
-    try {
+  const { submit, failure } = useFormSubmit(
+    { handleSubmit, setError },
+    ['label', 'occupants'],
+    async (values) => {
       await onSubmit(values);
       // Ready for the next floor when the form stays on screen (the assistant adds several).
       if (!floor) reset({ label: '', occupants: null });
-    } catch (error) {
-      setFailure(applyServerErrors(error, setError, ['label', 'occupants']));
-    }
-  });
+    },
+  );
 
   return (
     <form onSubmit={submit} noValidate className="space-y-4">

@@ -1,7 +1,5 @@
 import type { ConsumptionSeries } from '@flowbox/shared';
-import { useId, useState } from 'react';
 import { Alert } from '../../../components/Alert.tsx';
-import { Button } from '../../../components/Button.tsx';
 import { Card } from '../../../components/Card.tsx';
 import { EmptyState } from '../../../components/EmptyState.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
@@ -29,8 +27,6 @@ const HEIGHT = 260;
 
 function SeriesView({ series, emptyHint }: { series: ConsumptionSeries; emptyHint: string }) {
   const { t, language } = useLanguage();
-  const [showTable, setShowTable] = useState(false);
-  const tableId = useId();
   const unit = t(unitKey(series.volume_unit));
   const { window, timezone, currency } = series;
   const previous = series.previous;
@@ -98,22 +94,12 @@ function SeriesView({ series, emptyHint }: { series: ConsumptionSeries; emptyHin
           ];
         })}
       />
-      <div className="mt-3 flex flex-wrap items-center justify-between gap-2">
-        <p className="text-xs text-slate-500 dark:text-slate-400">
-          {t('consumption.timezone_note', { timezone })}
-        </p>
-        <Button
-          variant="ghost"
-          aria-controls={tableId}
-          aria-pressed={showTable}
-          onClick={() => setShowTable((shown) => !shown)}
-        >
-          {showTable ? t('consumption.hide_table') : t('consumption.show_table')}
-        </Button>
-      </div>
       <ConsumptionTable
-        id={tableId}
-        visible={showTable}
+        note={
+          <p className="text-xs text-slate-500 dark:text-slate-400">
+            {t('consumption.timezone_note', { timezone })}
+          </p>
+        }
         caption={t('consumption.table_caption', {
           bucket: bucketName,
           window: t(`consumption.window_hint.${window}`),

@@ -1,8 +1,6 @@
 import type { ConsumptionDetails } from '@flowbox/shared';
-import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '../../../components/Alert.tsx';
-import { Button } from '../../../components/Button.tsx';
 import { Card } from '../../../components/Card.tsx';
 import { EmptyState } from '../../../components/EmptyState.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
@@ -22,8 +20,6 @@ const HEIGHT = 220;
 
 function DeviceDetails({ details, flowboxId }: { details: ConsumptionDetails; flowboxId: string }) {
   const { t, language } = useLanguage();
-  const [showTable, setShowTable] = useState(false);
-  const tableId = useId();
   const device = details.flowboxes.find((flowbox) => flowbox.flowbox_id === flowboxId);
   const silent =
     device?.buckets.every((bucket) => Number(bucket.volume) === 0) &&
@@ -64,19 +60,7 @@ function DeviceDetails({ details, flowboxId }: { details: ConsumptionDetails; fl
           }),
         ])}
       />
-      <div className="mt-3 flex justify-end">
-        <Button
-          variant="ghost"
-          aria-controls={tableId}
-          aria-pressed={showTable}
-          onClick={() => setShowTable((shown) => !shown)}
-        >
-          {showTable ? t('consumption.hide_table') : t('consumption.show_table')}
-        </Button>
-      </div>
       <ConsumptionTable
-        id={tableId}
-        visible={showTable}
         caption={t('consumption.device_caption', { timezone })}
         headers={[
           t('consumption.period'),

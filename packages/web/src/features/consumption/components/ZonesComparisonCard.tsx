@@ -1,7 +1,5 @@
-import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '../../../components/Alert.tsx';
-import { Button } from '../../../components/Button.tsx';
 import { Card } from '../../../components/Card.tsx';
 import { EmptyState } from '../../../components/EmptyState.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
@@ -25,8 +23,6 @@ export function ZonesComparisonCard({ target }: { target: ConsumptionTarget & { 
   const { t, language } = useLanguage();
   const [window] = useWindowParam();
   const comparison = useZonesComparison(target, window);
-  const [showTable, setShowTable] = useState(false);
-  const tableId = useId();
   const withBuilding = !target.buildingId;
 
   const body = () => {
@@ -74,19 +70,7 @@ export function ZonesComparisonCard({ target }: { target: ConsumptionTarget & { 
             }),
           ])}
         />
-        <div className="mt-3 flex justify-end">
-          <Button
-            variant="ghost"
-            aria-controls={tableId}
-            aria-pressed={showTable}
-            onClick={() => setShowTable((shown) => !shown)}
-          >
-            {showTable ? t('consumption.hide_table') : t('consumption.show_table')}
-          </Button>
-        </div>
         <ConsumptionTable
-          id={tableId}
-          visible={showTable}
           caption={t('consumption.zones_caption')}
           headers={[
             t('consumption.zone'),

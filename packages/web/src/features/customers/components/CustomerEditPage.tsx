@@ -1,3 +1,4 @@
+import { ROLES } from '@flowbox/shared';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { PageHeader } from '../../../components/PageHeader.tsx';
@@ -20,7 +21,9 @@ export function CustomerEditPage() {
   const customer = useCustomer(customerId);
   const update = useUpdateCustomer(customerId);
   const crumbs = [
-    ...(user.role === 1 ? [{ label: t('customers.title'), to: paths.customers.getHref() }] : []),
+    ...(user.role === ROLES.flovea_manager
+      ? [{ label: t('customers.title'), to: paths.customers.getHref() }]
+      : []),
     { label: customer.data?.name ?? '…', to: paths.customer.getHref(customerId) },
   ];
   return (
@@ -32,7 +35,7 @@ export function CustomerEditPage() {
             <CustomerForm
               mode="edit"
               customer={data}
-              contactsOnly={user.role !== 1}
+              contactsOnly={user.role !== ROLES.flovea_manager}
               cancelTo={paths.customer.getHref(customerId)}
               onSubmit={async (values) => {
                 await update.mutateAsync(values);

@@ -1,3 +1,4 @@
+import { ROLES } from '@flowbox/shared';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { useRequiredParam } from '../../../lib/params.ts';
@@ -13,7 +14,8 @@ export function CustomerEventsPage() {
   const customerId = useRequiredParam('customerId');
   const customer = useCustomer(customerId);
   const crumbs = [{ label: customer.data?.name ?? '…', to: paths.customer.getHref(customerId) }];
-  if (user.role === 1) crumbs.unshift({ label: t('customers.title'), to: paths.customers.getHref() });
+  if (user.role === ROLES.flovea_manager)
+    crumbs.unshift({ label: t('customers.title'), to: paths.customers.getHref() });
   return (
     <>
       <PageHeader

@@ -5,7 +5,6 @@ import {
   type Customer,
   type CustomerUpdateInput,
 } from '@flowbox/shared';
-import { useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
@@ -16,7 +15,7 @@ import { FormActions } from '../../../components/FormActions.tsx';
 import { DateInput } from '../../../components/forms/DateInput.tsx';
 import { NameField } from '../../../components/forms/NameField.tsx';
 import { TextField } from '../../../components/TextField.tsx';
-import { applyServerErrors } from '../../../lib/forms.ts';
+import { useFormSubmit } from '../../../lib/forms.ts';
 
 const CONTACTS = ['operations_contact', 'technical_contact', 'administrative_contact'] as const;
 const FIELDS = ['name', 'subscription_date', ...CONTACTS];
@@ -68,7 +67,6 @@ export function CustomerForm({
   onSubmit,
 }: CustomerFormProps) {
   const { t } = useTranslation();
-  const [failure, setFailure] = useState<string | null>(null);
   const schema = mode === 'create' ? CustomerCreateSchema : CustomerUpdateSchema;
   const {
     register,
@@ -82,13 +80,8 @@ export function CustomerForm({
     defaultValues: defaultsOf(customer),
   });
 
-  const submit = handleSubmit(async (values) => {
-    setFailure(null);
-    try {
-      await onSubmit(payloadOf(values, contactsOnly));
-    } catch (error) {
-      setFailure(applyServerErrors(error, setError, FIELDS));
-    }
+  const { submit, failure } = useFormSubmit({ handleSubmit, setError }, FIELDS, async (values) => {
+    await onSubmit(payloadOf(values, contactsOnly));
   });
 
   return (

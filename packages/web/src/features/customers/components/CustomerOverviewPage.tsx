@@ -1,4 +1,4 @@
-import type { Contact, Customer } from '@flowbox/shared';
+import { ROLES, type Contact, type Customer } from '@flowbox/shared';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button, ButtonLink } from '../../../components/Button.tsx';
@@ -50,7 +50,7 @@ function CustomerOverview({ customer }: { customer: Customer }) {
   const toast = useToast();
   const [deleting, setDeleting] = useState(false);
   const remove = useDeleteCustomer(customer.id);
-  const isFlovea = user.role === 1;
+  const isFlovea = user.role === ROLES.flovea_manager;
 
   return (
     <>

@@ -1,4 +1,4 @@
-import type { Customer } from '@flowbox/shared';
+import { ROLES, type Customer } from '@flowbox/shared';
 import { Link } from 'react-router';
 import { Card } from '../../../components/Card.tsx';
 import { DataTable, type Column } from '../../../components/DataTable.tsx';
@@ -127,10 +127,10 @@ export function DashboardPage() {
       <div className="space-y-6">
         <TodayStatistics />
         <OpenAlertsCard scope={{}} />
-        {user.role === 1 ? (
+        {user.role === ROLES.flovea_manager ? (
           <CustomersOverview />
         ) : user.customer_id ? (
-          <SitesOverview customerId={user.customer_id} withZones={user.role === 3} />
+          <SitesOverview customerId={user.customer_id} withZones={user.role === ROLES.site_manager} />
         ) : (
           <EmptyState title={t('sites.empty')} />
         )}

@@ -1,4 +1,4 @@
-import type { User } from '@flowbox/shared';
+import { ROLES, type User } from '@flowbox/shared';
 import { useManagers } from '../../managers/index.ts';
 import { useUser } from '../../auth/index.ts';
 import type { EventsScope } from '../scope.ts';
@@ -12,12 +12,16 @@ const ALL = { limit: 500, offset: 0 } as const;
 export function useEventAuthors(scope: EventsScope): { authors: User[]; isLoading: boolean } {
   const user = useUser();
   const siteId = scope.level === 'customer' ? undefined : scope.siteId;
-  const flovea = useManagers({ role: 1 }, ALL, { enabled: user.role === 1 });
-  const customer = useManagers({ role: 2, customerId: scope.customerId }, ALL, { enabled: user.role !== 3 });
+  const flovea = useManagers({ role: ROLES.flovea_manager }, ALL, {
+    enabled: user.role === ROLES.flovea_manager,
+  });
+  const customer = useManagers({ role: ROLES.customer_manager, customerId: scope.customerId }, ALL, {
+    enabled: user.role !== ROLES.site_manager,
+  });
   const site = useManagers(
-    { role: 3, customerId: scope.customerId },
+    { role: ROLES.site_manager, customerId: scope.customerId },
     { ...ALL, site_id: siteId },
-    { enabled: user.role !== 3 },
+    { enabled: user.role !== ROLES.site_manager },
   );
   const lists = [flovea, customer, site];
   const authors = lists

@@ -4,7 +4,7 @@ import { Alert } from '../../../components/Alert.tsx';
 import { Button } from '../../../components/Button.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
 import { errorMessage } from '../../../lib/forms.ts';
-import { useLanguage } from '../../../lib/i18n/index.ts';
+import { useLanguage, type TranslationKey } from '../../../lib/i18n/index.ts';
 import type { FlowboxRef } from '../api/get-flowbox.ts';
 import { useRefusePairing } from '../api/refuse-pairing.ts';
 import { useValidatePairing } from '../api/validate-pairing.ts';
@@ -21,10 +21,12 @@ export function PairingReview({ flowboxRef, flowbox, zone, onDone }: PairingRevi
   const validate = useValidatePairing(flowboxRef);
   const refuse = useRefusePairing(flowboxRef);
   const [failure, setFailure] = useState<string | null>(null);
-  const mismatches = [
-    flowbox.model !== zone.flowbox_model && 'errors.flowbox_model_mismatch',
-    flowbox.water_temperature !== zone.water_temperature && 'errors.water_temperature_mismatch',
-  ].filter((key): key is string => typeof key === 'string');
+  const mismatches = (
+    [
+      flowbox.model !== zone.flowbox_model && 'errors.flowbox_model_mismatch',
+      flowbox.water_temperature !== zone.water_temperature && 'errors.water_temperature_mismatch',
+    ] satisfies (TranslationKey | false)[]
+  ).filter((key) => key !== false);
   const reported = (value: string | null) => value ?? t('pairing.unknown');
 
   async function decide(action: 'validate' | 'refuse') {

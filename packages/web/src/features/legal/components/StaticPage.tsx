@@ -4,8 +4,10 @@ import { AuthCard } from '../../../components/layout/PublicLayout.tsx';
 import { useDocumentTitle } from '../../../components/PageHeader.tsx';
 import { paths } from '../../../paths.ts';
 
-/** A short public text page: a title and paragraphs from the catalogue (`<prefix>.title`, `<prefix>.p1`…). */
-export function StaticPage({ prefix, paragraphs }: { prefix: string; paragraphs: number }) {
+const PARAGRAPHS = [1, 2, 3, 4] as const;
+
+/** A short public text page: a title and four paragraphs from the catalogue (`<prefix>.title`, `<prefix>.p1`…). */
+export function StaticPage({ prefix }: { prefix: 'terms' | 'privacy' | 'help' }) {
   const { t } = useTranslation();
   const title = t(`${prefix}.title`);
   useDocumentTitle(title);
@@ -13,8 +15,8 @@ export function StaticPage({ prefix, paragraphs }: { prefix: string; paragraphs:
     <AuthCard wide>
       <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
       <div className="mt-4 space-y-3 text-sm leading-relaxed text-slate-700 dark:text-slate-300">
-        {Array.from({ length: paragraphs }, (_, index) => (
-          <p key={index}>{t(`${prefix}.p${index + 1}`)}</p>
+        {PARAGRAPHS.map((paragraph) => (
+          <p key={paragraph}>{t(`${prefix}.p${paragraph}`)}</p>
         ))}
       </div>
       <p className="mt-6 text-sm">
@@ -29,6 +31,6 @@ export function StaticPage({ prefix, paragraphs }: { prefix: string; paragraphs:
   );
 }
 
-export const TermsPage = () => <StaticPage prefix="terms" paragraphs={4} />;
-export const PrivacyPage = () => <StaticPage prefix="privacy" paragraphs={4} />;
-export const HelpPage = () => <StaticPage prefix="help" paragraphs={4} />;
+export const TermsPage = () => <StaticPage prefix="terms" />;
+export const PrivacyPage = () => <StaticPage prefix="privacy" />;
+export const HelpPage = () => <StaticPage prefix="help" />;

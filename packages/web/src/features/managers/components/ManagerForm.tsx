@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
+  ROLES,
   ManagerCreateSchema,
   ManagerUpdateSchema,
   SiteManagerCreateSchema,
@@ -7,7 +8,6 @@ import {
   type SiteManagerCreateInput,
   type User,
 } from '@flowbox/shared';
-import { useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import type { z } from 'zod';
 import { Alert } from '../../../components/Alert.tsx';
@@ -15,7 +15,7 @@ import { Button, ButtonLink } from '../../../components/Button.tsx';
 import { Card } from '../../../components/Card.tsx';
 import { FieldError } from '../../../components/FieldError.tsx';
 import { FormActions } from '../../../components/FormActions.tsx';
-import { applyServerErrors } from '../../../lib/forms.ts';
+import { useFormSubmit } from '../../../lib/forms.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import type { ManagerFamily } from '../family.ts';
 import { IdentityFields } from '../../../components/forms/IdentityFields.tsx';
@@ -27,7 +27,8 @@ type FormInput = SiteManagerCreateInput;
 const FIELDS = ['firstname', 'lastname', 'email', 'language', 'address', 'site_id'];
 
 function schemaFor(family: ManagerFamily, mode: 'create' | 'edit') {
-  if (family.role === 3) return mode === 'create' ? SiteManagerCreateSchema : SiteManagerUpdateSchema;
+  if (family.role === ROLES.site_manager)
+    return mode === 'create' ? SiteManagerCreateSchema : SiteManagerUpdateSchema;
   return mode === 'create' ? ManagerCreateSchema : ManagerUpdateSchema;
 }
 
@@ -52,8 +53,7 @@ export function ManagerForm({
   onSubmit,
 }: ManagerFormProps) {
   const { t, language } = useLanguage();
-  const [failure, setFailure] = useState<string | null>(null);
-  const withSites = family.role === 3;
+  const withSites = family.role === ROLES.site_manager;
   const {
     register,
     handleSubmit,
@@ -76,13 +76,8 @@ export function ManagerForm({
     },
   });
 
-  const submit = handleSubmit(async (values) => {
-    setFailure(null);
-    try {
-      await onSubmit({ ...values, address: values.address ? values.address : null });
-    } catch (error) {
-      setFailure(applyServerErrors(error, setError, FIELDS));
-    }
+  const { submit, failure } = useFormSubmit({ handleSubmit, setError }, FIELDS, async (values) => {
+    await onSubmit({ ...values, address: values.address ? values.address : null });
   });
 
   const sitesError = errors.site_id?.message

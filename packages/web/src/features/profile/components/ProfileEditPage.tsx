@@ -1,6 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ALERT_CATEGORIES, ManagerUpdateSchema, type ManagerUpdateInput } from '@flowbox/shared';
-import { useState } from 'react';
+import { ROLES, ALERT_CATEGORIES, ManagerUpdateSchema, type ManagerUpdateInput } from '@flowbox/shared';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
@@ -11,7 +10,7 @@ import { Checkbox } from '../../../components/Checkbox.tsx';
 import { FormActions } from '../../../components/FormActions.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
-import { applyServerErrors } from '../../../lib/forms.ts';
+import { useFormSubmit } from '../../../lib/forms.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
 import { useUser } from '../../auth/index.ts';
@@ -35,9 +34,8 @@ export function ProfileEditPage() {
   const navigate = useNavigate();
   const toast = useToast();
   const update = useUpdateProfile();
-  const [failure, setFailure] = useState<string | null>(null);
   // spec §6: the email notification setting is for customer and site managers.
-  const notifies = user.role !== 1;
+  const notifies = user.role !== ROLES.flovea_manager;
   const {
     register,
     handleSubmit,
@@ -60,8 +58,7 @@ export function ProfileEditPage() {
     },
   });
 
-  const submit = handleSubmit(async (values) => {
-    setFailure(null);
+  const { submit, failure } = useFormSubmit({ handleSubmit, setError }, FIELDS, async (values) => {
     const input: ManagerUpdateInput = {
       firstname: values.firstname,
       lastname: values.lastname,
@@ -75,13 +72,9 @@ export function ProfileEditPage() {
           }
         : {}),
     };
-    try {
-      await update.mutateAsync(input);
-      toast.success(t('toast.profile_updated'));
-      await navigate(paths.profile.getHref());
-    } catch (error) {
-      setFailure(applyServerErrors(error, setError, FIELDS));
-    }
+    await update.mutateAsync(input);
+    toast.success(t('toast.profile_updated'));
+    await navigate(paths.profile.getHref());
   });
 
   return (

@@ -1,4 +1,4 @@
-import { ALERT_CATEGORIES } from '@flowbox/shared';
+import { ROLES, ALERT_CATEGORIES } from '@flowbox/shared';
 import { ButtonLink } from '../../../components/Button.tsx';
 import { Card, DescriptionList } from '../../../components/Card.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
@@ -11,7 +11,7 @@ import { StatusBadge } from '../../managers/index.ts';
 export function ProfilePage() {
   const { t, language } = useLanguage();
   const user = useUser();
-  const notifies = user.role !== 1;
+  const notifies = user.role !== ROLES.flovea_manager;
   return (
     <>
       <PageHeader

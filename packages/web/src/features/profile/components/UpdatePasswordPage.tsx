@@ -1,6 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { UpdatePasswordSchema } from '@flowbox/shared';
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
@@ -11,7 +10,7 @@ import { FormActions } from '../../../components/FormActions.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { TextField } from '../../../components/TextField.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
-import { applyServerErrors } from '../../../lib/forms.ts';
+import { useFormSubmit } from '../../../lib/forms.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { withPasswordConfirmation } from '../../../lib/password-confirmation.ts';
 import { paths } from '../../../paths.ts';
@@ -25,7 +24,6 @@ export function UpdatePasswordPage() {
   const navigate = useNavigate();
   const toast = useToast();
   const mutation = useUpdatePassword();
-  const [failure, setFailure] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
@@ -36,18 +34,15 @@ export function UpdatePasswordPage() {
     defaultValues: { current_password: '', password: '', password_confirmation: '' },
   });
 
-  const submit = handleSubmit(async ({ current_password, password }) => {
-    setFailure(null);
-    try {
+  const { submit, failure } = useFormSubmit(
+    { handleSubmit, setError },
+    ['current_password', 'password', 'password_confirmation'],
+    async ({ current_password, password }) => {
       const answer = await mutation.mutateAsync({ current_password, password });
       toast.success(answer.message);
       await navigate(paths.profile.getHref());
-    } catch (error) {
-      setFailure(
-        applyServerErrors(error, setError, ['current_password', 'password', 'password_confirmation']),
-      );
-    }
-  });
+    },
+  );
 
   return (
     <>

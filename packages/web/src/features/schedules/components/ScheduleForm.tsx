@@ -7,7 +7,6 @@ import {
   type ScheduleInput,
   type ScheduleValues,
 } from '@flowbox/shared';
-import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../components/Alert.tsx';
@@ -18,7 +17,7 @@ import { FormActions } from '../../../components/FormActions.tsx';
 import { DateInput } from '../../../components/forms/DateInput.tsx';
 import { Select } from '../../../components/Select.tsx';
 import { TextField } from '../../../components/TextField.tsx';
-import { applyServerErrors } from '../../../lib/forms.ts';
+import { useFormSubmit } from '../../../lib/forms.ts';
 
 const FIELDS = [
   'label',
@@ -46,7 +45,6 @@ export type ScheduleFormProps = {
  */
 export function ScheduleForm({ defaultValues, submitLabel, cancelTo, onSubmit }: ScheduleFormProps) {
   const { t } = useTranslation();
-  const [failure, setFailure] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
@@ -69,13 +67,8 @@ export function ScheduleForm({ defaultValues, submitLabel, cancelTo, onSubmit }:
   const recurring = useWatch({ control, name: 'recurring' });
   const frequency = useWatch({ control, name: 'frequency' }) ?? 'daily';
 
-  const submit = handleSubmit(async (values) => {
-    setFailure(null);
-    try {
-      await onSubmit(values);
-    } catch (error) {
-      setFailure(applyServerErrors(error, setError, FIELDS));
-    }
+  const { submit, failure } = useFormSubmit({ handleSubmit, setError }, FIELDS, async (values) => {
+    await onSubmit(values);
   });
 
   return (

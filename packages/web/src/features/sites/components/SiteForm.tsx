@@ -1,6 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { SiteCreateSchema, type SiteCreateInput } from '@flowbox/shared';
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
@@ -9,7 +8,7 @@ import { Button, ButtonLink } from '../../../components/Button.tsx';
 import { Card } from '../../../components/Card.tsx';
 import { FormActions } from '../../../components/FormActions.tsx';
 import { NameField } from '../../../components/forms/NameField.tsx';
-import { applyServerErrors } from '../../../lib/forms.ts';
+import { useFormSubmit } from '../../../lib/forms.ts';
 
 type SiteFormProps = {
   defaultName?: string;
@@ -20,7 +19,6 @@ type SiteFormProps = {
 
 export function SiteForm({ defaultName = '', submitLabel, cancelTo, onSubmit }: SiteFormProps) {
   const { t } = useTranslation();
-  const [failure, setFailure] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
@@ -31,13 +29,8 @@ export function SiteForm({ defaultName = '', submitLabel, cancelTo, onSubmit }: 
     defaultValues: { name: defaultName },
   });
 
-  const submit = handleSubmit(async (values) => {
-    setFailure(null);
-    try {
-      await onSubmit(values);
-    } catch (error) {
-      setFailure(applyServerErrors(error, setError, ['name']));
-    }
+  const { submit, failure } = useFormSubmit({ handleSubmit, setError }, ['name'], async (values) => {
+    await onSubmit(values);
   });
 
   return (

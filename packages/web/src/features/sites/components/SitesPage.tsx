@@ -1,4 +1,4 @@
-import type { Site } from '@flowbox/shared';
+import { ROLES, type Site } from '@flowbox/shared';
 import { useCallback, useState } from 'react';
 import { Link } from 'react-router';
 import { ButtonLink } from '../../../components/Button.tsx';
@@ -64,7 +64,7 @@ export function SitesPage() {
     <>
       <PageHeader
         title={t('sites.title')}
-        description={user.role === 3 ? t('sites.description_own') : t('sites.description')}
+        description={user.role === ROLES.site_manager ? t('sites.description_own') : t('sites.description')}
         breadcrumbs={crumbs}
         actions={
           canDo(user, FLOVEA_OR_CUSTOMER, 'sites.manage') && (

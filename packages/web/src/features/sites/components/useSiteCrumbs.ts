@@ -1,3 +1,4 @@
+import { ROLES } from '@flowbox/shared';
 import { useTranslation } from 'react-i18next';
 import type { Crumb } from '../../../components/PageHeader.tsx';
 import { paths } from '../../../paths.ts';
@@ -8,10 +9,11 @@ import { useCustomer } from '../../customers/index.ts';
 export function useSiteCrumbs(customerId: string): Crumb[] {
   const { t } = useTranslation();
   const user = useUser();
-  const seesCustomer = user.role !== 3;
+  const seesCustomer = user.role !== ROLES.site_manager;
   const customer = useCustomer(customerId, { enabled: seesCustomer });
   const crumbs: Crumb[] = [];
-  if (user.role === 1) crumbs.push({ label: t('customers.title'), to: paths.customers.getHref() });
+  if (user.role === ROLES.flovea_manager)
+    crumbs.push({ label: t('customers.title'), to: paths.customers.getHref() });
   if (seesCustomer)
     crumbs.push({ label: customer.data?.name ?? '…', to: paths.customer.getHref(customerId) });
   crumbs.push({ label: t('sites.title'), to: paths.sites.getHref(customerId) });

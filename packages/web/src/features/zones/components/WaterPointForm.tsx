@@ -1,6 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { WATER_POINT_TYPES, WaterPointCreateSchema, type WaterPointCreateInput } from '@flowbox/shared';
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../components/Alert.tsx';
@@ -8,7 +7,7 @@ import { Button, ButtonLink } from '../../../components/Button.tsx';
 import { FormActions } from '../../../components/FormActions.tsx';
 import { Select } from '../../../components/Select.tsx';
 import { TextField } from '../../../components/TextField.tsx';
-import { applyServerErrors } from '../../../lib/forms.ts';
+import { useFormSubmit } from '../../../lib/forms.ts';
 import { decimalInput } from '../../../lib/form-values.ts';
 import { parseOptionalText, type WaterPointValues } from '../form-values.ts';
 
@@ -34,7 +33,6 @@ export function WaterPointForm({
   onSubmit,
 }: WaterPointFormProps) {
   const { t } = useTranslation();
-  const [failure, setFailure] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
@@ -45,13 +43,8 @@ export function WaterPointForm({
     defaultValues: { location: null, nominal_flow_lpm: null, ...defaultValues },
   });
 
-  const submit = handleSubmit(async (values) => {
-    setFailure(null);
-    try {
-      await onSubmit(values);
-    } catch (error) {
-      setFailure(applyServerErrors(error, setError, FIELDS));
-    }
+  const { submit, failure } = useFormSubmit({ handleSubmit, setError }, FIELDS, async (values) => {
+    await onSubmit(values);
   });
 
   return (

@@ -21,7 +21,7 @@ import { FormActions } from '../../../components/FormActions.tsx';
 import { OpeningHoursTable } from '../../../components/OpeningHoursTable.tsx';
 import { Select } from '../../../components/Select.tsx';
 import { TextField } from '../../../components/TextField.tsx';
-import { applyServerErrors } from '../../../lib/forms.ts';
+import { useFormSubmit } from '../../../lib/forms.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { ANY_ROLE, canDo, useUser } from '../../auth/index.ts';
 import { countInput, decimalInput } from '../../../lib/form-values.ts';
@@ -78,7 +78,6 @@ export function ZoneForm({
   const { t } = useLanguage();
   const user = useUser();
   const mayControlValves = canDo(user, ANY_ROLE, 'valves.control');
-  const [failure, setFailure] = useState<string | null>(null);
   const [ownHours, setOwnHours] = useState(defaultValues?.opening_hours != null);
   const [ownPrice, setOwnPrice] = useState(defaultValues?.price_per_unit != null);
   const {
@@ -105,13 +104,8 @@ export function ZoneForm({
   });
   const profile = useWatch({ control, name: 'profile' });
 
-  const submit = handleSubmit(async (values) => {
-    setFailure(null);
-    try {
-      await onSubmit(mayControlValves ? values : withoutValveModes(values));
-    } catch (error) {
-      setFailure(applyServerErrors(error, setError, FIELDS));
-    }
+  const { submit, failure } = useFormSubmit({ handleSubmit, setError }, FIELDS, async (values) => {
+    await onSubmit(mayControlValves ? values : withoutValveModes(values));
   });
 
   function followBuildingHours(same: boolean) {

@@ -1,0 +1,2 @@
+export { AlertSettingsPage } from './components/AlertSettingsPage.tsx';
+export { AlertsPage } from './components/AlertsPage.tsx';

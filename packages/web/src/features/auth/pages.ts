@@ -1,0 +1,5 @@
+export { LoginPage } from './components/LoginPage.tsx';
+export { RegisterPage } from './components/RegisterPage.tsx';
+export { ResetPasswordPage } from './components/ResetPasswordPage.tsx';
+export { ResetPasswordRequestPage } from './components/ResetPasswordRequestPage.tsx';
+export { SetPasswordPage } from './components/SetPasswordPage.tsx';

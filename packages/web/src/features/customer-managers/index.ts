@@ -1,6 +1,0 @@
-export {
-  CustomerManagerAddPage,
-  CustomerManagerEditPage,
-  CustomerManagerPermissionsPage,
-  CustomerManagersPage,
-} from './components/CustomerManagersPages.tsx';

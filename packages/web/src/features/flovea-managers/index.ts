@@ -1,6 +1,0 @@
-export {
-  FloveaManagerAddPage,
-  FloveaManagerEditPage,
-  FloveaManagerPermissionsPage,
-  FloveaManagersPage,
-} from './components/FloveaManagersPages.tsx';

@@ -1,0 +1,1 @@
+export { FlowboxDetailPage } from './components/FlowboxDetailPage.tsx';

@@ -1,0 +1,7 @@
+export {
+  ManagerAddPage,
+  ManagerEditPage,
+  ManagerPermissionsPage,
+  ManagersListPage,
+} from './components/ManagerPages.tsx';
+export { FLOVEA_MANAGERS } from './flovea-managers.ts';

@@ -1,0 +1,2 @@
+export { ScheduleAddPage } from './components/ScheduleAddPage.tsx';
+export { ScheduleEditPage } from './components/ScheduleEditPage.tsx';

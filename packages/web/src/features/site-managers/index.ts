@@ -1,6 +1,0 @@
-export {
-  SiteManagerAddPage,
-  SiteManagerEditPage,
-  SiteManagerPermissionsPage,
-  SiteManagersPage,
-} from './components/SiteManagersPages.tsx';
