@@ -45,7 +45,7 @@ import { FlowboxesService } from './flowboxes/flowboxes.service.ts';
 import { TelemetryHooks } from './telemetry/index.ts';
 import { LiveHub } from './live/live.ts';
 import { liveStreamRoutes, liveTicketRoutes } from './live/live.routes.ts';
-import { DeviceLink } from './mqtt/device-link.ts';
+import { DeviceLink } from './devices/index.ts';
 import { JobRunner } from './jobs/index.ts';
 import { metricsRoutes } from './mqtt/metrics.routes.ts';
 import { CustomersService } from './customers/customers.service.ts';

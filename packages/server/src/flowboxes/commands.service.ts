@@ -19,7 +19,7 @@ import { deviceCommands, flowboxes } from '../db/schema.ts';
 import { AppError, notFound } from '../errors.ts';
 import { recordEvent } from '../events/events.repo.ts';
 import { notifyLive } from '../live/live.ts';
-import type { DeviceLink } from '../mqtt/device-link.ts';
+import type { DeviceLink } from '../devices/index.ts';
 import { findFlowbox, findFlowboxById, type FlowboxPath, type LocatedFlowbox } from './flowboxes.repo.ts';
 import { autotestAlert, valveCommandAlert } from '../alerts/index.ts';
 

@@ -17,7 +17,7 @@ import { namesMismatch, notFound } from '../errors.ts';
 import { removeImageFiles } from '../images/images.files.ts';
 import { retireFlowboxesUnder } from '../flowboxes/removal.ts';
 import { imageFilesUnder } from '../images/images.repo.ts';
-import type { DeviceLink } from '../mqtt/device-link.ts';
+import type { DeviceLink } from '../devices/index.ts';
 
 type SiteRow = typeof sites.$inferSelect;
 
