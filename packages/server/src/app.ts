@@ -57,6 +57,7 @@ import { ImagesService } from './images/images.service.ts';
 import { requestLanguage } from './http/language.ts';
 import { actorOf, bearerToken, errorResponses, type App } from './http/types.ts';
 import { Mailer } from './mail/mailer.ts';
+import { sitesRoutes } from './sites/sites.routes.ts';
 import { SitesService } from './sites/sites.service.ts';
 import { managersRoutes } from './users/managers.routes.ts';
 import { answersWithin } from './health/database-watch.ts';
@@ -332,7 +333,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
         protectedApi.addHook('preHandler', lockedZoneGuard(options.db));
         authRoutes(protectedApi, auth, services.managers);
         managersRoutes(protectedApi, services.managers);
-        customersRoutes(protectedApi, services.customers, services.sites);
+        customersRoutes(protectedApi, services.customers);
+        sitesRoutes(protectedApi, services.sites);
         buildingsRoutes(protectedApi, services.buildings, services.floors);
         zonesRoutes(protectedApi, services.zones, services.waterPoints);
         imagesRoutes(protectedApi, services.images);
