@@ -38,6 +38,7 @@ import { buildingsRoutes } from './buildings/buildings.routes.ts';
 import { BuildingsService } from './buildings/buildings.service.ts';
 import { FloorsService } from './buildings/floors.service.ts';
 import { customersRoutes } from './customers/customers.routes.ts';
+import { EventsService } from './events/events.service.ts';
 import { eventsRoutes } from './events/events.routes.ts';
 import { CommandsService } from './flowboxes/commands.service.ts';
 import { flowboxesRoutes } from './flowboxes/flowboxes.routes.ts';
@@ -106,6 +107,7 @@ export type Services = {
   managers: ManagersService;
   customers: CustomersService;
   sites: SitesService;
+  events: EventsService;
   buildings: BuildingsService;
   floors: FloorsService;
   zones: ZonesService;
@@ -207,6 +209,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     managers: new ManagersService(ctx, auth),
     customers: new CustomersService(ctx, deviceLink),
     sites: new SitesService(ctx, deviceLink),
+    events: new EventsService(ctx),
     buildings: new BuildingsService(ctx, deviceLink),
     floors: new FloorsService(ctx),
     zones: new ZonesService(ctx, deviceLink),
@@ -345,7 +348,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
         consumptionRoutes(protectedApi, services.consumption);
         schedulesRoutes(protectedApi, services.schedules);
         automationRoutes(protectedApi, services.automation);
-        eventsRoutes(protectedApi, options.db);
+        eventsRoutes(protectedApi, services.events);
         alertsRoutes(protectedApi, services.alerts);
         protectedApi.get(
           '/outbox',
