@@ -87,6 +87,11 @@ export async function insertRefreshToken(
   await db.insert(refreshTokens).values(values);
 }
 
+/** Marks every refresh token of the session used. */
+export async function expireRefreshTokens(db: Db, sessionId: string, at: Date): Promise<void> {
+  await db.update(refreshTokens).set({ usedAt: at }).where(eq(refreshTokens.sessionId, sessionId));
+}
+
 /** Marks the session's refresh token used, if it was unused and unexpired; false otherwise. */
 export async function claimRefreshToken(
   db: Db,

@@ -11,6 +11,7 @@ import {
   claimLinkToken,
   claimRefreshToken,
   expireLinkTokens,
+  expireRefreshTokens,
   findSessionRevokedAt,
   findSessionUser,
   hasPendingRegistration,
@@ -113,6 +114,12 @@ export class AuthService {
     if (!session || session.revokedAt) throw new AppError(401, 'errors.auth_expired');
     await touchSession(this.ctx.db, claims.sessionId, now);
     return this.issueTokens(claims.userId, claims.sessionId);
+  }
+
+  /** New tokens for a live session whose refresh token stops working: the session keeps one live refresh token. */
+  async renewTokens(userId: string, sessionId: string): Promise<Tokens> {
+    await expireRefreshTokens(this.ctx.db, sessionId, this.ctx.now());
+    return this.issueTokens(userId, sessionId);
   }
 
   async issueTokens(userId: string, sessionId: string): Promise<Tokens> {

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lte, notInArray } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lte, notInArray } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { deviceCommands, flowboxes } from '../db/schema.ts';
 
@@ -93,4 +93,37 @@ export async function completeAutotest(
     )
     .returning();
   return row;
+}
+
+/** The system's valve closes to these flowboxes issued since `since` and still on their way. */
+export async function openSystemClosesSince(db: Db, flowboxIds: string[], since: Date): Promise<string[]> {
+  if (flowboxIds.length === 0) return [];
+  const rows = await db
+    .select({ id: deviceCommands.id })
+    .from(deviceCommands)
+    .where(
+      and(
+        inArray(deviceCommands.flowboxId, flowboxIds),
+        eq(deviceCommands.name, 'valve_close'),
+        eq(deviceCommands.origin, 'system'),
+        inArray(deviceCommands.status, [...OPEN_STATUSES]),
+        gte(deviceCommands.issuedAt, since),
+      ),
+    );
+  return rows.map((r) => r.id);
+}
+
+/** Every valve close to these flowboxes issued since `since`, whoever asked, with its status. */
+export async function valveClosesSince(db: Db, flowboxIds: string[], since: Date) {
+  if (flowboxIds.length === 0) return [];
+  return db
+    .select({ flowboxId: deviceCommands.flowboxId, status: deviceCommands.status })
+    .from(deviceCommands)
+    .where(
+      and(
+        inArray(deviceCommands.flowboxId, flowboxIds),
+        eq(deviceCommands.name, 'valve_close'),
+        gte(deviceCommands.issuedAt, since),
+      ),
+    );
 }

@@ -7,15 +7,14 @@ import {
   type EventAction,
   type Presence,
 } from '@flowbox/shared';
-import { eq } from 'drizzle-orm';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { INGEST_DROP_REASONS, type DropReason, type IngestCounters } from '../devices/index.ts';
-import { zones } from '../db/schema.ts';
 import { recordEvent } from '../events/events.repo.ts';
 import { notifyLive } from '../live/live.ts';
 import { TelemetryHooks } from '../telemetry/hooks.ts';
 import { TelemetryWriter } from '../telemetry/writer.ts';
+import { mirrorDeviceState } from '../zones/zones.repo.ts';
 import type { CommandsService } from './commands.service.ts';
 import {
   claimReceipt,
@@ -325,8 +324,7 @@ export class FlowboxIngest {
         ? { leakDetectionMode: patch.leakDetectionMode }
         : {}),
     };
-    if (Object.keys(zonePatch).length > 0)
-      await db.update(zones).set(zonePatch).where(eq(zones.id, located.scope.zoneId));
+    if (Object.keys(zonePatch).length > 0) await mirrorDeviceState(db, located.scope.zoneId, zonePatch);
     const visible = patch.lastSeenAt === undefined || Object.keys(patch).length > 1;
     if (visible)
       await notifyLive(db, {

@@ -49,6 +49,15 @@ export async function findSiteRow(db: Db, customerId: string, siteId: string): P
   return row;
 }
 
+/** Those of these sites that belong to the customer. */
+export async function siteIdsOfCustomer(db: Db, customerId: string, siteIds: string[]): Promise<string[]> {
+  const rows = await db
+    .select({ id: sites.id })
+    .from(sites)
+    .where(and(eq(sites.customerId, customerId), inArray(sites.id, siteIds)));
+  return rows.map((r) => r.id);
+}
+
 export async function insertSite(db: Db, customerId: string, name: string): Promise<SiteRow> {
   const [row] = await db.insert(sites).values({ customerId, name }).returning();
   return row!;
