@@ -46,6 +46,7 @@ import { buildingsRoutes } from './buildings/buildings.routes.ts';
 import { BuildingsService } from './buildings/buildings.service.ts';
 import { FloorsService } from './buildings/floors.service.ts';
 import { customersRoutes } from './customers/customers.routes.ts';
+import { EventsService } from './events/events.service.ts';
 import { eventsRoutes } from './events/events.routes.ts';
 import { CommandsService } from './flowboxes/commands.service.ts';
 import { flowboxesRoutes } from './flowboxes/flowboxes.routes.ts';
@@ -53,7 +54,7 @@ import { FlowboxesService } from './flowboxes/flowboxes.service.ts';
 import { TelemetryHooks } from './telemetry/index.ts';
 import { LiveHub } from './live/live.ts';
 import { liveStreamRoutes, liveTicketRoutes } from './live/live.routes.ts';
-import { DeviceLink } from './mqtt/device-link.ts';
+import { DeviceLink } from './devices/index.ts';
 import { JobRunner } from './jobs/index.ts';
 import { metricsRoutes } from './mqtt/metrics.routes.ts';
 import { CustomersService } from './customers/customers.service.ts';
@@ -65,6 +66,7 @@ import { ImagesService } from './images/images.service.ts';
 import { requestLanguage } from './http/language.ts';
 import { actorOf, bearerToken, errorResponses, type App } from './http/types.ts';
 import { Mailer } from './mail/mailer.ts';
+import { sitesRoutes } from './sites/sites.routes.ts';
 import { SitesService } from './sites/sites.service.ts';
 import { managersRoutes } from './users/managers.routes.ts';
 import { answersWithin } from './health/database-watch.ts';
@@ -113,6 +115,7 @@ export type Services = {
   managers: ManagersService;
   customers: CustomersService;
   sites: SitesService;
+  events: EventsService;
   buildings: BuildingsService;
   floors: FloorsService;
   zones: ZonesService;
@@ -214,6 +217,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     managers: new ManagersService(ctx, auth),
     customers: new CustomersService(ctx, deviceLink),
     sites: new SitesService(ctx, deviceLink),
+    events: new EventsService(ctx),
     buildings: new BuildingsService(ctx, deviceLink),
     floors: new FloorsService(ctx),
     zones: new ZonesService(ctx, deviceLink),
@@ -340,7 +344,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
         protectedApi.addHook('preHandler', lockedZoneGuard(options.db));
         authRoutes(protectedApi, auth, services.managers);
         managersRoutes(protectedApi, services.managers);
-        customersRoutes(protectedApi, services.customers, services.sites);
+        customersRoutes(protectedApi, services.customers);
+        sitesRoutes(protectedApi, services.sites);
         buildingsRoutes(protectedApi, services.buildings, services.floors);
         zonesRoutes(protectedApi, services.zones, services.waterPoints);
         imagesRoutes(protectedApi, services.images);
@@ -351,7 +356,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
         consumptionRoutes(protectedApi, services.consumption);
         schedulesRoutes(protectedApi, services.schedules);
         automationRoutes(protectedApi, services.automation);
-        eventsRoutes(protectedApi, options.db);
+        eventsRoutes(protectedApi, services.events);
         alertsRoutes(protectedApi, services.alerts);
         protectedApi.get(
           '/outbox',

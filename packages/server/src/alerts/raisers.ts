@@ -8,15 +8,25 @@ import {
   type MonitoringStatus,
   type RebootReason,
 } from '@flowbox/shared';
-import { and, eq, inArray, isNull, lt, ne, notExists, or, sql } from 'drizzle-orm';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
-import { alerts, flowboxes, flowboxMonitoring, zones } from '../db/schema.ts';
 import { recordEvent } from '../events/events.repo.ts';
 import type { FlowboxScope, LocatedFlowbox } from '../flowboxes/flowboxes.repo.ts';
 import type { StoredReading, TelemetryListener } from '../telemetry/hooks.ts';
 import { clearAlert, raiseAlert } from './alerts.service.ts';
 import { HUMIDITY_BAND, nextMonitoringStatus, TEMPERATURE_BANDS, type MonitoringBand } from './monitoring.ts';
+import {
+  clocksAndAlerts,
+  communicationAlertsBack,
+  maintenanceAlertsEnded,
+  monitoringStates,
+  setMonitoringStatus,
+  silentFlowboxes,
+  trySweepLock,
+  waterMismatchAlertsFixed,
+  waterMismatchedFlowboxes,
+  zonesInMaintenance,
+} from './raisers.repo.ts';
 
 /*
  * The causes fed by data that exists now (docs/alerts.md): each is one call from the point where
@@ -125,17 +135,7 @@ export function monitoringListener(): TelemetryListener {
       const ids = [...newest.keys()];
       if (ids.length === 0) return;
       // One round trip a batch: each flowbox's zone water kind and its current statuses.
-      const found = await tx
-        .select({
-          id: flowboxes.id,
-          water: zones.waterTemperature,
-          metric: flowboxMonitoring.metric,
-          status: flowboxMonitoring.status,
-        })
-        .from(flowboxes)
-        .innerJoin(zones, eq(zones.id, flowboxes.zoneId))
-        .leftJoin(flowboxMonitoring, eq(flowboxMonitoring.flowboxId, flowboxes.id))
-        .where(inArray(flowboxes.id, ids));
+      const found = await monitoringStates(tx, ids);
       const water = new Map<string, (typeof found)[number]['water']>();
       const statuses = new Map<string, MonitoringStatus>();
       for (const row of found) {
@@ -167,13 +167,7 @@ async function monitor(
   const next = nextMonitoringStatus(current, value, band);
   if (next === current) return;
   const at = reading.receivedAt;
-  await tx
-    .insert(flowboxMonitoring)
-    .values({ flowboxId: reading.flowboxId, metric, status: next, changedAt: at })
-    .onConflictDoUpdate({
-      target: [flowboxMonitoring.flowboxId, flowboxMonitoring.metric],
-      set: { status: next, changedAt: at },
-    });
+  await setMonitoringStatus(tx, reading.flowboxId, metric, next, at);
   await recordEvent(tx, at, {
     action: metric === 'temperature' ? 'temperature_status_changed' : 'humidity_status_changed',
     object: 'flowbox',
@@ -259,18 +253,7 @@ export type MeasuredClock = {
 export async function judgeClocks(tx: Db, measured: readonly MeasuredClock[]): Promise<void> {
   if (measured.length === 0) return;
   const byId = new Map(measured.map((m) => [m.flowboxId, m]));
-  const found = await tx
-    .select({ id: flowboxes.id, offsetMs: flowboxes.clockOffsetMs, alertZoneId: alerts.zoneId })
-    .from(flowboxes)
-    .leftJoin(
-      alerts,
-      and(
-        eq(alerts.zoneId, flowboxes.zoneId),
-        eq(alerts.cause, sql`'clock_skew:' || ${flowboxes.id}`),
-        ne(alerts.state, 'resolved'),
-      ),
-    )
-    .where(inArray(flowboxes.id, [...byId.keys()]));
+  const found = await clocksAndAlerts(tx, [...byId.keys()]);
   for (const row of found) {
     const clock = byId.get(row.id)!;
     const offsetMs = clock.offsetMs ?? row.offsetMs;
@@ -312,47 +295,15 @@ export async function sweepAlerts(ctx: Context, options: SweepOptions): Promise<
   const now = ctx.now();
   const before = new Date(now.getTime() - options.communicationTimeoutMs);
   await ctx.db.transaction(async (tx) => {
-    const result = await tx.execute(
-      sql`SELECT pg_try_advisory_xact_lock(hashtext('flowbox_alert_sweep')) AS locked`,
-    );
-    const [lock] = (result as unknown as { rows: { locked: boolean }[] }).rows;
-    if (!lock?.locked) return;
+    if (!(await trySweepLock(tx))) return;
     await sweepCommunication(tx, before, now);
     await sweepMaintenance(tx, now);
     await sweepWaterMismatch(tx, now);
   });
 }
 
-const noActiveAlert = (
-  tx: Db,
-  zoneId: typeof zones.id | typeof flowboxes.zoneId,
-  cause: ReturnType<typeof sql>,
-) =>
-  notExists(
-    tx
-      .select({ one: alerts.id })
-      .from(alerts)
-      .where(and(eq(alerts.zoneId, zoneId), eq(alerts.cause, cause), ne(alerts.state, 'resolved'))),
-  );
-
 async function sweepCommunication(tx: Db, before: Date, now: Date): Promise<void> {
-  const lastHeard = sql`coalesce(${flowboxes.lastSeenAt}, ${flowboxes.pairedAt})`;
-  const silent = await tx
-    .select({
-      id: flowboxes.id,
-      serial: flowboxes.serial,
-      zoneId: flowboxes.zoneId,
-      lastSeenAt: flowboxes.lastSeenAt,
-    })
-    .from(flowboxes)
-    .where(
-      and(
-        eq(flowboxes.pairingState, 'ready'),
-        lt(lastHeard, before),
-        noActiveAlert(tx, flowboxes.zoneId, sql`'flowbox_communication:' || ${flowboxes.id}`),
-      ),
-    );
-  for (const f of silent)
+  for (const f of await silentFlowboxes(tx, before))
     await raiseAlert(tx, {
       category: 'flowbox_communication',
       zoneId: f.zoneId,
@@ -363,26 +314,12 @@ async function sweepCommunication(tx: Db, before: Date, now: Date): Promise<void
       at: now,
     });
   // Back (heard since the timeout), or unpaired: the cause is gone.
-  const back = await tx
-    .select({ zoneId: alerts.zoneId, cause: alerts.cause })
-    .from(alerts)
-    .leftJoin(flowboxes, eq(flowboxes.id, alerts.flowboxId))
-    .where(
-      and(
-        eq(alerts.category, 'flowbox_communication'),
-        ne(alerts.state, 'resolved'),
-        or(isNull(flowboxes.id), sql`${flowboxes.lastSeenAt} >= ${before}`),
-      ),
-    );
-  for (const a of back) await clearAlert(tx, { zoneId: a.zoneId, cause: a.cause, at: now }, 'device');
+  for (const a of await communicationAlertsBack(tx, before))
+    await clearAlert(tx, { zoneId: a.zoneId, cause: a.cause, at: now }, 'device');
 }
 
 async function sweepMaintenance(tx: Db, now: Date): Promise<void> {
-  const inMaintenance = await tx
-    .select({ id: zones.id })
-    .from(zones)
-    .where(and(eq(zones.maintenanceMode, true), noActiveAlert(tx, zones.id, sql`'maintenance'`)));
-  for (const z of inMaintenance)
+  for (const z of await zonesInMaintenance(tx))
     await raiseAlert(tx, {
       category: 'maintenance',
       zoneId: z.id,
@@ -390,35 +327,12 @@ async function sweepMaintenance(tx: Db, now: Date): Promise<void> {
       details: {},
       at: now,
     });
-  const ended = await tx
-    .select({ zoneId: alerts.zoneId })
-    .from(alerts)
-    .innerJoin(zones, eq(zones.id, alerts.zoneId))
-    .where(
-      and(eq(alerts.cause, 'maintenance'), ne(alerts.state, 'resolved'), eq(zones.maintenanceMode, false)),
-    );
-  for (const a of ended) await clearAlert(tx, { zoneId: a.zoneId, cause: 'maintenance', at: now });
+  for (const a of await maintenanceAlertsEnded(tx))
+    await clearAlert(tx, { zoneId: a.zoneId, cause: 'maintenance', at: now });
 }
 
 async function sweepWaterMismatch(tx: Db, now: Date): Promise<void> {
-  const mismatched = await tx
-    .select({
-      id: flowboxes.id,
-      serial: flowboxes.serial,
-      zoneId: flowboxes.zoneId,
-      device: flowboxes.waterTemperature,
-      zone: zones.waterTemperature,
-    })
-    .from(flowboxes)
-    .innerJoin(zones, eq(zones.id, flowboxes.zoneId))
-    .where(
-      and(
-        eq(flowboxes.pairingState, 'ready'),
-        sql`${flowboxes.waterTemperature} IS NOT NULL AND ${flowboxes.waterTemperature} <> ${zones.waterTemperature}`,
-        noActiveAlert(tx, flowboxes.zoneId, sql`'water_mismatch:' || ${flowboxes.id}`),
-      ),
-    );
-  for (const f of mismatched)
+  for (const f of await waterMismatchedFlowboxes(tx))
     await raiseAlert(tx, {
       category: 'water_temperature',
       zoneId: f.zoneId,
@@ -428,17 +342,6 @@ async function sweepWaterMismatch(tx: Db, now: Date): Promise<void> {
       details: { device_water: f.device, zone_water: f.zone },
       at: now,
     });
-  const fixed = await tx
-    .select({ zoneId: alerts.zoneId, cause: alerts.cause })
-    .from(alerts)
-    .innerJoin(zones, eq(zones.id, alerts.zoneId))
-    .leftJoin(flowboxes, eq(flowboxes.id, alerts.flowboxId))
-    .where(
-      and(
-        sql`${alerts.cause} LIKE 'water_mismatch:%'`,
-        ne(alerts.state, 'resolved'),
-        or(isNull(flowboxes.id), sql`${flowboxes.waterTemperature} = ${zones.waterTemperature}`),
-      ),
-    );
-  for (const a of fixed) await clearAlert(tx, { zoneId: a.zoneId, cause: a.cause, at: now });
+  for (const a of await waterMismatchAlertsFixed(tx))
+    await clearAlert(tx, { zoneId: a.zoneId, cause: a.cause, at: now });
 }

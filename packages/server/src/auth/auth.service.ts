@@ -1,14 +1,32 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { EventAction, Language, RegisterInput, Tokens } from '@flowbox/shared';
 import { makeActor, type Actor } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { recordChange } from '../events/events.repo.ts';
-import { refreshTokens, registrations, sessions, users, userTokens } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { invitationEmail, registrationExistsEmail, resetPasswordEmail } from '../mail/templates.ts';
 import { findUserByEmail, findUserById, type UserRow } from '../users/users.repo.ts';
+import {
+  claimLinkToken,
+  claimRefreshToken,
+  expireLinkTokens,
+  expireRefreshTokens,
+  findSessionRevokedAt,
+  findSessionUser,
+  hasPendingRegistration,
+  hasSessionFrom,
+  insertLinkToken,
+  insertRefreshToken,
+  insertRegistration,
+  insertSession,
+  lockRegistration,
+  markLoggedIn,
+  revokeSessionRow,
+  revokeUserSessions,
+  setPasswordHash,
+  touchSession,
+} from './auth.repo.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { ANONYMOUS_LIMITS, LoginThrottle, registrationKey, resetKey, THROTTLE } from './throttle.ts';
 import { createLinkToken, hashLinkToken, TokenSigner } from './tokens.ts';
@@ -61,28 +79,24 @@ export class AuthService {
     const ok = await verifyPassword(user?.passwordHash ?? null, password);
     if (!user || !ok) throw new AppError('errors.login_failed');
     await this.throttle.loginSucceeded(attempt);
-    await this.ctx.db.update(users).set({ lastLoggedIn: this.ctx.now() }).where(eq(users.id, user.id));
+    await markLoggedIn(this.ctx.db, user.id, this.ctx.now());
     return this.openSession(user.id, client);
   }
 
   /** Whether the user has opened a session from this address lately (docs/reliability.md). */
   private async signedInFrom(userId: string, ip: string): Promise<boolean> {
     const since = new Date(this.ctx.now().getTime() - THROTTLE.knownAddressDays * 86_400_000);
-    const [row] = await this.ctx.db
-      .select({ id: sessions.id })
-      .from(sessions)
-      .where(and(eq(sessions.userId, userId), eq(sessions.ip, ip), gt(sessions.createdAt, since)))
-      .limit(1);
-    return Boolean(row);
+    return hasSessionFrom(this.ctx.db, userId, ip, since);
   }
 
   /** Opens a new session (a refresh-token family) and answers its first pair of tokens. */
   async openSession(userId: string, client: Client): Promise<Tokens> {
-    const [session] = await this.ctx.db
-      .insert(sessions)
-      .values({ userId, ip: client.ip, userAgent: client.userAgent?.slice(0, 300) })
-      .returning({ id: sessions.id });
-    return this.issueTokens(userId, session!.id);
+    const sessionId = await insertSession(this.ctx.db, {
+      userId,
+      ip: client.ip,
+      userAgent: client.userAgent?.slice(0, 300),
+    });
+    return this.issueTokens(userId, sessionId);
   }
 
   /**
@@ -92,36 +106,25 @@ export class AuthService {
   async refresh(refreshToken: string): Promise<Tokens> {
     const claims = await this.signer.verifyRefresh(refreshToken);
     const now = this.ctx.now();
-    const [claimed] = await this.ctx.db
-      .update(refreshTokens)
-      .set({ usedAt: now })
-      .where(
-        and(
-          eq(refreshTokens.id, claims.tokenId),
-          eq(refreshTokens.sessionId, claims.sessionId),
-          isNull(refreshTokens.usedAt),
-          gt(refreshTokens.expiresAt, now),
-        ),
-      )
-      .returning({ id: refreshTokens.id });
-    if (!claimed) {
+    if (!(await claimRefreshToken(this.ctx.db, claims.tokenId, claims.sessionId, now))) {
       await this.revokeSession(claims.sessionId, 'refresh token reused');
       throw new AppError('errors.auth_expired');
     }
-    const [session] = await this.ctx.db
-      .select({ revokedAt: sessions.revokedAt })
-      .from(sessions)
-      .where(eq(sessions.id, claims.sessionId));
+    const session = await findSessionRevokedAt(this.ctx.db, claims.sessionId);
     if (!session || session.revokedAt) throw new AppError('errors.auth_expired');
-    await this.ctx.db.update(sessions).set({ lastUsedAt: now }).where(eq(sessions.id, claims.sessionId));
+    await touchSession(this.ctx.db, claims.sessionId, now);
     return this.issueTokens(claims.userId, claims.sessionId);
+  }
+
+  /** New tokens for a live session whose refresh token stops working: the session keeps one live refresh token. */
+  async renewTokens(userId: string, sessionId: string): Promise<Tokens> {
+    await expireRefreshTokens(this.ctx.db, sessionId, this.ctx.now());
+    return this.issueTokens(userId, sessionId);
   }
 
   async issueTokens(userId: string, sessionId: string): Promise<Tokens> {
     const tokenId = randomUUID();
-    await this.ctx.db
-      .insert(refreshTokens)
-      .values({ id: tokenId, sessionId, expiresAt: this.signer.refreshExpiry() });
+    await insertRefreshToken(this.ctx.db, { id: tokenId, sessionId, expiresAt: this.signer.refreshExpiry() });
     const [access_token, refresh_token] = await Promise.all([
       this.signer.signAccess({ userId, sessionId }),
       this.signer.signRefresh({ userId, sessionId, tokenId }),
@@ -132,18 +135,7 @@ export class AuthService {
   /** Checks an access token and loads its user; a revoked session or a deleted user ends here. */
   async authenticate(accessToken: string): Promise<Actor> {
     const claims = await this.signer.verifyAccess(accessToken);
-    // One round trip on every request: the session, its user and the user's sites.
-    const [row] = await this.ctx.db
-      .select({
-        user: users,
-        revokedAt: sessions.revokedAt,
-        siteIds: sql<
-          string[]
-        >`coalesce((SELECT array_agg(us.site_id::text ORDER BY us.site_id) FROM user_sites AS us WHERE us.user_id = "users"."id"), '{}')`,
-      })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(and(eq(sessions.id, claims.sessionId), eq(users.id, claims.userId)));
+    const row = await findSessionUser(this.ctx.db, claims.sessionId, claims.userId);
     if (!row || row.revokedAt) throw new AppError('errors.auth_expired');
     return makeActor(row.user, row.siteIds, claims.sessionId);
   }
@@ -153,20 +145,12 @@ export class AuthService {
   }
 
   async revokeSession(sessionId: string, reason: string): Promise<void> {
-    await this.ctx.db
-      .update(sessions)
-      .set({ revokedAt: this.ctx.now(), revokedReason: reason })
-      .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+    await revokeSessionRow(this.ctx.db, sessionId, this.ctx.now(), reason);
   }
 
   /** Ends every session of a user but the one given (after a password change or reset). */
   async revokeOtherSessions(userId: string, keepSessionId: string | null, reason: string): Promise<void> {
-    const conditions = [eq(sessions.userId, userId), isNull(sessions.revokedAt)];
-    if (keepSessionId) conditions.push(ne(sessions.id, keepSessionId));
-    await this.ctx.db
-      .update(sessions)
-      .set({ revokedAt: this.ctx.now(), revokedReason: reason })
-      .where(and(...conditions));
+    await revokeUserSessions(this.ctx.db, userId, keepSessionId, this.ctx.now(), reason);
   }
 
   async updatePassword(actor: Actor, currentPassword: string, password: string): Promise<void> {
@@ -178,7 +162,7 @@ export class AuthService {
     }
     const passwordHash = await hashPassword(password);
     await this.ctx.db.transaction(async (tx) => {
-      await tx.update(users).set({ passwordHash, updatedAt: this.ctx.now() }).where(eq(users.id, actor.id));
+      await setPasswordHash(tx, actor.id, passwordHash, this.ctx.now());
       await recordPasswordEvent(tx, this.ctx.now(), 'password_changed', user);
     });
     await this.revokeOtherSessions(actor.id, actor.sessionId, 'password changed');
@@ -223,36 +207,18 @@ export class AuthService {
     const now = this.ctx.now();
     const passwordHash = await hashPassword(password);
     const user = await this.ctx.db.transaction(async (tx) => {
-      const [link] = await tx
-        .update(userTokens)
-        .set({ usedAt: now })
-        .where(
-          and(
-            eq(userTokens.tokenHash, hashLinkToken(token)),
-            eq(userTokens.kind, kind),
-            isNull(userTokens.usedAt),
-            gt(userTokens.expiresAt, now),
-          ),
-        )
-        .returning({ userId: userTokens.userId });
-      if (!link) return null;
-      const [updated] = await tx
-        .update(users)
-        .set({ passwordHash, updatedAt: now })
-        .where(eq(users.id, link.userId))
-        .returning();
+      const userId = await claimLinkToken(tx, hashLinkToken(token), kind, now);
+      if (!userId) return null;
+      const updated = await setPasswordHash(tx, userId, passwordHash, now);
       await recordPasswordEvent(
         tx,
         now,
         kind === 'invite' ? 'invitation_accepted' : 'password_reset',
-        updated!,
+        updated,
       );
       // Any other link of the same user stops working too: only the newest intent counts.
-      await tx
-        .update(userTokens)
-        .set({ usedAt: now })
-        .where(and(eq(userTokens.userId, link.userId), isNull(userTokens.usedAt)));
-      return updated!;
+      await expireLinkTokens(tx, userId, now);
+      return updated;
     });
     if (!user) throw new AppError('errors.invalid_token');
     // Whoever opened the link holds the mailbox: the account's sign-in lock is lifted.
@@ -277,15 +243,11 @@ export class AuthService {
    */
   private async recordRegistration(input: RegisterInput, passwordHash: string): Promise<void> {
     const existingUser = await this.ctx.db.transaction(async (tx) => {
-      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`register:${input.email}`}, 0))`);
+      await lockRegistration(tx, input.email);
       const user = await findUserByEmail(tx, input.email);
       if (user) return user;
-      const [pending] = await tx
-        .select({ id: registrations.id })
-        .from(registrations)
-        .where(and(eq(registrations.email, input.email), eq(registrations.status, 'pending')));
-      if (!pending)
-        await tx.insert(registrations).values({
+      if (!(await hasPendingRegistration(tx, input.email)))
+        await insertRegistration(tx, {
           firstname: input.firstname,
           lastname: input.lastname,
           email: input.email,
@@ -325,9 +287,12 @@ export class AuthService {
 
   private async createLink(userId: string, kind: 'reset' | 'invite', ttlMs: number): Promise<string> {
     const { token, hash } = createLinkToken();
-    await this.ctx.db
-      .insert(userTokens)
-      .values({ userId, kind, tokenHash: hash, expiresAt: new Date(this.ctx.now().getTime() + ttlMs) });
+    await insertLinkToken(this.ctx.db, {
+      userId,
+      kind,
+      tokenHash: hash,
+      expiresAt: new Date(this.ctx.now().getTime() + ttlMs),
+    });
     return token;
   }
 

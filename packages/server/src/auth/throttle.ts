@@ -1,7 +1,14 @@
-import { and, eq, gt, inArray, lt, max, min, count, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { loginFailures } from '../db/schema.ts';
 import { TooManyRequests } from '../errors.ts';
+import {
+  deleteFailures,
+  deleteFailuresBefore,
+  deleteFailuresOf,
+  insertFailures,
+  keyStats,
+  lockKeys,
+  type KeyStats,
+} from './login-failures.repo.ts';
 
 /**
  * The sign-in policy (docs/reliability.md "Sign-in throttling", OWASP ASVS 4.0.3 V2.2.1). Counts
@@ -33,8 +40,6 @@ export const ANONYMOUS_LIMITS = {
   /** Registrations per client address an hour. */
   registrationsPerAddress: 5,
 } as const;
-
-type KeyStats = { failures: number; oldest: Date; newest: Date };
 
 /** How long a sign-in must wait, in ms (0: it may be checked now); pure, so the policy is testable alone. */
 export function loginWaitMs(
@@ -86,16 +91,12 @@ export class LoginThrottle {
     const ids = await this.db.transaction(async (tx) => {
       await lockKeys(tx, [keys.account, keys.address]);
       const now = this.now();
-      const stats = await keyStats(tx, Object.values(keys), now);
+      const stats = await keyStats(tx, Object.values(keys), windowStart(now));
       const of = (key: string) => stats.get(key);
       const statsByKind = { pair: of(keys.pair), address: of(keys.address), account: of(keys.account) };
       const waitMs = loginWaitMs(statsByKind, knownAddress, now);
       if (waitMs > 0) throw tooManyAttempts(waitMs);
-      const rows = await tx
-        .insert(loginFailures)
-        .values(Object.values(keys).map((key) => ({ key, at: now })))
-        .returning({ id: loginFailures.id });
-      return rows.map((r) => r.id);
+      return insertFailures(tx, Object.values(keys), now);
     });
     await this.prune();
     return { ids, pairKey: keys.pair };
@@ -103,19 +104,12 @@ export class LoginThrottle {
 
   /** The password was right: the attempt was no failure, and this pair starts afresh. */
   async loginSucceeded(attempt: LoginAttempt): Promise<void> {
-    await this.db
-      .delete(loginFailures)
-      .where(or(inArray(loginFailures.id, attempt.ids), eq(loginFailures.key, attempt.pairKey)));
+    await deleteFailures(this.db, attempt.ids, attempt.pairKey);
   }
 
   /** The owner proved they hold the mailbox (emailed link): the account's failures are forgotten. */
   async clearAccount(email: string): Promise<void> {
-    const account = accountKey(email);
-    await this.db
-      .delete(loginFailures)
-      .where(
-        or(eq(loginFailures.key, account), sql`starts_with(${loginFailures.key}, ${pairPrefix(email)})`),
-      );
+    await deleteFailuresOf(this.db, accountKey(email), pairPrefix(email));
   }
 
   /** Counts one more attempt under `key`, or refuses with 429 when `limit` were made in the hour. */
@@ -123,20 +117,20 @@ export class LoginThrottle {
     await this.db.transaction(async (tx) => {
       await lockKeys(tx, [key]);
       const now = this.now();
-      const stats = (await keyStats(tx, [key], now)).get(key);
+      const stats = (await keyStats(tx, [key], windowStart(now))).get(key);
       if (stats && stats.failures >= limit)
         throw tooManyAttempts(stats.oldest.getTime() + THROTTLE.windowMs - now.getTime());
-      await tx.insert(loginFailures).values({ key, at: now });
+      await insertFailures(tx, [key], now);
     });
     await this.prune();
   }
 
   /** Rows older than the window count for nothing; cleared at most once a minute per instance. */
   private async prune(): Promise<void> {
-    const now = this.now().getTime();
-    if (now - this.lastPruneMs < 60_000) return;
-    this.lastPruneMs = now;
-    await this.db.delete(loginFailures).where(lt(loginFailures.at, new Date(now - THROTTLE.windowMs)));
+    const now = this.now();
+    if (now.getTime() - this.lastPruneMs < 60_000) return;
+    this.lastPruneMs = now.getTime();
+    await deleteFailuresBefore(this.db, windowStart(now));
   }
 }
 
@@ -145,35 +139,7 @@ function tooManyAttempts(waitMs: number): TooManyRequests {
   return new TooManyRequests('errors.too_many_attempts', seconds, { minutes: Math.ceil(seconds / 60) });
 }
 
-/** Serialises the reservations that share a key, on every instance; taken in one order, so no deadlock. */
-async function lockKeys(tx: Db, keys: string[]): Promise<void> {
-  for (const key of [...keys].sort())
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`login:${key}`}, 0))`);
-}
-
-async function keyStats(db: Db, keys: string[], now: Date): Promise<Map<string, KeyStats>> {
-  const rows = await db
-    .select({
-      key: loginFailures.key,
-      failures: count(),
-      oldest: min(loginFailures.at),
-      newest: max(loginFailures.at),
-    })
-    .from(loginFailures)
-    .where(
-      and(
-        inArray(loginFailures.key, keys),
-        gt(loginFailures.at, new Date(now.getTime() - THROTTLE.windowMs)),
-      ),
-    )
-    .groupBy(loginFailures.key);
-  return new Map(
-    rows.map((r) => [
-      r.key,
-      { failures: r.failures, oldest: new Date(r.oldest!), newest: new Date(r.newest!) },
-    ]),
-  );
-}
+const windowStart = (now: Date) => new Date(now.getTime() - THROTTLE.windowMs);
 
 const normal = (email: string) => email.trim().toLowerCase();
 const accountKey = (email: string) => `account:${normal(email)}`;

@@ -14,14 +14,13 @@ import {
   type Trigger,
   type VolumeUnit,
 } from '@flowbox/shared';
-import { and, eq, gte, inArray } from 'drizzle-orm';
 import { requireSiteManage, requireSiteRead, type Actor } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { valveUnconfirmedCause } from '../alerts/raisers.ts';
-import { deviceCommands } from '../db/schema.ts';
 import { AppError, namesMismatch, notFound } from '../errors.ts';
 import { recordChange, recordEvent } from '../events/events.repo.ts';
+import { openSystemClosesSince, valveClosesSince } from '../flowboxes/commands.repo.ts';
 import type { CommandsService } from '../flowboxes/commands.service.ts';
 import { listFlowboxes, type LocatedFlowbox } from '../flowboxes/flowboxes.repo.ts';
 import type { ZonePath } from '../http/params.ts';
@@ -143,29 +142,9 @@ export class AutomationService {
         now,
       );
       const flowboxIds = (await listFlowboxes(tx, found.scope)).map((f) => f.flowbox.id);
-      const onTheirWay =
-        flowboxIds.length === 0
-          ? []
-          : await tx
-              .select({ id: deviceCommands.id })
-              .from(deviceCommands)
-              .where(
-                and(
-                  inArray(deviceCommands.flowboxId, flowboxIds),
-                  eq(deviceCommands.name, 'valve_close'),
-                  eq(deviceCommands.origin, 'system'),
-                  inArray(deviceCommands.status, ['pending', 'sent', 'acked']),
-                  gte(deviceCommands.issuedAt, found.automation.lockedAt!),
-                ),
-              );
+      const onTheirWay = await openSystemClosesSince(tx, flowboxIds, found.automation.lockedAt!);
       // Withdrawn, not failed: no flowbox_dysfunction alert for closes the user called off.
-      await this.commands.withdraw(
-        tx,
-        onTheirWay.map((c) => c.id),
-        'automatic_closing_exited',
-        now,
-        actor,
-      );
+      await this.commands.withdraw(tx, onTheirWay, 'automatic_closing_exited', now, actor);
       await recordChange(tx, now, actor, {
         action: 'automatic_closing_exited',
         object: 'zone',
@@ -365,22 +344,11 @@ export class AutomationService {
   private async superviseZone(tx: Db, found: ZoneAutomation, now: Date): Promise<void> {
     const lockedAt = found.automation.lockedAt!;
     const flowboxes = await readyFlowboxes(tx, found);
-    const closes =
-      flowboxes.length === 0
-        ? []
-        : await tx
-            .select({ flowboxId: deviceCommands.flowboxId, status: deviceCommands.status })
-            .from(deviceCommands)
-            .where(
-              and(
-                inArray(
-                  deviceCommands.flowboxId,
-                  flowboxes.map((f) => f.flowbox.id),
-                ),
-                eq(deviceCommands.name, 'valve_close'),
-                gte(deviceCommands.issuedAt, lockedAt),
-              ),
-            );
+    const closes = await valveClosesSince(
+      tx,
+      flowboxes.map((f) => f.flowbox.id),
+      lockedAt,
+    );
     const unconfirmed = flowboxes.filter(
       (f) => !closes.some((c) => c.flowboxId === f.flowbox.id && c.status === 'done'),
     );

@@ -16,7 +16,7 @@ import { retireFlowboxesUnder } from '../flowboxes/removal.ts';
 import type { BuildingPath, SitePath } from '../http/params.ts';
 import { removeImageFiles } from '../images/images.files.ts';
 import { imageFilesUnder } from '../images/images.repo.ts';
-import type { DeviceLink } from '../mqtt/device-link.ts';
+import type { DeviceLink } from '../devices/index.ts';
 import {
   deleteBuilding,
   findBuilding,

@@ -13,7 +13,7 @@ import { forbidden, namesMismatch, notFound } from '../errors.ts';
 import { removeImageFiles } from '../images/images.files.ts';
 import { retireFlowboxesUnder } from '../flowboxes/removal.ts';
 import { imageFilesUnder } from '../images/images.repo.ts';
-import type { DeviceLink } from '../mqtt/device-link.ts';
+import type { DeviceLink } from '../devices/index.ts';
 import {
   deleteCustomer,
   findCustomer,

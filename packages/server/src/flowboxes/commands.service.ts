@@ -10,20 +10,29 @@ import {
   type FlowboxCommandCreateSchema,
   type FlowboxCommandName,
 } from '@flowbox/shared';
-import { and, desc, eq, inArray, lte, notInArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import { requireSiteManage, requireSiteRead, type Actor } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
-import { deviceCommands, flowboxes } from '../db/schema.ts';
 import { AppError, notFound } from '../errors.ts';
 import { recordEvent } from '../events/events.repo.ts';
 import { notifyLive } from '../live/live.ts';
-import type { DeviceLink } from '../mqtt/device-link.ts';
+import type { DeviceLink } from '../devices/index.ts';
+import {
+  claimDueCommands,
+  completeAutotest,
+  findCommand,
+  insertCommand,
+  listCommands,
+  lockDeviceCommand,
+  lockOpenCommands,
+  OPEN_STATUSES,
+  updateCommand,
+  type CommandRow,
+} from './commands.repo.ts';
 import { findFlowbox, findFlowboxById, type FlowboxPath, type LocatedFlowbox } from './flowboxes.repo.ts';
 import { autotestAlert, valveCommandAlert } from '../alerts/index.ts';
 
-type CommandRow = typeof deviceCommands.$inferSelect;
 type CreateInput = z.output<typeof FlowboxCommandCreateSchema>;
 
 /** The protocol command (docs/protocol.md) that carries each command of the API. */
@@ -68,7 +77,6 @@ const AUTOTEST_ACTION: Record<AutotestResult, EventAction> = {
   failed: 'autotest_failed',
 };
 
-const OPEN_STATUSES = ['pending', 'sent', 'acked'] as const;
 /** How many due commands one pass claims; the rest wait for the next pass. */
 const CLAIM_BATCH = 100;
 
@@ -92,26 +100,23 @@ export class CommandsService {
     const now = this.ctx.now();
     const { params } = protocolCommandOf(input);
     const row = await this.ctx.db.transaction(async (tx) => {
-      const [created] = await tx
-        .insert(deviceCommands)
-        .values({
-          flowboxId: located.flowbox.id,
-          name: input.name,
-          params,
-          issuedBy: actor.id,
-          issuedByName: actor.name,
-          origin: 'web',
-          issuedAt: now,
-          expiresAt: new Date(now.getTime() + COMMAND_DEFAULT_TTL_S * 1000),
-          nextAttemptAt: now,
-          status: 'pending',
-        })
-        .returning();
-      await this.notify(tx, located, created!);
-      return created!;
+      const created = await insertCommand(tx, {
+        flowboxId: located.flowbox.id,
+        name: input.name,
+        params,
+        issuedBy: actor.id,
+        issuedByName: actor.name,
+        origin: 'web',
+        issuedAt: now,
+        expiresAt: new Date(now.getTime() + COMMAND_DEFAULT_TTL_S * 1000),
+        nextAttemptAt: now,
+        status: 'pending',
+      });
+      await this.notify(tx, located, created);
+      return created;
     });
     await this.dispatchDue();
-    return toApiCommand((await this.findRow(row.id)) ?? row);
+    return toApiCommand((await findCommand(this.ctx.db, row.id)) ?? row);
   }
 
   /**
@@ -126,20 +131,17 @@ export class CommandsService {
     now: Date,
     expiresAt: Date,
   ): Promise<void> {
-    const [created] = await db
-      .insert(deviceCommands)
-      .values({
-        flowboxId: located.flowbox.id,
-        name,
-        params: protocolCommandOf({ name }).params,
-        origin: 'system',
-        issuedAt: now,
-        expiresAt,
-        nextAttemptAt: now,
-        status: 'pending',
-      })
-      .returning();
-    await this.notify(db, located, created!);
+    const created = await insertCommand(db, {
+      flowboxId: located.flowbox.id,
+      name,
+      params: protocolCommandOf({ name }).params,
+      origin: 'system',
+      issuedAt: now,
+      expiresAt,
+      nextAttemptAt: now,
+      status: 'pending',
+    });
+    await this.notify(db, located, created);
   }
 
   /**
@@ -156,15 +158,7 @@ export class CommandsService {
     by?: Pick<Actor, 'id' | 'name'>,
   ): Promise<void> {
     if (commandIds.length === 0) return;
-    const rows = await db
-      .select()
-      .from(deviceCommands)
-      .where(
-        and(inArray(deviceCommands.id, [...commandIds]), inArray(deviceCommands.status, [...OPEN_STATUSES])),
-      )
-      .orderBy(deviceCommands.id)
-      .for('update');
-    for (const command of rows)
+    for (const command of await lockOpenCommands(db, commandIds))
       await this.finish(db, command, 'expired', { reason }, now, { alerting: false, withdrawnBy: by });
   }
 
@@ -172,19 +166,13 @@ export class CommandsService {
     requireSiteRead(actor, path.customerId, path.siteId);
     const located = await findFlowbox(this.ctx.db, path);
     if (!located) throw notFound();
-    const rows = await this.ctx.db
-      .select()
-      .from(deviceCommands)
-      .where(eq(deviceCommands.flowboxId, located.flowbox.id))
-      .orderBy(desc(deviceCommands.issuedAt))
-      .limit(50);
-    return rows.map(toApiCommand);
+    return (await listCommands(this.ctx.db, located.flowbox.id, 50)).map(toApiCommand);
   }
 
   async info(actor: Actor, path: FlowboxPath, commandId: string): Promise<FlowboxCommand> {
     requireSiteRead(actor, path.customerId, path.siteId);
     const located = await findFlowbox(this.ctx.db, path);
-    const row = await this.findRow(commandId);
+    const row = await findCommand(this.ctx.db, commandId);
     if (!located || !row || row.flowboxId !== located.flowbox.id) throw notFound();
     return toApiCommand(row);
   }
@@ -196,16 +184,7 @@ export class CommandsService {
   async dispatchDue(): Promise<number> {
     const now = this.ctx.now();
     return this.ctx.db.transaction(async (tx) => {
-      const due = await tx
-        .select({ command: deviceCommands, serial: flowboxes.serial })
-        .from(deviceCommands)
-        .innerJoin(flowboxes, eq(flowboxes.id, deviceCommands.flowboxId))
-        .where(
-          and(inArray(deviceCommands.status, [...OPEN_STATUSES]), lte(deviceCommands.nextAttemptAt, now)),
-        )
-        .orderBy(deviceCommands.nextAttemptAt)
-        .limit(CLAIM_BATCH)
-        .for('update', { of: deviceCommands, skipLocked: true });
+      const due = await claimDueCommands(tx, now, CLAIM_BATCH);
       for (const { command, serial } of due) {
         if (command.expiresAt <= now) await this.finish(tx, command, 'expired', null, now);
         else if (command.status === 'acked') await this.waitUntilExpiry(tx, command);
@@ -219,21 +198,14 @@ export class CommandsService {
   async acknowledge(serial: string, ack: Ack): Promise<void> {
     const now = this.ctx.now();
     await this.ctx.db.transaction(async (tx) => {
-      const [found] = await tx
-        .select({ command: deviceCommands })
-        .from(deviceCommands)
-        .innerJoin(flowboxes, eq(flowboxes.id, deviceCommands.flowboxId))
-        .where(and(eq(deviceCommands.id, ack.command_id), eq(flowboxes.serial, serial)))
-        .for('update', { of: deviceCommands });
-      const command = found?.command;
+      const command = await lockDeviceCommand(tx, ack.command_id, serial);
       if (!command || !(OPEN_STATUSES as readonly string[]).includes(command.status)) return;
       if (ack.result === 'accepted') {
-        const [row] = await tx
-          .update(deviceCommands)
-          .set({ status: 'acked', nextAttemptAt: command.expiresAt })
-          .where(eq(deviceCommands.id, command.id))
-          .returning();
-        await this.notifyById(tx, row!);
+        const row = await updateCommand(tx, command.id, {
+          status: 'acked',
+          nextAttemptAt: command.expiresAt,
+        });
+        await this.notifyById(tx, row);
         return;
       }
       const result = ack.result === 'refused' ? { reason: ack.reason } : null;
@@ -249,19 +221,9 @@ export class CommandsService {
     outcome: { result: AutotestResult; checks: unknown[] },
     at: Date,
   ): Promise<void> {
-    const [command] = commandId
-      ? await db
-          .update(deviceCommands)
-          .set({ status: 'done', result: outcome, completedAt: at })
-          .where(
-            and(
-              eq(deviceCommands.id, commandId),
-              eq(deviceCommands.flowboxId, located.flowbox.id),
-              notInArray(deviceCommands.status, ['refused', 'expired']),
-            ),
-          )
-          .returning()
-      : [];
+    const command = commandId
+      ? await completeAutotest(db, commandId, located.flowbox.id, outcome, at)
+      : undefined;
     await recordEvent(db, at, {
       action: AUTOTEST_ACTION[outcome.result],
       object: 'flowbox',
@@ -288,20 +250,18 @@ export class CommandsService {
     // No broker attached yet (start-up): the command stays due for the next pass.
     if (!sent) return;
     const next = new Date(Math.min(now.getTime() + COMMAND_RETRY_S * 1000, command.expiresAt.getTime()));
-    const [row] = await db
-      .update(deviceCommands)
-      .set({ status: 'sent', attempts: command.attempts + 1, lastSentAt: now, nextAttemptAt: next })
-      .where(eq(deviceCommands.id, command.id))
-      .returning();
-    if (command.status === 'pending') await this.notifyById(db, row!);
+    const row = await updateCommand(db, command.id, {
+      status: 'sent',
+      attempts: command.attempts + 1,
+      lastSentAt: now,
+      nextAttemptAt: next,
+    });
+    if (command.status === 'pending') await this.notifyById(db, row);
   }
 
   /** Accepted but not finished (a long autotest): nothing to resend, it expires at its expiry. */
   private async waitUntilExpiry(db: Db, command: CommandRow): Promise<void> {
-    await db
-      .update(deviceCommands)
-      .set({ nextAttemptAt: command.expiresAt })
-      .where(eq(deviceCommands.id, command.id));
+    await updateCommand(db, command.id, { nextAttemptAt: command.expiresAt });
   }
 
   private async finish(
@@ -312,11 +272,7 @@ export class CommandsService {
     now: Date,
     { alerting = true, withdrawnBy }: { alerting?: boolean; withdrawnBy?: Pick<Actor, 'id' | 'name'> } = {},
   ): Promise<void> {
-    const [row] = await db
-      .update(deviceCommands)
-      .set({ status, result, completedAt: now })
-      .where(eq(deviceCommands.id, command.id))
-      .returning();
+    const row = await updateCommand(db, command.id, { status, result, completedAt: now });
     const located = await findFlowboxById(db, command.flowboxId);
     if (!located) return;
     const action =
@@ -339,12 +295,7 @@ export class CommandsService {
           status === 'done' ? [] : [command.name, ...(result?.reason ? [String(result.reason)] : [])],
       });
     if (alerting) await valveCommandAlert(db, located, command.name, status, now);
-    await this.notify(db, located, row!);
-  }
-
-  private async findRow(id: string): Promise<CommandRow | undefined> {
-    const [row] = await this.ctx.db.select().from(deviceCommands).where(eq(deviceCommands.id, id));
-    return row;
+    await this.notify(db, located, row);
   }
 
   private async notifyById(db: Db, command: CommandRow): Promise<void> {

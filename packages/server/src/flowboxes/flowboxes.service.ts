@@ -17,7 +17,7 @@ import { AppError, namesMismatch, notFound } from '../errors.ts';
 import { recordEvent } from '../events/events.repo.ts';
 import type { ZonePath } from '../http/params.ts';
 import { notifyLive } from '../live/live.ts';
-import type { DeviceLink } from '../mqtt/device-link.ts';
+import type { DeviceLink } from '../devices/index.ts';
 import { findZoneRow, type ZoneRow } from '../zones/zones.repo.ts';
 import {
   deleteFlowbox,

@@ -1,21 +1,20 @@
 import {
   deviceTimestampVerdict,
   parseDeviceMessage,
-  PARSE_FAILURE_REASONS,
   type DeviceEvent,
   type DeviceMessage,
   type DeviceState,
   type EventAction,
   type Presence,
 } from '@flowbox/shared';
-import { eq } from 'drizzle-orm';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
-import { zones } from '../db/schema.ts';
+import { INGEST_DROP_REASONS, type DropReason, type IngestCounters } from '../devices/index.ts';
 import { recordEvent } from '../events/events.repo.ts';
 import { notifyLive } from '../live/live.ts';
 import { TelemetryHooks } from '../telemetry/hooks.ts';
 import { TelemetryWriter } from '../telemetry/writer.ts';
+import { mirrorDeviceState } from '../zones/zones.repo.ts';
 import type { CommandsService } from './commands.service.ts';
 import {
   claimReceipt,
@@ -30,33 +29,6 @@ import type { FlowboxesService } from './flowboxes.service.ts';
 import { judgeClocks, rebootAlert } from '../alerts/index.ts';
 
 type Logger = { warn: (obj: object, msg: string) => void; error?: (obj: object, msg: string) => void };
-/**
- * Why a device message was dropped (and acknowledged: sending it again would change nothing).
- * `stale` and `future`: its `at` outside the window around the server's clock
- * (docs/protocol.md "Timestamps and their bounds"); `rejected`: a reading whose values the
- * database refused, isolated from its batch.
- */
-export const INGEST_DROP_REASONS = [
-  ...PARSE_FAILURE_REASONS,
-  'unknown_device',
-  'stale',
-  'future',
-  'rejected',
-] as const;
-export type DropReason = (typeof INGEST_DROP_REASONS)[number];
-
-export type IngestCounters = {
-  received: number;
-  applied: number;
-  /** Redelivered or replayed events (same flowbox + seq), applied once already. */
-  duplicates: number;
-  dropped: Record<DropReason, number>;
-  /** Messages left unacknowledged because storing them failed (the device or broker sends them again). */
-  not_stored: number;
-  /** States, events and acks whose `at` lay outside the window: applied, dated by the server. */
-  misdated: number;
-};
-
 /** Device messages whose `at` is the device's clock and is checked; presence and pairing carry none. */
 const BOUNDED_KINDS: ReadonlySet<string> = new Set(['telemetry', 'state', 'events', 'acks']);
 
@@ -352,8 +324,7 @@ export class FlowboxIngest {
         ? { leakDetectionMode: patch.leakDetectionMode }
         : {}),
     };
-    if (Object.keys(zonePatch).length > 0)
-      await db.update(zones).set(zonePatch).where(eq(zones.id, located.scope.zoneId));
+    if (Object.keys(zonePatch).length > 0) await mirrorDeviceState(db, located.scope.zoneId, zonePatch);
     const visible = patch.lastSeenAt === undefined || Object.keys(patch).length > 1;
     if (visible)
       await notifyLive(db, {

@@ -10,7 +10,7 @@ import {
 import type { Db } from '../db/client.ts';
 import { backedAccounts, lockDeviceAccounts } from '../flowboxes/flowboxes.repo.ts';
 import type { Logger } from './broker.ts';
-import type { AccountCounters, DeviceAccounts } from './device-link.ts';
+import type { AccountCounters, DeviceAccounts } from '../devices/index.ts';
 import type { DynsecCommand, DynsecControl } from './dynsec.ts';
 
 /**

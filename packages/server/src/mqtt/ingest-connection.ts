@@ -7,6 +7,7 @@ import mqtt, {
   type MqttClient,
 } from 'mqtt';
 import type { Logger } from './broker.ts';
+import { deferAcks } from './deferred-acks.ts';
 
 export type IngestConnectionOptions = {
   url: string;
@@ -218,41 +219,4 @@ export class IngestConnection {
       );
     };
   }
-}
-
-type PacketSender = (
-  packet: { cmd: string; messageId?: number },
-  cb?: (error?: Error) => void,
-  ...rest: unknown[]
-) => void;
-
-/**
- * Lets a PUBACK wait for a promise while mqtt.js goes on reading the connection (docs/telemetry.md
- * "External broker"). mqtt.js sends the PUBACK of a QoS 1 message from the `handleMessage`
- * callback and reads the next packet only after it, so acknowledging after commit would hold one
- * message per connection. This wraps its (private) `_sendPacket`: a PUBACK whose message id was
- * deferred is written once that message's promise resolves, and never if it rejects (the connection
- * is then dropped and the broker redelivers). Answers null when mqtt.js has no such method (another
- * version): ingest then keeps one message at a time, correct but slower.
- */
-function deferAcks(client: MqttClient): ((messageId: number, committed: Promise<unknown>) => void) | null {
-  const target = client as unknown as { _sendPacket?: PacketSender };
-  const send = target._sendPacket?.bind(client);
-  if (!send) return null;
-  const pending = new Map<number, Promise<unknown>>();
-  target._sendPacket = (packet, cb, ...rest) => {
-    const committed =
-      packet.cmd === 'puback' && packet.messageId !== undefined ? pending.get(packet.messageId) : undefined;
-    if (!committed) return send(packet, cb, ...rest);
-    pending.delete(packet.messageId!);
-    cb?.();
-    committed.then(
-      () => send(packet, undefined, ...rest),
-      () => undefined,
-    );
-  };
-  return (messageId, committed) => {
-    committed.catch(() => undefined);
-    pending.set(messageId, committed);
-  };
 }

@@ -22,7 +22,7 @@ import {
 import { Confirmations, ConfirmingWriter, confirmingHandler } from './confirmations.ts';
 import { DynsecDeviceAccounts } from './device-accounts.ts';
 import { IngestConnection } from './ingest-connection.ts';
-import type { DeviceLink } from './device-link.ts';
+import type { DeviceLink } from '../devices/index.ts';
 import { DynsecControl } from './dynsec.ts';
 
 export type DeviceMessaging = {

@@ -1,10 +1,9 @@
 import { ROLES } from '@flowbox/shared';
 import { z } from 'zod';
 import { requireRole } from '../access/access.ts';
-import { INGEST_DROP_REASONS } from '../flowboxes/ingest.ts';
 import { actorOf, errorResponses, type App } from '../http/types.ts';
 import type { JobRunner } from '../jobs/index.ts';
-import type { DeviceLink } from './device-link.ts';
+import { INGEST_DROP_REASONS, type DeviceLink } from '../devices/index.ts';
 
 const count = z.number().int();
 const MetricsSchema = z.object({

@@ -12,12 +12,10 @@ import {
   upsertHourly,
   writeBatch,
   type BatchFlowbox,
-  type DailyRow,
-  type HourlyRow,
   type LatestFigures,
-  type ReadingRow,
 } from './telemetry.repo.ts';
-import { dayOf, hourStart, placedAt, QUARTER_MS } from './time.ts';
+import { ConsumptionThrottle, LIVE_MEMORY } from './live-throttle.ts';
+import { compare, rollUp, type Candidate } from './rollups.ts';
 
 /**
  * What became of one submitted reading once its batch committed: stored, known already, from a
@@ -68,7 +66,6 @@ export type WriterCounters = {
 
 /** A flowbox's `flowbox` live message on telemetry: on (re)connection, else at most this often. */
 const FLOWBOX_LIVE_EVERY_MS = 10_000;
-const FLOWBOX_LIVE_MEMORY = 100_000;
 const RETRYABLE = new Set(['40P01', '40001']);
 const MAX_ATTEMPTS = 3;
 /** Waits before each new attempt of a batch whose connection was lost: about 2 s in all. */
@@ -400,7 +397,7 @@ export class TelemetryWriter {
       return last === undefined || now.getTime() - last >= FLOWBOX_LIVE_EVERY_MS;
     });
     if (due.length === 0) return;
-    if (this.flowboxNotified.size >= FLOWBOX_LIVE_MEMORY) this.flowboxNotified.clear();
+    if (this.flowboxNotified.size >= LIVE_MEMORY) this.flowboxNotified.clear();
     for (const f of due) this.flowboxNotified.set(f.flowbox.id, now.getTime());
     const scopes = new Map(due.map((f) => [f.flowbox.id, f.scope]));
     const rows = await flowboxRows(tx, [...scopes.keys()]);
@@ -419,170 +416,3 @@ type BatchResult = {
   stored: StoredReading[];
   zones: Map<string, BatchFlowbox['scope']>;
 };
-
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-type Candidate = { reading: ReadingRow; located: BatchFlowbox; entry: number; placedAt: Date };
-
-/**
- * Hourly and daily sums of readings (per zone, flowbox and hour or local day), in key order. The
- * readings come sorted by flowbox, so each flowbox's hours and days are gathered on their own,
- * keyed by number and by the (shared, cached) day string: no key built per reading.
- */
-function rollUp(readings: readonly Candidate[]): { hourly: HourlyRow[]; daily: DailyRow[] } {
-  const hourly: HourlyRow[] = [];
-  const daily: DailyRow[] = [];
-  let flowboxId: string | undefined;
-  let hours = new Map<number, HourlyRow>();
-  let days = new Map<string, DailyRow>();
-  const lastDay = { timezone: '', quarter: NaN, day: '' };
-  for (const c of readings) {
-    const r = c.reading;
-    if (r.flowboxId !== flowboxId) {
-      flowboxId = r.flowboxId;
-      hours = new Map();
-      days = new Map();
-    }
-    const hourMs = hourStart(r.measuredAt);
-    let h = hours.get(hourMs);
-    if (!h) {
-      h = {
-        zoneId: r.zoneId,
-        hour: new Date(hourMs),
-        flowboxId: r.flowboxId,
-        volumeMl: 0,
-        flowS: 0,
-        readings: 0,
-        temperatureMin: null,
-        temperatureMax: null,
-        temperatureSum: 0,
-        temperatureCount: 0,
-        humidityMin: null,
-        humidityMax: null,
-        humiditySum: 0,
-        humidityCount: 0,
-      };
-      hours.set(hourMs, h);
-      hourly.push(h);
-    }
-    h.volumeMl += r.volumeMl;
-    h.flowS += r.flowS;
-    h.readings += 1;
-    if (r.temperatureC !== null) {
-      h.temperatureMin =
-        h.temperatureMin === null ? r.temperatureC : Math.min(h.temperatureMin, r.temperatureC);
-      h.temperatureMax =
-        h.temperatureMax === null ? r.temperatureC : Math.max(h.temperatureMax, r.temperatureC);
-      h.temperatureSum += r.temperatureC;
-      h.temperatureCount += 1;
-    }
-    if (r.humidityPct !== null) {
-      h.humidityMin = h.humidityMin === null ? r.humidityPct : Math.min(h.humidityMin, r.humidityPct);
-      h.humidityMax = h.humidityMax === null ? r.humidityPct : Math.max(h.humidityMax, r.humidityPct);
-      h.humiditySum += r.humidityPct;
-      h.humidityCount += 1;
-    }
-    // Local dates change only on quarter hours (time.ts): the previous reading's day often holds.
-    const quarter = Math.floor(placedAt(r.measuredAt) / QUARTER_MS);
-    const timezone = c.located.timezone;
-    if (quarter !== lastDay.quarter || timezone !== lastDay.timezone) {
-      lastDay.quarter = quarter;
-      lastDay.timezone = timezone;
-      lastDay.day = dayOf(r.measuredAt, timezone);
-    }
-    const day = lastDay.day;
-    let d = days.get(day);
-    if (!d) {
-      d = { zoneId: r.zoneId, day, flowboxId: r.flowboxId, volumeMl: 0, flowS: 0, readings: 0 };
-      days.set(day, d);
-      daily.push(d);
-    }
-    d.volumeMl += r.volumeMl;
-    d.flowS += r.flowS;
-    d.readings += 1;
-  }
-  const byHour = (a: HourlyRow, b: HourlyRow) =>
-    compare(a.zoneId, b.zoneId) || a.hour.getTime() - b.hour.getTime() || compare(a.flowboxId, b.flowboxId);
-  const byDay = (a: DailyRow, b: DailyRow) =>
-    compare(a.zoneId, b.zoneId) || compare(a.day, b.day) || compare(a.flowboxId, b.flowboxId);
-  return { hourly: hourly.sort(byHour), daily: daily.sort(byDay) };
-}
-
-type ZoneFigures = { scope: BatchFlowbox['scope']; readings: number; volumeMl: number; latest: number };
-
-/**
- * One `consumption` live message per zone at most every `everyMs` (issue #6): the first one at once,
- * the rest gathered and sent when the interval is over, so the last readings of a burst are told too.
- */
-class ConsumptionThrottle {
-  private readonly pending = new Map<string, ZoneFigures>();
-  private readonly lastSent = new Map<string, number>();
-  private timer: NodeJS.Timeout | undefined;
-  private sending: Promise<void> = Promise.resolve();
-
-  constructor(
-    private readonly ctx: Context,
-    private readonly log: Logger,
-    private readonly everyMs: number,
-  ) {}
-
-  add(stored: readonly StoredReading[], zones: Map<string, BatchFlowbox['scope']>): void {
-    if (stored.length === 0) return;
-    for (const r of stored) {
-      const z =
-        this.pending.get(r.zoneId) ??
-        this.pending
-          .set(r.zoneId, { scope: zones.get(r.zoneId)!, readings: 0, volumeMl: 0, latest: 0 })
-          .get(r.zoneId)!;
-      z.readings += 1;
-      z.volumeMl += r.volumeMl;
-      z.latest = Math.max(z.latest, r.measuredAt.getTime());
-    }
-    this.send();
-  }
-
-  async close(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.sending;
-  }
-
-  /** Sends every zone whose interval is over; re-arms the timer for the others. */
-  private send(): void {
-    const now = this.ctx.now().getTime();
-    const messages: object[] = [];
-    let wait = Infinity;
-    for (const [zoneId, z] of this.pending) {
-      const last = this.lastSent.get(zoneId);
-      const left = last === undefined ? 0 : last + this.everyMs - now;
-      if (left > 0) {
-        wait = Math.min(wait, left);
-        continue;
-      }
-      this.pending.delete(zoneId);
-      this.lastSent.set(zoneId, now);
-      messages.push({
-        type: 'consumption',
-        customer_id: z.scope.customerId,
-        site_id: z.scope.siteId,
-        building_id: z.scope.buildingId,
-        zone_id: zoneId,
-        readings: z.readings,
-        volume_ml: z.volumeMl,
-        latest_measured_at: new Date(z.latest).toISOString(),
-      });
-    }
-    if (this.lastSent.size > FLOWBOX_LIVE_MEMORY) this.lastSent.clear();
-    if (messages.length > 0)
-      this.sending = this.sending
-        .then(() => notifyLiveMany(this.ctx.db, messages))
-        .catch((error: unknown) => this.log.warn({ err: error }, 'consumption live message failed'));
-    if (wait !== Infinity && !this.timer) {
-      this.timer = setTimeout(() => {
-        this.timer = undefined;
-        this.send();
-      }, wait);
-      this.timer.unref();
-    }
-  }
-}

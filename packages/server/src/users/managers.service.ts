@@ -1,4 +1,3 @@
-import { and, eq, inArray } from 'drizzle-orm';
 import { ROLES, type ManagerCreateSchema, type ManagerUpdateSchema } from '@flowbox/shared';
 import {
   type EventAction,
@@ -14,9 +13,10 @@ import { requireCustomerManage, requirePermission, requireRole, type Actor } fro
 import { zonesNotFollowed } from '../alerts/index.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import type { Context } from '../context.ts';
+import { requireCustomerRow } from '../customers/customers.repo.ts';
 import type { Db } from '../db/client.ts';
 import { changedFieldsOf, recordChange } from '../events/events.repo.ts';
-import { customers, refreshTokens, sites } from '../db/schema.ts';
+import { siteIdsOfCustomer } from '../sites/sites.repo.ts';
 import { AppError, forbidden, namesMismatch, notFound } from '../errors.ts';
 import {
   deleteUser,
@@ -150,11 +150,7 @@ export class ManagersService {
     const user = await this.present(row);
     if (!self) return { user };
     // spec §7: updating one's own record answers new tokens; the session keeps one live refresh token.
-    await this.ctx.db
-      .update(refreshTokens)
-      .set({ usedAt: this.ctx.now() })
-      .where(eq(refreshTokens.sessionId, actor.sessionId));
-    const tokens = await this.auth.issueTokens(actor.id, actor.sessionId);
+    const tokens = await this.auth.renewTokens(actor.id, actor.sessionId);
     return { user, access_token: tokens.access_token, refresh_token: tokens.refresh_token };
   }
 
@@ -215,20 +211,13 @@ export class ManagersService {
   /** A customer id that names no customer answers 404, as for sites (never an empty list or a 500). */
   private async requireCustomerOf(family: Family): Promise<void> {
     if (family.customerId === null) return;
-    const [row] = await this.ctx.db
-      .select({ id: customers.id })
-      .from(customers)
-      .where(eq(customers.id, family.customerId));
-    if (!row) throw notFound();
+    await requireCustomerRow(this.ctx.db, family.customerId);
   }
 
   private async requireSitesOfCustomer(customerId: string, siteIds: string[]): Promise<void> {
     if (siteIds.length === 0) return;
     const unique = [...new Set(siteIds)];
-    const found = await this.ctx.db
-      .select({ id: sites.id })
-      .from(sites)
-      .where(and(eq(sites.customerId, customerId), inArray(sites.id, unique)));
+    const found = await siteIdsOfCustomer(this.ctx.db, customerId, unique);
     if (found.length !== unique.length) throw new AppError('errors.invalid_site_list');
   }
 

@@ -128,6 +128,15 @@ export async function updateZone(db: Db, id: string, patch: Partial<NewZoneRow>)
   return row!;
 }
 
+/** The device state a zone mirrors from its flowboxes (valve, modes): not a user's change, so updated_at stays. */
+export async function mirrorDeviceState(
+  db: Db,
+  id: string,
+  patch: Partial<Pick<NewZoneRow, 'valveState' | 'maintenanceMode' | 'leakDetectionMode'>>,
+): Promise<void> {
+  await db.update(zones).set(patch).where(eq(zones.id, id));
+}
+
 /** Its water points go with it (foreign key cascade). */
 export async function deleteZone(db: Db, id: string): Promise<void> {
   await db.delete(zones).where(eq(zones.id, id));

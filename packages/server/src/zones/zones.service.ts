@@ -24,7 +24,7 @@ import { AppError, namesMismatch, notFound } from '../errors.ts';
 import { changedFieldsOf, recordChange } from '../events/events.repo.ts';
 import { retireFlowboxesUnder } from '../flowboxes/removal.ts';
 import type { BuildingPath, ZonePath } from '../http/params.ts';
-import type { DeviceLink } from '../mqtt/device-link.ts';
+import type { DeviceLink } from '../devices/index.ts';
 import {
   deleteZone,
   findZone,

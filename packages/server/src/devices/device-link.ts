@@ -8,31 +8,7 @@ import {
 } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../errors.ts';
-import type { IngestCounters } from '../flowboxes/ingest.ts';
-import type { WriterCounters } from '../telemetry/writer.ts';
-import type { BrokerCounters } from './broker.ts';
-
-/** What `/v1/metrics` shows: ingest drops by reason, the telemetry writer, the embedded broker's refusals. */
-export type DeviceCounters = {
-  ingest: IngestCounters;
-  telemetry: WriterCounters;
-  broker: BrokerCounters | null;
-  /** The external broker's device accounts, when the server manages them (Mosquitto dynamic security). */
-  accounts: AccountCounters | null;
-};
-
-export type AccountCounters = {
-  granted: number;
-  grant_failures: number;
-  revoked: number;
-  revoke_failures: number;
-  reconcile_passes: number;
-  reconcile_failures: number;
-  /** Accounts the broker had and the database did not know, removed by reconcile passes. */
-  reconcile_removed: number;
-  /** Live credentials without their account on the broker at the latest pass (only a new pairing mends them). */
-  missing: number;
-};
+import type { AccountCounters, DeviceCounters } from './counters.ts';
 
 /** What the server needs of a broker connection to reach devices. */
 export type DevicePublisher = {

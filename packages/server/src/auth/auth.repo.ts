@@ -1,0 +1,183 @@
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { refreshTokens, registrations, sessions, users, userTokens } from '../db/schema.ts';
+import type { UserRow } from '../users/users.repo.ts';
+
+export async function markLoggedIn(db: Db, userId: string, at: Date): Promise<void> {
+  await db.update(users).set({ lastLoggedIn: at }).where(eq(users.id, userId));
+}
+
+/** Whether the user opened a session from this address after `since`. */
+export async function hasSessionFrom(db: Db, userId: string, ip: string, since: Date): Promise<boolean> {
+  const [row] = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), eq(sessions.ip, ip), gt(sessions.createdAt, since)))
+    .limit(1);
+  return Boolean(row);
+}
+
+/** Answers the new session's id. */
+export async function insertSession(
+  db: Db,
+  values: { userId: string; ip: string; userAgent: string | undefined },
+): Promise<string> {
+  const [session] = await db.insert(sessions).values(values).returning({ id: sessions.id });
+  return session!.id;
+}
+
+export async function findSessionRevokedAt(
+  db: Db,
+  sessionId: string,
+): Promise<{ revokedAt: Date | null } | undefined> {
+  const [row] = await db
+    .select({ revokedAt: sessions.revokedAt })
+    .from(sessions)
+    .where(eq(sessions.id, sessionId));
+  return row;
+}
+
+export async function touchSession(db: Db, sessionId: string, at: Date): Promise<void> {
+  await db.update(sessions).set({ lastUsedAt: at }).where(eq(sessions.id, sessionId));
+}
+
+/** The session, its user and the user's sites, in one round trip (it runs on every request). */
+export async function findSessionUser(db: Db, sessionId: string, userId: string) {
+  const [row] = await db
+    .select({
+      user: users,
+      revokedAt: sessions.revokedAt,
+      siteIds: sql<
+        string[]
+      >`coalesce((SELECT array_agg(us.site_id::text ORDER BY us.site_id) FROM user_sites AS us WHERE us.user_id = "users"."id"), '{}')`,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, sessionId), eq(users.id, userId)));
+  return row;
+}
+
+export async function revokeSessionRow(db: Db, sessionId: string, at: Date, reason: string): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ revokedAt: at, revokedReason: reason })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+}
+
+/** Revokes the user's live sessions, but `keepSessionId`'s. */
+export async function revokeUserSessions(
+  db: Db,
+  userId: string,
+  keepSessionId: string | null,
+  at: Date,
+  reason: string,
+): Promise<void> {
+  const conditions = [eq(sessions.userId, userId), isNull(sessions.revokedAt)];
+  if (keepSessionId) conditions.push(ne(sessions.id, keepSessionId));
+  await db
+    .update(sessions)
+    .set({ revokedAt: at, revokedReason: reason })
+    .where(and(...conditions));
+}
+
+export async function insertRefreshToken(
+  db: Db,
+  values: { id: string; sessionId: string; expiresAt: Date },
+): Promise<void> {
+  await db.insert(refreshTokens).values(values);
+}
+
+/** Marks every refresh token of the session used. */
+export async function expireRefreshTokens(db: Db, sessionId: string, at: Date): Promise<void> {
+  await db.update(refreshTokens).set({ usedAt: at }).where(eq(refreshTokens.sessionId, sessionId));
+}
+
+/** Marks the session's refresh token used, if it was unused and unexpired; false otherwise. */
+export async function claimRefreshToken(
+  db: Db,
+  tokenId: string,
+  sessionId: string,
+  now: Date,
+): Promise<boolean> {
+  const [claimed] = await db
+    .update(refreshTokens)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(refreshTokens.id, tokenId),
+        eq(refreshTokens.sessionId, sessionId),
+        isNull(refreshTokens.usedAt),
+        gt(refreshTokens.expiresAt, now),
+      ),
+    )
+    .returning({ id: refreshTokens.id });
+  return Boolean(claimed);
+}
+
+export async function setPasswordHash(
+  db: Db,
+  userId: string,
+  passwordHash: string,
+  at: Date,
+): Promise<UserRow> {
+  const [row] = await db
+    .update(users)
+    .set({ passwordHash, updatedAt: at })
+    .where(eq(users.id, userId))
+    .returning();
+  return row!;
+}
+
+export async function insertLinkToken(
+  db: Db,
+  values: { userId: string; kind: 'reset' | 'invite'; tokenHash: string; expiresAt: Date },
+): Promise<void> {
+  await db.insert(userTokens).values(values);
+}
+
+/** Marks an unused, unexpired emailed link used; answers its user, or undefined. */
+export async function claimLinkToken(
+  db: Db,
+  tokenHash: string,
+  kind: 'reset' | 'invite',
+  now: Date,
+): Promise<string | undefined> {
+  const [link] = await db
+    .update(userTokens)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(userTokens.tokenHash, tokenHash),
+        eq(userTokens.kind, kind),
+        isNull(userTokens.usedAt),
+        gt(userTokens.expiresAt, now),
+      ),
+    )
+    .returning({ userId: userTokens.userId });
+  return link?.userId;
+}
+
+/** Marks every unused link of the user used. */
+export async function expireLinkTokens(db: Db, userId: string, at: Date): Promise<void> {
+  await db
+    .update(userTokens)
+    .set({ usedAt: at })
+    .where(and(eq(userTokens.userId, userId), isNull(userTokens.usedAt)));
+}
+
+/** Serialises the registrations of one address, on every instance, until the transaction ends. */
+export async function lockRegistration(tx: Db, email: string): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`register:${email}`}, 0))`);
+}
+
+export async function hasPendingRegistration(db: Db, email: string): Promise<boolean> {
+  const [pending] = await db
+    .select({ id: registrations.id })
+    .from(registrations)
+    .where(and(eq(registrations.email, email), eq(registrations.status, 'pending')));
+  return Boolean(pending);
+}
+
+export async function insertRegistration(db: Db, values: typeof registrations.$inferInsert): Promise<void> {
+  await db.insert(registrations).values(values);
+}
