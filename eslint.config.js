@@ -33,6 +33,7 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   ...(await import('./packages/web/eslint.boundaries.js')).webBoundaries,
+  ...(await import('./packages/server/eslint.layers.js')).serverLayers,
   {
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { ...globals.node } },

@@ -1,7 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import { ConfigError, loadConfig } from './config.ts';
-import { PortInUseError } from './mqtt/broker.ts';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './seed/seed.ts';
+import { PortInUseError } from './mqtt/index.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './seed/index.ts';
 import { PortBusyError, startServer } from './server.ts';
 
 /** `npm start`: one process serving the API, the web app and the device broker. */

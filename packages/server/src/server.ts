@@ -3,12 +3,12 @@ import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { DatabaseWatch } from './health/database-watch.ts';
 import { Readiness } from './health/readiness.ts';
-import { startDemoFleet, type DemoFleet } from './demo/fleet.ts';
-import { startDeviceMessaging, type DeviceMessaging } from './mqtt/messaging.ts';
-import { scheduleJob } from './schedules/schedule-runner.ts';
+import { startDemoFleet, type DemoFleet } from './demo/index.ts';
+import { startDeviceMessaging, type DeviceMessaging } from './mqtt/index.ts';
+import { scheduleJob } from './schedules/index.ts';
 import { safetyCloseJob } from './automation/index.ts';
 import { alertEmailJob } from './alerts/index.ts';
-import { ensureAdmin, seedDemo } from './seed/seed.ts';
+import { ensureAdmin, seedDemo } from './seed/index.ts';
 
 export class PortBusyError extends Error {}
 

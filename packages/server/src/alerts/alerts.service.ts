@@ -28,8 +28,8 @@ import type { Db } from '../db/client.ts';
 import { withBuildingScope } from '../db/scope.ts';
 import { buildings, customers, sites } from '../db/schema.ts';
 import { AppError, forbidden, notFound } from '../errors.ts';
-import { changedFieldsOf, recordChange, recordEvent } from '../events/events.repo.ts';
-import { notifyLive } from '../live/live.ts';
+import { changedFieldsOf, recordChange, recordEvent } from '../events/index.ts';
+import { notifyLive } from '../live/index.ts';
 import { allCategorySettings, categorySetting, saveCategorySetting } from './alert-settings.ts';
 import {
   countAlerts,

@@ -13,7 +13,7 @@ import {
 } from '../test/harness.ts';
 import { pairDirectly, reading, type PairedDevice, type TelemetryZone } from '../telemetry/testing.ts';
 import { TelemetryWriter } from '../telemetry/writer.ts';
-import { FlowboxIngest } from '../flowboxes/ingest.ts';
+import { FlowboxIngest } from '../flowboxes/ingest.service.ts';
 import { clockSkewCause } from './raisers.ts';
 
 /*

@@ -23,3 +23,4 @@ export const ALERT_ESCALATION_INTERVAL_MS = 30 * 60_000;
 
 /** A paired flowbox silent this long opens flowbox_communication (docs/alerts.md). */
 export const COMMUNICATION_TIMEOUT_MS = 10 * 60_000;
+export { valveUnconfirmedCause } from './raisers.ts';

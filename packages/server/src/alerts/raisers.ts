@@ -10,9 +10,9 @@ import {
 } from '@flowbox/shared';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
-import { recordEvent } from '../events/events.repo.ts';
-import type { FlowboxScope, LocatedFlowbox } from '../flowboxes/flowboxes.repo.ts';
-import type { StoredReading, TelemetryListener } from '../telemetry/hooks.ts';
+import type { FlowboxScope, LocatedFlowbox } from '../db/scope.ts';
+import { recordEvent } from '../events/index.ts';
+import type { StoredReading, TelemetryListener } from '../telemetry/index.ts';
 import { clearAlert, raiseAlert } from './alerts.service.ts';
 import { HUMIDITY_BAND, nextMonitoringStatus, TEMPERATURE_BANDS, type MonitoringBand } from './monitoring.ts';
 import {

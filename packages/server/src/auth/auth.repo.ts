@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { refreshTokens, registrations, sessions, users, userTokens } from '../db/schema.ts';
-import type { UserRow } from '../users/users.repo.ts';
+import type { UserRow } from '../users/index.ts';
 
 export async function markLoggedIn(db: Db, userId: string, at: Date): Promise<void> {
   await db.update(users).set({ lastLoggedIn: at }).where(eq(users.id, userId));

@@ -12,8 +12,8 @@ import {
 import { z } from 'zod';
 import { requestLanguage } from '../http/language.ts';
 import { actorOf, bearerToken, errorResponses, type App } from '../http/types.ts';
-import type { ManagersService } from '../users/managers.service.ts';
 import type { AuthService } from './auth.service.ts';
+import type { ManagersService } from '../users/managers.service.ts';
 
 const tags = ['users'];
 

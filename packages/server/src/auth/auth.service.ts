@@ -3,10 +3,10 @@ import type { EventAction, Language, RegisterInput, Tokens } from '@flowbox/shar
 import { makeActor, type Actor } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
-import { recordChange } from '../events/events.repo.ts';
+import { recordChange } from '../events/index.ts';
 import { AppError } from '../errors.ts';
 import { invitationEmail, registrationExistsEmail, resetPasswordEmail } from '../mail/templates.ts';
-import { findUserByEmail, findUserById, type UserRow } from '../users/users.repo.ts';
+import { findUserByEmail, findUserById, type UserRow } from '../users/index.ts';
 import {
   claimLinkToken,
   claimRefreshToken,

@@ -1,6 +1,6 @@
 import type { AlertCategory } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
-import type { FlowboxScope } from '../flowboxes/flowboxes.repo.ts';
+import type { FlowboxScope } from '../db/scope.ts';
 
 /** An alert automatic closing raises (docs/automation.md "Alerts"). */
 export type AutomationAlert = {

@@ -3,8 +3,7 @@ import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { arrayLiteral } from '../db/arrays.ts';
 import type { Db } from '../db/client.ts';
 import { buildings, zoneAutomation, zones } from '../db/schema.ts';
-import { withZoneScope, withZoneScopeOf, zoneAt, zoneScopeColumns } from '../db/scope.ts';
-import type { FlowboxScope } from '../flowboxes/flowboxes.repo.ts';
+import { withZoneScope, withZoneScopeOf, zoneAt, zoneScopeColumns, type FlowboxScope } from '../db/scope.ts';
 import type { ZonePath } from '../http/params.ts';
 
 export type AutomationRow = typeof zoneAutomation.$inferSelect;

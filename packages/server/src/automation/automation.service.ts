@@ -17,15 +17,14 @@ import {
 import { requireSiteManage, requireSiteRead, type Actor } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
-import { valveUnconfirmedCause } from '../alerts/raisers.ts';
+import type { LocatedFlowbox } from '../db/scope.ts';
+import { valveUnconfirmedCause } from '../alerts/index.ts';
 import { AppError, namesMismatch, notFound } from '../errors.ts';
-import { recordChange, recordEvent } from '../events/events.repo.ts';
-import { openSystemClosesSince, valveClosesSince } from '../flowboxes/commands.repo.ts';
-import type { CommandsService } from '../flowboxes/commands.service.ts';
-import { listFlowboxes, type LocatedFlowbox } from '../flowboxes/flowboxes.repo.ts';
+import { recordChange, recordEvent } from '../events/index.ts';
+import { openSystemClosesSince, valveClosesSince, listFlowboxes } from '../flowboxes/index.ts';
 import type { ZonePath } from '../http/params.ts';
-import { notifyLive } from '../live/live.ts';
-import { findZoneRow } from '../zones/zones.repo.ts';
+import { notifyLive } from '../live/index.ts';
+import { findZoneRow } from '../zones/index.ts';
 import type { RaiseAlert } from './alerting.ts';
 import {
   claimUnconfirmedLocks,
@@ -37,6 +36,7 @@ import {
   type AutomationRow,
   type ZoneAutomation,
 } from './automation.repo.ts';
+import type { CommandsService } from '../flowboxes/commands.service.ts';
 
 /** A safety close lives this long; automation issues a fresh one until the device confirms. */
 export const SAFETY_CLOSE_TTL_S = 300;

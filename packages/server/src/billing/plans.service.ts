@@ -11,7 +11,7 @@ import { requirePermission, requireRole, type Actor } from '../access/access.ts'
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { AppError, namesMismatch, notFound } from '../errors.ts';
-import { changedFieldsOf, recordChange } from '../events/events.repo.ts';
+import { changedFieldsOf, recordChange } from '../events/index.ts';
 import {
   archiveVersion,
   defaultPlansOverlapping,

@@ -13,7 +13,7 @@ import { requireCustomerManage, requireRole, requireSiteRead, type Actor } from 
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { AppError, notFound } from '../errors.ts';
-import { recordChange, recordEvent } from '../events/events.repo.ts';
+import { recordChange, recordEvent } from '../events/index.ts';
 import type { ZonePath } from '../http/params.ts';
 import { plansForRegion, versionsOf } from './plans.repo.ts';
 import {

@@ -11,11 +11,10 @@ import { requireSiteManage, requireSiteRead, type Actor } from '../access/access
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { namesMismatch, notFound } from '../errors.ts';
-import { changedFieldsOf, recordChange } from '../events/events.repo.ts';
-import { retireFlowboxesUnder } from '../flowboxes/removal.ts';
+import { changedFieldsOf, recordChange } from '../events/index.ts';
+import { retireFlowboxesUnder } from '../flowboxes/index.ts';
 import type { BuildingPath, SitePath } from '../http/params.ts';
-import { removeImageFiles } from '../images/images.files.ts';
-import { imageFilesUnder } from '../images/images.repo.ts';
+import { removeImageFiles, imageFilesUnder } from '../images/index.ts';
 import type { DeviceLink } from '../devices/index.ts';
 import {
   deleteBuilding,

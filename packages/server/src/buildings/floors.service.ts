@@ -4,7 +4,7 @@ import { requireSiteManage, requireSiteRead, type Actor } from '../access/access
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { namesMismatch, notFound } from '../errors.ts';
-import { changedFieldsOf, recordChange } from '../events/events.repo.ts';
+import { changedFieldsOf, recordChange } from '../events/index.ts';
 import type { BuildingPath, FloorPath } from '../http/params.ts';
 import { requireBuildingRow } from './buildings.repo.ts';
 import {

@@ -1,6 +1,6 @@
 import { normalizeDecimal, type Currency, type VolumeUnit, type Weekday } from '@flowbox/shared';
 import { and, asc, eq, gte, inArray, isNotNull, lt, sql, type SQL } from 'drizzle-orm';
-import type { VersionWithRanges } from '../billing/plans.repo.ts';
+import type { VersionWithRanges } from '../billing/index.ts';
 import type { Db } from '../db/client.ts';
 import { withZoneScope } from '../db/scope.ts';
 import {

@@ -25,10 +25,10 @@ import {
   siteFilterFor,
   type Actor,
 } from '../access/access.ts';
-import { requirePremium } from '../billing/zone-billing.ts';
-import { requireBuildingRow, findSiteRow } from '../buildings/buildings.repo.ts';
+import { requirePremium } from '../billing/index.ts';
+import { requireBuildingRow, findSiteRow } from '../buildings/index.ts';
 import type { Context } from '../context.ts';
-import { requireCustomerRow } from '../customers/customers.repo.ts';
+import { requireCustomerRow } from '../customers/index.ts';
 import { notFound } from '../errors.ts';
 import type { BuildingPath, SitePath, ZonePath } from '../http/params.ts';
 import {

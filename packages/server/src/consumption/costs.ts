@@ -12,8 +12,7 @@ import {
   type Currency,
   type Exact,
 } from '@flowbox/shared';
-import type { VersionWithRanges } from '../billing/plans.repo.ts';
-import { versionInForce } from '../billing/zone-billing.ts';
+import { type VersionWithRanges, versionInForce } from '../billing/index.ts';
 import type { DailyVolume, SubscriptionSpan } from './consumption.repo.ts';
 
 /*

@@ -8,11 +8,10 @@ import {
 import type { z } from 'zod';
 import { requireCustomerRead, requireRole, type Actor } from '../access/access.ts';
 import type { Context } from '../context.ts';
-import { changedFieldsOf, recordChange } from '../events/events.repo.ts';
+import { changedFieldsOf, recordChange } from '../events/index.ts';
 import { forbidden, namesMismatch, notFound } from '../errors.ts';
-import { removeImageFiles } from '../images/images.files.ts';
-import { retireFlowboxesUnder } from '../flowboxes/removal.ts';
-import { imageFilesUnder } from '../images/images.repo.ts';
+import { removeImageFiles, imageFilesUnder } from '../images/index.ts';
+import { retireFlowboxesUnder } from '../flowboxes/index.ts';
 import type { DeviceLink } from '../devices/index.ts';
 import {
   deleteCustomer,

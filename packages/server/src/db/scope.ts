@@ -1,7 +1,7 @@
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgSelect } from 'drizzle-orm/pg-core';
 import type { BuildingPath, SitePath, ZonePath } from '../http/params.ts';
-import { buildings, sites, zones } from './schema.ts';
+import { buildings, sites, zones, type flowboxes } from './schema.ts';
 
 /*
  * The customer > site > building > zone hierarchy as the data-access layer reads it (issue #14):
@@ -77,6 +77,11 @@ export function zoneAt(path: ZonePath): SQL {
  * it all (foreign keys cascade from the customer down, docs/hierarchy.md "Deleting, and what
  * happens below").
  */
+/** Where a flowbox sits: its zone and the building, site and customer above it. */
+export type FlowboxScope = { customerId: string; siteId: string; buildingId: string; zoneId: string };
+/** A flowbox row with its place in the hierarchy, as the flowbox repo reads it. */
+export type LocatedFlowbox = { flowbox: typeof flowboxes.$inferSelect; scope: FlowboxScope };
+
 export type HierarchyNode =
   { zoneId: string } | { buildingId: string } | { siteId: string } | { customerId: string };
 

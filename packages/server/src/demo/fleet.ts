@@ -5,12 +5,12 @@ import { createDevice, createFleet, type DeviceCredentials } from '@flowbox/simu
 import { z } from 'zod';
 import { makeActor, type Actor } from '../access/access.ts';
 import type { Db } from '../db/client.ts';
-import { findFlowboxBySerial, liveSecretHash, type LocatedFlowbox } from '../flowboxes/flowboxes.repo.ts';
-import type { FlowboxesService } from '../flowboxes/flowboxes.service.ts';
-import { secretMatches } from '../flowboxes/secrets.ts';
-import { DEMO_ACCOUNTS, DEMO_FLEET_ZONES } from '../seed/seed.ts';
-import { findUserByEmail } from '../users/users.repo.ts';
+import type { LocatedFlowbox } from '../db/scope.ts';
+import { findFlowboxBySerial, liveSecretHash, secretMatches } from '../flowboxes/index.ts';
+import { DEMO_ACCOUNTS, DEMO_FLEET_ZONES } from '../seed/index.ts';
+import { findUserByEmail } from '../users/index.ts';
 import { lastEventSequence, zonesOfCustomer, type FleetZone } from './fleet.repo.ts';
+import type { FlowboxesService } from '../flowboxes/flowboxes.service.ts';
 
 type Logger = { info: (obj: object, msg: string) => void; warn: (obj: object, msg: string) => void };
 

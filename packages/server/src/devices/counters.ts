@@ -1,6 +1,4 @@
 import { PARSE_FAILURE_REASONS } from '@flowbox/shared';
-import type { BrokerCounters } from '../mqtt/broker.ts';
-import type { WriterCounters } from '../telemetry/writer.ts';
 
 /**
  * Why a device message was dropped (and acknowledged: sending it again would change nothing).
@@ -17,7 +15,7 @@ export const INGEST_DROP_REASONS = [
 ] as const;
 export type DropReason = (typeof INGEST_DROP_REASONS)[number];
 
-/** What the flowbox ingest (flowboxes/ingest.ts) counts. */
+/** What the flowbox ingest (flowboxes/ingest.service.ts) counts. */
 export type IngestCounters = {
   received: number;
   applied: number;
@@ -50,4 +48,43 @@ export type DeviceCounters = {
   broker: BrokerCounters | null;
   /** The external broker's device accounts, when the server manages them (Mosquitto dynamic security). */
   accounts: AccountCounters | null;
+};
+
+/** Refusals of the embedded broker, by cause (issue #4: refused and counted). */
+export type BrokerCounters = {
+  connections_accepted: number;
+  refused_unknown_identity: number;
+  refused_unknown_serial: number;
+  refused_wrong_secret: number;
+  /** A device whose client id is not its user name (a takeover of another device's session, or empty). */
+  refused_client_id: number;
+  refused_publish: number;
+  refused_subscribe: number;
+  /** Connections beyond the per-address cap, closed before a byte was read. */
+  refused_connection_limit: number;
+  /** Connections closed for announcing a packet over MAX_PACKET_BYTES, before it was buffered. */
+  closed_packet_too_large: number;
+  /** Connections closed for sending no complete CONNECT within the connect timeout. */
+  closed_connect_timeout: number;
+  /** Connections closed for staying silent past the idle timeout, whatever keep-alive they announced. */
+  closed_idle: number;
+};
+
+export type WriterCounters = {
+  batches: number;
+  stored: number;
+  duplicates: number;
+  unknown_device: number;
+  failed_batches: number;
+  /** Readings the database refused for their own values, each isolated from its batch and dropped. */
+  rejected: number;
+  /** Failed batches written again as two halves, to isolate the reading at fault. */
+  splits: number;
+  /** Batches tried again: deadlocks and serialisation failures (concurrent batches touching the same rows), lost connections. */
+  retries: number;
+  largest_batch: number;
+  /** Now: readings waiting for a batch (a backlog that grows means the database is behind). */
+  queued: number;
+  /** Now: readings in batches being written. */
+  writing: number;
 };

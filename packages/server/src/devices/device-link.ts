@@ -109,3 +109,9 @@ export class DeviceLink {
     void this.accounts?.revoke([serial]);
   }
 }
+
+/** How a device proves who it is: the secret checks live in the flowboxes domain. */
+export type DeviceAuthenticator = (
+  identity: DeviceIdentity,
+  secret: string,
+) => Promise<'ok' | 'unknown' | 'wrong'>;

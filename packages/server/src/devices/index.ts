@@ -3,11 +3,18 @@
  * the device pipeline counts. Its own module so that flowboxes, mqtt and telemetry all import it
  * and none of them imports another to reach a device.
  */
-export { DeviceLink, type DeviceAccounts, type DevicePublisher } from './device-link.ts';
+export {
+  DeviceLink,
+  type DeviceAccounts,
+  type DeviceAuthenticator,
+  type DevicePublisher,
+} from './device-link.ts';
 export {
   INGEST_DROP_REASONS,
   type AccountCounters,
+  type BrokerCounters,
   type DeviceCounters,
   type DropReason,
   type IngestCounters,
+  type WriterCounters,
 } from './counters.ts';

@@ -1,10 +1,10 @@
 import { ROLES, type EventsPage, type EventsQuery } from '@flowbox/shared';
 import { requireCustomerRead, requireRole, requireSiteRead, type Actor } from '../access/access.ts';
-import { findBuildingRow } from '../buildings/buildings.repo.ts';
+import { findBuildingRow } from '../buildings/index.ts';
 import type { Context } from '../context.ts';
 import { notFound } from '../errors.ts';
 import type { BuildingPath, SitePath, ZonePath } from '../http/params.ts';
-import { findZoneRow } from '../zones/zones.repo.ts';
+import { findZoneRow } from '../zones/index.ts';
 import { listEvents } from './events.repo.ts';
 
 /** Activity log screens (spec §2): who may read which log, and the page of it. */

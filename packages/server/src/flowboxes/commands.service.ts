@@ -14,9 +14,10 @@ import type { z } from 'zod';
 import { requireSiteManage, requireSiteRead, type Actor } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
+import type { LocatedFlowbox } from '../db/scope.ts';
 import { AppError, notFound } from '../errors.ts';
-import { recordEvent } from '../events/events.repo.ts';
-import { notifyLive } from '../live/live.ts';
+import { recordEvent } from '../events/index.ts';
+import { notifyLive } from '../live/index.ts';
 import type { DeviceLink } from '../devices/index.ts';
 import {
   claimDueCommands,
@@ -30,7 +31,7 @@ import {
   updateCommand,
   type CommandRow,
 } from './commands.repo.ts';
-import { findFlowbox, findFlowboxById, type FlowboxPath, type LocatedFlowbox } from './flowboxes.repo.ts';
+import { findFlowbox, findFlowboxById, type FlowboxPath } from './flowboxes.repo.ts';
 import { autotestAlert, valveCommandAlert } from '../alerts/index.ts';
 
 type CreateInput = z.output<typeof FlowboxCommandCreateSchema>;

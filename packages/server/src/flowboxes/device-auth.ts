@@ -1,5 +1,5 @@
 import type { Db } from '../db/client.ts';
-import type { DeviceAuthenticator } from '../mqtt/broker.ts';
+import type { DeviceAuthenticator } from '../devices/index.ts';
 import { findFlowboxBySerial, liveSecretHash } from './flowboxes.repo.ts';
 import { secretMatches } from './secrets.ts';
 

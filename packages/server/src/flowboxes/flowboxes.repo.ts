@@ -2,15 +2,20 @@ import { and, asc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { clockSkewAlarming, clockSkewMs, PAIRING_STEP, type Flowbox } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
 import { flowboxCredentials, flowboxes, flowboxReceipts } from '../db/schema.ts';
-import { type HierarchyNode, withZoneScopeOf, zoneAt, zonesUnder, zoneScopeColumns } from '../db/scope.ts';
+import {
+  type HierarchyNode,
+  withZoneScopeOf,
+  zoneAt,
+  zonesUnder,
+  zoneScopeColumns,
+  type LocatedFlowbox,
+} from '../db/scope.ts';
 import type { ZonePath } from '../http/params.ts';
 
 export type FlowboxRow = typeof flowboxes.$inferSelect;
 export type NewFlowboxRow = typeof flowboxes.$inferInsert;
 
 /** Where a flowbox sits in the hierarchy: what decides who may see it and where its events go. */
-export type FlowboxScope = { customerId: string; siteId: string; buildingId: string; zoneId: string };
-export type LocatedFlowbox = { flowbox: FlowboxRow; scope: FlowboxScope };
 
 export type FlowboxPath = ZonePath & { flowboxId: string };
 

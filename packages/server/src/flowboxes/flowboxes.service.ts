@@ -9,16 +9,17 @@ import {
 } from '@flowbox/shared';
 import type { z } from 'zod';
 import { requireSiteManage, requireSiteRead, type Actor } from '../access/access.ts';
-import { hasSubscription } from '../billing/zone-billing.ts';
-import { findFloor } from '../buildings/floors.repo.ts';
+import { hasSubscription } from '../billing/index.ts';
+import { findFloor } from '../buildings/index.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
+import type { LocatedFlowbox } from '../db/scope.ts';
 import { AppError, namesMismatch, notFound } from '../errors.ts';
-import { recordEvent } from '../events/events.repo.ts';
+import { recordEvent } from '../events/index.ts';
 import type { ZonePath } from '../http/params.ts';
-import { notifyLive } from '../live/live.ts';
+import { notifyLive } from '../live/index.ts';
 import type { DeviceLink } from '../devices/index.ts';
-import { findZoneRow, type ZoneRow } from '../zones/zones.repo.ts';
+import { findZoneRow, type ZoneRow } from '../zones/index.ts';
 import {
   deleteFlowbox,
   findFlowbox,
@@ -32,7 +33,6 @@ import {
   toApiFlowbox,
   updateFlowbox,
   type FlowboxPath,
-  type LocatedFlowbox,
 } from './flowboxes.repo.ts';
 import { hashSecret, newDeviceSecret } from './secrets.ts';
 

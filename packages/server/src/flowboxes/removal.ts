@@ -1,7 +1,7 @@
 import type { Actor } from '../access/access.ts';
 import type { Db } from '../db/client.ts';
-import { recordEvents } from '../events/events.repo.ts';
-import { notifyLiveAll } from '../live/live.ts';
+import { recordEvents } from '../events/index.ts';
+import { notifyLiveAll } from '../live/index.ts';
 import type { HierarchyNode } from '../db/scope.ts';
 import { listFlowboxesUnder, revokeCredentialsUnder } from './flowboxes.repo.ts';
 

@@ -10,7 +10,7 @@ import {
 } from '@flowbox/shared';
 import mqtt, { type MqttClient } from 'mqtt';
 import { pricingPlans, zoneSubscriptions } from '../db/schema.ts';
-import { startDeviceMessaging, type DeviceMessaging, type MessagingOptions } from '../mqtt/messaging.ts';
+import { startDeviceMessaging, type DeviceMessaging, type MessagingOptions } from '../mqtt/index.ts';
 import { freePort, type TestApp } from '../test/harness.ts';
 
 /*

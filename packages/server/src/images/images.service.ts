@@ -8,11 +8,11 @@ import {
   requireSiteRead,
   type Actor,
 } from '../access/access.ts';
-import { findBuildingRow, findSiteRow } from '../buildings/buildings.repo.ts';
+import { findBuildingRow, findSiteRow } from '../buildings/index.ts';
 import type { Context } from '../context.ts';
-import { findCustomer } from '../customers/customers.repo.ts';
+import { findCustomer } from '../customers/index.ts';
 import { AppError, notFound } from '../errors.ts';
-import { recordChange } from '../events/events.repo.ts';
+import { recordChange } from '../events/index.ts';
 import type { BuildingPath, SitePath } from '../http/params.ts';
 import { detectImageType, readImageFile, removeImageFiles, writeImageFile } from './images.files.ts';
 import {

@@ -2,10 +2,10 @@ import type { ServerResponse } from 'node:http';
 import { LiveTicketSchema, type LiveMessage } from '@flowbox/shared';
 import { z } from 'zod';
 import { canReadSite, type Actor } from '../access/access.ts';
-import type { AuthService } from '../auth/auth.service.ts';
-import { TokenSigner } from '../auth/tokens.ts';
+import { TokenSigner } from '../auth/index.ts';
 import { actorOf, bearerToken, errorResponses, type App } from '../http/types.ts';
 import type { LiveHub } from './live.ts';
+import type { AuthService } from '../auth/auth.service.ts';
 
 /** Long enough to open the stream right after asking, short enough that a leaked URL is worthless. */
 export const LIVE_TICKET_TTL_S = 60;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import { Aedes, type Client } from 'aedes';
 import { identityFromUsername, mayPublish, maySubscribe, type DeviceIdentity } from '@flowbox/shared';
+import type { BrokerCounters, DeviceAuthenticator } from '../devices/index.ts';
 import { addressKey, connectionLimit } from '../net/connection-limit.ts';
 import { guardPacketSize } from './packet-guard.ts';
 
@@ -12,32 +13,6 @@ export type Logger = {
 };
 
 export class PortInUseError extends Error {}
-
-/** How a device proves who it is: the secret checks live in the flowboxes domain. */
-export type DeviceAuthenticator = (
-  identity: DeviceIdentity,
-  secret: string,
-) => Promise<'ok' | 'unknown' | 'wrong'>;
-
-/** Refusals of the embedded broker, by cause (issue #4: refused and counted). */
-export type BrokerCounters = {
-  connections_accepted: number;
-  refused_unknown_identity: number;
-  refused_unknown_serial: number;
-  refused_wrong_secret: number;
-  /** A device whose client id is not its user name (a takeover of another device's session, or empty). */
-  refused_client_id: number;
-  refused_publish: number;
-  refused_subscribe: number;
-  /** Connections beyond the per-address cap, closed before a byte was read. */
-  refused_connection_limit: number;
-  /** Connections closed for announcing a packet over MAX_PACKET_BYTES, before it was buffered. */
-  closed_packet_too_large: number;
-  /** Connections closed for sending no complete CONNECT within the connect timeout. */
-  closed_connect_timeout: number;
-  /** Connections closed for staying silent past the idle timeout, whatever keep-alive they announced. */
-  closed_idle: number;
-};
 
 /**
  * The largest packet a connection may announce (its remaining length): the protocol's payloads are

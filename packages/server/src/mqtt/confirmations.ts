@@ -8,7 +8,7 @@ import {
   type Confirm,
   type Telemetry,
 } from '@flowbox/shared';
-import { TelemetryWriter, type Outcome } from '../telemetry/writer.ts';
+import { TelemetryWriter, type Outcome } from '../telemetry/index.ts';
 
 export type ConfirmationCounters = {
   /** Confirmation messages published. */

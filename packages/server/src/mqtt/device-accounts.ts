@@ -8,7 +8,7 @@ import {
   type DeviceIdentity,
 } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
-import { backedAccounts, lockDeviceAccounts } from '../flowboxes/flowboxes.repo.ts';
+import { backedAccounts, lockDeviceAccounts } from '../flowboxes/index.ts';
 import type { Logger } from './broker.ts';
 import type { AccountCounters, DeviceAccounts } from '../devices/index.ts';
 import type { DynsecCommand, DynsecControl } from './dynsec.ts';

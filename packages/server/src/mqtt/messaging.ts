@@ -3,27 +3,19 @@ import { PGlite } from '@electric-sql/pglite';
 import { HEARTBEAT_TIMEOUT_S, TOPIC_PUBLISHER, TOPIC_KINDS } from '@flowbox/shared';
 import type { IClientOptions } from 'mqtt';
 import type { Context } from '../context.ts';
-import { deviceAuthenticator } from '../flowboxes/device-auth.ts';
-import { revokeOrphanCredentials } from '../flowboxes/flowboxes.repo.ts';
-import { FlowboxIngest } from '../flowboxes/ingest.ts';
-import type { CommandsService } from '../flowboxes/commands.service.ts';
-import type { FlowboxesService } from '../flowboxes/flowboxes.service.ts';
-import { TelemetryHooks } from '../telemetry/hooks.ts';
-import type { TelemetryWriter, WriterOptions } from '../telemetry/writer.ts';
+import { deviceAuthenticator, revokeOrphanCredentials } from '../flowboxes/index.ts';
+import { TelemetryHooks, type TelemetryWriter, type WriterOptions } from '../telemetry/index.ts';
 import type { Readiness } from '../health/readiness.ts';
 import { JobRunner } from '../jobs/index.ts';
-import {
-  startEmbeddedBroker,
-  type BrokerCounters,
-  type BrokerLimits,
-  type EmbeddedBroker,
-  type Logger,
-} from './broker.ts';
+import { startEmbeddedBroker, type BrokerLimits, type EmbeddedBroker, type Logger } from './broker.ts';
 import { Confirmations, ConfirmingWriter, confirmingHandler } from './confirmations.ts';
 import { DynsecDeviceAccounts } from './device-accounts.ts';
 import { IngestConnection } from './ingest-connection.ts';
-import type { DeviceLink } from '../devices/index.ts';
+import type { BrokerCounters, DeviceLink } from '../devices/index.ts';
 import { DynsecControl } from './dynsec.ts';
+import { FlowboxIngest } from '../flowboxes/ingest.service.ts';
+import type { CommandsService } from '../flowboxes/commands.service.ts';
+import type { FlowboxesService } from '../flowboxes/flowboxes.service.ts';
 
 export type DeviceMessaging = {
   describe: string;

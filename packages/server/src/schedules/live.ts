@@ -1,6 +1,6 @@
 import type { ScheduleLiveChange } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
-import { notifyLive } from '../live/live.ts';
+import { notifyLive } from '../live/index.ts';
 import type { ScheduleZone } from './schedules.repo.ts';
 
 /**

@@ -1,9 +1,8 @@
 import type { EventAction, ScheduleLiveChange } from '@flowbox/shared';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
-import { recordEvent } from '../events/events.repo.ts';
-import type { CommandsService } from '../flowboxes/commands.service.ts';
-import { listFlowboxes } from '../flowboxes/flowboxes.repo.ts';
+import { recordEvent } from '../events/index.ts';
+import { listFlowboxes } from '../flowboxes/index.ts';
 import type { Job } from '../jobs/index.ts';
 import { notifyScheduleChange } from './live.ts';
 import { windowsRunningAt, type Window } from './occurrences.ts';
@@ -21,6 +20,7 @@ import {
   valuesOf,
 } from './schedules.repo.ts';
 import { isZoneLocked } from '../automation/index.ts';
+import type { CommandsService } from '../flowboxes/commands.service.ts';
 
 type RunAction = Extract<
   EventAction,

@@ -3,7 +3,7 @@ import { requireSiteManage, requireSiteRead, type Actor } from '../access/access
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { AppError, namesMismatch, notFound } from '../errors.ts';
-import { recordChange } from '../events/events.repo.ts';
+import { recordChange } from '../events/index.ts';
 import type { ZonePath } from '../http/params.ts';
 import { notifyScheduleChange } from './live.ts';
 import { windowsAfter } from './occurrences.ts';

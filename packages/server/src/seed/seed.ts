@@ -8,12 +8,11 @@ import {
   type WaterPointType,
   type ZoneProfile,
 } from '@flowbox/shared';
-import { hashPassword } from '../auth/passwords.ts';
-import { insertPlan, insertVersion } from '../billing/plans.repo.ts';
-import { insertSubscription } from '../billing/subscriptions.repo.ts';
+import { hashPassword } from '../auth/index.ts';
+import { insertPlan, insertVersion, insertSubscription } from '../billing/index.ts';
 import type { Db } from '../db/client.ts';
 import { appSettings, buildings, customers, floors, sites, waterPoints, zones } from '../db/schema.ts';
-import { findUserByEmail, insertUser } from '../users/users.repo.ts';
+import { findUserByEmail, insertUser } from '../users/index.ts';
 
 type Logger = { info: (obj: object, msg: string) => void; warn: (obj: object, msg: string) => void };
 

@@ -7,14 +7,13 @@ import {
   type Actor,
 } from '../access/access.ts';
 import type { Context } from '../context.ts';
-import { requireCustomerRow } from '../customers/customers.repo.ts';
+import { requireCustomerRow } from '../customers/index.ts';
 import type { Db } from '../db/client.ts';
 import type { DeviceLink } from '../devices/index.ts';
 import { namesMismatch, notFound } from '../errors.ts';
-import { changedFieldsOf, recordChange } from '../events/events.repo.ts';
-import { retireFlowboxesUnder } from '../flowboxes/removal.ts';
-import { removeImageFiles } from '../images/images.files.ts';
-import { imageFilesUnder } from '../images/images.repo.ts';
+import { changedFieldsOf, recordChange } from '../events/index.ts';
+import { retireFlowboxesUnder } from '../flowboxes/index.ts';
+import { removeImageFiles, imageFilesUnder } from '../images/index.ts';
 import {
   deleteSite,
   findSite,

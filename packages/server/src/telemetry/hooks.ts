@@ -1,5 +1,5 @@
 import type { Db } from '../db/client.ts';
-import type { FlowboxScope } from '../flowboxes/flowboxes.repo.ts';
+import type { FlowboxScope } from '../db/scope.ts';
 
 /**
  * One telemetry reading as stored by a committed batch: only readings that were new (a redelivered

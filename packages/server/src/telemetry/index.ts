@@ -1,4 +1,4 @@
 /** Telemetry ingest (issue #6, docs/telemetry.md): the batch writer, rollups and the listener hook. */
 export { TelemetryHooks, type StoredReading, type TelemetryListener } from './hooks.ts';
-export { TelemetryWriter, type Outcome, type WriterCounters, type WriterOptions } from './writer.ts';
+export { TelemetryWriter, type Outcome, type WriterOptions } from './writer.ts';
 export { dayOf, hourOf, placedAt } from './time.ts';

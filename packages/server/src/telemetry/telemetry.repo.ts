@@ -2,9 +2,10 @@ import type { DeviceClock } from '@flowbox/shared';
 import { inArray, sql, type SQL } from 'drizzle-orm';
 import { arrayLiteral } from '../db/arrays.ts';
 import type { Db } from '../db/client.ts';
+import type { FlowboxScope } from '../db/scope.ts';
 import { flowboxes } from '../db/schema.ts';
-import type { FlowboxRow, FlowboxScope } from '../flowboxes/flowboxes.repo.ts';
-import { LIVE_CHANNEL } from '../live/live.ts';
+import type { FlowboxRow } from '../flowboxes/index.ts';
+import { LIVE_CHANNEL } from '../live/index.ts';
 
 /** A paired flowbox found for a batch: what the writer needs, with its building's time zone (local days). */
 export type BatchFlowbox = {

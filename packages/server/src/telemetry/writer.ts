@@ -1,8 +1,9 @@
 import { placeBatch, type Telemetry } from '@flowbox/shared';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
+import type { WriterCounters } from '../devices/index.ts';
 import { isConnectionError, isDataError, sqlState } from '../db/errors.ts';
-import { toApiFlowbox } from '../flowboxes/flowboxes.repo.ts';
+import { toApiFlowbox } from '../flowboxes/index.ts';
 import type { StoredReading, TelemetryHooks } from './hooks.ts';
 import {
   findReadyFlowboxes,
@@ -43,25 +44,6 @@ type Entry = {
   receivedAt: Date;
   resolve: (outcome: Outcome) => void;
   reject: (error: unknown) => void;
-};
-
-export type WriterCounters = {
-  batches: number;
-  stored: number;
-  duplicates: number;
-  unknown_device: number;
-  failed_batches: number;
-  /** Readings the database refused for their own values, each isolated from its batch and dropped. */
-  rejected: number;
-  /** Failed batches written again as two halves, to isolate the reading at fault. */
-  splits: number;
-  /** Batches tried again: deadlocks and serialisation failures (concurrent batches touching the same rows), lost connections. */
-  retries: number;
-  largest_batch: number;
-  /** Now: readings waiting for a batch (a backlog that grows means the database is behind). */
-  queued: number;
-  /** Now: readings in batches being written. */
-  writing: number;
 };
 
 /** A flowbox's `flowbox` live message on telemetry: on (re)connection, else at most this often. */

@@ -11,12 +11,11 @@ import {
 import type { z } from 'zod';
 import { requireCustomerManage, requirePermission, requireRole, type Actor } from '../access/access.ts';
 import { zonesNotFollowed } from '../alerts/index.ts';
-import type { AuthService } from '../auth/auth.service.ts';
 import type { Context } from '../context.ts';
-import { requireCustomerRow } from '../customers/customers.repo.ts';
+import { requireCustomerRow } from '../customers/index.ts';
 import type { Db } from '../db/client.ts';
-import { changedFieldsOf, recordChange } from '../events/events.repo.ts';
-import { siteIdsOfCustomer } from '../sites/sites.repo.ts';
+import { changedFieldsOf, recordChange } from '../events/index.ts';
+import { siteIdsOfCustomer } from '../sites/index.ts';
 import { AppError, forbidden, namesMismatch, notFound } from '../errors.ts';
 import {
   deleteUser,
@@ -31,6 +30,7 @@ import {
   type NewUserRow,
   type UserRow,
 } from './users.repo.ts';
+import type { AuthService } from '../auth/auth.service.ts';
 
 /** Which family of managers a call is about (spec §7): provider, customer or site managers. */
 export type Family = { role: Role; customerId: string | null };

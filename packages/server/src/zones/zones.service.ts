@@ -15,14 +15,13 @@ import {
   siteFilterFor,
   type Actor,
 } from '../access/access.ts';
-import { requireBuildingRow } from '../buildings/buildings.repo.ts';
-import { findFloor } from '../buildings/floors.repo.ts';
+import { requireBuildingRow, findFloor } from '../buildings/index.ts';
 import type { Context } from '../context.ts';
-import { requireCustomerRow } from '../customers/customers.repo.ts';
+import { requireCustomerRow } from '../customers/index.ts';
 import type { Db } from '../db/client.ts';
 import { AppError, namesMismatch, notFound } from '../errors.ts';
-import { changedFieldsOf, recordChange } from '../events/events.repo.ts';
-import { retireFlowboxesUnder } from '../flowboxes/removal.ts';
+import { changedFieldsOf, recordChange } from '../events/index.ts';
+import { retireFlowboxesUnder } from '../flowboxes/index.ts';
 import type { BuildingPath, ZonePath } from '../http/params.ts';
 import type { DeviceLink } from '../devices/index.ts';
 import {

@@ -9,12 +9,12 @@ import {
 } from '@flowbox/shared';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
+import type { LocatedFlowbox } from '../db/scope.ts';
 import { INGEST_DROP_REASONS, type DropReason, type IngestCounters } from '../devices/index.ts';
-import { recordEvent } from '../events/events.repo.ts';
-import { notifyLive } from '../live/live.ts';
-import { TelemetryHooks } from '../telemetry/hooks.ts';
-import { TelemetryWriter } from '../telemetry/writer.ts';
-import { mirrorDeviceState } from '../zones/zones.repo.ts';
+import { recordEvent } from '../events/index.ts';
+import { notifyLive } from '../live/index.ts';
+import { TelemetryHooks, TelemetryWriter } from '../telemetry/index.ts';
+import { mirrorDeviceState } from '../zones/index.ts';
 import type { CommandsService } from './commands.service.ts';
 import {
   claimReceipt,
@@ -22,7 +22,6 @@ import {
   markSilentDisconnected,
   toApiFlowbox,
   updateFlowbox,
-  type LocatedFlowbox,
   type NewFlowboxRow,
 } from './flowboxes.repo.ts';
 import type { FlowboxesService } from './flowboxes.service.ts';

@@ -11,7 +11,7 @@ import { deviceCommands, events, flowboxes, telemetryReadings } from '../db/sche
 import { TelemetryHooks } from '../telemetry/hooks.ts';
 import { createZones, pairDirectly, reading } from '../telemetry/testing.ts';
 import { TelemetryWriter } from '../telemetry/writer.ts';
-import { FlowboxIngest } from './ingest.ts';
+import { FlowboxIngest } from './ingest.service.ts';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,0 +1,56 @@
+import { readdirSync } from 'node:fs';
+
+/*
+ * Server layers (docs/architecture.md). Infrastructure folders are the floor every domain stands on
+ * and are imported file by file; they never import a domain. A domain (every other folder under
+ * packages/server/src) is entered through its `index.ts` (the data it lends: lookups, row types,
+ * leaf functions) or its services (`*.service.ts`, its behaviour); its repos, routes and other
+ * internals stay its own. An index never re-exports a service, so a domain's lookups do not drag in
+ * its services' own imports and close an import cycle. app.ts, server.ts and main.ts, which put the
+ * domains together, also take their routes. Tests and test fixtures may reach inside (they set up
+ * and observe state).
+ */
+const SERVER = 'packages/server/src';
+const INFRASTRUCTURE = ['access', 'db', 'faults', 'health', 'http', 'jobs', 'mail', 'net', 'test'];
+const DOMAINS = readdirSync(new URL('src', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !INFRASTRUCTURE.includes(entry.name))
+  .map((entry) => entry.name);
+const TEST_FILES = [`${SERVER}/**/*.test.ts`, `${SERVER}/**/*.testing.ts`, `${SERVER}/test/**`];
+
+const throughIndex = (domain) => ({
+  group: [`**/${domain}/*`, `**/${domain}/**/*`, `!**/${domain}/index.ts`, `!**/${domain}/*.service.ts`],
+  message: `Import the ${domain} domain through its index.ts or its services (docs/architecture.md).`,
+});
+const never = (domain) => ({
+  group: [`**/${domain}/*`, `**/${domain}/**/*`],
+  message: `Infrastructure never imports a domain (${domain}); docs/architecture.md.`,
+});
+const wiredThroughIndex = (domain) => ({
+  group: [
+    `**/${domain}/*`,
+    `**/${domain}/**/*`,
+    `!**/${domain}/index.ts`,
+    `!**/*.service.ts`,
+    `!**/*.routes.ts`,
+  ],
+  message: `Wire the ${domain} domain through its index.ts, services and routes (docs/architecture.md).`,
+});
+const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+
+/** ESLint config objects holding the server's layers. */
+export const serverLayers = [
+  ...DOMAINS.map((domain) => ({
+    files: [`${SERVER}/${domain}/**/*.ts`],
+    ignores: TEST_FILES,
+    rules: restrict(DOMAINS.filter((other) => other !== domain).map(throughIndex)),
+  })),
+  {
+    files: [`${SERVER}/app.ts`, `${SERVER}/server.ts`, `${SERVER}/main.ts`],
+    rules: restrict(DOMAINS.map(wiredThroughIndex)),
+  },
+  {
+    files: [...INFRASTRUCTURE.map((folder) => `${SERVER}/${folder}/**/*.ts`), `${SERVER}/*.ts`],
+    ignores: [...TEST_FILES, `${SERVER}/app.ts`, `${SERVER}/server.ts`, `${SERVER}/main.ts`],
+    rules: restrict(DOMAINS.map(never)),
+  },
+];

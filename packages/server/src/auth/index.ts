@@ -1,0 +1,3 @@
+/** What the rest of the server uses of the auth domain (docs/architecture.md). */
+export { hashPassword } from './passwords.ts';
+export { TokenSigner } from './tokens.ts';

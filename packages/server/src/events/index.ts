@@ -1,0 +1,2 @@
+/** What the rest of the server uses of the events domain (docs/architecture.md). */
+export { changedFieldsOf, recordChange, recordEvent, recordEvents } from './events.repo.ts';

@@ -1,0 +1,2 @@
+/** What the rest of the server uses of the sites domain (docs/architecture.md). */
+export { siteIdsOfCustomer } from './sites.repo.ts';
