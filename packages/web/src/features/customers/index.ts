@@ -1,2 +1,3 @@
 export { useCustomer } from './api/get-customer.ts';
 export { useCustomers } from './api/list-customers.ts';
+export { customerColumns } from './components/customer-columns.tsx';

@@ -1,5 +1,4 @@
 import { useCallback, useState } from 'react';
-import { Link } from 'react-router';
 import { ButtonLink } from '../../../components/Button.tsx';
 import { DataTable, Pagination, type Column } from '../../../components/DataTable.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
@@ -11,6 +10,7 @@ import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
 import type { Customer } from '@flowbox/shared';
 import { useCustomers } from '../api/list-customers.ts';
+import { customerColumns } from './customer-columns.tsx';
 
 const PAGE_SIZE = 20;
 
@@ -25,18 +25,7 @@ export function CustomersPage() {
   }, []);
 
   const columns: Column<Customer>[] = [
-    {
-      key: 'name',
-      header: t('fields.name'),
-      rowHeader: true,
-      cell: (c) => (
-        <Link to={paths.customer.getHref(c.id)} className="text-sky-700 hover:underline dark:text-sky-400">
-          {c.name}
-        </Link>
-      ),
-    },
-    { key: 'sites', header: t('customers.site_count'), cell: (c) => c.site_count },
-    { key: 'flowboxes', header: t('customers.flowbox_count'), cell: (c) => c.flowbox_count },
+    ...customerColumns(t),
     {
       key: 'subscription',
       header: t('fields.subscription_date'),

@@ -1,14 +1,14 @@
-import { ROLES, type Customer } from '@flowbox/shared';
+import { ROLES } from '@flowbox/shared';
 import { Link } from 'react-router';
 import { Card } from '../../../components/Card.tsx';
-import { DataTable, type Column } from '../../../components/DataTable.tsx';
+import { DataTable } from '../../../components/DataTable.tsx';
 import { EmptyState } from '../../../components/EmptyState.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
 import { useUser } from '../../auth/index.ts';
-import { useCustomers } from '../../customers/index.ts';
+import { customerColumns, useCustomers } from '../../customers/index.ts';
 import { SitesTable, useSites } from '../../sites/index.ts';
 import { useCustomerZones } from '../api/list-customer-zones.ts';
 import { OpenAlertsCard } from '../../alerts/index.ts';
@@ -19,20 +19,7 @@ import { ZonesDirectory } from './ZonesDirectory.tsx';
 function CustomersOverview() {
   const { t } = useLanguage();
   const customers = useCustomers({ limit: 100, offset: 0 });
-  const columns: Column<Customer>[] = [
-    {
-      key: 'name',
-      header: t('fields.name'),
-      rowHeader: true,
-      cell: (c) => (
-        <Link to={paths.customer.getHref(c.id)} className="text-sky-700 hover:underline dark:text-sky-400">
-          {c.name}
-        </Link>
-      ),
-    },
-    { key: 'sites', header: t('customers.site_count'), cell: (c) => c.site_count },
-    { key: 'flowboxes', header: t('customers.flowbox_count'), cell: (c) => c.flowbox_count },
-  ];
+  const columns = customerColumns(t);
   return (
     <Card
       title={t('dashboard.customers')}
