@@ -5,24 +5,11 @@ import type { WriterCounters } from '../devices/index.ts';
 import { isConnectionError, isDataError, sqlState } from '../db/errors.ts';
 import { toApiFlowbox } from '../flowboxes/index.ts';
 import type { StoredReading, TelemetryHooks } from './hooks.ts';
-import {
-  findReadyFlowboxes,
-  flowboxRows,
-  notifyLiveMany,
-  upsertDaily,
-  upsertHourly,
-  writeBatch,
-  type BatchFlowbox,
-  type LatestFigures,
-} from './telemetry.repo.ts';
+import { storeBatch, type BatchEntry, type Outcome, type StoredBatch } from './batch-store.ts';
+import { flowboxRows, notifyLiveMany, type BatchFlowbox } from './telemetry.repo.ts';
 import { ConsumptionThrottle, LIVE_MEMORY } from './live-throttle.ts';
-import { compare, rollUp, type Candidate } from './rollups.ts';
 
-/**
- * What became of one submitted reading once its batch committed: stored, known already, from a
- * device that is not paired, or refused by the database for its own values (dropped, counted).
- */
-export type Outcome = 'stored' | 'duplicate' | 'unknown_device' | 'rejected';
+export type { Outcome } from './batch-store.ts';
 
 export type WriterOptions = {
   /** A batch is written as soon as it holds this many readings… */
@@ -37,11 +24,7 @@ export type WriterOptions = {
 
 type Logger = { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
 
-type Entry = {
-  serial: string;
-  telemetry: Telemetry;
-  /** Server clock when the reading was submitted (its receipt: detection's time line). */
-  receivedAt: Date;
+type Entry = BatchEntry & {
   resolve: (outcome: Outcome) => void;
   reject: (error: unknown) => void;
 };
@@ -222,11 +205,17 @@ export class TelemetryWriter {
    */
   private async commit(
     batch: Entry[],
-  ): Promise<{ ok: true; result: BatchResult } | { ok: false; error: unknown }> {
+  ): Promise<{ ok: true; result: StoredBatch } | { ok: false; error: unknown }> {
     for (let attempt = 1; ; attempt++) {
       try {
         const now = this.ctx.now();
-        return { ok: true, result: await this.ctx.db.transaction((tx) => this.store(tx, batch, now)) };
+        const result = await this.ctx.db.transaction(async (tx) => {
+          const stored = await storeBatch(tx, batch, now);
+          await this.notifyFlowboxes(tx, stored.found, stored.newest, now);
+          await this.hooks.runInTransaction(tx, stored.stored);
+          return stored;
+        });
+        return { ok: true, result };
       } catch (error) {
         const code = sqlState(error);
         if (attempt < MAX_ATTEMPTS && code && RETRYABLE.has(code)) {
@@ -242,123 +231,6 @@ export class TelemetryWriter {
         return { ok: false, error };
       }
     }
-  }
-
-  /** The batch's transaction. */
-  private async store(tx: Db, batch: Entry[], now: Date): Promise<BatchResult> {
-    const found = await findReadyFlowboxes(tx, [...new Set(batch.map((e) => e.serial))]);
-    const bySerial = new Map(found.map((f) => [f.flowbox.serial, f]));
-    const outcomes: Outcome[] = [];
-    const located: Candidate[] = [];
-    // Each flowbox's newest message of the batch (by seq): its latest figures.
-    const newest = new Map<string, Telemetry>();
-    batch.forEach((entry, i) => {
-      const where = bySerial.get(entry.serial);
-      if (!where) {
-        outcomes[i] = 'unknown_device';
-        return;
-      }
-      const t = entry.telemetry;
-      const flowboxId = where.flowbox.id;
-      outcomes[i] = 'duplicate';
-      located.push({
-        located: where,
-        entry: i,
-        placedAt: entry.receivedAt,
-        reading: {
-          flowboxId,
-          seq: t.seq,
-          zoneId: where.scope.zoneId,
-          measuredAt: new Date(t.at),
-          intervalS: t.interval_s,
-          volumeMl: Math.round(t.volume_l * 1000),
-          flowS: t.flow_s,
-          temperatureC: t.temperature_c,
-          humidityPct: t.humidity_pct,
-        },
-      });
-      const known = newest.get(flowboxId);
-      if (!known || t.seq > known.seq) newest.set(flowboxId, t);
-    });
-
-    // Key order everywhere: concurrent batches (other instances too) take row locks in one order.
-    // The sort is stable, so of a (flowbox, seq) sent twice in the batch the first one is kept.
-    located.sort(
-      (a, b) => compare(a.reading.flowboxId, b.reading.flowboxId) || a.reading.seq - b.reading.seq,
-    );
-    const ordered = located.filter(
-      (c, i) =>
-        i === 0 ||
-        c.reading.seq !== located[i - 1]!.reading.seq ||
-        c.reading.flowboxId !== located[i - 1]!.reading.flowboxId,
-    );
-    // Each reading on the server's time line, and each flowbox's clock after the batch
-    // (docs/automation.md "Device clocks").
-    const clocks = placeBatch(
-      ordered.map((c) => ({
-        flowboxId: c.reading.flowboxId,
-        seq: c.reading.seq,
-        at: c.reading.measuredAt,
-        intervalS: c.reading.intervalS,
-        receivedAt: batch[c.entry]!.receivedAt,
-        clock: c.located.clock,
-      })),
-    );
-    ordered.forEach((c, i) => (c.placedAt = clocks.placedAt[i]!));
-    const latestRows: LatestFigures[] = [...newest.entries()]
-      .sort((a, b) => compare(a[0], b[0]))
-      .map(([flowboxId, t]) => ({
-        flowboxId,
-        seq: t.seq,
-        flowLpm: ((t.volume_l * 60) / t.interval_s).toFixed(4),
-        temperature: t.temperature_c,
-        humidity: t.humidity_pct,
-        clockOffsetMs: clocks.clocks.get(flowboxId)?.offsetMs ?? null,
-        readingAt: clocks.clocks.get(flowboxId)?.lastAt ?? null,
-        meterIndexL: t.meter_index_l ?? null,
-      }));
-    // The common case, every reading new: readings, rollups and latest figures in one statement.
-    const all = rollUp(ordered);
-    const written = await writeBatch(tx, {
-      readings: ordered.map((c) => c.reading),
-      hourly: all.hourly,
-      daily: all.daily,
-      latest: latestRows,
-      receivedAt: now,
-    });
-    let kept = ordered;
-    if (!written.complete) {
-      // Some were stored already (a redelivery, a replayed buffer): roll up the new ones only.
-      kept = ordered.filter((_, i) => written.inserted.has(i));
-      const some = rollUp(kept);
-      await upsertHourly(tx, some.hourly);
-      await upsertDaily(tx, some.daily);
-    }
-    const stored: StoredReading[] = [];
-    const zones = new Map<string, BatchFlowbox['scope']>();
-    for (const c of kept) {
-      const r = c.reading;
-      outcomes[c.entry] = 'stored';
-      stored.push({
-        flowboxId: r.flowboxId,
-        serial: c.located.flowbox.serial,
-        scope: c.located.scope,
-        zoneId: r.zoneId,
-        seq: r.seq,
-        measuredAt: r.measuredAt,
-        intervalS: r.intervalS,
-        volumeMl: r.volumeMl,
-        flowS: r.flowS,
-        temperatureC: r.temperatureC,
-        humidityPct: r.humidityPct,
-        receivedAt: batch[c.entry]!.receivedAt,
-        placedAt: c.placedAt,
-      });
-      zones.set(r.zoneId, c.located.scope);
-    }
-    await this.notifyFlowboxes(tx, found, newest, now);
-    await this.hooks.runInTransaction(tx, stored);
-    return { outcomes, stored, zones };
   }
 
   /**
@@ -392,9 +264,3 @@ export class TelemetryWriter {
     );
   }
 }
-
-type BatchResult = {
-  outcomes: Outcome[];
-  stored: StoredReading[];
-  zones: Map<string, BatchFlowbox['scope']>;
-};
