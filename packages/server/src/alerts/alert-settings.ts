@@ -6,9 +6,13 @@ import {
   type AlertCategorySetting,
   type Language,
 } from '@flowbox/shared';
-import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { alertCategorySettings } from '../db/schema.ts';
+import {
+  findCategorySettingRow,
+  listCategorySettingRows,
+  upsertCategorySetting,
+  type CategorySettingRow,
+} from './alert-settings.repo.ts';
 
 /** The name of each category in emails and subjects, EN and FR. */
 export const CATEGORY_NAMES: Record<Language, Record<AlertCategory, string>> = {
@@ -49,9 +53,7 @@ export function defaultCategorySetting(category: AlertCategory): AlertCategorySe
   };
 }
 
-type SettingRow = typeof alertCategorySettings.$inferSelect;
-
-function fromRow(row: SettingRow): AlertCategorySetting {
+function fromRow(row: CategorySettingRow): AlertCategorySetting {
   return {
     category: row.category,
     subject: { en: row.subjectEn, fr: row.subjectFr },
@@ -63,15 +65,12 @@ function fromRow(row: SettingRow): AlertCategorySetting {
 }
 
 export async function categorySetting(db: Db, category: AlertCategory): Promise<AlertCategorySetting> {
-  const [row] = await db
-    .select()
-    .from(alertCategorySettings)
-    .where(eq(alertCategorySettings.category, category));
+  const row = await findCategorySettingRow(db, category);
   return row ? fromRow(row) : defaultCategorySetting(category);
 }
 
 export async function allCategorySettings(db: Db): Promise<AlertCategorySetting[]> {
-  const rows = new Map((await db.select().from(alertCategorySettings)).map((r) => [r.category, fromRow(r)]));
+  const rows = new Map((await listCategorySettingRows(db)).map((r) => [r.category, fromRow(r)]));
   return ALERT_CATEGORIES.map((c) => rows.get(c) ?? defaultCategorySetting(c));
 }
 
@@ -84,8 +83,5 @@ export async function saveCategorySetting(db: Db, setting: AlertCategorySetting,
     email: setting.email,
     updatedAt: now,
   };
-  await db
-    .insert(alertCategorySettings)
-    .values({ category: setting.category, ...values })
-    .onConflictDoUpdate({ target: alertCategorySettings.category, set: values });
+  await upsertCategorySetting(db, setting.category, values);
 }

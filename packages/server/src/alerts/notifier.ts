@@ -1,34 +1,18 @@
-import {
-  ROLES,
-  CRITICAL_ALERT_CATEGORIES,
-  defaultAlertsSettings,
-  type AlertCategory,
-  type AlertsSettings,
-  type Language,
-} from '@flowbox/shared';
-import { and, eq, exists, or } from 'drizzle-orm';
+import { CRITICAL_ALERT_CATEGORIES, defaultAlertsSettings, type AlertCategory } from '@flowbox/shared';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
-import { users, userSites } from '../db/schema.ts';
 import type { Job } from '../jobs/index.ts';
 import type { EmailMessage } from '../mail/mailer.ts';
 import { categorySetting } from './alert-settings.ts';
 import { alertEmail } from './alert-email.ts';
 import { sweepAlerts, type SweepOptions } from './raisers.ts';
 import { claimDueAlerts, findAlertZone, updateAlert, type AlertRow } from './alerts.repo.ts';
+import { recipientsOf, type Recipient } from './recipients.repo.ts';
 
 export type NotifierOptions = SweepOptions & {
   escalationIntervalMs: number;
   /** Alerts claimed per transaction. */
   batchSize?: number;
-};
-
-type Recipient = {
-  email: string;
-  firstname: string;
-  language: Language;
-  alertsSettings: Partial<AlertsSettings>;
-  alertsInstanceSettings: Record<string, Partial<AlertsSettings>>;
 };
 
 /**
@@ -98,41 +82,6 @@ export class AlertNotifier {
       return { to: r.email, ...template, kind: 'alert' };
     });
   }
-}
-
-/**
- * Who is told (spec §6 "the email notification setting" is for customer and site managers): the
- * customer's customer managers, and the site managers assigned to the alert's site. Provider
- * managers see every alert on the screen but are not emailed (docs/alerts.md).
- */
-async function recipientsOf(tx: Db, alert: AlertRow): Promise<Recipient[]> {
-  return tx
-    .select({
-      email: users.email,
-      firstname: users.firstname,
-      language: users.language,
-      alertsSettings: users.alertsSettings,
-      alertsInstanceSettings: users.alertsInstanceSettings,
-    })
-    .from(users)
-    .where(
-      and(
-        eq(users.customerId, alert.customerId),
-        eq(users.alertNotificationEnabled, true),
-        or(
-          eq(users.role, ROLES.customer_manager),
-          and(
-            eq(users.role, ROLES.site_manager),
-            exists(
-              tx
-                .select({ one: userSites.userId })
-                .from(userSites)
-                .where(and(eq(userSites.userId, users.id), eq(userSites.siteId, alert.siteId))),
-            ),
-          ),
-        ),
-      ),
-    );
 }
 
 /** The zone's override (alerts_instance_settings) wins over the user's category setting. */

@@ -1,0 +1,35 @@
+import { LITERS_PER_UNIT, type DetectionState, type Margins, type VolumeUnit } from '@flowbox/shared';
+import type { AutomationRow } from './automation.repo.ts';
+
+/** Litres in one of a volume unit. */
+export const litresPer = (unit: VolumeUnit) => Number(LITERS_PER_UNIT[unit]);
+
+/** The margins of the settings, in millilitres and flowing seconds; a disabled one is null. */
+export function marginsOf(row: AutomationRow): Margins {
+  const volume =
+    row.volumeMarginEnabled && row.volumeMargin !== null && row.volumeMarginUnit
+      ? Math.round(Number(row.volumeMargin) * litresPer(row.volumeMarginUnit) * 1000)
+      : null;
+  const duration =
+    row.durationMarginEnabled && row.durationMarginMinutes !== null ? row.durationMarginMinutes * 60 : null;
+  return { volumeMl: volume, flowS: duration };
+}
+
+/** The detector's state as the zone's row stores it. */
+export function stateOf(row: AutomationRow): DetectionState {
+  return {
+    eventStartedAt: row.eventStartedAt,
+    lastFlowAt: row.lastFlowAt,
+    eventVolumeMl: row.eventVolumeMl,
+    eventFlowS: row.eventFlowS,
+    eventTriggered: row.eventTriggered,
+    eventLeakRaised: row.eventLeakRaised,
+    lastMeasuredAt: row.lastMeasuredAt,
+    detectionBlockedUntil: row.detectionBlockedUntil,
+  };
+}
+
+/** The row's columns that store the detector's state. */
+export function stateColumns(state: DetectionState): Partial<AutomationRow> {
+  return { ...state };
+}
