@@ -1,10 +1,10 @@
-import { placeBatch, type Telemetry } from '@flowbox/shared';
+import type { Telemetry } from '@flowbox/shared';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import type { WriterCounters } from '../devices/index.ts';
 import { isConnectionError, isDataError, sqlState } from '../db/errors.ts';
 import { toApiFlowbox } from '../flowboxes/index.ts';
-import type { StoredReading, TelemetryHooks } from './hooks.ts';
+import type { TelemetryHooks } from './hooks.ts';
 import { storeBatch, type BatchEntry, type Outcome, type StoredBatch } from './batch-store.ts';
 import { flowboxRows, notifyLiveMany, type BatchFlowbox } from './telemetry.repo.ts';
 import { ConsumptionThrottle, LIVE_MEMORY } from './live-throttle.ts';
