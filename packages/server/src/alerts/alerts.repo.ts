@@ -23,8 +23,8 @@ import {
   type SQL,
 } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { withZoneScope, zoneScopeColumns } from '../db/scope.ts';
-import { alerts, buildings, zones } from '../db/schema.ts';
+import { withBuildingScope, withZoneScope, zoneScopeColumns } from '../db/scope.ts';
+import { alerts, buildings, customers, sites, zones } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 
 export type AlertRow = typeof alerts.$inferSelect;
@@ -258,4 +258,37 @@ function decodeCursor(cursor: string): { at: Date; id: string } {
   if (!id || Number.isNaN(at.getTime()) || !/^[0-9a-f-]{36}$/.test(id))
     throw new AppError('errors.validation', {}, [{ path: 'cursor', message: 'validation.invalid' }]);
   return { at, id };
+}
+
+/** Whether the customer exists (an alert list filter naming it). */
+export async function customerExists(db: Db, customerId: string): Promise<boolean> {
+  const [row] = await db.select({ id: customers.id }).from(customers).where(eq(customers.id, customerId));
+  return row !== undefined;
+}
+
+/** The customer of a site, if the site exists. */
+export async function customerOfSite(db: Db, siteId: string): Promise<string | undefined> {
+  const [row] = await db.select({ customerId: sites.customerId }).from(sites).where(eq(sites.id, siteId));
+  return row?.customerId;
+}
+
+/** Where a building sits (its customer and site), if it exists. */
+export async function placeOfBuilding(
+  db: Db,
+  buildingId: string,
+): Promise<{ customerId: string; siteId: string } | undefined> {
+  const [row] = await withBuildingScope(
+    db.select({ customerId: sites.customerId, siteId: sites.id }).from(buildings),
+  ).where(eq(buildings.id, buildingId));
+  return row;
+}
+
+/** Of these zones, those that exist, with their customer and site. */
+export async function placesOfZones(
+  db: Db,
+  zoneIds: string[],
+): Promise<{ id: string; customerId: string; siteId: string }[]> {
+  return withZoneScope(
+    db.select({ id: zones.id, customerId: sites.customerId, siteId: sites.id }).from(zones),
+  ).where(inArray(zones.id, zoneIds));
 }

@@ -14,7 +14,6 @@ import {
   type EventAction,
   type EventOrigin,
 } from '@flowbox/shared';
-import { eq } from 'drizzle-orm';
 import {
   isProvider,
   requireCustomerRead,
@@ -25,8 +24,6 @@ import {
 } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
-import { withBuildingScope } from '../db/scope.ts';
-import { buildings, customers, sites } from '../db/schema.ts';
 import { AppError, forbidden, notFound } from '../errors.ts';
 import { changedFieldsOf, recordChange, recordEvent } from '../events/index.ts';
 import { notifyLive } from '../live/index.ts';
@@ -35,7 +32,10 @@ import {
   countAlerts,
   findActiveByCause,
   findAlertRow,
+  customerExists,
+  customerOfSite,
   findAlertZone,
+  placeOfBuilding,
   listAlerts,
   toApiAlert,
   updateAlert,
@@ -204,25 +204,16 @@ export class AlertsService {
   private async requireFilters(actor: Actor, query: AlertCountQuery): Promise<void> {
     const db = this.ctx.db;
     if (query.customer_id) {
-      const [customer] = await db
-        .select({ id: customers.id })
-        .from(customers)
-        .where(eq(customers.id, query.customer_id));
-      if (!customer) throw unknownTo(actor);
+      if (!(await customerExists(db, query.customer_id))) throw unknownTo(actor);
       requireCustomerRead(actor, query.customer_id);
     }
     if (query.site_id) {
-      const [site] = await db
-        .select({ customerId: sites.customerId })
-        .from(sites)
-        .where(eq(sites.id, query.site_id));
-      if (!site) throw unknownTo(actor);
-      requireSiteRead(actor, site.customerId, query.site_id);
+      const customerId = await customerOfSite(db, query.site_id);
+      if (!customerId) throw unknownTo(actor);
+      requireSiteRead(actor, customerId, query.site_id);
     }
     if (query.building_id) {
-      const [building] = await withBuildingScope(
-        db.select({ customerId: sites.customerId, siteId: sites.id }).from(buildings),
-      ).where(eq(buildings.id, query.building_id));
+      const building = await placeOfBuilding(db, query.building_id);
       if (!building) throw unknownTo(actor);
       requireSiteRead(actor, building.customerId, building.siteId);
     }

@@ -1,8 +1,6 @@
 import { ROLES, type Role } from '@flowbox/shared';
-import { inArray } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { sites, zones } from '../db/schema.ts';
-import { withZoneScope } from '../db/scope.ts';
+import { placesOfZones } from './alerts.repo.ts';
 
 /** Whose alerts a user is told about: its role, customer and (site managers) sites. */
 export type AlertFollower = { role: Role; customerId: string | null; siteIds: readonly string[] };
@@ -15,9 +13,7 @@ export type AlertFollower = { role: Role; customerId: string | null; siteIds: re
 export async function zonesNotFollowed(db: Db, user: AlertFollower, zoneIds: string[]): Promise<string[]> {
   const unique = [...new Set(zoneIds)];
   if (unique.length === 0) return [];
-  const found = await withZoneScope(
-    db.select({ id: zones.id, customerId: sites.customerId, siteId: sites.id }).from(zones),
-  ).where(inArray(zones.id, unique));
+  const found = await placesOfZones(db, unique);
   const followed = new Set(
     found
       .filter(
