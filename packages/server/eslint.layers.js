@@ -15,7 +15,12 @@ const INFRASTRUCTURE = ['access', 'db', 'faults', 'health', 'http', 'jobs', 'mai
 const DOMAINS = readdirSync(new URL('src', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && !INFRASTRUCTURE.includes(entry.name))
   .map((entry) => entry.name);
-const TEST_FILES = [`${SERVER}/**/*.test.ts`, `${SERVER}/**/*.testing.ts`, `${SERVER}/test/**`];
+const TEST_FILES = [
+  `${SERVER}/**/*.test.ts`,
+  `${SERVER}/**/*.testing.ts`,
+  `${SERVER}/**/testing.ts`,
+  `${SERVER}/test/**`,
+];
 
 const throughIndex = (domain) => ({
   group: [`**/${domain}/*`, `**/${domain}/**/*`, `!**/${domain}/index.ts`, `!**/${domain}/*.service.ts`],
@@ -35,15 +40,27 @@ const wiredThroughIndex = (domain) => ({
   ],
   message: `Wire the ${domain} domain through its index.ts, services and routes (docs/architecture.md).`,
 });
+/** SQL is built in repos only (`*.repo.ts`): elsewhere in a domain, no query builder and no table. */
+const SQL_ONLY_IN_REPOS = [
+  { group: ['drizzle-orm', 'drizzle-orm/*'], message: 'Build SQL in a *.repo.ts (docs/architecture.md).' },
+  { group: ['**/db/schema.ts'], message: 'Read tables in a *.repo.ts (docs/architecture.md).' },
+];
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
 /** ESLint config objects holding the server's layers. */
 export const serverLayers = [
-  ...DOMAINS.map((domain) => ({
-    files: [`${SERVER}/${domain}/**/*.ts`],
-    ignores: TEST_FILES,
-    rules: restrict(DOMAINS.filter((other) => other !== domain).map(throughIndex)),
-  })),
+  ...DOMAINS.flatMap((domain) => {
+    const others = DOMAINS.filter((other) => other !== domain).map(throughIndex);
+    return [
+      {
+        files: [`${SERVER}/${domain}/**/*.ts`],
+        // The seed writes the demo data table by table, as a migration would.
+        ignores: [...TEST_FILES, `${SERVER}/seed/seed.ts`],
+        rules: restrict([...others, ...SQL_ONLY_IN_REPOS]),
+      },
+      { files: [`${SERVER}/${domain}/**/*.repo.ts`, `${SERVER}/seed/seed.ts`], rules: restrict(others) },
+    ];
+  }),
   {
     files: [`${SERVER}/app.ts`, `${SERVER}/server.ts`, `${SERVER}/main.ts`],
     rules: restrict(DOMAINS.map(wiredThroughIndex)),

@@ -3,7 +3,7 @@ import type { LiveMessage } from '@flowbox/shared';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, flowboxCredentials } from '../db/schema.ts';
-import { notifyLive } from '../live/live.ts';
+import { notifyLive } from '../live/index.ts';
 import type { DeviceMessaging } from '../mqtt/messaging.ts';
 import {
   buildingBody,

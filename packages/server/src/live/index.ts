@@ -1,2 +1,3 @@
 /** What the rest of the server uses of the live domain (docs/architecture.md). */
-export { LIVE_CHANNEL, LiveHub, notifyLive, notifyLiveAll } from './live.ts';
+export { LiveHub } from './live.ts';
+export { LIVE_CHANNEL, notifyLive, notifyLiveAll } from './live.repo.ts';

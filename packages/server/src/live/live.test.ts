@@ -18,7 +18,8 @@ import {
   type TestApp,
   type World,
 } from '../test/harness.ts';
-import { LIVE_CHANNEL, LiveHub } from './live.ts';
+import { LiveHub } from './live.ts';
+import { LIVE_CHANNEL } from './live.repo.ts';
 
 let t: TestApp;
 let w: World;
