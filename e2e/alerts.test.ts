@@ -91,6 +91,17 @@ describe('alerts in the browser', () => {
         })
       ).id;
 
+    // The sweep raises them within seconds; the page is opened once they exist (an alert raised
+    // while the page loads, before its live stream is open, is only shown by the next refresh).
+    const raised = async () =>
+      (
+        await asCustomer<{ items: { zone_id: string }[] }>(
+          'GET',
+          '/alerts/list?category=maintenance&limit=100',
+        )
+      ).items.filter((a) => Object.values(zoneIds).includes(a.zone_id)).length;
+    await expect.poll(raised, { timeout: 30_000 }).toBe(2);
+
     const { page } = await newPage(browser);
     await signIn(page, DEMO.customer);
     await page.goto('/alerts?category=maintenance');
