@@ -191,6 +191,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     smtpUrl: options.config.smtpUrl,
     from: options.config.smtpFrom,
     log: app.log,
+    now: options.now,
   });
   const ctx: Context = {
     db: options.db,
@@ -245,7 +246,6 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   services.telemetry.register(services.automation.listener());
   services.telemetry.register(monitoringListener());
   services.telemetry.register(clockSkewListener());
-  app.addHook('onClose', async () => mailer.close());
   // spec §4 subscription renewal: renewals fall due by the day, so an hourly pass on every instance
   // is enough; each renewal is claimed by one of them (docs/billing.md).
   const renewals = services.jobs.start({
@@ -254,6 +254,12 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     pass: () => services.subscriptions.renewDue(),
   });
   app.addHook('onClose', async () => renewals.stop());
+  // Email retries, and emails another instance left mid-try (mail/mailer.ts); with a relay only.
+  if (options.config.smtpUrl) {
+    const emailJob = services.jobs.start(mailer.job());
+    app.addHook('onClose', async () => emailJob.stop());
+  }
+  app.addHook('onClose', async () => mailer.close());
 
   await app.register(fastifyRateLimit, {
     global: true,

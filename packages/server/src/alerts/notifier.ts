@@ -19,7 +19,8 @@ export type NotifierOptions = SweepOptions & {
  * The alert email job (DESIGN.md §2 jobs, docs/alerts.md "Emails"): alerts whose `notify_due_at`
  * has come are claimed with SKIP LOCKED, so with several instances each is emailed by one; the
  * claim moves the due time on (critical: one escalation interval later; otherwise never again) in
- * the same transaction, and the emails go out once it has committed.
+ * the same transaction, which also queues the emails (mail/mailer.ts): they go out once it has
+ * committed, and are retried by the mailer, not by claiming the alert again.
  */
 export class AlertNotifier {
   constructor(
@@ -37,14 +38,15 @@ export class AlertNotifier {
   async runDue(): Promise<number> {
     let total = 0;
     for (;;) {
-      const { emailed, messages } = await this.claimBatch();
-      for (const message of messages) await this.ctx.mailer.send(message);
+      const emailed = await this.claimBatch();
+      if (emailed > 0) this.ctx.mailer.kick();
       total += emailed;
       if (emailed < (this.options.batchSize ?? 20)) return total;
     }
   }
 
-  private claimBatch(): Promise<{ emailed: number; messages: EmailMessage[] }> {
+  /** Claims due alerts and queues their emails in one transaction: both happen, or neither. */
+  private claimBatch(): Promise<number> {
     const now = this.ctx.now();
     return this.ctx.db.transaction(async (tx) => {
       const due = await claimDueAlerts(tx, now, this.options.batchSize ?? 20);
@@ -58,7 +60,8 @@ export class AlertNotifier {
           notifyDueAt: critical ? new Date(now.getTime() + this.options.escalationIntervalMs) : null,
         });
       }
-      return { emailed: due.length, messages };
+      await this.ctx.mailer.enqueue(tx, messages);
+      return due.length;
     });
   }
 

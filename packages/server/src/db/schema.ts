@@ -28,6 +28,7 @@ import {
   type CommandStatus,
   type Contact,
   type Currency,
+  type EmailStatus,
   type EventOrigin,
   type FlowboxCommandName,
   type FlowboxModel,
@@ -191,12 +192,22 @@ export const emails = pgTable(
     subject: text('subject').notNull(),
     text: text('text').notNull(),
     kind: text('kind').notNull(),
-    status: text('status').notNull().$type<'stored' | 'sent' | 'failed'>(),
+    /** mail/mailer.ts: `stored` without a relay; otherwise queued → sending → sent, or failed. */
+    status: text('status').notNull().$type<EmailStatus>(),
     error: text('error'),
+    /** Delivery tries made so far. */
+    attempts: integer('attempts').notNull().default(0),
+    /** When the next try may start (queued), or when a try's lease ends (sending). */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
     createdAt: createdAt(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
-  (t) => [index('emails_created_idx').on(t.createdAt)],
+  (t) => [
+    index('emails_created_idx').on(t.createdAt),
+    index('emails_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} in ('queued', 'sending')`),
+  ],
 );
 
 /** End-user registrations (spec §1), reviewed by a provider manager before any account exists. */

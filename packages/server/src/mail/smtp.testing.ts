@@ -1,13 +1,34 @@
 import { createServer, type Server, type Socket } from 'node:net';
 
+export type TestSmtp = {
+  url: string;
+  /** Messages accepted (answered 250). */
+  accepted: () => number;
+  /** Messages received, accepted or refused. */
+  received: () => number;
+  close: () => Promise<void>;
+};
+
 /**
  * A minimal SMTP server for tests: accepts every message after `delayMs` (a slow mail relay), and
  * counts them. Enough of RFC 5321 for nodemailer without TLS or authentication.
  */
-export async function startSlowSmtp(
-  delayMs: number,
-): Promise<{ url: string; accepted: () => number; close: () => Promise<void> }> {
+export function startSlowSmtp(delayMs: number): Promise<TestSmtp> {
+  return startTestSmtp({ delayMs });
+}
+
+/**
+ * The same relay, answering each message (numbered from 0 in the order received) with `answer`'s
+ * line: `250 …` accepts it, `451 …` refuses it for now, `550 …` for good.
+ */
+export async function startTestSmtp(options: {
+  delayMs?: number;
+  answer?: (message: number) => string;
+}): Promise<TestSmtp> {
+  const delayMs = options.delayMs ?? 0;
+  const answer = options.answer ?? (() => '250 accepted');
   let accepted = 0;
+  let received = 0;
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
     sockets.add(socket);
@@ -26,9 +47,10 @@ export async function startSlowSmtp(
         if (inData) {
           if (line === '.') {
             inData = false;
+            const line = answer(received++);
             setTimeout(() => {
-              accepted++;
-              reply('250 accepted');
+              if (line.startsWith('250')) accepted++;
+              reply(line);
             }, delayMs);
           }
           continue;
@@ -51,6 +73,7 @@ export async function startSlowSmtp(
   return {
     url: `smtp://127.0.0.1:${address.port}`,
     accepted: () => accepted,
+    received: () => received,
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

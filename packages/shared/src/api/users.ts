@@ -159,13 +159,27 @@ export type ManagerUpdateAnswer = z.infer<typeof ManagerUpdateAnswerSchema>;
 
 export const SiteManagerListQuerySchema = z.object({ site_id: z.uuid('validation.invalid').optional() });
 
+/**
+ * An email's delivery: `stored` when no mail relay is configured (the outbox is where it is read);
+ * otherwise `queued` (waiting for its next try), `sending`, then `sent` or, after its last try or a
+ * refusal by the relay, `failed`.
+ */
+export const EMAIL_STATUSES = ['stored', 'queued', 'sending', 'sent', 'failed'] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
 export const OutboxEmailSchema = z.object({
   id: z.uuid(),
   to: z.string(),
   subject: z.string(),
   text: z.string(),
   kind: z.string(),
-  status: z.enum(['stored', 'sent', 'failed']),
+  status: z.enum(EMAIL_STATUSES),
+  /** Delivery tries made so far. */
+  attempts: z.number().int(),
+  /** The relay's last refusal, when a try failed. */
+  error: z.string().nullable(),
+  /** When a queued email's next try may start. */
+  next_attempt_at: z.string().nullable(),
   created_at: z.string(),
 });
 export type OutboxEmail = z.infer<typeof OutboxEmailSchema>;

@@ -28,6 +28,30 @@ function EmailText({ text }: { text: string }) {
   );
 }
 
+/** Its status and, once a relay was tried, how many tries, when the next one comes, and why. */
+function DeliveryStatus({ email }: { email: OutboxEmail }) {
+  const { t, language } = useLanguage();
+  const tried = email.attempts > 0 && email.status !== 'sent';
+  return (
+    <>
+      {t(`outbox.status_${email.status}`)}
+      {tried && (
+        <span className="block text-xs text-slate-600 dark:text-slate-400">
+          {t('outbox.tries', { count: email.attempts })}
+          {email.next_attempt_at && (
+            <>, {t('outbox.next_try', { date: formatDateTime(email.next_attempt_at, language) })}</>
+          )}
+        </span>
+      )}
+      {tried && email.error && (
+        <span className="block text-xs break-words text-slate-600 dark:text-slate-400">
+          {t('outbox.relay_answer', { error: email.error })}
+        </span>
+      )}
+    </>
+  );
+}
+
 export function OutboxPage() {
   const { t, language } = useLanguage();
   const outbox = useOutbox();
@@ -41,7 +65,7 @@ export function OutboxPage() {
       key: 'status',
       header: t('outbox.status'),
       hideOnMobile: true,
-      cell: (e) => t(`outbox.status_${e.status}`),
+      cell: (e) => <DeliveryStatus email={e} />,
     },
     {
       key: 'open',
