@@ -437,6 +437,9 @@ async function serveWebApp(app: App, webDist: string): Promise<void> {
     await app.register(fastifyStatic, {
       root: webDist,
       index: false,
+      // The build writes brotli and gzip copies of its text files (packages/web/precompress.ts):
+      // each is sent to a browser that accepts it, with `Vary: Accept-Encoding`.
+      preCompressed: true,
       // Files are looked up per request rather than listed at start, so a web build made while the
       // server runs (npm start rebuilds, a deploy) is served at once instead of 404s for new assets.
       wildcard: true,
@@ -452,7 +455,8 @@ async function serveWebApp(app: App, webDist: string): Promise<void> {
     const isApi = request.url === '/v1' || request.url.startsWith('/v1/');
     // A missing script or style is a 404, never the app's HTML under a script's name.
     const isAsset = request.url.startsWith(HASHED_ASSETS);
-    if (!isApi && !isAsset && hasWeb && request.method === 'GET') return sendIndex(reply);
+    const isRead = request.method === 'GET' || request.method === 'HEAD';
+    if (!isApi && !isAsset && hasWeb && isRead) return sendIndex(reply);
     return reply
       .status(statusOf('errors.not_found'))
       .send({ code: 'errors.not_found', message: translate('errors.not_found', requestLanguage(request)) });

@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,12 +11,17 @@ import type { App } from './types.ts';
 let app: App;
 let database: Database;
 let webDist: string;
+const BIG = `export const names = [${Array.from({ length: 500 }, (_, i) => `'zone ${i}'`).join(', ')}];`;
 
 beforeAll(async () => {
   webDist = mkdtempSync(join(tmpdir(), 'fbx-web-'));
   writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>Flowbox Manager</title>');
   mkdirSync(join(webDist, 'assets'));
   writeFileSync(join(webDist, 'assets/app.js'), 'console.log(1)');
+  // What the build's precompress step writes beside a large file (packages/web/precompress.ts).
+  writeFileSync(join(webDist, 'assets/big.js'), BIG);
+  writeFileSync(join(webDist, 'assets/big.js.br'), brotliCompressSync(BIG));
+  writeFileSync(join(webDist, 'assets/big.js.gz'), gzipSync(BIG));
   database = await openTestDatabase();
   ({ app } = await buildApp({
     config: testConfig({ webDist }),
@@ -56,6 +62,42 @@ describe('serving the web app', () => {
     const res = await app.inject({ method: 'GET', url: '/assets/next.js' });
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe('console.log(2)');
+  });
+
+  it('sends the compressed copy a browser accepts, brotli first, and says the answer varies by it', async () => {
+    const br = await app.inject({
+      method: 'GET',
+      url: '/assets/big.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(BIG);
+    expect(br.rawPayload.length).toBeLessThan(BIG.length / 3);
+    const gz = await app.inject({
+      method: 'GET',
+      url: '/assets/big.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(BIG);
+    const plain = await app.inject({
+      method: 'GET',
+      url: '/assets/big.js',
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(BIG);
+  });
+
+  it('answers HEAD for every page and file it serves, without a body', async () => {
+    for (const url of ['/', '/login', '/customers/abc/sites/add', '/assets/app.js']) {
+      const res = await app.inject({ method: 'HEAD', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body).toBe('');
+    }
+    expect((await app.inject({ method: 'HEAD', url: '/assets/missing.js' })).statusCode).toBe(404);
   });
 
   it('refuses paths that climb out of the build', async () => {
