@@ -539,6 +539,16 @@ describe('commands', () => {
     await p.device.end();
   });
 
+  it('let only one of two valve commands sent at once through', async () => {
+    const p = await paired();
+    const answers = await Promise.all([
+      cmA.post(`${p.path}/commands/send`, { name: 'valve_close' }),
+      smA.post(`${p.path}/commands/send`, { name: 'valve_open' }),
+    ]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([202, 409]);
+    await p.device.end();
+  });
+
   it('let a valve command go once the one before it expired unanswered', async () => {
     const p = await paired();
     const first = (await cmA.post(`${p.path}/commands/send`, { name: 'valve_close' })).json().id as string;
