@@ -101,6 +101,20 @@ describe('controls that reflect the device', () => {
     await seen(page, /No action allowed while automatic closing holds this zone/);
     await page.screenshot({ path: '/tmp/controls-flowbox-locked.png', fullPage: true });
 
+    // The zone page says the same of its valve and of pairing.
+    await page.goto(zone.page);
+    const zoneValve = page.getByRole('region', { name: 'Valve' });
+    for (const control of [
+      zoneValve.getByRole('button', { name: 'Open the valve', exact: true }),
+      page.getByRole('button', { name: 'Pair a flowbox' }),
+    ]) {
+      await expect.poll(() => control.isDisabled(), { timeout: 15_000 }).toBe(true);
+      expect(await description(page, control)).toMatch(
+        /No action allowed while automatic closing holds this zone/,
+      );
+    }
+    await page.goto(flowboxPage);
+
     // The way out, from this page: the zone's name typed.
     await banner.getByRole('button', { name: 'Exit automatic closing' }).click();
     const exit = page.getByRole('dialog');
