@@ -186,4 +186,29 @@ describe('controls that reflect the device', () => {
     await expect.poll(() => offered(card, 'Close the valve')).toBe(1);
     expect(await offered(card, 'Open the valve')).toBe(0);
   });
+
+  it('says the valve is unknown before the device reported it, and offers both actions, each confirmed', async () => {
+    const silentZone = await subscribedZone('Controls unknown');
+    const silent = await pairSimulatedDevice(silentZone, {
+      serial: 'FB-E2E-CT0002',
+      factorySecret: FACTORY_SECRET.replace('z', 'w'),
+      seed: 13,
+    });
+    try {
+      const { page } = await newPage(browser);
+      await signIn(page, DEMO.customer);
+      await page.goto(`${silentZone.page}/flowbox/${silent.flowboxId}`);
+      const controls = page.getByRole('region', { name: 'Controls' });
+      await seen(page, /has not reported its valve yet: its state is unknown/);
+      expect(await offered(controls, 'Open the valve')).toBe(1);
+      expect(await offered(controls, 'Close the valve')).toBe(1);
+      await controls.getByRole('button', { name: 'Open the valve', exact: true }).click();
+      const confirm = page.getByRole('dialog');
+      await expect.poll(() => confirm.textContent()).toMatch(/Water flows again in the whole zone/);
+      await confirm.getByRole('button', { name: 'Cancel' }).click();
+      await page.screenshot({ path: '/tmp/controls-unknown.png', fullPage: true });
+    } finally {
+      await silent.simulated.stop();
+    }
+  });
 });
