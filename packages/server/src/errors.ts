@@ -33,6 +33,7 @@ const STATUS_OF = {
   'errors.flowbox_already_paired': 409,
   'errors.pairing_step': 409,
   'errors.flowbox_not_ready': 409,
+  'errors.valve_command_pending': 409,
   'errors.scheduled_closing_not_authorised': 409,
   'errors.payload_too_large': 413,
   'errors.image_too_large': 413,

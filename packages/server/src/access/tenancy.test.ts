@@ -711,9 +711,10 @@ const ROWS: Row[] = [
       },
       {
         action: `close the valve of a flowbox on site ${site}`,
-        call: () => ({
+        // A flowbox of its own for each caller: a second valve command to one flowbox waits (409).
+        call: async () => ({
           method: 'POST',
-          url: `${flowboxTargets[site].path}/commands/send`,
+          url: `${(await flowboxIn(site, 'ready')).path}/commands/send`,
           body: { name: 'valve_close' },
         }),
         expected: withStatus(manage, 200, 202),

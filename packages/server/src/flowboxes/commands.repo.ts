@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, lte, notInArray } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, inArray, lte, notInArray } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { deviceCommands, flowboxes } from '../db/schema.ts';
 
@@ -26,6 +26,28 @@ export async function listCommands(db: Db, flowboxId: string, limit: number): Pr
     .where(eq(deviceCommands.flowboxId, flowboxId))
     .orderBy(desc(deviceCommands.issuedAt))
     .limit(limit);
+}
+
+/**
+ * Whether a valve command (the user's or the system's) is still on its way to the flowbox and not
+ * yet past its expiry. The flowbox's row is locked until the transaction ends, so two requests
+ * made at once cannot both find none.
+ */
+export async function valveCommandOnItsWay(db: Db, flowboxId: string, now: Date): Promise<boolean> {
+  await db.select({ id: flowboxes.id }).from(flowboxes).where(eq(flowboxes.id, flowboxId)).for('update');
+  const [open] = await db
+    .select({ id: deviceCommands.id })
+    .from(deviceCommands)
+    .where(
+      and(
+        eq(deviceCommands.flowboxId, flowboxId),
+        inArray(deviceCommands.name, ['valve_open', 'valve_close']),
+        inArray(deviceCommands.status, [...OPEN_STATUSES]),
+        gt(deviceCommands.expiresAt, now),
+      ),
+    )
+    .limit(1);
+  return open !== undefined;
 }
 
 /** Locks those of these commands that are still open, in id order, until the transaction ends. */

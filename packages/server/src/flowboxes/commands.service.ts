@@ -29,6 +29,7 @@ import {
   lockOpenCommands,
   OPEN_STATUSES,
   updateCommand,
+  valveCommandOnItsWay,
   type CommandRow,
 } from './commands.repo.ts';
 import { findFlowbox, findFlowboxById, type FlowboxPath } from './flowboxes.repo.ts';
@@ -59,6 +60,8 @@ function protocolCommandOf(input: CreateInput): { name: CommandName; params: Rec
       return { name: 'reboot', params: {} };
   }
 }
+
+const isValveCommand = (name: FlowboxCommandName) => name === 'valve_open' || name === 'valve_close';
 
 /** The activity-log line of a command carried out; an autotest is logged with its result instead. */
 const DONE_ACTION: Record<Exclude<FlowboxCommandName, 'autotest'>, EventAction> = {
@@ -101,6 +104,10 @@ export class CommandsService {
     const now = this.ctx.now();
     const { params } = protocolCommandOf(input);
     const row = await this.ctx.db.transaction(async (tx) => {
+      // One valve command at a time: a second one would race the first on the device, and the
+      // screen could not say which of the two the valve's state answers.
+      if (isValveCommand(input.name) && (await valveCommandOnItsWay(tx, located.flowbox.id, now)))
+        throw new AppError('errors.valve_command_pending');
       const created = await insertCommand(tx, {
         flowboxId: located.flowbox.id,
         name: input.name,

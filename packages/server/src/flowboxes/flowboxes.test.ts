@@ -507,6 +507,69 @@ describe('commands', () => {
     expect((await t.db.select().from(alerts).where(eq(alerts.zoneId, zoneId))).length).toBe(alertsBefore);
   });
 
+  it('refuse a second valve command while one is on its way to the flowbox (409, EN and FR); modes are not held back', async () => {
+    const p = await paired();
+    const first = await cmA.post(`${p.path}/commands/send`, { name: 'valve_close' });
+    expect(first.statusCode, first.body).toBe(202);
+    const firstId = first.json().id as string;
+    await p.device.next('commands');
+    const second = await smA.post(`${p.path}/commands/send`, { name: 'valve_open' });
+    expect(second.statusCode).toBe(409);
+    expect(second.json().code).toBe('errors.valve_command_pending');
+    expect(second.json().message).toMatch(/valve command is already on its way/);
+    const fr = await cmA.request(
+      'POST',
+      `${p.path}/commands/send`,
+      { name: 'valve_close' },
+      { 'accept-language': 'fr' },
+    );
+    expect(fr.statusCode).toBe(409);
+    expect(fr.json().message).toMatch(/commande de vanne est déjà en cours/);
+    // Another kind of command is not a valve command: it goes.
+    expect((await cmA.post(`${p.path}/commands/send`, { name: 'maintenance_on' })).statusCode).toBe(202);
+    await p.device.publish('acks', {
+      v: PROTOCOL_VERSION,
+      command_id: firstId,
+      at: new Date().toISOString(),
+      result: 'done',
+      reason: null,
+    });
+    await until(async () => (await cmA.get(`${p.path}/commands/${firstId}/info`)).json().status === 'done');
+    expect((await smA.post(`${p.path}/commands/send`, { name: 'valve_open' })).statusCode).toBe(202);
+    await p.device.end();
+  });
+
+  it('let only one of two valve commands sent at once through', async () => {
+    const p = await paired();
+    const answers = await Promise.all([
+      cmA.post(`${p.path}/commands/send`, { name: 'valve_close' }),
+      smA.post(`${p.path}/commands/send`, { name: 'valve_open' }),
+    ]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([202, 409]);
+    await p.device.end();
+  });
+
+  it('let a valve command go once the one before it expired unanswered', async () => {
+    const p = await paired();
+    const first = (await cmA.post(`${p.path}/commands/send`, { name: 'valve_close' })).json().id as string;
+    t.clock.advance(121_000);
+    await t.services.commands.dispatchDue();
+    expect((await cmA.get(`${p.path}/commands/${first}/info`)).json().status).toBe('expired');
+    expect((await cmA.post(`${p.path}/commands/send`, { name: 'valve_close' })).statusCode).toBe(202);
+    await p.device.end();
+  });
+
+  it("cannot be sent by another customer's manager", async () => {
+    const p = await paired();
+    const cmB = await loginAs(t.app, 'cm.b@test.io');
+    const res = await cmB.post(`${p.path}/commands/send`, { name: 'valve_open' });
+    expect([403, 404]).toContain(res.statusCode);
+    expect((await t.db.select().from(deviceCommands).where(eq(deviceCommands.flowboxId, p.id))).length).toBe(
+      0,
+    );
+    await p.device.end();
+  });
+
   it('go only to a paired flowbox, with a valid leak-detection timeout', async () => {
     const a = await announced();
     const res = await cmA.post(`${a.path}/commands/send`, { name: 'valve_open' });

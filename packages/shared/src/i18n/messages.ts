@@ -57,6 +57,8 @@ export const MESSAGES = {
     'errors.flowbox_already_paired': 'This flowbox is already paired or being paired',
     'errors.pairing_step': 'This action is not possible at this pairing step',
     'errors.flowbox_not_ready': 'The flowbox must be paired before it can be controlled',
+    'errors.valve_command_pending':
+      'A valve command is already on its way to this flowbox: wait for the device to confirm it or for it to expire',
     'errors.scheduled_closing_not_authorised':
       'Scheduled closings are not authorised on this zone: turn on "Scheduled closing authorised" in the zone settings first',
     'validation.opening_after_closing': 'The opening time must be after the closing time',
@@ -147,6 +149,8 @@ export const MESSAGES = {
     'errors.flowbox_already_paired': "Ce flowbox est déjà appairé ou en cours d'appairage",
     'errors.pairing_step': "Cette action n'est pas possible à cette étape de l'appairage",
     'errors.flowbox_not_ready': 'Le flowbox doit être appairé avant de pouvoir être commandé',
+    'errors.valve_command_pending':
+      "Une commande de vanne est déjà en cours vers ce flowbox : attendez que l'appareil la confirme ou qu'elle expire",
     'errors.scheduled_closing_not_authorised':
       "Les fermetures programmées ne sont pas autorisées sur cette zone : activez d'abord « Fermeture programmée autorisée » dans les paramètres de la zone",
     'validation.opening_after_closing': "L'heure d'ouverture doit être postérieure à l'heure de fermeture",

@@ -3,17 +3,27 @@ import type { ReactNode } from 'react';
 export function Card({
   title,
   actions,
+  headingId,
   children,
 }: {
   title?: string;
   actions?: ReactNode;
+  /** Given, the card is a landmark region named by its title (for a card people jump to). */
+  headingId?: string;
   children: ReactNode;
 }) {
   return (
-    <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+    <section
+      aria-labelledby={title && headingId ? headingId : undefined}
+      className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+    >
       {(title || actions) && (
         <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
-          {title && <h2 className="text-base font-semibold">{title}</h2>}
+          {title && (
+            <h2 id={headingId} className="text-base font-semibold">
+              {title}
+            </h2>
+          )}
           {actions}
         </div>
       )}

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { en } from '../../lib/i18n/en.ts';
 import { fr } from '../../lib/i18n/fr.ts';
-import { clockState, durationParts, formatReading } from './format.ts';
+import type { CommandStatus, Flowbox, FlowboxCommand, FlowboxCommandName } from '@flowbox/shared';
+import {
+  clockState,
+  durationParts,
+  formatReading,
+  offeredCommands,
+  pendingCommand,
+  switchState,
+} from './format.ts';
 
 describe('the device clock line of the flowbox page', () => {
   it('says on time within 5 s, else ahead or behind, and nothing before a first reading', () => {
@@ -50,5 +58,41 @@ describe('the meter index', () => {
     expect(formatReading(12_345.678, 'en', 3)).toBe('12,345.678');
     expect(formatReading(12_345.678, 'fr', 3)).toBe('12\u202f345,678');
     expect(formatReading(null, 'en', 3)).toBeNull();
+  });
+});
+
+describe('the switches of a flowbox (valve, maintenance, leak detection)', () => {
+  const command = (name: FlowboxCommandName, status: CommandStatus) =>
+    ({ id: `${name}-${status}`, name, status }) as FlowboxCommand;
+
+  it('offer only the command that changes the state, and both when the state is unknown', () => {
+    expect(offeredCommands('valve', true)).toEqual(['valve_close']);
+    expect(offeredCommands('valve', false)).toEqual(['valve_open']);
+    expect(offeredCommands('valve', null)).toEqual(['valve_open', 'valve_close']);
+    expect(offeredCommands('maintenance', false)).toEqual(['maintenance_on']);
+    expect(offeredCommands('leak_detection', true)).toEqual(['leak_detection_off']);
+  });
+
+  it('read the valve as on when opened, and unknown before the device reported it', () => {
+    const flowbox = { valve: 'closed', maintenance_mode: null, leak_detection_mode: true } as Flowbox;
+    expect(switchState(flowbox, 'valve')).toBe(false);
+    expect(switchState({ ...flowbox, valve: 'opened' }, 'valve')).toBe(true);
+    expect(switchState({ ...flowbox, valve: null }, 'valve')).toBeNull();
+    expect(switchState(flowbox, 'maintenance')).toBeNull();
+    expect(switchState(flowbox, 'leak_detection')).toBe(true);
+  });
+
+  it("find the switch's newest command still on its way, not one answered or expired", () => {
+    const list = [
+      command('maintenance_on', 'sent'),
+      command('valve_close', 'acked'),
+      command('valve_open', 'pending'),
+    ];
+    expect(pendingCommand(list, 'valve')?.name).toBe('valve_close');
+    expect(
+      pendingCommand([command('valve_close', 'done'), command('valve_open', 'sent')], 'valve')?.name,
+    ).toBe('valve_open');
+    expect(pendingCommand([command('valve_close', 'expired')], 'valve')).toBeUndefined();
+    expect(pendingCommand(list, 'leak_detection')).toBeUndefined();
   });
 });

@@ -2,10 +2,12 @@ import {
   ACK_REFUSAL_REASONS,
   AUTOTEST_CHECK_RESULTS,
   AUTOTEST_RESULTS,
+  FINAL_COMMAND_STATUSES,
   type AckRefusalReason,
   type CommandStatus,
   type Flowbox,
   type FlowboxCommand,
+  type FlowboxCommandName,
   type Language,
 } from '@flowbox/shared';
 
@@ -103,4 +105,47 @@ export function refusalReason(command: FlowboxCommand): AckRefusalReason | null 
   return command.status === 'refused' && (ACK_REFUSAL_REASONS as readonly unknown[]).includes(reason)
     ? (reason as AckRefusalReason)
     : null;
+}
+
+/**
+ * What a user switches on a flowbox, each with the command that turns it on and the one that turns
+ * it off (for the valve, "on" is open: the water flows).
+ */
+export const SWITCHES = {
+  valve: { on: 'valve_open', off: 'valve_close' },
+  maintenance: { on: 'maintenance_on', off: 'maintenance_off' },
+  leak_detection: { on: 'leak_detection_on', off: 'leak_detection_off' },
+} as const satisfies Record<string, { on: FlowboxCommandName; off: FlowboxCommandName }>;
+export type SwitchName = keyof typeof SWITCHES;
+export type SwitchCommand = (typeof SWITCHES)[SwitchName]['on' | 'off'];
+
+/** The switch as the device last reported it; null when it never did. */
+export function switchState(flowbox: Flowbox, name: SwitchName): boolean | null {
+  if (name === 'valve') return flowbox.valve === null ? null : flowbox.valve === 'opened';
+  return name === 'maintenance' ? flowbox.maintenance_mode : flowbox.leak_detection_mode;
+}
+
+/**
+ * The commands worth offering: the one that changes the state; both when the state is unknown,
+ * since either may be what the device needs.
+ */
+export function offeredCommands(name: SwitchName, state: boolean | null): SwitchCommand[] {
+  const { on, off } = SWITCHES[name];
+  return state === null ? [on, off] : [state ? off : on];
+}
+
+/**
+ * The switch's command still on its way to the device (queued, sent or acknowledged), from the
+ * newest-first command list; undefined once the device answered it or the server expired it (the
+ * command job expires it and the live channel says so).
+ */
+export function pendingCommand(
+  commands: readonly FlowboxCommand[],
+  name: SwitchName,
+): (FlowboxCommand & { name: SwitchCommand }) | undefined {
+  const { on, off } = SWITCHES[name];
+  return commands.find(
+    (command): command is FlowboxCommand & { name: SwitchCommand } =>
+      (command.name === on || command.name === off) && !FINAL_COMMAND_STATUSES.includes(command.status),
+  );
 }

@@ -133,10 +133,10 @@ export const flowboxesEn = {
 
   'commands.valve_open': 'Open the valve',
   'commands.valve_close': 'Close the valve',
-  'commands.maintenance_on': 'Maintenance mode on',
-  'commands.maintenance_off': 'Maintenance mode off',
-  'commands.leak_detection_on': 'Leak detection on',
-  'commands.leak_detection_off': 'Leak detection off',
+  'commands.maintenance_on': 'Turn maintenance mode on',
+  'commands.maintenance_off': 'Turn maintenance mode off',
+  'commands.leak_detection_on': 'Turn leak detection on',
+  'commands.leak_detection_off': 'Turn leak detection off',
   'commands.autotest': 'Run an autotest',
   'commands.reboot': 'Reboot',
   'commands.status.pending': 'Queued',
@@ -176,6 +176,24 @@ export const flowboxesEn = {
   'commands.outcome': 'Outcome',
   'commands.none': 'No command sent yet',
   'commands.caption': 'Recent commands of the flowbox, newest first',
+  'commands.pending.valve_open': 'Opening the valve…',
+  'commands.pending.valve_close': 'Closing the valve…',
+  'commands.pending.maintenance_on': 'Turning maintenance mode on…',
+  'commands.pending.maintenance_off': 'Turning maintenance mode off…',
+  'commands.pending.leak_detection_on': 'Turning leak detection on…',
+  'commands.pending.leak_detection_off': 'Turning leak detection off…',
+  'commands.pending_hint': 'until the device confirms it',
+  'commands.locked':
+    'No action allowed while automatic closing holds this zone: exit automatic closing first, by typing the zone’s name.',
+  'commands.valve_unknown':
+    'The flowbox has not reported its valve yet: its state is unknown, so both actions are offered. Check on site if you can.',
+  'commands.confirm_open_title': 'Open the valve?',
+  'commands.confirm_open_text':
+    'Water flows again in the whole zone. Make sure nothing is leaking and no pipe is open for repair.',
+  'commands.confirm_open_alert_one':
+    'This zone has {{count}} open leak or abnormal-consumption alert. Opening the valve while water is escaping floods the building: check the zone before opening.',
+  'commands.confirm_open_alert_other':
+    'This zone has {{count}} open leak or abnormal-consumption alerts. Opening the valve while water is escaping floods the building: check the zone before opening.',
 
   'autotest.intro':
     'The device checks its valve, flowmeter and sensors and reports each check. It takes a few seconds.',
@@ -447,6 +465,24 @@ export const flowboxesFr: Record<keyof typeof flowboxesEn, string> = {
   'commands.outcome': 'Résultat',
   'commands.none': 'Aucune commande envoyée pour l’instant',
   'commands.caption': 'Commandes récentes du flowbox, la plus récente en premier',
+  'commands.pending.valve_open': 'Ouverture de la vanne…',
+  'commands.pending.valve_close': 'Fermeture de la vanne…',
+  'commands.pending.maintenance_on': 'Activation du mode maintenance…',
+  'commands.pending.maintenance_off': 'Désactivation du mode maintenance…',
+  'commands.pending.leak_detection_on': 'Activation de la détection de fuite…',
+  'commands.pending.leak_detection_off': 'Désactivation de la détection de fuite…',
+  'commands.pending_hint': 'jusqu’à la confirmation de l’appareil',
+  'commands.locked':
+    'Aucune action autorisée tant que la fermeture automatique bloque cette zone : sortez d’abord de la fermeture automatique en saisissant le nom de la zone.',
+  'commands.valve_unknown':
+    'Le flowbox n’a pas encore indiqué l’état de sa vanne : il est inconnu, les deux actions sont donc proposées. Vérifiez sur place si possible.',
+  'commands.confirm_open_title': 'Ouvrir la vanne ?',
+  'commands.confirm_open_text':
+    'L’eau coule de nouveau dans toute la zone. Assurez-vous que rien ne fuit et qu’aucun tuyau n’est ouvert pour réparation.',
+  'commands.confirm_open_alert_one':
+    'Cette zone a {{count}} alerte de fuite ou de consommation anormale ouverte. Ouvrir la vanne pendant que l’eau s’échappe inonde le bâtiment : vérifiez la zone avant d’ouvrir.',
+  'commands.confirm_open_alert_other':
+    'Cette zone a {{count}} alertes de fuite ou de consommation anormale ouvertes. Ouvrir la vanne pendant que l’eau s’échappe inonde le bâtiment : vérifiez la zone avant d’ouvrir.',
 
   'autotest.intro':
     'L’appareil vérifie sa vanne, son débitmètre et ses capteurs, et rend compte de chaque contrôle. Cela prend quelques secondes.',

@@ -7,42 +7,46 @@ import {
 } from '@flowbox/shared';
 import { useId, useState, type ReactNode } from 'react';
 import { Alert } from '../../../components/Alert.tsx';
-import { Button } from '../../../components/Button.tsx';
 import { Card } from '../../../components/Card.tsx';
 import { INPUT_CLASS } from '../../../components/TextField.tsx';
 import { errorMessage } from '../../../lib/forms.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import type { FlowboxRef } from '../api/get-flowbox.ts';
 import { useSendCommand } from '../api/send-command.ts';
+import { offeredCommands, pendingCommand, switchState, type SwitchName } from '../format.ts';
+import { CommandButton } from './CommandButton.tsx';
 import { CommandStatusBadge } from './CommandStatus.tsx';
 import { ConfirmActionDialog } from './ConfirmActionDialog.tsx';
+import { PendingCommand } from './PendingCommand.tsx';
+import { ValveControl } from './ValveControl.tsx';
 
 /** Choices for the leak-detection timeout (spec §4 timeout event), within the server's bound. */
 const LEAK_TIMEOUTS_MIN = [30, 60, 120, 240, 480, 720, LEAK_DETECTION_TIMEOUT_MAX_MIN];
 const DEFAULT_LEAK_TIMEOUT_MIN = 60;
 
-/** Closing the valve cuts people's water; rebooting stops measuring: both are confirmed first. */
-type Confirmable = Extract<FlowboxCommandName, 'valve_close' | 'reboot'>;
-
 type FlowboxControlsProps = {
   flowboxRef: FlowboxRef;
   flowbox: Flowbox;
-  latest: FlowboxCommand | undefined;
-  /** `valves.control` (docs/permissions.md). */
-  allowed: boolean;
+  /** The flowbox's latest commands, newest first (kept live). */
+  commands: readonly FlowboxCommand[];
+  /** Why no command can be sent now (lock, permission, pairing), or null. */
+  disabledReason: string | null;
 };
 
-/** The commands of issue #4; each one's state arrives live and shows in the status line. */
-export function FlowboxControls({ flowboxRef, flowbox, latest, allowed }: FlowboxControlsProps) {
+/**
+ * The commands of issue #4, each offered in the direction that changes the device's state, with
+ * the command on its way shown until the device answers (issue 15).
+ */
+export function FlowboxControls({ flowboxRef, flowbox, commands, disabledReason }: FlowboxControlsProps) {
   const { t } = useLanguage();
   const send = useSendCommand(flowboxRef);
   const reasonId = useId();
+  const headingId = useId();
   const timeoutId = useId();
-  const [confirming, setConfirming] = useState<Confirmable | null>(null);
+  const [rebooting, setRebooting] = useState(false);
   const [leakTimeout, setLeakTimeout] = useState(DEFAULT_LEAK_TIMEOUT_MIN);
   const [failure, setFailure] = useState<string | null>(null);
-  const ready = flowbox.pairing_state === 'ready';
-  const disabledReason = !allowed ? t('commands.denied') : !ready ? t('commands.not_ready') : null;
+  const latest = commands[0];
 
   async function issue(input: FlowboxCommandCreateInput) {
     setFailure(null);
@@ -53,21 +57,42 @@ export function FlowboxControls({ flowboxRef, flowbox, latest, allowed }: Flowbo
     }
   }
 
-  const button = (name: FlowboxCommandName, variant: 'secondary' | 'danger' = 'secondary') => (
-    <Button
+  const button = (name: FlowboxCommandName, onClick: () => void, variant?: 'danger') => (
+    <CommandButton
+      key={name}
+      name={name}
       variant={variant}
-      disabled={disabledReason !== null}
-      aria-describedby={disabledReason ? reasonId : undefined}
+      disabledReason={disabledReason}
+      reasonId={reasonId}
       loading={send.isPending && send.variables.name === name}
-      onClick={() => {
-        if (name === 'valve_close' || name === 'reboot') setConfirming(name);
-        else if (name === 'leak_detection_on') void issue({ name, timeout_minutes: leakTimeout });
-        else void issue({ name });
-      }}
-    >
-      {t(`commands.${name}`)}
-    </Button>
+      onClick={onClick}
+    />
   );
+  const modeSwitch = (name: Exclude<SwitchName, 'valve'>, extra?: ReactNode) => {
+    const pending = pendingCommand(commands, name);
+    const offered = offeredCommands(name, switchState(flowbox, name));
+    return (
+      <div className="w-full space-y-2">
+        <PendingCommand name={name} command={pending} />
+        {!pending && (
+          <div className="flex flex-wrap items-center gap-2">
+            {offered.includes('leak_detection_on') && extra}
+            {offered.map((command) =>
+              button(
+                command,
+                () =>
+                  void issue(
+                    command === 'leak_detection_on'
+                      ? { name: command, timeout_minutes: leakTimeout }
+                      : { name: command },
+                  ),
+              ),
+            )}
+          </div>
+        )}
+      </div>
+    );
+  };
   const group = (title: string, children: ReactNode) => (
     <fieldset className="space-y-2">
       <legend className="mb-2 text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">
@@ -80,7 +105,7 @@ export function FlowboxControls({ flowboxRef, flowbox, latest, allowed }: Flowbo
     minutes < 60 ? t('commands.minutes', { count: minutes }) : t('commands.hours', { count: minutes / 60 });
 
   return (
-    <Card title={t('flowbox.section_controls')}>
+    <Card title={t('flowbox.section_controls')} headingId={headingId}>
       <div className="space-y-5">
         {disabledReason && (
           <p id={reasonId} className="text-sm text-slate-600 dark:text-slate-400">
@@ -92,43 +117,46 @@ export function FlowboxControls({ flowboxRef, flowbox, latest, allowed }: Flowbo
         )}
         {group(
           t('commands.valve_group'),
-          <>
-            {button('valve_open')}
-            {button('valve_close', 'danger')}
-          </>,
+          <ValveControl
+            flowboxRef={flowboxRef}
+            flowbox={flowbox}
+            commands={commands}
+            disabledReason={disabledReason}
+            reasonId={reasonId}
+          />,
         )}
         {group(
           t('commands.modes_group'),
           <>
-            <div className="flex w-full flex-wrap gap-2">
-              {button('maintenance_on')}
-              {button('maintenance_off')}
-            </div>
-            <div className="flex w-full flex-wrap items-center gap-2">
-              <label htmlFor={timeoutId} className="text-sm text-slate-600 dark:text-slate-400">
-                {t('commands.leak_timeout')}
-              </label>
-              <select
-                id={timeoutId}
-                value={leakTimeout}
-                disabled={disabledReason !== null}
-                onChange={(event) => setLeakTimeout(Number(event.target.value))}
-                className={`${INPUT_CLASS} w-auto`}
-              >
-                {LEAK_TIMEOUTS_MIN.map((minutes) => (
-                  <option key={minutes} value={minutes}>
-                    {duration(minutes)}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="flex w-full flex-wrap gap-2">
-              {button('leak_detection_on')}
-              {button('leak_detection_off')}
-            </div>
+            {modeSwitch('maintenance')}
+            {modeSwitch(
+              'leak_detection',
+              <>
+                <label htmlFor={timeoutId} className="text-sm text-slate-600 dark:text-slate-400">
+                  {t('commands.leak_timeout')}
+                </label>
+                <select
+                  id={timeoutId}
+                  value={leakTimeout}
+                  disabled={disabledReason !== null}
+                  aria-describedby={disabledReason ? reasonId : undefined}
+                  onChange={(event) => setLeakTimeout(Number(event.target.value))}
+                  className={`${INPUT_CLASS} w-auto`}
+                >
+                  {LEAK_TIMEOUTS_MIN.map((minutes) => (
+                    <option key={minutes} value={minutes}>
+                      {duration(minutes)}
+                    </option>
+                  ))}
+                </select>
+              </>,
+            )}
           </>,
         )}
-        {group(t('commands.device_group'), button('reboot', 'danger'))}
+        {group(
+          t('commands.device_group'),
+          button('reboot', () => setRebooting(true), 'danger'),
+        )}
         {failure && <Alert title={t('dialog.error')}>{failure}</Alert>}
         <p role="status" className="text-sm" data-testid="last-command">
           {latest && (
@@ -139,17 +167,16 @@ export function FlowboxControls({ flowboxRef, flowbox, latest, allowed }: Flowbo
           )}
         </p>
       </div>
+      {/* Rebooting stops measuring for a while: confirmed first. */}
       <ConfirmActionDialog
-        open={confirming !== null}
-        title={
-          confirming === 'reboot' ? t('commands.confirm_reboot_title') : t('commands.confirm_close_title')
-        }
-        text={confirming === 'reboot' ? t('commands.confirm_reboot_text') : t('commands.confirm_close_text')}
-        confirmLabel={confirming ? t(`commands.${confirming}`) : t('commands.confirm')}
-        onClose={() => setConfirming(null)}
+        open={rebooting}
+        title={t('commands.confirm_reboot_title')}
+        text={t('commands.confirm_reboot_text')}
+        confirmLabel={t('commands.reboot')}
+        onClose={() => setRebooting(false)}
         onConfirm={async () => {
-          if (confirming) await issue({ name: confirming });
-          setConfirming(null);
+          await issue({ name: 'reboot' });
+          setRebooting(false);
         }}
       />
     </Card>

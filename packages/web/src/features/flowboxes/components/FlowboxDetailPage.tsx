@@ -1,5 +1,5 @@
 import type { Flowbox } from '@flowbox/shared';
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/Button.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
@@ -9,10 +9,11 @@ import { useToast } from '../../../components/Toasts.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { useLiveMessages } from '../../../lib/live.ts';
 import { paths } from '../../../paths.ts';
+import { AutomationLockedBanner, useAutomation } from '../../automation/index.ts';
 import { ANY_ROLE, canDo, useUser } from '../../auth/index.ts';
 import { useFloors } from '../../buildings/index.ts';
 import { FlowboxConsumptionCard } from '../../consumption/index.ts';
-import { useZoneCrumbs } from '../../zones/index.ts';
+import { useZone, useZoneCrumbs } from '../../zones/index.ts';
 import { useDetachFlowbox } from '../api/detach-flowbox.ts';
 import { useFlowbox, type FlowboxRef } from '../api/get-flowbox.ts';
 import { useCommands } from '../api/list-commands.ts';
@@ -47,11 +48,17 @@ function FlowboxDetail({ flowboxRef, flowbox }: { flowboxRef: FlowboxRef; flowbo
   const detach = useDetachFlowbox(flowboxRef);
   const mayPair = canDo(user, ANY_ROLE, 'flowboxes.pair');
   const mayControl = canDo(user, ANY_ROLE, 'valves.control');
+  // spec §4: while automatic closing holds the zone the server refuses every change under it but
+  // the exit, so every control here says so, and the banner offers the exit.
+  const locked = useAutomation(flowboxRef).data?.locked === true;
+  const zoneName = useZone(flowboxRef).data?.name;
+  const lockReasonId = useId();
+  const lockReason = locked ? t('commands.locked') : null;
   const controlBlocked = !mayControl
     ? t('commands.denied')
     : flowbox.pairing_state !== 'ready'
       ? t('commands.not_ready')
-      : null;
+      : lockReason;
 
   // Set once this page removes the flowbox itself, so its own removal is not announced twice.
   const leaving = useRef(false);
@@ -90,17 +97,33 @@ function FlowboxDetail({ flowboxRef, flowbox }: { flowboxRef: FlowboxRef; flowbo
           mayPair && (
             <>
               {flowbox.pairing_state === 'ready' && (
-                <Button variant="secondary" onClick={() => setRemoving('unpair')}>
+                <Button
+                  variant="secondary"
+                  disabled={locked}
+                  aria-describedby={locked ? lockReasonId : undefined}
+                  onClick={() => setRemoving('unpair')}
+                >
                   {t('flowbox.unpair')}
                 </Button>
               )}
-              <Button variant="danger" onClick={() => setRemoving('detach')}>
+              <Button
+                variant="danger"
+                disabled={locked}
+                aria-describedby={locked ? lockReasonId : undefined}
+                onClick={() => setRemoving('detach')}
+              >
                 {t('flowbox.detach')}
               </Button>
             </>
           )
         }
       />
+      {zoneName !== undefined && <AutomationLockedBanner zoneRef={flowboxRef} zoneName={zoneName} />}
+      {lockReason && (
+        <p id={lockReasonId} className="sr-only">
+          {lockReason}
+        </p>
+      )}
       <div className="space-y-6">
         {flowbox.pairing_state !== 'ready' && (
           <p className="rounded-lg border border-sky-300 bg-sky-50 px-4 py-3 text-sm text-sky-900 dark:border-sky-800 dark:bg-sky-950/60 dark:text-sky-100">
@@ -112,8 +135,8 @@ function FlowboxDetail({ flowboxRef, flowbox }: { flowboxRef: FlowboxRef; flowbo
           <FlowboxControls
             flowboxRef={flowboxRef}
             flowbox={flowbox}
-            latest={commands[0]}
-            allowed={mayControl}
+            commands={commands}
+            disabledReason={controlBlocked}
           />
           <FlowboxInformationCard
             flowbox={flowbox}

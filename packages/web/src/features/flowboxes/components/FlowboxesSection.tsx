@@ -1,5 +1,5 @@
 import type { Floor, Zone } from '@flowbox/shared';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../../components/Button.tsx';
 import { Card } from '../../../components/Card.tsx';
@@ -8,6 +8,7 @@ import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
 import { ANY_ROLE, canDo, useUser } from '../../auth/index.ts';
+import { useAutomation } from '../../automation/index.ts';
 import type { ZoneRef } from '../../zones/index.ts';
 import { useFlowboxes } from '../api/list-flowboxes.ts';
 import { ConnectionBadge, PairingBadge } from './FlowboxBadges.tsx';
@@ -21,6 +22,10 @@ export function FlowboxesSection({ zoneRef, zone, floors }: FlowboxesSectionProp
   const user = useUser();
   const flowboxes = useFlowboxes(zoneRef);
   const mayPair = canDo(user, ANY_ROLE, 'flowboxes.pair');
+  // spec §4: pairing is a change under the zone, refused while automatic closing holds it.
+  const locked = useAutomation(zoneRef).data?.locked === true;
+  const lockReasonId = useId();
+  const lockedProps = { disabled: locked, 'aria-describedby': locked ? lockReasonId : undefined };
   // Which flowbox the pairing window follows; null while step 1 has not created one.
   const [pairing, setPairing] = useState<{ flowboxId: string | null } | null>(null);
   const { customerId, siteId, buildingId, zoneId } = zoneRef;
@@ -30,7 +35,7 @@ export function FlowboxesSection({ zoneRef, zone, floors }: FlowboxesSectionProp
       title={t('flowboxes.title')}
       actions={
         mayPair && (
-          <Button variant="secondary" onClick={() => setPairing({ flowboxId: null })}>
+          <Button variant="secondary" {...lockedProps} onClick={() => setPairing({ flowboxId: null })}>
             {t('flowboxes.pair')}
           </Button>
         )
@@ -66,7 +71,11 @@ export function FlowboxesSection({ zoneRef, zone, floors }: FlowboxesSectionProp
                       </span>
                     </div>
                     {mayPair && flowbox.pairing_state !== 'ready' && (
-                      <Button variant="secondary" onClick={() => setPairing({ flowboxId: flowbox.id })}>
+                      <Button
+                        variant="secondary"
+                        {...lockedProps}
+                        onClick={() => setPairing({ flowboxId: flowbox.id })}
+                      >
                         {t('flowboxes.continue_pairing')}
                       </Button>
                     )}
@@ -76,6 +85,11 @@ export function FlowboxesSection({ zoneRef, zone, floors }: FlowboxesSectionProp
             )}
             {!mayPair && (
               <p className="mt-3 text-xs text-slate-500 dark:text-slate-400">{t('flowboxes.pair_denied')}</p>
+            )}
+            {mayPair && locked && (
+              <p id={lockReasonId} className="mt-3 text-xs text-slate-500 dark:text-slate-400">
+                {t('commands.locked')}
+              </p>
             )}
             {mayPair && (
               <PairingDialog

@@ -18,7 +18,7 @@ import { useBuilding, useBuildingCrumbs, useFloors } from '../../buildings/index
 import { AutomationCard, AutomationLockedBanner } from '../../automation/index.ts';
 import { ConsumptionCard } from '../../consumption/index.ts';
 import { OpenAlertsCard } from '../../alerts/index.ts';
-import { FlowboxesSection } from '../../flowboxes/index.ts';
+import { FlowboxesSection, ZoneValveCard } from '../../flowboxes/index.ts';
 import { ZoneSchedulesCard } from '../../schedules/index.ts';
 import { useZone, type ZoneRef } from '../api/get-zone.ts';
 import { Badge } from './Badge.tsx';
@@ -122,6 +122,7 @@ function ZoneOverview({ zoneRef, zone, building, floors }: ZoneOverviewProps) {
             ]}
           />
         </Card>
+        <ZoneValveCard zoneRef={zoneRef} />
         <OpenAlertsCard scope={{ zone_id: zone.id }} name={zone.name} />
         <ConsumptionCard target={zoneRef} name={zone.name} />
         <AutomationCard zoneRef={zoneRef} />
