@@ -6,6 +6,8 @@ import { emails } from '../db/schema.ts';
 
 export type EmailMessage = { to: string; subject: string; text: string; kind: string };
 
+export type MailCounters = { queued: number; sent: number; failed: number };
+
 type Logger = { warn: (obj: object, msg: string) => void };
 
 /**
@@ -15,6 +17,8 @@ type Logger = { warn: (obj: object, msg: string) => void };
  */
 export class Mailer {
   private readonly transport: Transporter | undefined;
+  /** Since the instance started: emails put in the outbox, sent through SMTP, failed to send. */
+  readonly counters: MailCounters = { queued: 0, sent: 0, failed: 0 };
 
   constructor(
     private readonly db: Db,
@@ -28,6 +32,7 @@ export class Mailer {
       .insert(emails)
       .values({ ...message, status: 'stored' })
       .returning({ id: emails.id });
+    this.counters.queued += 1;
     if (!this.transport) return;
     try {
       await this.transport.sendMail({
@@ -36,8 +41,10 @@ export class Mailer {
         subject: message.subject,
         text: message.text,
       });
+      this.counters.sent += 1;
       await this.db.update(emails).set({ status: 'sent', sentAt: new Date() }).where(eq(emails.id, row!.id));
     } catch (error) {
+      this.counters.failed += 1;
       const text = error instanceof Error ? error.message : String(error);
       this.options.log.warn({ err: text, to: message.to }, 'email not sent');
       await this.db.update(emails).set({ status: 'failed', error: text }).where(eq(emails.id, row!.id));
