@@ -276,11 +276,15 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   app.addHook('onClose', async () => renewals.stop());
 
   await app.register(fastifyRateLimit, {
-    global: true,
+    global: false,
     max: options.rateLimitPerMinute ?? 1200,
     timeWindow: '1 minute',
     keyGenerator: rateLimitKey,
   });
+  // On every request, before any other hook: as the plugin's per-route hook it ran after the
+  // protected routes' authentication, so requests with a bad token (and unknown paths) were never
+  // counted.
+  app.addHook('onRequest', app.rateLimit());
   metricsRoute(app, metrics, { token: options.config.metricsToken });
   await app.register(fastifySwagger, {
     openapi: {
