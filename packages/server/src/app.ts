@@ -281,9 +281,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     timeWindow: '1 minute',
     keyGenerator: rateLimitKey,
   });
-  // On every request, before any other hook: as the plugin's per-route hook it ran after the
-  // protected routes' authentication, so requests with a bad token (and unknown paths) were never
-  // counted.
+  // At the root, so on every request and before the routes' own hooks: as the plugin's per-route
+  // hook it ran after the protected routes' authentication, so requests with a bad token (and
+  // unknown paths) were never counted.
   app.addHook('onRequest', app.rateLimit());
   metricsRoute(app, metrics, { token: options.config.metricsToken });
   await app.register(fastifySwagger, {
@@ -422,6 +422,8 @@ const PUBLIC_STATES = [
   'not delivering',
   'not applied',
 ];
+const publicState = (reason: string) =>
+  PUBLIC_STATES.find((state) => reason.includes(state)) ?? 'unavailable';
 
 /**
  * The rate limit's client key: request.ip (the client's, through a trusted proxy), with the
@@ -462,8 +464,6 @@ function logRequests(app: App): void {
     else request.log.info(line, 'request');
   });
 }
-const publicState = (reason: string) =>
-  PUBLIC_STATES.find((state) => reason.includes(state)) ?? 'unavailable';
 
 /** HTTP timeouts (docs/reliability.md "Connection floods and timeouts"). */
 export const HTTP_TIMEOUTS = { headersMs: 10_000, requestMs: 60_000, idleMs: 120_000 };
