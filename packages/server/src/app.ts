@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
-import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -39,7 +39,7 @@ import { ConsumptionService } from './consumption/consumption.service.ts';
 import { PricingPlansService } from './billing/plans.service.ts';
 import { ZoneSubscriptionsService } from './billing/subscriptions.service.ts';
 import { AuthService } from './auth/auth.service.ts';
-import type { Config } from './config.ts';
+import type { Config, TrustProxy } from './config.ts';
 import { statusOf } from './errors.ts';
 import type { Context } from './context.ts';
 import { buildingsRoutes } from './buildings/buildings.routes.ts';
@@ -52,24 +52,28 @@ import { CommandsService } from './flowboxes/commands.service.ts';
 import { flowboxesRoutes } from './flowboxes/flowboxes.routes.ts';
 import { FlowboxesService } from './flowboxes/flowboxes.service.ts';
 import { TelemetryHooks } from './telemetry/index.ts';
-import { LiveHub } from './live/index.ts';
+import { LiveHub, liveMetrics } from './live/index.ts';
 import { liveStreamRoutes, liveTicketRoutes } from './live/live.routes.ts';
-import { DeviceLink } from './devices/index.ts';
-import { JobRunner } from './jobs/index.ts';
+import { DeviceLink, deviceMetrics, type DeviceMetrics } from './devices/index.ts';
+import { JobRunner, jobMetrics } from './jobs/index.ts';
 import { metricsRoutes } from './mqtt/metrics.routes.ts';
 import { CustomersService } from './customers/customers.service.ts';
 import type { Db } from './db/client.ts';
+import { poolMetrics } from './db/pool-metrics.ts';
 import { installErrorHandler, zodValidatorCompiler } from './http/error-handler.ts';
+import { InstanceMetrics, METRICS_PATH, metricsRoute, routeOf } from './http/metrics.ts';
 import { documentTransform } from './http/openapi.ts';
 import { imagesRoutes } from './images/images.routes.ts';
 import { ImagesService } from './images/images.service.ts';
 import { requestLanguage } from './http/language.ts';
 import { actorOf, bearerToken, errorResponses, type App } from './http/types.ts';
 import { Mailer } from './mail/mailer.ts';
+import { mailMetrics } from './mail/metrics.ts';
 import { sitesRoutes } from './sites/sites.routes.ts';
 import { SitesService } from './sites/sites.service.ts';
 import { managersRoutes } from './users/managers.routes.ts';
 import { answersWithin } from './health/database-watch.ts';
+import { migrationsApplied } from './db/migrations.ts';
 import { Readiness } from './health/readiness.ts';
 import { connectionLimit, limitConnections } from './net/connection-limit.ts';
 import { ScheduleRunner } from './schedules/index.ts';
@@ -93,8 +97,11 @@ export type AppOptions = {
     | 'webDist'
     | 'uploadsDir'
   > &
-    /** No cap when not given (tests, benchmarks); the product's comes from HTTP_MAX_CONNECTIONS_PER_ADDRESS. */
-    Partial<Pick<Config, 'httpMaxConnectionsPerAddress'>>;
+    /**
+     * No cap when not given (tests, benchmarks); the product's comes from HTTP_MAX_CONNECTIONS_PER_ADDRESS.
+     * No trusted proxy and no metrics token when not given.
+     */
+    Partial<Pick<Config, 'httpMaxConnectionsPerAddress' | 'trustProxy' | 'metricsToken'>>;
   db: Db;
   now?: () => Date;
   /** How long before an unsilenced critical alert is emailed again (default 30 minutes). */
@@ -103,7 +110,7 @@ export type AppOptions = {
   communicationTimeoutMs?: number;
   /** Tests shorten the HTTP timeouts. */
   httpTimeouts?: Partial<typeof HTTP_TIMEOUTS>;
-  /** Requests a minute per address on every route (default 1,200); benchmarks lift it. */
+  /** Requests a minute per client on every route (default 1,200; RATE_LIMIT_PER_MINUTE); benchmarks lift it. */
   rateLimitPerMinute?: number;
   logger?: FastifyServerOptions['logger'];
   /** What this instance's parts report (database, broker), for `/v1/health`; server.ts shares it. */
@@ -144,6 +151,10 @@ export type Services = {
   alertNotifier: AlertNotifier;
   /** The instance's periodic jobs (jobs/): the renewals here, the others started by server.ts. */
   jobs: JobRunner;
+  /** This instance's Prometheus registry (`/metrics`; server.ts also serves it on METRICS_PORT). */
+  metrics: InstanceMetrics;
+  /** What device messaging records into the metrics as it happens (batch durations). */
+  deviceMetrics: DeviceMetrics;
 };
 
 /** Builds the HTTP app: `/v1` API, its OpenAPI docs at `/v1/docs`, and the web app. */
@@ -152,17 +163,17 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   const app = Fastify({
     logger: options.logger ?? { level: options.config.logLevel },
     bodyLimit: 1_048_576,
-    trustProxy: false,
+    // docs/operations.md "Behind a proxy": request.ip is the client's only through proxies named here.
+    trustProxy: fastifyTrustProxy(options.config.trustProxy ?? false),
     // A connection silent this long is closed, and a request must arrive whole within its time
     // (docs/reliability.md "Connection floods and timeouts"); live streams write every 25 s.
     connectionTimeout: timeouts.idleMs,
     requestTimeout: timeouts.requestMs,
     // Node checks the headers and request timeouts this often (30 s by default).
     http: { connectionsCheckingInterval: Math.min(5000, timeouts.headersMs) },
-    // One line per request only when debugging: the start-up banner stays readable.
-    logController: new LogController({
-      disableRequestLogging: !['debug', 'trace'].includes(options.config.logLevel),
-    }),
+    // Fastify's own two lines per request carry the raw URL (a query can hold a ticket or a token):
+    // logRequests below writes one line of chosen fields instead.
+    logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<ZodTypeProvider>();
   // Headers must arrive within this: a client trickling a request line holds no socket for long.
   app.server.headersTimeout = timeouts.headersMs;
@@ -173,6 +184,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  const metrics = new InstanceMetrics();
+  metrics.timeRequests(app);
+  logRequests(app);
   const servedOverHttps = options.config.publicUrl.startsWith('https:');
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-content-type-options', 'nosniff');
@@ -242,7 +256,13 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     alerts,
     alertNotifier: new AlertNotifier(ctx, alertOptions),
     jobs: new JobRunner({ log: app.log }),
+    metrics,
+    deviceMetrics: deviceMetrics(metrics, deviceLink),
   };
+  poolMetrics(metrics, options.db);
+  jobMetrics(metrics, services.jobs);
+  mailMetrics(metrics, mailer);
+  liveMetrics(metrics, live);
   services.telemetry.register(services.automation.listener());
   services.telemetry.register(monitoringListener());
   services.telemetry.register(clockSkewListener());
@@ -262,10 +282,16 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   app.addHook('onClose', async () => mailer.close());
 
   await app.register(fastifyRateLimit, {
-    global: true,
+    global: false,
     max: options.rateLimitPerMinute ?? 1200,
     timeWindow: '1 minute',
+    keyGenerator: rateLimitKey,
   });
+  // At the root, so on every request and before the routes' own hooks: as the plugin's per-route
+  // hook it ran after the protected routes' authentication, so requests with a bad token (and
+  // unknown paths) were never counted.
+  app.addHook('onRequest', app.rateLimit());
+  metricsRoute(app, metrics, { token: options.config.metricsToken });
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'Flowbox Manager API', version: '1' },
@@ -300,6 +326,10 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
         if (problems.database === undefined) {
           const answered = await answersWithin(options.db, 2_000);
           if (answered !== true) problems.database = answered;
+          else {
+            const migrated = await migrationsApplied(options.db);
+            if (migrated !== true) problems.migrations = migrated;
+          }
         }
         const parts = Object.keys(problems);
         if (parts.length === 0) return { status: 'ok' as const };
@@ -390,9 +420,56 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
 }
 
 /** The states a part may show anonymous callers; any other reason reads "unavailable". */
-const PUBLIC_STATES = ['connecting', 'disconnected', 'subscribing', 'not subscribed', 'not delivering'];
+const PUBLIC_STATES = [
+  'connecting',
+  'disconnected',
+  'subscribing',
+  'not subscribed',
+  'not delivering',
+  'not applied',
+];
 const publicState = (reason: string) =>
   PUBLIC_STATES.find((state) => reason.includes(state)) ?? 'unavailable';
+
+/**
+ * The rate limit's client key: request.ip (the client's, through a trusted proxy), with the
+ * plugin's own grouping of an IPv6 address by its /64 (one host holds a whole /64). A client gone
+ * before its request was handled has no address any more; the plugin's default key generator
+ * then failed with "reading 'toLowerCase'", an error logged for nobody to answer.
+ */
+export function rateLimitKey(request: { ip: string | undefined }): string {
+  return request.ip ? normalizeIP(request.ip) : 'disconnected-client';
+}
+
+/** A hop count as Fastify applies it (its typings take only the other forms): the nearest n hops. */
+function fastifyTrustProxy(
+  trust: TrustProxy,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
+/** Health checks and scrapes come every few seconds: their lines only when debugging. */
+const QUIET_ROUTES = new Set(['/v1/health', '/v1/health/live', '/v1/health/ready', METRICS_PATH]);
+
+/**
+ * One line per answered request (docs/operations.md "Logs"): its id (the `reqId` of every line
+ * it logs), the user when signed in, the route pattern (never the URL: a query can hold a ticket),
+ * the status and the time taken. Never headers, cookies or bodies.
+ */
+function logRequests(app: App): void {
+  app.addHook('onResponse', async (request, reply) => {
+    const route = routeOf(request);
+    const line = {
+      method: request.method,
+      route,
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 10) / 10,
+      ...(request.actor ? { userId: request.actor.id } : {}),
+    };
+    if (QUIET_ROUTES.has(route)) request.log.debug(line, 'request');
+    else request.log.info(line, 'request');
+  });
+}
 
 /** HTTP timeouts (docs/reliability.md "Connection floods and timeouts"). */
 export const HTTP_TIMEOUTS = { headersMs: 10_000, requestMs: 60_000, idleMs: 120_000 };

@@ -92,6 +92,60 @@ describe('configuration (DESIGN.md §8)', () => {
       );
   });
 
+  it('trusts no proxy by default, and takes true, a hop count or a list of addresses and CIDRs', () => {
+    const trust = (value?: string) =>
+      loadConfig({ DATA_DIR: dataDir(), ...(value === undefined ? {} : { TRUST_PROXY: value }) }).trustProxy;
+    expect(trust()).toBe(false);
+    expect(trust('false')).toBe(false);
+    expect(trust('true')).toBe(true);
+    expect(trust('2')).toBe(2);
+    expect(trust('10.0.0.1, 192.168.0.0/16,fd00::/8,loopback')).toEqual([
+      '10.0.0.1',
+      '192.168.0.0/16',
+      'fd00::/8',
+      'loopback',
+    ]);
+    for (const value of ['maybe', '10.0.0.300', '10.0.0.0/33', '10.0.0.1,', '-1', '101', 'fd00::/129'])
+      expect(() => loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: value })).toThrow(
+        `Invalid configuration: TRUST_PROXY must be true, false, a hop count (1 to 100), or a comma-separated list of addresses or CIDRs (got "${value}")`,
+      );
+  });
+
+  it('limits requests to 1,200 a minute per client by default, RATE_LIMIT_PER_MINUTE otherwise', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).rateLimitPerMinute).toBe(1200);
+    expect(loadConfig({ DATA_DIR: dataDir(), RATE_LIMIT_PER_MINUTE: '6000' }).rateLimitPerMinute).toBe(6000);
+    for (const value of ['0', 'lots', '1.5'])
+      expect(() => loadConfig({ DATA_DIR: dataDir(), RATE_LIMIT_PER_MINUTE: value })).toThrow(
+        `Invalid configuration: RATE_LIMIT_PER_MINUTE must be an integer between 1 and 1000000 (got "${value}")`,
+      );
+  });
+
+  it('serves no metrics unless METRICS_TOKEN or METRICS_PORT says where, and never echoes the token', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() })).toMatchObject({
+      metricsToken: undefined,
+      metricsPort: undefined,
+      metricsHost: '127.0.0.1',
+    });
+    const token = 'scrape-me-0123456789';
+    expect(
+      loadConfig({
+        DATA_DIR: dataDir(),
+        METRICS_TOKEN: token,
+        METRICS_PORT: '9464',
+        METRICS_HOST: '10.0.0.5',
+      }),
+    ).toMatchObject({ metricsToken: token, metricsPort: 9464, metricsHost: '10.0.0.5' });
+    expect(() => loadConfig({ DATA_DIR: dataDir(), METRICS_TOKEN: 'short' })).toThrow(
+      /^Invalid configuration: METRICS_TOKEN must be at least 16 characters$/,
+    );
+    expect(() => loadConfig({ DATA_DIR: dataDir(), METRICS_PORT: '8080' })).toThrow(
+      'Invalid configuration: METRICS_PORT must differ from PORT and MQTT_PORT (got "8080")',
+    );
+    expect(() => loadConfig({ DATA_DIR: dataDir(), METRICS_PORT: 'x' })).toThrow(
+      'Invalid configuration: METRICS_PORT must be an integer between 1 and 65535 (got "x")',
+    );
+  });
+
   it('runs the demo fleet only with demo data, unless DEMO_FLEET=false', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), DEMO_FLEET: 'false' })).toMatchObject({
       demo: true,

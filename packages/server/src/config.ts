@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_POOL_SIZE } from './db/client.ts';
 import { identityFromUsername, isMessageKey, passwordField, translate } from '@flowbox/shared';
 
 /** DESIGN.md §8: configuration is read from the environment once, validated, then passed in. */
-const port = (fallback: number) =>
-  z.coerce
-    .number({ error: 'must be an integer between 1 and 65535' })
-    .int('must be an integer between 1 and 65535')
-    .min(1, 'must be an integer between 1 and 65535')
-    .max(65535, 'must be an integer between 1 and 65535')
-    .default(fallback);
+const portNumber = z.coerce
+  .number({ error: 'must be an integer between 1 and 65535' })
+  .int('must be an integer between 1 and 65535')
+  .min(1, 'must be an integer between 1 and 65535')
+  .max(65535, 'must be an integer between 1 and 65535');
+const port = (fallback: number) => portNumber.default(fallback);
 
 const count = (min: number, max: number, fallback: number) =>
   z.coerce
@@ -38,6 +38,38 @@ const urlWithScheme = (schemes: string[]) =>
     `must be a URL starting with ${schemes.map((s) => `${s}://`).join(' or ')}`,
   );
 
+/** Names proxy-addr (Fastify's trustProxy) accepts for well-known ranges. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** An address, an address/prefix, or one of PROXY_RANGE_NAMES. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry) || isIP(entry) !== 0) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (rest.length > 0 || family === 0 || !/^\d{1,3}$/.test(prefix ?? '')) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+const TRUST_PROXY_MESSAGE =
+  'must be true, false, a hop count (1 to 100), or a comma-separated list of addresses or CIDRs';
+
+/**
+ * Which proxies may tell the client's address in X-Forwarded-For (docs/operations.md "Behind a
+ * proxy"): Fastify's trustProxy takes the same three forms.
+ */
+const trustProxy = z.string().transform((value, context): TrustProxy => {
+  const v = value.trim().toLowerCase();
+  if (['false', '0', 'no', 'off'].includes(v)) return false;
+  if (['true', 'yes', 'on'].includes(v)) return true;
+  if (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 100) return Number(v);
+  const entries = v.split(',').map((entry) => entry.trim());
+  if (entries.every((entry) => entry !== '' && isProxyAddress(entry))) return entries;
+  context.addIssue({ code: 'custom', message: TRUST_PROXY_MESSAGE });
+  return z.NEVER;
+});
+
+export type TrustProxy = boolean | number | string[];
+
 const EnvSchema = z.object({
   PORT: port(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -56,6 +88,11 @@ const EnvSchema = z.object({
     .regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be 1 to 40 letters, digits, _ or -')
     .optional(),
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: count(1, 100_000, 256),
+  TRUST_PROXY: trustProxy.default(false),
+  RATE_LIMIT_PER_MINUTE: count(1, 1_000_000, 1200),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(500).optional(),
+  METRICS_PORT: portNumber.optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   MQTT_MAX_CONNECTIONS_PER_ADDRESS: count(1, 1_000_000, 1000),
   MQTT_DYNSEC_USERNAME: z.string().min(1).max(100).optional(),
   MQTT_DYNSEC_PASSWORD: z.string().min(1).max(200).optional(),
@@ -90,6 +127,7 @@ const SECRET_VARIABLES = new Set([
   'SMTP_URL',
   'MQTT_URL',
   'MQTT_DYNSEC_PASSWORD',
+  'METRICS_TOKEN',
 ]);
 
 function paramsOf(issue: z.core.$ZodIssue): Record<string, number> {
@@ -115,6 +153,18 @@ export type Config = {
    */
   httpMaxConnectionsPerAddress: number;
   mqttMaxConnectionsPerAddress: number;
+  /** Proxies whose X-Forwarded-For names the client (off: the socket's address is the client's). */
+  trustProxy: TrustProxy;
+  /** Requests a minute one client address may make on the HTTP API and web app. */
+  rateLimitPerMinute: number;
+  /**
+   * Prometheus metrics (docs/operations.md "Monitoring"): `/metrics` on the main port answers a
+   * request bearing this token; on `metricsPort` (bound to `metricsHost`) it answers any request.
+   * Neither set: `/metrics` answers 404.
+   */
+  metricsToken: string | undefined;
+  metricsPort: number | undefined;
+  metricsHost: string;
   /**
    * With MQTT_URL: this instance's stable MQTT client id prefix, so that after a crash it finds its
    * broker session and what was delivered to it unacknowledged (docs/telemetry.md). One per instance.
@@ -162,6 +212,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration: FLOWBOX_ADMIN_EMAIL and FLOWBOX_ADMIN_PASSWORD go together; set both or neither',
     );
   }
+  if (e.METRICS_PORT !== undefined && [e.PORT, e.MQTT_PORT].includes(e.METRICS_PORT))
+    throw new ConfigError(
+      `Invalid configuration: METRICS_PORT must differ from PORT and MQTT_PORT (got "${e.METRICS_PORT}")`,
+    );
   const mqttDynsec = dynsecAccount(e.MQTT_URL, e.MQTT_DYNSEC_USERNAME, e.MQTT_DYNSEC_PASSWORD);
   const dataDir = resolve(e.DATA_DIR);
   requireWritableFolder(dataDir);
@@ -175,6 +229,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttPort: e.MQTT_PORT,
     httpMaxConnectionsPerAddress: e.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
     mqttMaxConnectionsPerAddress: e.MQTT_MAX_CONNECTIONS_PER_ADDRESS,
+    trustProxy: e.TRUST_PROXY,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST,
     mqttClientId: e.MQTT_CLIENT_ID,
     mqttDynsec,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),

@@ -46,10 +46,12 @@ describe('npm start on embedded defaults', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'fbx-start-'));
 
   it('serves the API over HTTP with the demo accounts and the admin from the environment', async () => {
+    const metricsPort = await freePort();
     const server = await startServer(
       await embeddedConfig(dataDir, {
         FLOWBOX_ADMIN_EMAIL: 'boss@example.com',
         FLOWBOX_ADMIN_PASSWORD: 'boss-password-1',
+        METRICS_PORT: String(metricsPort),
       }),
     );
     running.push(server);
@@ -77,7 +79,13 @@ describe('npm start on embedded defaults', () => {
       'scheduled_closings',
       'subscription_renewals',
     ]);
+    // The same jobs in the Prometheus text on METRICS_PORT; on the main port, no token: 404.
+    const scrape = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+    expect(scrape.status).toBe(200);
+    expect(await scrape.text()).toContain('flowbox_job_passes_total{job="alert_emails"}');
+    expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
     await server.close();
+    await expect(fetch(`http://127.0.0.1:${metricsPort}/metrics`)).rejects.toThrow();
     running.pop();
   });
 

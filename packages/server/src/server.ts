@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { DatabaseWatch } from './health/database-watch.ts';
 import { Readiness } from './health/readiness.ts';
+import { listenForScrapes } from './http/metrics.ts';
 import { startDemoFleet, type DemoFleet } from './demo/index.ts';
 import { startDeviceMessaging, type DeviceMessaging } from './mqtt/index.ts';
 import { scheduleJob } from './schedules/index.ts';
@@ -32,7 +33,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
     poolSize: config.databasePoolSize,
     onConnectionError: (error) => watch.current?.lost(error),
   });
-  const { app, services } = await buildApp({ config, db: database.db, readiness });
+  const { app, services } = await buildApp({
+    config,
+    db: database.db,
+    readiness,
+    rateLimitPerMinute: config.rateLimitPerMinute,
+  });
   watch.current = new DatabaseWatch(database.db, readiness, app.log);
   watch.current.start();
   const closers: (() => Promise<void>)[] = [async () => watch.current?.close(), () => database.close()];
@@ -53,6 +59,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       log: app.log,
       readiness,
       jobs: services.jobs,
+      writer: { onBatchWritten: services.deviceMetrics.batchWritten },
       brokerLimits: { maxConnectionsPerAddress: config.mqttMaxConnectionsPerAddress },
     });
     closers.unshift(() => messaging.close());
@@ -75,6 +82,19 @@ export async function startServer(config: Config): Promise<RunningServer> {
       }
       throw error;
     });
+    const metricsPort = config.metricsPort;
+    if (metricsPort !== undefined) {
+      const scrapes = await listenForScrapes(services.metrics, metricsPort, config.metricsHost).catch(
+        (error: NodeJS.ErrnoException) => {
+          if (error.code === 'EADDRINUSE')
+            throw new PortBusyError(
+              `METRICS_PORT ${metricsPort} is already in use. Start on another port with METRICS_PORT=${metricsPort + 1}.`,
+            );
+          throw error;
+        },
+      );
+      closers.unshift(() => scrapes.close());
+    }
     const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
     const demoFleet = config.demoFleet
       ? await startDemoFleet({

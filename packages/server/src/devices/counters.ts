@@ -44,14 +44,23 @@ export type AccountCounters = {
 /** What `/v1/metrics` shows: ingest drops by reason, the telemetry writer, the embedded broker's refusals. */
 export type DeviceCounters = {
   ingest: IngestCounters;
+  /** Messages the server sent to devices (commands, acknowledgements), and those the client refused. */
+  outbound: OutboundCounters;
   telemetry: WriterCounters;
   broker: BrokerCounters | null;
   /** The external broker's device accounts, when the server manages them (Mosquitto dynamic security). */
   accounts: AccountCounters | null;
 };
 
+export type OutboundCounters = {
+  published: number;
+  failed: number;
+};
+
 /** Refusals of the embedded broker, by cause (issue #4: refused and counted). */
 export type BrokerCounters = {
+  /** Now: devices connected to the embedded broker (the server's own connections not counted). */
+  connected: number;
   connections_accepted: number;
   refused_unknown_identity: number;
   refused_unknown_serial: number;

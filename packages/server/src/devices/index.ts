@@ -16,5 +16,7 @@ export {
   type DeviceCounters,
   type DropReason,
   type IngestCounters,
+  type OutboundCounters,
   type WriterCounters,
 } from './counters.ts';
+export { deviceMetrics, type DeviceMetrics } from './metrics.ts';

@@ -25,7 +25,7 @@ export async function startMessaging(
   t: TestApp,
   mqttUrl?: string,
   shareGroup?: string,
-  more: Pick<MessagingOptions, 'dynsec' | 'accountsReconcileMs'> = {},
+  more: Pick<MessagingOptions, 'dynsec' | 'accountsReconcileMs' | 'writer'> = {},
 ): Promise<DeviceMessaging & { port: number }> {
   const port = await freePort();
   const messaging = await startDeviceMessaging({

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import type { App } from '../http/types.ts';
@@ -50,5 +51,48 @@ describe('the health checks', () => {
       readiness.set('broker');
     }
     expect((await app.inject({ url: '/v1/health' })).statusCode).toBe(200);
+  });
+});
+
+describe('readiness against the database itself', () => {
+  /** An app on a database of its own, which the test may break. */
+  async function appOnOwnDatabase() {
+    const database = await openTestDatabase();
+    const built = await buildApp({ config: testConfig(), db: database.db, logger: false });
+    return { app: built.app, database };
+  }
+
+  it('answers 503 "database unavailable" once the database is gone, while liveness stays 200', async () => {
+    const { app, database } = await appOnOwnDatabase();
+    try {
+      expect((await app.inject({ url: '/v1/health/ready' })).statusCode).toBe(200);
+      await database.close();
+      const res = await app.inject({ url: '/v1/health/ready' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().details).toEqual([{ path: 'database', message: 'unavailable' }]);
+      const live = await app.inject({ url: '/v1/health/live' });
+      expect(live.statusCode).toBe(200);
+      expect(live.json()).toEqual({ status: 'ok' });
+    } finally {
+      // The live updates' listener cannot stop on a database already closed: expected here.
+      await app.close().catch(() => undefined);
+    }
+  });
+
+  it('answers 503 "migrations not applied" on a database that lacks the newest migration this build knows', async () => {
+    const { app, database } = await appOnOwnDatabase();
+    try {
+      await database.db.execute(
+        sql`DELETE FROM drizzle.__drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM drizzle.__drizzle_migrations)`,
+      );
+      const res = await app.inject({ url: '/v1/health/ready' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().details).toEqual([{ path: 'migrations', message: 'not applied' }]);
+      expect((await app.inject({ url: '/v1/health' })).statusCode).toBe(503);
+      expect((await app.inject({ url: '/v1/health/live' })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+      await database.close();
+    }
   });
 });

@@ -7,3 +7,4 @@ export {
   type JobRunnerOptions,
   type RunningJob,
 } from './jobs.ts';
+export { jobMetrics } from './metrics.ts';

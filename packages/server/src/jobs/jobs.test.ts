@@ -51,7 +51,13 @@ describe('a job', () => {
     expect(job.counters).toMatchObject({ passes: 1, skipped_beats: 2, last_pass_ms: 250, max_pass_ms: 250 });
     await vi.advanceTimersByTimeAsync(50);
     expect(started).toBe(2);
-    expect(job.counters).toMatchObject({ passes: 2, skipped_beats: 2, last_pass_ms: 0, max_pass_ms: 250 });
+    expect(job.counters).toMatchObject({
+      passes: 2,
+      skipped_beats: 2,
+      last_pass_ms: 0,
+      max_pass_ms: 250,
+      total_pass_ms: 250,
+    });
   });
 
   it('runs its first pass at once when asked, otherwise after one period', async () => {
@@ -146,8 +152,8 @@ describe('the job runner', () => {
     );
     await vi.advanceTimersByTimeAsync(300);
     expect(runner.counters()).toEqual({
-      one: { passes: 3, skipped_beats: 0, failures: 0, last_pass_ms: 0, max_pass_ms: 0 },
-      two: { passes: 3, skipped_beats: 0, failures: 0, last_pass_ms: 0, max_pass_ms: 0 },
+      one: { passes: 3, skipped_beats: 0, failures: 0, last_pass_ms: 0, max_pass_ms: 0, total_pass_ms: 0 },
+      two: { passes: 3, skipped_beats: 0, failures: 0, last_pass_ms: 0, max_pass_ms: 0, total_pass_ms: 0 },
     });
     await runner.stopAll();
     expect(runner.counters()).toEqual({});

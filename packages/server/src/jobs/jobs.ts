@@ -35,6 +35,8 @@ export type JobCounters = {
   failures: number;
   last_pass_ms: number;
   max_pass_ms: number;
+  /** Every pass's duration added up: with `passes`, the mean pass. */
+  total_pass_ms: number;
 };
 
 export type RunningJob = {
@@ -90,7 +92,14 @@ export function beatDelay(job: Pick<Job, 'everyMs' | 'jitterMs'>, random: () => 
 }
 
 function runJob(job: Job, tools: Required<JobRunnerOptions>, onStopped: () => void): RunningJob {
-  const counters: JobCounters = { passes: 0, skipped_beats: 0, failures: 0, last_pass_ms: 0, max_pass_ms: 0 };
+  const counters: JobCounters = {
+    passes: 0,
+    skipped_beats: 0,
+    failures: 0,
+    last_pass_ms: 0,
+    max_pass_ms: 0,
+    total_pass_ms: 0,
+  };
   const failureLog = { lastAt: -Infinity, unlogged: 0 };
   let running: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -116,6 +125,7 @@ function runJob(job: Job, tools: Required<JobRunnerOptions>, onStopped: () => vo
       counters.passes++;
       counters.last_pass_ms = ms;
       counters.max_pass_ms = Math.max(counters.max_pass_ms, ms);
+      counters.total_pass_ms += ms;
     }
   };
   const beat = () => {

@@ -93,6 +93,17 @@ describe('the live channel (DESIGN.md §6)', () => {
     b.close();
   });
 
+  it('counts the streams open on the instance in its metrics (flowbox_live_connections)', async () => {
+    const open = async () =>
+      Number(/^flowbox_live_connections (\d+)$/m.exec(await t.services.metrics.scrape())?.[1]);
+    // The earlier tests' streams, closed by their clients, end on the server soon after.
+    await until(async () => (await open()) === 0, 5000);
+    const stream = await openStream(cmA);
+    await until(async () => (await open()) === 1, 5000);
+    stream.close();
+    await until(async () => (await open()) === 0, 5000);
+  });
+
   it('refuses a stream without a valid ticket', async () => {
     const response = await new Promise<IncomingMessage>((resolve, reject) =>
       get(`${base}/v1/live/stream?ticket=forged`, resolve).on('error', reject),

@@ -93,6 +93,7 @@ export async function startEmbeddedBroker(
   const identities = new WeakMap<Client, DeviceIdentity | 'internal'>();
   const clientsBySerial = new Map<string, Set<Client>>();
   const counters: BrokerCounters = {
+    connected: 0,
     connections_accepted: 0,
     refused_unknown_identity: 0,
     refused_unknown_serial: 0,
@@ -211,7 +212,15 @@ export async function startEmbeddedBroker(
   };
   broker.on('clientDisconnect', (client) => {
     const identity = identities.get(client);
-    if (identity && identity !== 'internal') clientsBySerial.get(identity.serial)?.delete(client);
+    if (identity && identity !== 'internal') {
+      clientsBySerial.get(identity.serial)?.delete(client);
+      counters.connected -= 1;
+    }
+  });
+  // Registered (past authentication and any takeover): aedes tells the end of exactly these.
+  broker.on('client', (client) => {
+    const identity = identities.get(client);
+    if (identity && identity !== 'internal') counters.connected += 1;
   });
 
   broker.on('connectionError', (client, error) => {

@@ -11,7 +11,7 @@ import { startEmbeddedBroker, type BrokerLimits, type EmbeddedBroker, type Logge
 import { Confirmations, ConfirmingWriter, confirmingHandler } from './confirmations.ts';
 import { DynsecDeviceAccounts } from './device-accounts.ts';
 import { IngestConnection } from './ingest-connection.ts';
-import type { BrokerCounters, DeviceLink } from '../devices/index.ts';
+import type { BrokerCounters, DeviceLink, OutboundCounters } from '../devices/index.ts';
 import { DynsecControl } from './dynsec.ts';
 import { FlowboxIngest } from '../flowboxes/ingest.service.ts';
 import type { CommandsService } from '../flowboxes/commands.service.ts';
@@ -139,8 +139,15 @@ export async function startDeviceMessaging(options: MessagingOptions): Promise<D
     );
     connect = { url: broker.internalUrl, options: broker.internalCredentials };
   }
+  const outbound: OutboundCounters = { published: 0, failed: 0 };
+  // Commands' failures are logged; a lost acknowledgement costs only a replay, and is counted.
+  const counted = (topic: string, logFailure: boolean) => (error?: Error) => {
+    if (!error) return void (outbound.published += 1);
+    outbound.failed += 1;
+    if (logFailure) log.warn({ err: error, topic }, 'mqtt publish failed');
+  };
   const confirmations = new Confirmations(
-    (topic, payload) => clients[0]?.client.publish(topic, payload, { qos: 0 }),
+    (topic, payload) => clients[0]?.client.publish(topic, payload, { qos: 0 }, counted(topic, false)),
     ctx.now,
     options.confirmEveryMs,
   );
@@ -215,13 +222,12 @@ export async function startDeviceMessaging(options: MessagingOptions): Promise<D
   options.link.attach(
     {
       publish: (topic, payload, publishOptions) =>
-        client.publish(topic, payload, publishOptions, (error) => {
-          if (error) log.warn({ err: error, topic }, 'mqtt publish failed');
-        }),
+        client.publish(topic, payload, publishOptions, counted(topic, true)),
       disconnect: (serial) => broker?.disconnect(serial),
     },
     {
       ingest: ingest.counters,
+      outbound,
       telemetry: writer.counters,
       broker: broker?.counters ?? null,
       accounts: accounts?.counters ?? null,

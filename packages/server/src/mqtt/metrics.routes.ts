@@ -21,6 +21,8 @@ const MetricsSchema = z.object({
     })
     .nullable(),
   /** The telemetry batch writer (docs/telemetry.md): readings stored, known already, batches; and now queued and being written. */
+  /** Messages sent to devices (commands, acknowledgements), and those the MQTT client could not send. */
+  outbound: z.object({ published: count, failed: count }).nullable(),
   telemetry: z
     .object({
       batches: count,
@@ -38,6 +40,7 @@ const MetricsSchema = z.object({
     .nullable(),
   broker: z
     .object({
+      connected: count,
       connections_accepted: count,
       refused_unknown_identity: count,
       refused_unknown_serial: count,
@@ -68,6 +71,7 @@ const MetricsSchema = z.object({
       failures: count,
       last_pass_ms: count,
       max_pass_ms: count,
+      total_pass_ms: count,
     }),
   ),
 });
@@ -90,6 +94,7 @@ export function metricsRoutes(app: App, link: DeviceLink, jobs: JobRunner): void
       return {
         messaging: link.online,
         ingest: counters?.ingest ?? null,
+        outbound: counters?.outbound ?? null,
         telemetry: counters?.telemetry ?? null,
         broker: counters?.broker ?? null,
         accounts: counters?.accounts ?? null,

@@ -20,6 +20,8 @@ export type WriterOptions = {
   concurrency?: number;
   /** At most one `consumption` live message per zone per this many ms. */
   liveEveryMs?: number;
+  /** Told how long each batch took to write (retries and splits included), committed or not. */
+  onBatchWritten?: (seconds: number) => void;
 };
 
 type Logger = { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
@@ -72,6 +74,7 @@ export class TelemetryWriter {
   private readonly running = new Set<Promise<void>>();
   private readonly flowboxNotified = new Map<string, number>();
   private readonly live: ConsumptionThrottle;
+  private readonly onBatchWritten: ((seconds: number) => void) | undefined;
 
   constructor(
     private readonly ctx: Context,
@@ -83,6 +86,7 @@ export class TelemetryWriter {
     this.maxWaitMs = options.maxWaitMs ?? 5;
     this.concurrency = options.concurrency ?? 1;
     this.liveEveryMs = options.liveEveryMs ?? 1000;
+    this.onBatchWritten = options.onBatchWritten;
     this.live = new ConsumptionThrottle(ctx, log, this.liveEveryMs);
   }
 
@@ -147,7 +151,12 @@ export class TelemetryWriter {
   private async write(batch: Entry[]): Promise<void> {
     this.counters.batches += 1;
     this.counters.largest_batch = Math.max(this.counters.largest_batch, batch.length);
-    await this.writeOrSplit(batch);
+    const startedAt = performance.now();
+    try {
+      await this.writeOrSplit(batch);
+    } finally {
+      this.onBatchWritten?.((performance.now() - startedAt) / 1000);
+    }
   }
 
   /**

@@ -117,7 +117,7 @@ export function testConfig(overrides: Partial<AppOptions['config']> = {}): AppOp
 }
 
 export async function createTestApp(
-  overrides: { accessTokenTtl?: number; rateLimitPerMinute?: number } = {},
+  overrides: Partial<AppOptions['config']> & { rateLimitPerMinute?: number } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase();
   const clock = new TestClock();

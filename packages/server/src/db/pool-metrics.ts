@@ -1,0 +1,24 @@
+import pg from 'pg';
+import type { InstanceMetrics } from '../http/metrics.ts';
+import type { Db } from './client.ts';
+
+/**
+ * The PostgreSQL pool's connections: in use, idle, and the queries waiting for one (a queue that
+ * grows means the pool is too small for the load, or the database too slow). PGlite is one
+ * in-process connection: none of these.
+ */
+export function poolMetrics(metrics: InstanceMetrics, db: Db): void {
+  const client: unknown = (db as { $client?: unknown }).$client;
+  if (!(client instanceof pg.Pool)) return;
+  const pool = client;
+  metrics.gaugeFrom('db_pool_connections', 'Pooled database connections, by state', ['state'], () => [
+    { labels: { state: 'in_use' }, value: pool.totalCount - pool.idleCount },
+    { labels: { state: 'idle' }, value: pool.idleCount },
+  ]);
+  metrics.gaugeFrom('db_pool_waiting', 'Queries waiting for a free pooled connection', [], () => [
+    { value: pool.waitingCount },
+  ]);
+  metrics.gaugeFrom('db_pool_max', 'The most connections the pool opens (DATABASE_POOL_SIZE)', [], () => [
+    { value: pool.options.max ?? 10 },
+  ]);
+}
