@@ -53,7 +53,7 @@ export function DataTable<T>({ caption, columns, rows, rowKey, empty }: DataTabl
               {columns.map((column) => {
                 const className = `px-4 py-3 align-middle ${column.hideOnMobile ? 'hidden md:table-cell' : ''}`;
                 return column.rowHeader ? (
-                  <th key={column.key} scope="row" className={`${className} text-left font-medium`}>
+                  <th key={column.key} scope="row" className={`${className} min-w-36 text-left font-medium`}>
                     {column.cell(row)}
                   </th>
                 ) : (

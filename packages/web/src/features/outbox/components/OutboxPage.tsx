@@ -44,7 +44,7 @@ export function OutboxPage() {
   const [open, setOpen] = useState<OutboxEmail | null>(null);
   const columns: Column<OutboxEmail>[] = [
     { key: 'date', header: t('outbox.date'), cell: (e) => formatDateTime(e.created_at, language) },
-    { key: 'to', header: t('outbox.to'), cell: (e) => <span className="break-all">{e.to}</span> },
+    { key: 'to', header: t('outbox.to'), cell: (e) => <span className="whitespace-nowrap">{e.to}</span> },
     { key: 'subject', header: t('outbox.subject'), rowHeader: true, cell: (e) => e.subject },
     {
       key: 'kind',
