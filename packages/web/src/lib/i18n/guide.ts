@@ -111,7 +111,7 @@ export const guideEn: Guide = {
         ],
       },
       {
-        p: 'Closed midway, the pairing stays prepared and can be continued later. Unpairing a flowbox (its page) disconnects it; its serial can then be paired again anywhere.',
+        p: 'If the window is closed midway, the pairing stays prepared and can be continued later. Unpairing a flowbox (its page) disconnects it; its serial can then be paired again anywhere.',
       },
     ],
   },
@@ -292,7 +292,7 @@ export const guideFr: Guide = {
         ],
       },
       {
-        p: 'Fermée en cours de route, l’appairage reste préparé et peut reprendre plus tard. Désappairer un flowbox (depuis sa page) le déconnecte ; son numéro de série peut ensuite être appairé ailleurs.',
+        p: 'Si la fenêtre est fermée en cours de route, l’appairage reste préparé et peut reprendre plus tard. Désappairer un flowbox (depuis sa page) le déconnecte ; son numéro de série peut ensuite être appairé ailleurs.',
       },
     ],
   },
