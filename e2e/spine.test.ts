@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, launchBrowser, newPage, signedIn, signIn, submitLogin } from './browser.ts';
+import { DEMO, launchBrowser, newPage, seen, signedIn, signIn, submitLogin } from './browser.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -77,12 +77,19 @@ describe('a provider manager onboards a customer', () => {
     await invited.page.getByLabel('New password').fill('harbour-pass-1');
     await invited.page.getByLabel('Password confirmation').fill('harbour-pass-1');
     await invited.page.getByRole('button', { name: 'Save my password' }).click();
-    await expect.poll(() => invited.page.getByText('Your password has been saved.').count()).toBe(1);
-    await invited.page.getByRole('link', { name: 'Sign in' }).click();
-    await invited.page.waitForURL(/\/login/);
-    await submitLogin(invited.page, 'hana@harbour.example', 'harbour-pass-1');
+    // Saving the password signs the new manager in: no second form, no email typed again.
     await invited.page.waitForURL((url) => url.pathname === '/');
     await expect.poll(() => invited.page.getByTestId('current-user').textContent()).toContain('Hana Harbour');
+    await seen(invited.page, 'Your password has been saved.');
+    // The link is used up: opened again, it sets nothing.
+    const again = await newPage(browser);
+    await again.page.goto(link!);
+    await again.page.getByLabel('New password').fill('someone-else-1');
+    await again.page.getByLabel('Password confirmation').fill('someone-else-1');
+    await again.page.getByRole('button', { name: 'Save my password' }).click();
+    await seen(again.page, 'Invalid token');
+    expect(new URL(again.page.url()).pathname).toBe('/set-password');
+    await again.context.close();
 
     // The customers list is the provider's: a customer manager is sent to the root (spec §2).
     await invited.page.goto('/customers');

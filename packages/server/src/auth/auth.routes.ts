@@ -2,6 +2,7 @@ import {
   LoginSchema,
   LogoutSchema,
   MessageSchema,
+  PasswordSetSchema,
   RegisterSchema,
   RequestResetPasswordSchema,
   TokenPasswordSchema,
@@ -17,6 +18,12 @@ import type { ManagersService } from '../users/managers.service.ts';
 
 const tags = ['users'];
 
+/** Where a session is opened from, as its record keeps it. */
+const client = (request: { ip: string; headers: { 'user-agent'?: string } }) => ({
+  ip: request.ip,
+  userAgent: request.headers['user-agent'],
+});
+
 /** spec §7 account calls. Public ones are registered here; the rest sit behind `authenticate`. */
 export function publicAuthRoutes(app: App, auth: AuthService): void {
   app.post(
@@ -29,11 +36,7 @@ export function publicAuthRoutes(app: App, auth: AuthService): void {
         response: { 200: TokensSchema, ...errorResponses },
       },
     },
-    (request) =>
-      auth.login(request.body.email, request.body.password, {
-        ip: request.ip,
-        userAgent: request.headers['user-agent'],
-      }),
+    (request) => auth.login(request.body.email, request.body.password, client(request)),
   );
 
   app.post(
@@ -64,19 +67,30 @@ export function publicAuthRoutes(app: App, auth: AuthService): void {
     },
   );
 
-  for (const [path, kind] of [
-    ['/users/reset_password', 'reset'],
-    ['/users/set_password', 'invite'],
-  ] as const) {
-    app.post(
-      path,
-      { schema: { tags, body: TokenPasswordSchema, response: { 200: MessageSchema, ...errorResponses } } },
-      async (request) => {
-        await auth.usePasswordLink(kind, request.body.token, request.body.password);
-        return { message: passwordSavedMessage(requestLanguage(request)) };
+  app.post(
+    '/users/reset_password',
+    { schema: { tags, body: TokenPasswordSchema, response: { 200: MessageSchema, ...errorResponses } } },
+    async (request) => {
+      await auth.usePasswordLink('reset', request.body.token, request.body.password, client(request));
+      return { message: passwordSavedMessage(requestLanguage(request)) };
+    },
+  );
+
+  app.post(
+    '/users/set_password',
+    {
+      schema: {
+        tags,
+        summary: "An invitation's first password; answers the new user's first session, as a login does",
+        body: TokenPasswordSchema,
+        response: { 200: PasswordSetSchema, ...errorResponses },
       },
-    );
-  }
+    },
+    async (request) => {
+      const tokens = await auth.acceptInvitation(request.body.token, request.body.password, client(request));
+      return { message: passwordSavedMessage(requestLanguage(request)), ...tokens };
+    },
+  );
 
   app.post(
     '/users/register',

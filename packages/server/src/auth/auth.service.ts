@@ -28,7 +28,7 @@ import {
   touchSession,
 } from './auth.repo.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
-import { ANONYMOUS_LIMITS, LoginThrottle, registrationKey, resetKey, THROTTLE } from './throttle.ts';
+import { ANONYMOUS_LIMITS, linkKey, LoginThrottle, registrationKey, resetKey, THROTTLE } from './throttle.ts';
 import { createLinkToken, hashLinkToken, TokenSigner } from './tokens.ts';
 
 export const INVITE_TTL_DAYS = 7;
@@ -202,8 +202,27 @@ export class AuthService {
     await this.ctx.mailer.send({ to: user.email, ...mail, kind: 'invitation' });
   }
 
-  /** Uses a single-use link to set the password, then ends every session of that user. */
-  async usePasswordLink(kind: 'reset' | 'invite', token: string, password: string): Promise<void> {
+  /**
+   * An invitation's link: sets the first password (see usePasswordLink), then opens the new user's
+   * first session, answered as a login's tokens, so the one who chose the password does not type it again.
+   */
+  async acceptInvitation(token: string, password: string, client: Client): Promise<Tokens> {
+    const user = await this.usePasswordLink('invite', token, password, client);
+    await markLoggedIn(this.ctx.db, user.id, this.ctx.now());
+    return this.openSession(user.id, client);
+  }
+
+  /**
+   * Uses a single-use link to set the password, then ends every session of that user. The client's
+   * address may try so many links an hour, like the other anonymous calls.
+   */
+  async usePasswordLink(
+    kind: 'reset' | 'invite',
+    token: string,
+    password: string,
+    client: Client,
+  ): Promise<UserRow> {
+    await this.throttle.reserve(linkKey(client.ip), ANONYMOUS_LIMITS.linksPerAddress);
     const now = this.ctx.now();
     const passwordHash = await hashPassword(password);
     const user = await this.ctx.db.transaction(async (tx) => {
@@ -224,6 +243,7 @@ export class AuthService {
     // Whoever opened the link holds the mailbox: the account's sign-in lock is lifted.
     await this.throttle.clearAccount(user.email);
     await this.revokeOtherSessions(user.id, null, 'password set from emailed link');
+    return user;
   }
 
   /**

@@ -258,6 +258,69 @@ describe('invitation', () => {
     });
   });
 
+  it('signs the invited manager in when the password is saved: one session, the same scope, the link used up', async () => {
+    const admin = await anonymous().login('ada@test.io');
+    const mine = (await admin.post('/v1/customers/create', { name: 'Invited Co' })).json<{ id: string }>();
+    const other = (await admin.post('/v1/customers/create', { name: 'Other Co' })).json<{ id: string }>();
+    const created = await admin.post(`/v1/customers/${mine.id}/customer_managers/create`, {
+      firstname: 'Ivy',
+      lastname: 'Invited',
+      email: 'ivy@test.io',
+    });
+    expect(created.statusCode).toBe(201);
+    const token = await linkFromOutbox('ivy@test.io', 'invitation');
+
+    const res = await anonymous('fr').post('/v1/users/set_password', { token, password: 'ivy-pass-1' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json<{ message: string; access_token: string; refresh_token: string }>();
+    expect(body.message).toBe('Votre mot de passe a été enregistré.');
+    expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 60 });
+
+    const ivy = anonymous();
+    ivy.token = body.access_token;
+    const me = (await ivy.get('/v1/users/me')).json();
+    expect(me).toMatchObject({
+      email: 'ivy@test.io',
+      role_name: 'customer_manager',
+      customer_id: mine.id,
+      status: 'active',
+    });
+    expect(me.last_logged_in).not.toBeNull();
+    // The session has the scope of the user, no more: another customer and the provider's lists stay closed.
+    expect((await ivy.get(`/v1/customers/${mine.id}/info`)).statusCode).toBe(200);
+    expect([403, 404]).toContain((await ivy.get(`/v1/customers/${other.id}/info`)).statusCode);
+    expect((await ivy.get('/v1/customers/list')).statusCode).toBe(403);
+    // Its refresh token rotates like a login's.
+    const refreshed = await anonymous().request('POST', '/v1/users/refresh', undefined, {
+      authorization: `Bearer ${body.refresh_token}`,
+    });
+    expect(refreshed.statusCode).toBe(200);
+
+    // The link is used up: a second use sets nothing and opens no session.
+    const again = await anonymous().post('/v1/users/set_password', { token, password: 'stolen-pass-1' });
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).not.toHaveProperty('access_token');
+    await anonymous().login('ivy@test.io', 'ivy-pass-1');
+    await expect(anonymous().login('ivy@test.io', 'stolen-pass-1')).rejects.toThrow(/login failed/);
+  });
+
+  it('limits how many emailed links one address may try in an hour', async () => {
+    const from = (ip: string, token: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/users/set_password',
+        payload: { token, password: 'guessing-pass-1' },
+        remoteAddress: ip,
+      });
+    for (let i = 0; i < 20; i++)
+      expect((await from('10.9.0.1', `guess-${i}-abcdefghij`)).statusCode).toBe(400);
+    const refused = await from('10.9.0.1', 'guess-last-abcdefghij');
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // Another address is not held back by this one.
+    expect((await from('10.9.0.2', 'guess-other-abcdefghij')).statusCode).toBe(400);
+  });
+
   it('lets the provider read the outbox, and nobody else', async () => {
     const admin = await anonymous().login('ada@test.io');
     const res = await admin.get('/v1/outbox');

@@ -39,6 +39,8 @@ export const ANONYMOUS_LIMITS = {
   resetPerEmail: 3,
   /** Registrations per client address an hour. */
   registrationsPerAddress: 5,
+  /** Emailed links (set or reset a password) tried per client address an hour. */
+  linksPerAddress: 20,
 } as const;
 
 /** How long a sign-in must wait, in ms (0: it may be checked now); pure, so the policy is testable alone. */
@@ -150,3 +152,4 @@ const pairKey = (email: string, ip: string) => `${pairPrefix(email)}${ip}`;
 
 export const resetKey = (email: string) => `reset:${normal(email)}`;
 export const registrationKey = (ip: string) => `register:${ip}`;
+export const linkKey = (ip: string) => `link:${ip}`;

@@ -66,6 +66,10 @@ export const TokensSchema = z.object({
 });
 export type Tokens = z.infer<typeof TokensSchema>;
 
+/** An invitation's password, once saved: the message, and the new user's first session (as a login's). */
+export const PasswordSetSchema = TokensSchema.extend({ message: z.string() });
+export type PasswordSet = z.infer<typeof PasswordSetSchema>;
+
 export const LoginSchema = z.object({
   email: emailField,
   password: z

@@ -7,6 +7,7 @@ import {
   FLOVEA_OR_CUSTOMER,
   RequireAuth,
   RequireRole,
+  ShellWhenSignedIn,
 } from '../features/auth/index.ts';
 import {
   LoginPage,
@@ -69,6 +70,7 @@ import {
   ZoneSubscriptionPage,
 } from '../features/billing/pages.ts';
 import { AppLayout } from './AppLayout.tsx';
+import { RouteErrorPage } from './RouteErrorPage.tsx';
 
 /** spec §2 role limits, route by route. */
 const routes: RouteObject[] = [
@@ -80,11 +82,17 @@ const routes: RouteObject[] = [
       { path: paths.resetPasswordRequest.path, element: <ResetPasswordRequestPage /> },
       { path: paths.resetPassword.path, element: <ResetPasswordPage /> },
       { path: paths.setPassword.path, element: <SetPasswordPage /> },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+  {
+    // The footer's pages: inside the shell when signed in, standing alone when not.
+    element: <ShellWhenSignedIn shell={<AppLayout />} alone={<PublicLayout />} />,
+    children: [
       { path: paths.terms.path, element: <TermsPage /> },
       { path: paths.privacy.path, element: <PrivacyPage /> },
       { path: paths.status.path, element: <StatusPage /> },
       { path: paths.help.path, element: <HelpPage /> },
-      { path: '*', element: <NotFoundPage /> },
     ],
   },
   {
@@ -94,6 +102,7 @@ const routes: RouteObject[] = [
         element: <AppLayout />,
         children: [
           {
+            errorElement: <RouteErrorPage />,
             element: <RequireRole roles={ANY_ROLE} />,
             children: [
               { path: paths.home.path, element: <DashboardPage /> },
@@ -122,6 +131,7 @@ const routes: RouteObject[] = [
             ],
           },
           {
+            errorElement: <RouteErrorPage />,
             element: <RequireRole roles={FLOVEA} />,
             children: [
               { path: paths.customers.path, element: <CustomersPage /> },
@@ -141,10 +151,12 @@ const routes: RouteObject[] = [
             ],
           },
           {
+            errorElement: <RouteErrorPage />,
             element: <RequireRole roles={CUSTOMER_OR_SITE} />,
             children: [{ path: paths.assistant.path, element: <AssistantPage /> }],
           },
           {
+            errorElement: <RouteErrorPage />,
             element: <RequireRole roles={FLOVEA_OR_CUSTOMER} />,
             children: [
               { path: paths.customer.path, element: <CustomerOverviewPage /> },

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from './Button.tsx';
 import { EmptyState } from './EmptyState.tsx';
+import { TableScroll } from './TableScroll.tsx';
 
 export type Column<T> = {
   key: string;
@@ -21,11 +22,14 @@ type DataTableProps<T> = {
   empty: string;
 };
 
-/** A semantic table: caption, column headers with scope, one row header per row. */
+/** A semantic table: caption, column headers with scope, one row header per row; it scrolls in its box (TableScroll). */
 export function DataTable<T>({ caption, columns, rows, rowKey, empty }: DataTableProps<T>) {
   if (rows.length === 0) return <EmptyState title={empty} />;
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900">
+    <TableScroll
+      label={caption}
+      className="overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900"
+    >
       <table className="min-w-full divide-y divide-slate-200 text-sm dark:divide-slate-800">
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-slate-50 dark:bg-slate-800/60">
@@ -49,7 +53,7 @@ export function DataTable<T>({ caption, columns, rows, rowKey, empty }: DataTabl
               {columns.map((column) => {
                 const className = `px-4 py-3 align-middle ${column.hideOnMobile ? 'hidden md:table-cell' : ''}`;
                 return column.rowHeader ? (
-                  <th key={column.key} scope="row" className={`${className} text-left font-medium`}>
+                  <th key={column.key} scope="row" className={`${className} min-w-36 text-left font-medium`}>
                     {column.cell(row)}
                   </th>
                 ) : (
@@ -62,7 +66,7 @@ export function DataTable<T>({ caption, columns, rows, rowKey, empty }: DataTabl
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 

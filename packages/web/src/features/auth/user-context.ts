@@ -12,3 +12,8 @@ export function useUser(): User {
   if (!user) throw new Error('useUser is only for pages behind the route guard');
   return user;
 }
+
+/** The signed-in user when a guard or the footer pages' layout found one; null for a visitor. */
+export function useOptionalUser(): User | null {
+  return use(UserContext);
+}

@@ -1,3 +1,4 @@
 export { NotFoundPage } from './components/NotFoundPage.tsx';
-export { HelpPage, PrivacyPage, TermsPage } from './components/StaticPage.tsx';
+export { HelpPage } from './components/HelpPage.tsx';
+export { PrivacyPage, TermsPage } from './components/StaticPage.tsx';
 export { StatusPage } from './components/StatusPage.tsx';

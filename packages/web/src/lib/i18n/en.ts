@@ -7,6 +7,7 @@ import { alertsEn } from './alerts.ts';
 import { flowboxesEn } from './flowboxes.ts';
 import { buildingsEn } from './buildings.ts';
 import { zonesEn } from './zones.ts';
+import { shellEn } from './shell.ts';
 
 /** UI texts, English (source and default language). Server messages come from MESSAGES in @flowbox/shared. */
 export const en = {
@@ -413,14 +414,6 @@ export const en = {
     'Two cookies keep you signed in (access_token and refresh_token); your language choice is kept in your browser. No advertising or tracking cookie is used.',
   'privacy.p4': 'You may ask to see, correct or delete your data by writing to support.',
   'help.title': 'User documentation',
-  'help.p1':
-    'Flovea managers create customers, then invite customer managers; customer managers create sites and invite site managers for them.',
-  'help.p2':
-    'An invited manager receives an email with a link to choose a password. In the embedded set-up, Flovea managers read these emails in the email outbox.',
-  'help.p3':
-    'Permissions of a manager can be narrowed from the managers list: each permission is authorised or denied.',
-  'help.p4':
-    'Deleting an item asks you to type its name: deleting a customer deletes its sites and managers.',
   ...buildingsEn,
   ...zonesEn,
   ...automationEn,
@@ -430,6 +423,7 @@ export const en = {
   ...assistantEn,
   ...consumptionEn,
   ...alertsEn,
+  ...shellEn,
 } as const;
 
 export type UiMessageKey = keyof typeof en;

@@ -8,6 +8,7 @@ import { flowboxesFr } from './flowboxes.ts';
 import { buildingsFr } from './buildings.ts';
 import type { UiMessageKey } from './en.ts';
 import { zonesFr } from './zones.ts';
+import { shellFr } from './shell.ts';
 
 /** UI texts, French: the type demands every English key. */
 export const fr: Record<UiMessageKey, string> = {
@@ -419,14 +420,6 @@ export const fr: Record<UiMessageKey, string> = {
   'privacy.p4':
     "Vous pouvez demander à consulter, corriger ou supprimer vos données en écrivant à l'assistance.",
   'help.title': 'Documentation utilisateur',
-  'help.p1':
-    'Les gestionnaires Flovea créent les clients puis invitent les gestionnaires client ; ceux-ci créent les sites et y invitent des gestionnaires de site.',
-  'help.p2':
-    "Un gestionnaire invité reçoit un email avec un lien pour choisir son mot de passe. Dans l'installation embarquée, les gestionnaires Flovea lisent ces emails dans la boîte d'envoi.",
-  'help.p3':
-    'Les permissions d’un gestionnaire peuvent être restreintes depuis la liste des gestionnaires : chacune est autorisée ou refusée.',
-  'help.p4':
-    'Supprimer un élément demande de saisir son nom : supprimer un client supprime ses sites et ses gestionnaires.',
   ...buildingsFr,
   ...zonesFr,
   ...automationFr,
@@ -436,4 +429,5 @@ export const fr: Record<UiMessageKey, string> = {
   ...assistantFr,
   ...consumptionFr,
   ...alertsFr,
+  ...shellFr,
 };

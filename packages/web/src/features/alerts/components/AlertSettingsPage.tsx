@@ -4,6 +4,7 @@ import { Checkbox } from '../../../components/Checkbox.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
+import { TableScroll } from '../../../components/TableScroll.tsx';
 import { useLanguage, type TranslationKey } from '../../../lib/i18n/index.ts';
 import { CUSTOMER_OR_SITE, hasRole, useUser } from '../../auth/index.ts';
 import { useUpdateProfile } from '../../profile/index.ts';
@@ -75,7 +76,7 @@ function ServiceCategories({ settings }: { settings: AlertCategorySetting[] }) {
       <p className="mb-4 text-sm text-slate-700 dark:text-slate-300">
         {t('alert_settings.service_description')}
       </p>
-      <div className="overflow-x-auto">
+      <TableScroll label={t('alert_settings.service_title')}>
         <table className="w-full text-left text-sm">
           <caption className="sr-only">{t('alert_settings.service_title')}</caption>
           <thead>
@@ -115,7 +116,7 @@ function ServiceCategories({ settings }: { settings: AlertCategorySetting[] }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </Card>
   );
 }

@@ -21,7 +21,8 @@ type TokenPasswordPageProps = {
   title: string;
   subtitle: string;
   submitLabel: string;
-  save: (input: TokenPasswordInput) => Promise<MessageAnswer>;
+  /** Saves the password; answers the message to show here, or null once it has taken the user elsewhere. */
+  save: (input: TokenPasswordInput) => Promise<MessageAnswer | null>;
 };
 
 /** Choosing a password from an emailed link (?token=): reset or first password of an invitation. */
@@ -45,7 +46,8 @@ function TokenPasswordPage({ title, subtitle, submitLabel, save }: TokenPassword
     { handleSubmit, setError },
     ['password', 'password_confirmation'],
     async ({ password }) => {
-      setSaved((await save({ token, password })).message);
+      const answer = await save({ token, password });
+      if (answer) setSaved(answer.message);
     },
   );
 

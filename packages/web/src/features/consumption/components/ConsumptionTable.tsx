@@ -1,5 +1,6 @@
 import { useId, useState, type ReactNode } from 'react';
 import { Button } from '../../../components/Button.tsx';
+import { TableScroll } from '../../../components/TableScroll.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 
 export type TableRow = { key: string; cells: ReactNode[] };
@@ -35,40 +36,42 @@ export function ConsumptionTable({ caption, headers, rows, note }: ConsumptionTa
           {visible ? t('consumption.hide_table') : t('consumption.show_table')}
         </Button>
       </div>
-      <div id={id} className={visible ? 'mt-4 overflow-x-auto' : 'sr-only'}>
-        <table className="min-w-full text-sm">
-          <caption className="mb-2 text-left text-xs text-slate-500 dark:text-slate-400">{caption}</caption>
-          <thead>
-            <tr className="border-b border-slate-200 dark:border-slate-700">
-              {headers.map((header, index) => (
-                <th
-                  key={header}
-                  scope="col"
-                  className={`px-3 py-2 font-medium text-slate-600 dark:text-slate-300 ${index === 0 ? 'text-left' : 'text-right'}`}
-                >
-                  {header}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.key} className="border-b border-slate-100 last:border-0 dark:border-slate-800">
-                {row.cells.map((cell, index) =>
-                  index === 0 ? (
-                    <th key={index} scope="row" className="px-3 py-1.5 text-left font-normal">
-                      {cell}
-                    </th>
-                  ) : (
-                    <td key={index} className="px-3 py-1.5 text-right tabular-nums">
-                      {cell}
-                    </td>
-                  ),
-                )}
+      <div id={id} className={visible ? 'mt-4' : 'sr-only'}>
+        <TableScroll label={caption}>
+          <table className="min-w-full text-sm">
+            <caption className="mb-2 text-left text-xs text-slate-500 dark:text-slate-400">{caption}</caption>
+            <thead>
+              <tr className="border-b border-slate-200 dark:border-slate-700">
+                {headers.map((header, index) => (
+                  <th
+                    key={header}
+                    scope="col"
+                    className={`px-3 py-2 font-medium text-slate-600 dark:text-slate-300 ${index === 0 ? 'text-left' : 'text-right'}`}
+                  >
+                    {header}
+                  </th>
+                ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.key} className="border-b border-slate-100 last:border-0 dark:border-slate-800">
+                  {row.cells.map((cell, index) =>
+                    index === 0 ? (
+                      <th key={index} scope="row" className="px-3 py-1.5 text-left font-normal">
+                        {cell}
+                      </th>
+                    ) : (
+                      <td key={index} className="px-3 py-1.5 text-right tabular-nums">
+                        {cell}
+                      </td>
+                    ),
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       </div>
     </>
   );

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Alert } from '../../../components/Alert.tsx';
 import { Button } from '../../../components/Button.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
+import { TableScroll } from '../../../components/TableScroll.tsx';
 import { errorMessage } from '../../../lib/forms.ts';
 import { useLanguage, type TranslationKey } from '../../../lib/i18n/index.ts';
 import type { FlowboxRef } from '../api/get-flowbox.ts';
@@ -61,32 +62,34 @@ export function PairingReview({ flowboxRef, flowbox, zone, onDone }: PairingRevi
   return (
     <div className="space-y-4">
       <p className="text-sm">{t('pairing.review_intro')}</p>
-      <table className="w-full text-sm">
-        <thead>
-          <tr className="text-left text-xs text-slate-500 uppercase dark:text-slate-400">
-            <td />
-            <th scope="col" className="py-1 font-medium">
-              {t('pairing.reported')}
-            </th>
-            <th scope="col" className="py-1 font-medium">
-              {t('pairing.expected')}
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-          {rows.map((row) => (
-            <tr key={row.label}>
-              <th scope="row" className="py-2 pr-2 text-left font-medium">
-                {row.label}
+      <TableScroll label={t('pairing.review_intro')}>
+        <table className="w-full text-sm">
+          <thead>
+            <tr className="text-left text-xs text-slate-500 uppercase dark:text-slate-400">
+              <td />
+              <th scope="col" className="py-1 font-medium">
+                {t('pairing.reported')}
               </th>
-              <td className={`py-2 ${row.ok ? '' : 'font-semibold text-red-700 dark:text-red-400'}`}>
-                {row.reported}
-              </td>
-              <td className="py-2">{row.expected}</td>
+              <th scope="col" className="py-1 font-medium">
+                {t('pairing.expected')}
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+            {rows.map((row) => (
+              <tr key={row.label}>
+                <th scope="row" className="py-2 pr-2 text-left font-medium">
+                  {row.label}
+                </th>
+                <td className={`py-2 ${row.ok ? '' : 'font-semibold text-red-700 dark:text-red-400'}`}>
+                  {row.reported}
+                </td>
+                <td className="py-2">{row.expected}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
       <p className="text-sm">
         <span className="font-medium">{t('pairing.versions')}: </span>
         {t('pairing.versions_value', {

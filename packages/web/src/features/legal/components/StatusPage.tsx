@@ -1,12 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { Alert } from '../../../components/Alert.tsx';
-import { AuthCard } from '../../../components/layout/PublicLayout.tsx';
 import { useDocumentTitle } from '../../../components/PageHeader.tsx';
 import { LoadingState } from '../../../components/Spinner.tsx';
-import { paths } from '../../../paths.ts';
 import { SUPPORT_EMAIL } from '../../../components/layout/Footer.tsx';
+import { PageFrame } from './PageFrame.tsx';
 
 /** The service is up when the API answers its health check, which also reaches the database. */
 async function apiAnswers(): Promise<boolean> {
@@ -23,7 +21,7 @@ export function StatusPage() {
   useDocumentTitle(t('status.title'));
   const probe = useQuery({ queryKey: ['health'], queryFn: apiAnswers, staleTime: 0 });
   return (
-    <AuthCard>
+    <PageFrame>
       <h1 className="text-2xl font-bold tracking-tight">{t('status.title')}</h1>
       <div className="mt-4">
         {probe.isPending ? (
@@ -40,14 +38,6 @@ export function StatusPage() {
           {SUPPORT_EMAIL}
         </a>
       </p>
-      <p className="mt-6 text-sm">
-        <Link
-          to={paths.home.getHref()}
-          className="font-medium text-sky-700 hover:underline dark:text-sky-400"
-        >
-          {t('common.back_home')}
-        </Link>
-      </p>
-    </AuthCard>
+    </PageFrame>
   );
 }

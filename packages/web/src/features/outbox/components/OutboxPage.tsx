@@ -9,6 +9,16 @@ import { formatDateTime } from '../../../lib/dates.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { useOutbox } from '../api/list-outbox.ts';
 
+/** Each kind of email the server sends, named in the UI's language; a kind added later shows as it is stored. */
+const KIND_LABELS = {
+  invitation: 'outbox.kind_invitation',
+  reset_password: 'outbox.kind_reset_password',
+  registration_exists: 'outbox.kind_registration_exists',
+  alert: 'outbox.kind_alert',
+} as const;
+
+const isKnownKind = (kind: string): kind is keyof typeof KIND_LABELS => kind in KIND_LABELS;
+
 const URL_PATTERN = /(https?:\/\/[^\s<>"]+)/g;
 
 /** The email's text with its links clickable (invitation and reset links). */
@@ -58,9 +68,14 @@ export function OutboxPage() {
   const [open, setOpen] = useState<OutboxEmail | null>(null);
   const columns: Column<OutboxEmail>[] = [
     { key: 'date', header: t('outbox.date'), cell: (e) => formatDateTime(e.created_at, language) },
-    { key: 'to', header: t('outbox.to'), cell: (e) => <span className="break-all">{e.to}</span> },
+    { key: 'to', header: t('outbox.to'), cell: (e) => <span className="whitespace-nowrap">{e.to}</span> },
     { key: 'subject', header: t('outbox.subject'), rowHeader: true, cell: (e) => e.subject },
-    { key: 'kind', header: t('outbox.kind'), hideOnMobile: true, cell: (e) => e.kind },
+    {
+      key: 'kind',
+      header: t('outbox.kind'),
+      hideOnMobile: true,
+      cell: (e) => (isKnownKind(e.kind) ? t(KIND_LABELS[e.kind]) : e.kind),
+    },
     {
       key: 'status',
       header: t('outbox.status'),

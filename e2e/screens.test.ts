@@ -1,0 +1,207 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseUrl, DEMO, launchBrowser, newPage, seen, signedIn, signIn } from './browser.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+/** The signed-in shell is there: its main navigation and the current user's name. */
+const inShell = async (page: Page) =>
+  (await page.getByRole('navigation', { name: /^(Main navigation|Navigation principale)$/ }).count()) > 0 &&
+  (await page.getByTestId('current-user').count()) > 0;
+
+describe('footer pages', () => {
+  it('open inside the app shell when signed in, and stand alone when not', async () => {
+    const visitor = await newPage(browser);
+    await visitor.page.goto('/terms');
+    await visitor.page.getByRole('heading', { name: 'Terms of use', level: 1 }).waitFor();
+    expect(await inShell(visitor.page)).toBe(false);
+    await visitor.context.close();
+
+    const { context, page } = await newPage(browser);
+    await signIn(page, DEMO.customer);
+    for (const [link, heading] of [
+      ['Terms of use', 'Terms of use'],
+      ['Privacy policy', 'Privacy policy'],
+      ['User documentation', 'User documentation'],
+      ['Service status', 'Service status'],
+    ] as const) {
+      await page.getByRole('contentinfo').getByRole('link', { name: link }).click();
+      await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+      expect(await inShell(page), link).toBe(true);
+    }
+    await context.close();
+  });
+});
+
+describe('the user documentation', () => {
+  const sections = {
+    en: [
+      'Provider managers',
+      'Customer managers',
+      'Site managers',
+      'End users and plumbers',
+      'Pairing a flowbox',
+      'Alerts and what to do',
+      'Automatic closing',
+      'Scheduled closings',
+      'Pricing, subscriptions and costs',
+    ],
+    fr: [
+      'Gestionnaires du fournisseur',
+      'Gestionnaires client',
+      'Gestionnaires de site',
+      'Utilisateurs finaux et plombiers',
+      'Appairer un flowbox',
+      'Alertes et que faire',
+      'Fermeture automatique',
+      'Fermetures programmées',
+      'Tarifs, abonnements et coûts',
+    ],
+  };
+
+  it('has a contents list and a section for every role and main task, in English and in French', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto('/help');
+    await page.getByRole('button', { name: 'English' }).click();
+    await page.getByRole('heading', { name: 'User documentation', level: 1 }).waitFor();
+    const contents = page.getByRole('navigation', { name: 'Contents' });
+    for (const title of sections.en) {
+      expect(await page.getByRole('heading', { name: title, level: 2 }).count(), title).toBe(1);
+      expect(await contents.getByRole('link', { name: title }).count(), title).toBe(1);
+    }
+    await contents.getByRole('link', { name: 'Automatic closing' }).click();
+    await page.waitForURL(/\/help#/);
+    // The pairing section walks through the three steps.
+    await seen(page, /Prepare pairing/);
+
+    await page.getByRole('button', { name: 'French' }).click();
+    await page.getByRole('heading', { name: 'Documentation utilisateur', level: 1 }).waitFor();
+    const sommaire = page.getByRole('navigation', { name: 'Sommaire' });
+    for (const title of sections.fr) {
+      expect(await page.getByRole('heading', { name: title, level: 2 }).count(), title).toBe(1);
+      expect(await sommaire.getByRole('link', { name: title }).count(), title).toBe(1);
+    }
+    await page.getByRole('button', { name: 'Anglais' }).click();
+    await context.close();
+  });
+});
+
+describe('a page the user may not see', () => {
+  it('has a title and a way back', async () => {
+    const other = await signedIn(DEMO.provider)<{ id: string }>('POST', '/customers/create', {
+      name: 'Not Yours Ltd',
+    });
+    const { context, page } = await newPage(browser);
+    await signIn(page, DEMO.customer);
+    await page.goto(`/customers/${other.id}`);
+    await page.getByRole('heading', { name: 'Access denied', level: 1 }).waitFor();
+    await seen(page, 'Unauthorized resource recovery');
+    expect(await page.title()).toMatch(/Access denied/);
+    await page.getByRole('main').getByRole('link', { name: 'Back to the dashboard' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await context.close();
+  });
+});
+
+describe('the email outbox', () => {
+  it("says each email's kind in the user's language", async () => {
+    // One email of each of two kinds: an invitation and a password reset.
+    const asProvider = signedIn(DEMO.provider);
+    const customer = await asProvider<{ id: string }>('POST', '/customers/create', {
+      name: 'Outbox Kinds Co',
+    });
+    await asProvider('POST', `/customers/${customer.id}/customer_managers/create`, {
+      firstname: 'Olga',
+      lastname: 'Outbox',
+      email: 'olga@outbox.example',
+    });
+    await fetch(`${baseUrl()}/v1/users/request_reset_password`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'olga@outbox.example' }),
+    });
+    const { context, page } = await newPage(browser);
+    await signIn(page, DEMO.provider);
+    await page.goto('/outbox');
+    await page.getByRole('heading', { name: 'Email outbox' }).waitFor();
+    await expect
+      .poll(() => page.getByRole('cell', { name: 'Invitation', exact: true }).count())
+      .toBeGreaterThan(0);
+    await expect
+      .poll(() => page.getByRole('cell', { name: 'Password reset', exact: true }).count())
+      .toBeGreaterThan(0);
+    expect(await page.getByRole('cell', { name: 'reset_password' }).count()).toBe(0);
+
+    await page.getByRole('button', { name: 'French' }).click();
+    await page.getByRole('heading', { name: "Boîte d'envoi" }).waitFor();
+    await expect
+      .poll(() => page.getByRole('cell', { name: 'Réinitialisation du mot de passe', exact: true }).count())
+      .toBeGreaterThan(0);
+    expect(await page.getByRole('cell', { name: 'reset_password' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Anglais' }).click();
+    await context.close();
+  });
+});
+
+describe('tables on a phone', () => {
+  /**
+   * At 390 px the page itself never scrolls sideways; a table wider than its box says so: a visible
+   * "scroll" hint, and a focusable, named region a keyboard can scroll.
+   */
+  async function tablesAreUsable(page: Page, path: string) {
+    await page.goto(path);
+    await page.locator('table').first().waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
+    const tables = await page.locator('table').evaluateAll((all) =>
+      all.map((table) => {
+        const box = table.closest('[data-table-scroll]');
+        const region = box?.querySelector('[role="region"]') ?? null;
+        const hint = box?.querySelector('[data-scroll-hint]') ?? null;
+        return {
+          inBox: box !== null,
+          wider: table.getBoundingClientRect().width > (table.parentElement?.clientWidth ?? 0) + 1,
+          focusable: region?.getAttribute('tabindex') === '0',
+          named: Boolean(region?.getAttribute('aria-label') || region?.getAttribute('aria-labelledby')),
+          hintShown: hint instanceof HTMLElement && hint.offsetParent !== null && hint.textContent !== '',
+        };
+      }),
+    );
+    for (const table of tables) {
+      expect(table.inBox, path).toBe(true);
+      if (table.wider) expect(table, path).toMatchObject({ focusable: true, named: true, hintShown: true });
+    }
+    return tables;
+  }
+
+  it('keep the page within the screen and say when they scroll sideways', async () => {
+    const context = await browser.newContext({
+      baseURL: baseUrl(),
+      locale: 'en-US',
+      viewport: { width: 390, height: 844 },
+    });
+    const page = await context.newPage();
+    await signIn(page, DEMO.provider);
+    const wide = [];
+    for (const path of [
+      '/outbox',
+      '/customers',
+      '/flovea-managers',
+      '/alerts/settings',
+      '/subscriptions/pricing-plans',
+    ])
+      wide.push(...(await tablesAreUsable(page, path)).filter((t) => t.wider));
+    // The outbox at least is wider than a phone: the hint is what makes it usable.
+    expect(wide.length).toBeGreaterThan(0);
+    const hint = page.locator('[data-scroll-hint]').first();
+    await page.goto('/outbox');
+    await expect.poll(() => hint.textContent()).toMatch(/scroll/i);
+    await context.close();
+  });
+});
