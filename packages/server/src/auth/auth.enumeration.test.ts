@@ -109,7 +109,7 @@ describe('registration tells nothing about which addresses have an account', () 
       () => post('/v1/users/register', registration('taken@test.io')),
       (i) => post('/v1/users/register', registration(`timing${i}@test.io`)),
     );
-  });
+  }, 180_000); // dozens of timed tries each: minutes on a loaded 2-core machine
 
   it('takes a limited number of registrations from one client address, whatever the email', async () => {
     const ip = '10.60.0.1';
@@ -161,7 +161,7 @@ describe('a reset request tells nothing about which addresses have an account', 
       await database.close();
       await smtp.close();
     }
-  });
+  }, 180_000); // dozens of timed tries each: minutes on a loaded 2-core machine
 
   it('sends a limited number of reset emails to one address, and refuses the rest alike whether it has an account or not', async () => {
     await createUser(t.db, { email: 'flooded@test.io', role: ROLES.flovea_manager });
