@@ -101,7 +101,12 @@ function startBuilt(
 
 async function startInstance(
   name: string,
-  env: { databaseUrl: string; mqttUrl: string; dynsec: { username: string; password: string } },
+  env: {
+    databaseUrl: string;
+    mqttUrl: string;
+    dynsec: { username: string; password: string };
+    demo: boolean;
+  },
   node = process.execPath,
 ): Promise<Instance> {
   const port = await freePort();
@@ -120,7 +125,7 @@ async function startInstance(
       MQTT_DYNSEC_USERNAME: env.dynsec.username,
       MQTT_DYNSEC_PASSWORD: env.dynsec.password,
       JWT_SECRET,
-      DEMO: 'true',
+      DEMO: String(env.demo),
       DEMO_FLEET: 'false',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
@@ -128,15 +133,21 @@ async function startInstance(
     node,
   );
   const url = `http://127.0.0.1:${port}`;
-  await until(
-    `instance ${name} answers its health check (log: ${log})`,
-    async () => {
-      if (child.exitCode !== null) throw new Error(`instance ${name} exited: ${readFileSync(log, 'utf8')}`);
-      return (await fetch(`${url}/v1/health`)).status === 200;
-    },
-    90_000,
-    250,
+  const exited = new Promise<never>((_, fail) =>
+    child.once('exit', (code) =>
+      fail(new Error(`instance ${name} exited (${code}): ${readFileSync(log, 'utf8')}`)),
+    ),
   );
+  exited.catch(() => undefined);
+  await Promise.race([
+    exited,
+    until(
+      `instance ${name} answers its health check (log: ${log})`,
+      async () => (await fetch(`${url}/v1/health`)).status === 200,
+      120_000,
+      250,
+    ),
+  ]);
   return { name, url, child, log };
 }
 
@@ -189,9 +200,12 @@ describe('the production build', () => {
 
   it('runs two instances behind one proxy: health, web app, demo log-in, both instances serve the user', async () => {
     const env = { databaseUrl: database.url, mqttUrl: broker.serverUrl, dynsec: broker.admin };
-    // One after the other, as a rolling start: the first migrates the empty database and seeds it.
-    const a = await startInstance('a', env);
-    const b = await startInstance('b', env, NODE24);
+    // Both at once on the empty database: one migrates it under the advisory lock while the other
+    // waits (docs/operations.md "Upgrades"). Only one seeds the demo data: two seeding at once collide.
+    const [a, b] = await Promise.all([
+      startInstance('a', { ...env, demo: true }),
+      startInstance('b', { ...env, demo: false }, NODE24),
+    ]);
     if (NODE24)
       console.log(`instance b runs on ${execFileSync(NODE24, ['--version'], { encoding: 'utf8' }).trim()}`);
     else if (process.env.CI === 'true' && process.arch === 'x64')
