@@ -1,10 +1,20 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  cpSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { userInfo } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { throwawayDatabase, until, type ThrowawayDatabase } from '../faults/devices.testing.ts';
-import { startTestMosquitto, type TestMosquitto } from '../mqtt/mosquitto.testing.ts';
+import { dynsecPlugin } from '../mqtt/mosquitto.testing.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../seed/index.ts';
 import { freePort } from '../test/harness.ts';
 
@@ -12,8 +22,9 @@ import { freePort } from '../test/harness.ts';
  * The operator's path (docs/operations.md "Build and deploy"): `npm run build`, the built tree copied
  * without its sources, production dependencies only, `node packages/server/dist/main.js`. Then the
  * compose topology (compose.yaml) without containers: two built instances on one PostgreSQL database
- * and one Mosquitto with dynamic security, behind one proxy process (scripts/proxy.mjs); a user logs
- * in through the proxy and is served by both instances.
+ * and one Mosquitto with dynamic security (compose's own deploy/mosquitto.conf and set-up script),
+ * behind one proxy process (scripts/proxy.mjs); a user logs in through the proxy and is served by
+ * both instances.
  */
 
 const ROOT = resolve(import.meta.dirname, '../../../..');
@@ -151,6 +162,56 @@ async function startInstance(
   return { name, url, child, log };
 }
 
+type Broker = { url: string; admin: { username: string; password: string }; serverUrl: string };
+
+/**
+ * Mosquitto as compose.yaml runs it: `deploy/mosquitto.conf` (its listener and folders moved to a
+ * free port and a temporary folder), the admin made by `mosquitto_ctrl dynsec init` as
+ * `mosquitto-init` does, the server's account and role by `deploy/mosquitto-setup.sh`.
+ */
+async function startComposeMosquitto(): Promise<Broker> {
+  const plugin = dynsecPlugin();
+  if (!plugin) throw new Error('Mosquitto with dynamic security is not installed: apt-get install mosquitto');
+  const dir = join(tree, 'mosquitto');
+  mkdirSync(dir);
+  const port = await freePort();
+  const admin = { username: 'flowbox.admin', password: 'deploy-admin-secret' };
+  const serverPassword = 'deploy-server-secret';
+  execFileSync('/usr/bin/mosquitto_ctrl', [
+    'dynsec',
+    'init',
+    join(dir, 'dynamic-security.json'),
+    admin.username,
+    admin.password,
+  ]);
+  const conf = readFileSync(join(ROOT, 'deploy/mosquitto.conf'), 'utf8')
+    .replace(/^listener 1883$/m, `listener ${port} 127.0.0.1`)
+    .replaceAll('/mosquitto/data/', `${dir}/`)
+    .replace('/usr/lib/mosquitto_dynamic_security.so', plugin);
+  expect(conf).toContain(`listener ${port} 127.0.0.1`);
+  expect(conf).toContain(plugin);
+  // Started as root, Mosquitto would switch to the `mosquitto` user, who cannot read this folder.
+  writeFileSync(join(dir, 'mosquitto.conf'), `${conf}\nuser ${userInfo().username}\n`);
+  const broker = spawn('/usr/sbin/mosquitto', ['-c', join(dir, 'mosquitto.conf')], { stdio: 'ignore' });
+  processes.push(broker);
+  const setup = spawnSync('sh', [join(ROOT, 'deploy/mosquitto-setup.sh')], {
+    encoding: 'utf8',
+    env: {
+      PATH: process.env.PATH ?? '',
+      BROKER_HOST: '127.0.0.1',
+      BROKER_PORT: String(port),
+      MQTT_ADMIN_PASSWORD: admin.password,
+      MQTT_SERVER_PASSWORD: serverPassword,
+    },
+  });
+  if (setup.status !== 0) throw new Error(`deploy/mosquitto-setup.sh failed: ${setup.stdout}${setup.stderr}`);
+  return {
+    url: `mqtt://127.0.0.1:${port}`,
+    admin,
+    serverUrl: `mqtt://flowbox.server:${serverPassword}@127.0.0.1:${port}`,
+  };
+}
+
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const gone = new Promise((done) => child.once('exit', done));
@@ -162,7 +223,7 @@ async function stop(child: ChildProcess): Promise<void> {
 
 describe('the production build', () => {
   let database: ThrowawayDatabase;
-  let broker: TestMosquitto;
+  let broker: Broker;
 
   beforeAll(async () => {
     // Builds what is missing or older than its sources (the web app is built by the e2e step before).
@@ -173,12 +234,11 @@ describe('the production build', () => {
     for (const name of INSTALLED_BUT_UNUSED)
       rmSync(join(tree, 'node_modules', name), { recursive: true, force: true });
     database = await throwawayDatabase('fbx_deploy');
-    broker = await startTestMosquitto();
+    broker = await startComposeMosquitto();
   }, 600_000);
 
   afterAll(async () => {
     await Promise.all(processes.map(stop));
-    await broker?.close();
     await database?.drop();
     if (tree) rmSync(tree, { recursive: true, force: true });
   }, 60_000);
