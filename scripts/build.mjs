@@ -28,6 +28,8 @@ function newestChange(path) {
 function isStale(pkg) {
   const dir = join(root, 'packages', pkg);
   const stamp = join(dir, 'dist', STAMP);
+  // A deployed copy has the build and no sources (docs/operations.md): nothing to compare.
+  if (!existsSync(join(dir, 'src'))) return !existsSync(join(dir, 'dist'));
   if (!existsSync(stamp)) return true;
   const sources = ['src', 'package.json', 'tsconfig.json', 'tsconfig.build.json'].map((s) => join(dir, s));
   return (
