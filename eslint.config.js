@@ -12,7 +12,12 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: {
         projectService: {
-          allowDefaultProject: ['vitest.config.ts', 'vitest.faults.config.ts', 'vitest.fuzz.config.ts'],
+          allowDefaultProject: [
+            'vitest.config.ts',
+            'vitest.faults.config.ts',
+            'vitest.fuzz.config.ts',
+            'vitest.deploy.config.ts',
+          ],
         },
         tsconfigRootDir: import.meta.dirname,
       },

@@ -221,7 +221,7 @@ async function main(): Promise<void> {
 
 async function run(label: string, env: Record<string, string>): Promise<void> {
   const child = fork(import.meta.filename, [], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--conditions=source', '--import', 'tsx'],
     env: { ...process.env, FLOWBOX_TEST_PG: '', ...env, BENCH_INGEST_ROLE: 'server' },
   });
   const inbox: FromServer[] = [];

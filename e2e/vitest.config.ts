@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { sourceConditions } from '../scripts/conditions.mjs';
 
 export default defineConfig({
+  ...sourceConditions,
   test: {
     include: ['e2e/**/*.test.ts'],
     globalSetup: ['e2e/global-setup.ts'],

@@ -11,7 +11,7 @@ const benches = readdirSync(join(root, 'bench'))
 let failed = false;
 for (const file of benches) {
   console.log(`\n### bench/${file}`);
-  const res = spawnSync(process.execPath, ['--import', 'tsx', join('bench', file)], {
+  const res = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', join('bench', file)], {
     cwd: root,
     stdio: 'inherit',
   });

@@ -4,10 +4,14 @@ import { resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 const children = [
-  spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'watch', 'packages/server/src/main.ts'], {
-    cwd: root,
-    stdio: 'inherit',
-  }),
+  spawn(
+    process.execPath,
+    ['node_modules/tsx/dist/cli.mjs', 'watch', '--conditions=source', 'packages/server/src/main.ts'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  ),
   spawn(process.execPath, [resolve(root, 'node_modules/vite/bin/vite.js')], {
     cwd: resolve(root, 'packages/web'),
     stdio: 'inherit',

@@ -1,6 +1,6 @@
-// `npm start`: builds the web app when its sources changed, then runs the server (one process).
-import { register } from 'tsx/esm/api';
-import { ensureWebBuild } from './web-build.mjs';
+// `npm start`: builds the packages and the web app when their sources changed (scripts/build.mjs),
+// then runs the built server (one process).
+import { ensureBuild } from './build.mjs';
 
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 20 || (major === 20 && minor < 19)) {
@@ -8,6 +8,4 @@ if (major < 20 || (major === 20 && minor < 19)) {
   process.exit(1);
 }
 
-ensureWebBuild();
-register();
-await import('../packages/server/src/main.ts');
+await import(ensureBuild());

@@ -1,5 +1,5 @@
 // `npm test`: lint, typecheck, unit and integration tests on PGlite and on PostgreSQL, the fault
-// suite, the fuzz step on both databases, browser tests.
+// suite, the fuzz step on both databases, browser tests, the production build deployed and run.
 // Prints one line per step and a closing "N passed, N failed" line counting test cases.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -106,6 +106,11 @@ if (existsSync(chromium)) {
   if (!only.length || only.includes('e2e')) ensureWebBuild();
   vitest('e2e', 'e2e/vitest.config.ts', { CHROMIUM_PATH: chromium });
 } else skip('e2e', `Chromium not found at ${chromium} (apt-get install chromium, or set CHROMIUM_PATH)`);
+// Deploy (docs/operations.md "Build and deploy"): `npm run build` installed elsewhere with production
+// dependencies only, run as two instances on one PostgreSQL database and one Mosquitto behind a proxy.
+// After e2e, whose web build it reuses.
+if (postgres) vitest('deploy', 'vitest.deploy.config.ts', { FLOWBOX_TEST_PG: pgUrl });
+else skip('deploy', `PostgreSQL is not reachable at ${pgUrl} (set FLOWBOX_TEST_PG)`);
 
 console.log('\n=== summary');
 for (const r of results)

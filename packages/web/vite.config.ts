@@ -2,8 +2,11 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { precompress } from './precompress.ts';
+import { sourceConditions } from '../../scripts/conditions.mjs';
 
 export default defineConfig({
+  // @flowbox/shared from its sources, not its build (docs/decisions.md, "Built packages").
+  resolve: sourceConditions.resolve,
   plugins: [react(), tailwindcss(), precompress()],
   build: {
     outDir: 'dist',

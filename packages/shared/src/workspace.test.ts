@@ -14,7 +14,8 @@ const packagesDir = join(root, 'packages');
 
 type Manifest = {
   name: string;
-  exports?: Record<string, string>;
+  /** Conditional: "source" (TypeScript, for tests, tsx and Vite), "types" and "default" (the build). */
+  exports?: Record<string, string | Record<string, string>>;
   bin?: Record<string, string>;
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
@@ -65,10 +66,29 @@ const packages = readdirSync(packagesDir)
 
 describe('workspace manifests', () => {
   it.each(packages.map((p) => [p.manifest.name, p] as const))('%s names files that exist', (_name, pkg) => {
-    const named = [...Object.values(pkg.manifest.exports ?? {}), ...Object.values(pkg.manifest.bin ?? {})];
+    const targets = Object.values(pkg.manifest.exports ?? {}).map((t) =>
+      typeof t === 'string' ? { default: t } : t,
+    );
+    // The build's files exist after `npm run build` (scripts/prod-smoke.mjs runs them); a source must exist now.
+    const named = [...targets.map((t) => t.source ?? t.default!), ...Object.values(pkg.manifest.bin ?? {})];
     const missing = named.filter((file) => !existsSync(join(pkg.dir, file)));
     expect(missing).toEqual([]);
   });
+
+  it.each(packages.filter((p) => p.manifest.exports).map((p) => [p.manifest.name, p] as const))(
+    '%s exports its sources under "source" and their build otherwise',
+    (_name, pkg) => {
+      for (const target of Object.values(pkg.manifest.exports!)) {
+        expect(typeof target).toBe('object');
+        const t = target as Record<string, string>;
+        // "source" first: a resolver takes the first condition it knows.
+        expect(Object.keys(t)).toEqual(['source', 'types', 'default']);
+        const built = t.source!.replace(/^\.\/src\//, './dist/').replace(/\.ts$/, '');
+        expect(t.types).toBe(`${built}.d.ts`);
+        expect(t.default).toBe(`${built}.js`);
+      }
+    },
+  );
 
   it.each(packages.map((p) => [p.manifest.name, p] as const))(
     '%s declares what it imports and imports what it declares',

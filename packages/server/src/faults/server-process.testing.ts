@@ -39,7 +39,7 @@ export class ServerProcess {
   /** Starts the process and waits until it answers its health check. */
   async start(): Promise<void> {
     this.starts += 1;
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', MAIN], {
       cwd: ROOT,
       env: {
         ...process.env,
