@@ -91,8 +91,7 @@ describe('alerts in the browser', () => {
         })
       ).id;
 
-    // The sweep raises them within seconds; the page is opened once they exist (an alert raised
-    // while the page loads, before its live stream is open, is only shown by the next refresh).
+    // The sweep raises them within seconds; the page is opened once they exist.
     const raised = async () =>
       (
         await asCustomer<{ items: { zone_id: string }[] }>(

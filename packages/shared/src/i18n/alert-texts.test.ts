@@ -21,7 +21,11 @@ const burst = { trigger: 'volume', event_started_at: STARTED, volume_l: 10.667, 
 
 describe('the sentence of an alert', () => {
   it('tells an abnormal consumption in the building’s unit, time zone and the reader’s language', () => {
-    const litres = alert('abnormal_water_consumption_no_ac', { ...burst, margin_volume_l: 10 });
+    const litres = alert('abnormal_water_consumption_no_ac', {
+      ...burst,
+      margin_volume_l: 10,
+      margin_minutes: null,
+    });
     expect(alertDetailsText(litres, 'en', PARIS_L)).toBe('10.7 L in 4 min at 00:43, beyond the 10 L margin');
     expect(alertDetailsText(litres, 'fr', PARIS_L)).toBe(
       '10,7 L en 4 min à 00:43, au-delà de la marge de 10 L',

@@ -193,8 +193,10 @@ class Facts {
   private readonly used = new Set<string>();
   constructor(private readonly details: AlertFacts['details']) {}
 
+  /** A number fact; a null one (no margin of that kind) counts as read, and answers null. */
   number(key: string): number | null {
     const value = this.details[key];
+    if (value === null) this.used.add(key);
     if (typeof value !== 'number' || !Number.isFinite(value)) return null;
     this.used.add(key);
     return value;
