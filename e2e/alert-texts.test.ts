@@ -137,7 +137,7 @@ describe('alert sentences in the browser', () => {
       const item = page.getByTestId('alert-item').filter({ hasText: 'eau coupée automatiquement' }).first();
       await item.waitFor({ timeout: 20_000 });
       const sentence = (await item.getByTestId('alert-details').textContent()) ?? '';
-      const parts = /^(.+) en (\d+) min à (\d\d:\d\d), au-delà de la marge de (.+)$/.exec(sentence);
+      const parts = /^(.+) en (\d+ s|\d+ min) à (\d\d:\d\d), au-delà de la marge de (.+)$/.exec(sentence);
       expect(parts, sentence).not.toBeNull();
       expect(parts![1]).toMatch(volume);
       expect(parts![3]).toBe(parisTime(started));

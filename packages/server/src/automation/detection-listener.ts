@@ -139,6 +139,7 @@ export class DetectionListener {
       event_started_at: state.eventStartedAt?.toISOString() ?? null,
       volume_l: state.eventVolumeMl / 1000,
       flow_minutes: Math.round(state.eventFlowS / 60),
+      flow_s: state.eventFlowS,
       margin_volume_l: effective.volumeMl === null ? null : effective.volumeMl / 1000,
       margin_minutes: effective.flowS === null ? null : Math.round(effective.flowS / 60),
     };
@@ -170,6 +171,7 @@ export class DetectionListener {
         event_started_at: state.eventStartedAt?.toISOString() ?? null,
         volume_l: state.eventVolumeMl / 1000,
         flow_minutes: Math.round(state.eventFlowS / 60),
+        flow_s: state.eventFlowS,
       },
     });
   }

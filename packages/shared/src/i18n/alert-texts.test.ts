@@ -53,6 +53,22 @@ describe('the sentence of an alert', () => {
     );
   });
 
+  it('tells a short flow in seconds, a long one in minutes and hours, when its seconds were kept', () => {
+    const text = (flow_s: number) =>
+      alertDetailsText(
+        alert('abnormal_water_consumption_with_ac', {
+          ...burst,
+          flow_minutes: Math.round(flow_s / 60),
+          flow_s,
+        }),
+        'fr',
+        PARIS_L,
+      );
+    expect(text(38)).toBe('10,7 L en 38 s à 00:43, au-delà de la marge de volume');
+    expect(text(600)).toBe('10,7 L en 10 min à 00:43, au-delà de la marge de volume');
+    expect(text(7500)).toBe('10,7 L en 2 h 5 min à 00:43, au-delà de la marge de volume');
+  });
+
   it('tells a leak by its cause', () => {
     const details = { event_started_at: STARTED, volume_l: 3.2, flow_minutes: 62 };
     expect(alertDetailsText(alert('leakage_detection', details, 'continuous_flow'), 'en', PARIS_L)).toBe(

@@ -228,11 +228,14 @@ type Sentence = (w: Writer, f: Facts, alert: AlertFacts) => string | null;
 /** "10.7 L in 4 min at 23:43" from an event's volume, duration and start; null when one is missing. */
 function flowText(w: Writer, f: Facts): string | null {
   const volume = f.number('volume_l');
+  // The flow's length to the second where it was kept (a burst passes a margin in seconds).
   const minutes = f.number('flow_minutes');
+  const seconds = f.number('flow_s');
   const started = f.string('event_started_at');
   const when = started === null ? null : w.when(started);
-  if (volume === null || minutes === null || when === null) return null;
-  return w.text('flow', { volume: w.volume(volume), minutes: w.minutes(minutes), when });
+  const length = seconds !== null ? w.seconds(seconds) : minutes !== null ? w.minutes(minutes) : null;
+  if (volume === null || length === null || when === null) return null;
+  return w.text('flow', { volume: w.volume(volume), minutes: length, when });
 }
 
 /** abnormal_water_consumption_*: the event, and the margin it went past (spec §4 automatic closing). */

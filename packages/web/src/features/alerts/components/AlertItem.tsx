@@ -1,4 +1,10 @@
-import { alertDetailsText, displayLocalDateTime, type Alert, type AlertTransition } from '@flowbox/shared';
+import {
+  alertDetailsText,
+  displayLocalDateTime,
+  type Alert,
+  type AlertTransition,
+  type Language,
+} from '@flowbox/shared';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../../components/Button.tsx';
@@ -20,10 +26,11 @@ const TOAST: Record<AlertTransition, TranslationKey> = {
   resolve: 'alerts.resolved_toast',
 };
 
-const LINK = 'text-sky-700 underline-offset-2 hover:underline dark:text-sky-400';
+const LINK =
+  'rounded text-sky-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-sky-400';
 
 /** The building's clock, not the browser's: the alert happened there (docs/alerts.md). */
-function buildingTime(alert: Alert, iso: string, language: 'en' | 'fr'): string {
+function buildingTime(alert: Alert, iso: string, language: Language): string {
   try {
     return displayLocalDateTime(new Date(iso), alert.building_timezone, language);
   } catch {
