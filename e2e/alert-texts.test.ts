@@ -1,8 +1,8 @@
 import type { SimulatedFlowbox } from '@flowbox/simulator';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, DEMO, launchBrowser, signedIn, signIn } from './browser.ts';
-import { pairSimulatedDevice, subscribedZone, type SubscribedZone } from './fixtures.ts';
+import { createBuilding, pairSimulatedDevice, subscribedZone, type SubscribedZone } from './fixtures.ts';
 
 /*
  * Alerts people can act on (issue 15): what happened, told as a sentence in the reader's language,
@@ -191,5 +191,53 @@ describe('alert sentences in the browser', () => {
     expect(box!.y).toBeLessThan(844 - 100);
     await toggle.click();
     expect(await page.getByLabel('Catégorie').isVisible()).toBe(true);
+  });
+
+  it('shows an alert raised while the page loaded, before its live stream opened, once the stream opens', async () => {
+    // The bug this catches: lists were read again after a reconnection only, so an alert raised
+    // between the list's fetch and the first opening of the stream waited for the next refresh.
+    const asCustomer = signedIn(DEMO.customer);
+    const { zonesApi } = await createBuilding(asCustomer, 'Live gap building');
+    const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await signIn(page, DEMO.customer);
+    // The page's live streams wait until released, then open and carry nothing (so no other
+    // test's alert refreshes the list); any later stream never opens. Only the first opening of
+    // the page's stream can then bring the alert raised meanwhile.
+    const waiting: Route[] = [];
+    let released = false;
+    await page.route('**/v1/live/stream**', (route) => {
+      if (!released) waiting.push(route);
+    });
+    const release = async () => {
+      released = true;
+      for (const route of waiting)
+        await route
+          .fulfill({
+            status: 200,
+            headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+            body: 'retry: 60000\n\n',
+          })
+          .catch(() => undefined);
+    };
+    await page.goto('/alerts?category=maintenance');
+    await page.getByRole('heading', { name: 'Notifications and alerts' }).waitFor();
+    await expect.poll(() => page.getByText('Loading').count(), { timeout: 10_000 }).toBe(0);
+
+    const { id } = await asCustomer<{ id: string }>('POST', `${zonesApi}/create`, {
+      name: 'Live gap zone',
+      profile: 'office',
+      flowbox_model: 'one_inch_v1',
+      water_temperature: 'cold',
+      maintenance_mode: true,
+    });
+    await alertOf(asCustomer, id, 'maintenance');
+    const item = page.getByTestId('alert-item').filter({ hasText: 'Live gap zone' });
+    expect(await item.count()).toBe(0);
+    expect(waiting.length).toBeGreaterThan(0);
+    expect(await page.getByTestId('live-status').getAttribute('data-status')).toBe('connecting');
+    await release();
+    await expect.poll(() => item.count(), { timeout: 15_000 }).toBe(1);
+    await context.close();
   });
 });
