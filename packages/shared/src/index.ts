@@ -5,6 +5,7 @@ export * from './dates.ts';
 export * from './time/zoned.ts';
 export * from './validation.ts';
 export * from './i18n/messages.ts';
+export * from './i18n/alert-texts.ts';
 export * from './api/errors.ts';
 export * from './api/users.ts';
 export * from './api/customers.ts';

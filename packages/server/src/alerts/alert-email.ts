@@ -1,4 +1,4 @@
-import type { Language } from '@flowbox/shared';
+import { alertDetailsText, displayLocalDateTime, type Language } from '@flowbox/shared';
 import { CATEGORY_NAMES } from './alert-settings.ts';
 import type { AlertRow, AlertZone } from './alerts.repo.ts';
 
@@ -13,27 +13,36 @@ type AlertEmailInput = {
   link: string;
 };
 
-function detailsText(details: AlertRow['details']): string {
-  return Object.entries(details)
-    .map(([key, value]) => `- ${key}: ${String(value)}`)
-    .join('\n');
-}
-
-/** An alert email in the recipient's language. */
+/**
+ * An alert email in the recipient's language, its facts told as on the alerts screen: the same
+ * sentence (alertDetailsText), the building's volume unit, and times on the building's clock.
+ */
 export function alertEmail(language: Language, input: AlertEmailInput): { subject: string; text: string } {
   const { alert, zone } = input;
   const category = CATEGORY_NAMES[language][alert.category];
   const device = alert.flowboxSerial ?? '-';
-  const details = detailsText(alert.details);
+  const place = { volumeUnit: zone.volumeUnit, timezone: zone.timezone };
+  const details = alertDetailsText(
+    {
+      category: alert.category,
+      cause: alert.cause,
+      details: alert.details,
+      opened_at: alert.openedAt.toISOString(),
+    },
+    language,
+    place,
+  );
+  const opened = displayLocalDateTime(alert.openedAt, zone.timezone, language);
   if (language === 'fr') {
     return {
       subject: input.reminder ? `Rappel : ${input.subject}` : input.subject,
       text:
         `Bonjour ${input.firstname},\n\n` +
         (input.reminder ? "Cette alerte critique n'a été ni mise en sourdine ni résolue.\n\n" : '') +
-        `Alerte : ${category}\nZone : ${zone.zoneName} (bâtiment ${zone.buildingName})\nFlowbox : ${device}\n` +
-        `Ouverte le : ${alert.openedAt.toISOString()}\nOccurrences : ${alert.count}\n` +
-        (details ? `Détails :\n${details}\n` : '') +
+        `Alerte : ${category}\n` +
+        (details ? `${details}\n\n` : '') +
+        `Zone : ${zone.zoneName} (bâtiment ${zone.buildingName})\nFlowbox : ${device}\n` +
+        `Ouverte le : ${opened} (heure du bâtiment, ${zone.timezone})\nOccurrences : ${alert.count}\n` +
         `\nVoir et traiter l'alerte : ${input.link}\n\n` +
         'Vous recevez ce message car les notifications d’alertes sont activées dans vos paramètres.\n',
     };
@@ -43,9 +52,10 @@ export function alertEmail(language: Language, input: AlertEmailInput): { subjec
     text:
       `Hello ${input.firstname},\n\n` +
       (input.reminder ? 'This critical alert has been neither silenced nor resolved.\n\n' : '') +
-      `Alert: ${category}\nZone: ${zone.zoneName} (building ${zone.buildingName})\nFlowbox: ${device}\n` +
-      `Opened at: ${alert.openedAt.toISOString()}\nOccurrences: ${alert.count}\n` +
-      (details ? `Details:\n${details}\n` : '') +
+      `Alert: ${category}\n` +
+      (details ? `${details}\n\n` : '') +
+      `Zone: ${zone.zoneName} (building ${zone.buildingName})\nFlowbox: ${device}\n` +
+      `Opened at: ${opened} (building time, ${zone.timezone})\nOccurrences: ${alert.count}\n` +
       `\nSee and handle the alert: ${input.link}\n\n` +
       'You receive this message because alert notifications are on in your settings.\n',
   };

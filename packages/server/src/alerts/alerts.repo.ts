@@ -6,6 +6,7 @@ import {
   type AlertsPage,
   type AlertCountQuery,
   type AlertsQuery,
+  type VolumeUnit,
 } from '@flowbox/shared';
 import {
   and,
@@ -37,6 +38,9 @@ export type AlertZone = {
   zoneId: string;
   zoneName: string;
   buildingName: string;
+  /** The building's, in which the alert is told (screen and email). */
+  timezone: string;
+  volumeUnit: VolumeUnit;
   premium: boolean;
 };
 
@@ -47,6 +51,8 @@ export async function findAlertZone(db: Db, zoneId: string): Promise<AlertZone |
         ...zoneScopeColumns,
         zoneName: zones.name,
         buildingName: buildings.name,
+        timezone: buildings.timezone,
+        volumeUnit: buildings.volumeUnit,
         serviceLevel: zones.serviceLevel,
       })
       .from(zones),
@@ -142,7 +148,13 @@ function scopeConditions(scope: AlertScope): SQL[] {
 
 const NONE = '00000000-0000-0000-0000-000000000000';
 
-const listColumns = { alert: alerts, zoneName: zones.name, buildingName: buildings.name };
+const listColumns = {
+  alert: alerts,
+  zoneName: zones.name,
+  buildingName: buildings.name,
+  timezone: buildings.timezone,
+  volumeUnit: buildings.volumeUnit,
+};
 
 /** The caller's scope narrowed to the customer, site, building or zone a query names. */
 function placeConditions(scope: AlertScope, query: AlertCountQuery): SQL[] {
@@ -221,7 +233,10 @@ export async function claimDueAlerts(db: Db, now: Date, limit: number): Promise<
     .for('update', { skipLocked: true });
 }
 
-export function toApiAlert(row: AlertRow, names: { zoneName: string; buildingName: string }): Alert {
+export function toApiAlert(
+  row: AlertRow,
+  place: Pick<AlertZone, 'zoneName' | 'buildingName' | 'timezone' | 'volumeUnit'>,
+): Alert {
   return {
     id: row.id,
     category: row.category,
@@ -241,8 +256,10 @@ export function toApiAlert(row: AlertRow, names: { zoneName: string; buildingNam
     site_id: row.siteId,
     building_id: row.buildingId,
     zone_id: row.zoneId,
-    zone_name: names.zoneName,
-    building_name: names.buildingName,
+    zone_name: place.zoneName,
+    building_name: place.buildingName,
+    building_timezone: place.timezone,
+    building_volume_unit: place.volumeUnit,
     flowbox_id: row.flowboxId,
     flowbox_serial: row.flowboxSerial,
   };

@@ -163,6 +163,43 @@ describe('alert emails', () => {
   });
 });
 
+describe('the alert email text', () => {
+  it('tells a French recipient what happened in a sentence, in the building’s unit and on its clock', async () => {
+    const startedAt = t.clock.now();
+    await t.db.transaction(async (tx) => {
+      const outcome = await t.services.alerts.raise(tx, {
+        category: 'abnormal_water_consumption_with_ac',
+        zoneId: zoneA1,
+        cause: 'automatic_closing',
+        details: {
+          trigger: 'volume',
+          event_started_at: startedAt.toISOString(),
+          volume_l: 10.667,
+          flow_minutes: 4,
+          margin_volume_l: 10,
+          margin_minutes: null,
+        },
+      });
+      if (!outcome.raised) throw new Error(outcome.reason);
+    });
+    await notifier().runDue();
+    const fr = (await alertEmails()).find((e) => e.to === 'cm.fr@test.io')!;
+    const en = (await alertEmails()).find((e) => e.to === 'cm.a@test.io')!;
+    // The building is in Paris and counts in m³ (buildingBody).
+    const paris = (language: string) =>
+      new Intl.DateTimeFormat(language, {
+        timeZone: 'Europe/Paris',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      }).format(startedAt);
+    expect(fr.text).toContain(`0,011 m³ en 4 min à ${paris('fr-FR')}, au-delà de la marge de 0,01 m³`);
+    expect(fr.text).toContain('(heure du bâtiment, Europe/Paris)');
+    expect(fr.text).not.toMatch(/volume_l|event_started_at|\d{4}-\d{2}-\d{2}T/);
+    expect(en.text).toContain(`0.011 m³ in 4 min at ${paris('en-GB')}, beyond the 0.01 m³ margin`);
+  });
+});
+
 describe('the alert job', () => {
   it('sweeps as well as emails: a zone put in maintenance mode is told without anyone calling the sweep', async () => {
     // The bug this catches: the job once ran only the emails, so maintenance and silent flowboxes were never raised.

@@ -16,6 +16,8 @@ const zone: AlertZone = {
   zoneId: '00000000-0000-4000-8000-000000000004',
   zoneName: 'Kitchen',
   buildingName: 'Main',
+  timezone: 'Europe/Paris',
+  volumeUnit: 'm3',
   premium: true,
 };
 
@@ -23,6 +25,7 @@ const rowOf = (category: AlertRow['category']) =>
   ({
     category,
     flowboxSerial: 'FB-1',
+    cause: 'x',
     details: { reading: 2 },
     openedAt: new Date('2026-05-01T08:00:00Z'),
     count: 3,

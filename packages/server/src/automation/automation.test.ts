@@ -230,6 +230,14 @@ describe('a burst pipe', () => {
     expect(await alertsOf(zone.id)).toEqual([
       { category: 'abnormal_water_consumption_with_ac', cause: 'automatic_closing' },
     ]);
+    // The alert keeps the margin it went past, for its sentence (alertDetailsText).
+    const [alert] = await t.db.select().from(alerts).where(eq(alerts.zoneId, zone.id));
+    expect(alert!.details).toMatchObject({
+      trigger: 'volume',
+      volume_l: 120,
+      margin_volume_l: 100,
+      margin_minutes: 30,
+    });
   });
 
   it('is confirmed once the device acknowledges the close', async () => {

@@ -3,6 +3,7 @@ import {
   effectiveMargins,
   type DetectionState,
   type FlowReading,
+  type Margins,
   type Trigger,
 } from '@flowbox/shared';
 import type { Context } from '../context.ts';
@@ -100,10 +101,18 @@ export class DetectionListener {
     for (const reading of readings) {
       // On the server's time line: a device's clock, fast, slow or pulled back, changes nothing.
       const placed = { ...reading, measuredAt: reading.placedAt };
-      const verdict = detect(state, placed, effectiveMargins(margins, zone, reading.placedAt), now);
+      const effective = effectiveMargins(margins, zone, reading.placedAt);
+      const verdict = detect(state, placed, effective, now);
       state = verdict.state;
       if (verdict.late) continue;
-      if (verdict.crossed) current = await this.onMarginCrossed(tx, current, state, verdict.crossed, now);
+      if (verdict.crossed)
+        current = await this.onMarginCrossed(
+          tx,
+          current,
+          state,
+          { trigger: verdict.crossed, effective },
+          now,
+        );
       if (verdict.leak) await this.raiseLeak(tx, current, state, 'continuous_flow', reading.flowboxId);
       const flowing = reading.volumeMl > 0 || reading.flowS > 0;
       // spec §4 leak-detection mode: nobody should draw water, so any flow is a leak.
@@ -121,14 +130,18 @@ export class DetectionListener {
     tx: Db,
     found: ZoneAutomation,
     state: DetectionState,
-    trigger: Trigger,
+    { trigger, effective }: { trigger: Trigger; effective: Margins },
     now: Date,
   ): Promise<ZoneAutomation> {
+    // The margin as it applied (off-hours margins are smaller), so the alert can say what was passed.
     const details = {
       trigger,
       event_started_at: state.eventStartedAt?.toISOString() ?? null,
       volume_l: state.eventVolumeMl / 1000,
       flow_minutes: Math.round(state.eventFlowS / 60),
+      flow_s: state.eventFlowS,
+      margin_volume_l: effective.volumeMl === null ? null : effective.volumeMl / 1000,
+      margin_minutes: effective.flowS === null ? null : Math.round(effective.flowS / 60),
     };
     const closes =
       found.automation.automaticClosingEnabled && !found.zone.maintenanceMode && !found.automation.lockedAt;
@@ -158,6 +171,7 @@ export class DetectionListener {
         event_started_at: state.eventStartedAt?.toISOString() ?? null,
         volume_l: state.eventVolumeMl / 1000,
         flow_minutes: Math.round(state.eventFlowS / 60),
+        flow_s: state.eventFlowS,
       },
     });
   }

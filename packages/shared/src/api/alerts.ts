@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ALERT_CATEGORIES, type AlertCategory } from '../alerts.ts';
 import { backendDate, checkDateRange } from '../validation.ts';
+import { VOLUME_UNITS } from './buildings.ts';
 
 /**
  * Alerts (spec §3 alert settings, §4 alerts; docs/alerts.md). One open alert per cause in a zone:
@@ -33,7 +34,10 @@ export const DEFAULT_PREMIUM_ONLY: readonly AlertCategory[] = [
 
 export const AlertCategorySchema = z.enum(ALERT_CATEGORIES, 'validation.select');
 
-/** Free-form facts about the cause (readings, thresholds, command ids), shown as they are. */
+/**
+ * Free-form facts about the cause (readings, thresholds, command ids), told as a sentence by
+ * `alertDetailsText` (i18n/alert-texts.ts); facts it does not know are shown as they are.
+ */
 export const AlertDetailsSchema = z.record(
   z.string(),
   z.union([z.string(), z.number(), z.boolean(), z.null()]),
@@ -63,6 +67,9 @@ export const AlertSchema = z.object({
   zone_id: z.uuid(),
   zone_name: z.string(),
   building_name: z.string(),
+  /** The building's time zone and volume unit, in which the alert's details are told. */
+  building_timezone: z.string(),
+  building_volume_unit: z.enum(VOLUME_UNITS),
   flowbox_id: z.uuid().nullable(),
   flowbox_serial: z.string().nullable(),
 });

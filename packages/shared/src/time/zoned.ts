@@ -1,5 +1,6 @@
 import { tzOffset } from '@date-fns/tz';
 import { dayNumber } from '../dates.ts';
+import type { Language } from '../roles.ts';
 
 /*
  * Instants and local wall clocks in IANA time zones, written once (docs/decisions.md "One
@@ -67,4 +68,19 @@ export function localToInstant(date: string, time: string, timezone: string): Da
     .filter((instant) => localDateTime(instant, timezone) === `${date}T${time}`)
     .sort((a, b) => a - b);
   return new Date(candidates[0] ?? asUtc - before);
+}
+
+/**
+ * An instant as people of a building read it: its local date and time in the display format of
+ * spec §3 ("11/24/2026 23:43" in English, "24/11/2026 23:43" in French).
+ */
+export function displayLocalDateTime(at: Date | number, timezone: string, language: Language): string {
+  const [date = '', time = ''] = localDateTime(at, timezone).split('T');
+  return `${displayDate(date, language)} ${time}`;
+}
+
+/** A backend date (yyyy-MM-dd) in the display format of spec §3. */
+export function displayDate(date: string, language: Language): string {
+  const [y, m, d] = date.split('-');
+  return language === 'fr' ? `${d}/${m}/${y}` : `${m}/${d}/${y}`;
 }

@@ -26,20 +26,95 @@ export function parseLiveMessage(data: string): LiveMessage | null {
   }
 }
 
+/** What the channel needs of an EventSource: its events, its opening and its failures. */
+export type LiveStream = {
+  addEventListener: (type: string, listener: (event: MessageEvent<string>) => void) => void;
+  onopen: ((event: Event) => void) | null;
+  onerror: ((event: Event) => void) | null;
+  close: () => void;
+};
+
+export type LiveChannelOptions = {
+  /** A fresh ticket for each stream (`POST /live/ticket`). */
+  ticket: () => Promise<string>;
+  connect: (url: string) => LiveStream;
+  onStatus: (status: LiveStatus) => void;
+  onMessage: (message: LiveMessage) => void;
+  /**
+   * Each time a stream opens, the first time too: what changed before it opened was never pushed,
+   * so what was read before then (a list fetched while the page loaded) must be read again.
+   */
+  onOpened: () => void;
+  setTimer?: (run: () => void, ms: number) => unknown;
+  clearTimer?: (timer: unknown) => void;
+};
+
+/**
+ * The live channel without React (DESIGN.md §6): a ticket, then `GET /v1/live/stream`. The
+ * browser's own retry would reuse an expired ticket, so every error closes the stream and a fresh
+ * ticket opens the next, after a growing delay. Answers the function that stops it.
+ */
+export function openLiveChannel(options: LiveChannelOptions): () => void {
+  const setTimer = options.setTimer ?? ((run, ms) => window.setTimeout(run, ms));
+  const clearTimer = options.clearTimer ?? ((timer) => window.clearTimeout(timer as number));
+  let source: LiveStream | null = null;
+  let timer: unknown;
+  let failures = 0;
+  let stopped = false;
+
+  const dispatch = (event: MessageEvent<string>) => {
+    const message = parseLiveMessage(event.data);
+    if (message) options.onMessage(message);
+  };
+  // The server ends each stream when the session's access token would expire: a stream that was
+  // open is renewed at once; only failures to connect wait, longer each time.
+  const retry = (wasStreaming: boolean) => {
+    source?.close();
+    source = null;
+    if (stopped) return;
+    failures = wasStreaming ? 0 : failures + 1;
+    options.onStatus('reconnecting');
+    timer = setTimer(() => void open(), wasStreaming ? 0 : retryDelay(failures));
+  };
+  async function open() {
+    try {
+      const ticket = await options.ticket();
+      if (stopped) return;
+      const stream = options.connect(`/v1/live/stream?ticket=${encodeURIComponent(ticket)}`);
+      source = stream;
+      let streaming = false;
+      for (const type of LIVE_TYPES) stream.addEventListener(type, dispatch);
+      stream.onopen = () => {
+        streaming = true;
+        failures = 0;
+        options.onStatus('connected');
+        options.onOpened();
+      };
+      stream.onerror = () => retry(streaming);
+    } catch {
+      retry(false);
+    }
+  }
+  void open();
+  return () => {
+    stopped = true;
+    clearTimer(timer);
+    source?.close();
+  };
+}
+
 type LiveConnection = {
   status: LiveStatus;
   subscribe: (listener: Listener) => () => void;
-  /** Called after a reconnection: what changed meanwhile was never pushed. */
+  /** Called each time the stream opens, the first time too: what changed before was never pushed. */
   onReconnected: (listener: () => void) => () => void;
 };
 
 const LiveContext = createContext<LiveConnection | null>(null);
 
 /**
- * The signed-in user's one live channel (DESIGN.md §6): a ticket from `POST /live/ticket` (an
- * EventSource cannot send the Bearer header), then `GET /v1/live/stream`. The browser's own retry
- * would reuse an expired ticket, so every error closes the stream and a fresh ticket opens the next,
- * after a growing delay. Unmounting (logging out leaves the signed-in layout) closes it.
+ * The signed-in user's one live channel (openLiveChannel) for the components below. Unmounting
+ * (logging out leaves the signed-in layout) closes it.
  */
 export function LiveProvider({ children }: { children: ReactNode }) {
   const [status, setStatus] = useState<LiveStatus>('connecting');
@@ -56,54 +131,21 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     },
   }));
 
-  useEffect(() => {
-    let source: EventSource | null = null;
-    let timer: number | undefined;
-    let failures = 0;
-    let wasOpen = false;
-    let stopped = false;
-
-    const dispatch = (event: MessageEvent<string>) => {
-      const message = parseLiveMessage(event.data);
-      if (message) for (const listener of listeners.current) listener(message);
-    };
-    // The server ends each stream when the session's access token would expire: a stream that was
-    // open is renewed at once; only failures to connect wait, longer each time.
-    const retry = (wasStreaming: boolean) => {
-      source?.close();
-      source = null;
-      if (stopped) return;
-      failures = wasStreaming ? 0 : failures + 1;
-      setStatus('reconnecting');
-      timer = window.setTimeout(() => void open(), wasStreaming ? 0 : retryDelay(failures));
-    };
-    async function open() {
-      try {
-        const { ticket } = await api.post<LiveTicket>('/live/ticket');
-        if (stopped) return;
-        const stream = new EventSource(`/v1/live/stream?ticket=${encodeURIComponent(ticket)}`);
-        source = stream;
-        let streaming = false;
-        for (const type of LIVE_TYPES) stream.addEventListener(type, dispatch);
-        stream.onopen = () => {
-          streaming = true;
-          failures = 0;
-          setStatus('connected');
-          if (wasOpen) for (const listener of reconnectListeners.current) listener();
-          wasOpen = true;
-        };
-        stream.onerror = () => retry(streaming);
-      } catch {
-        retry(false);
-      }
-    }
-    void open();
-    return () => {
-      stopped = true;
-      window.clearTimeout(timer);
-      source?.close();
-    };
-  }, []);
+  useEffect(
+    () =>
+      openLiveChannel({
+        ticket: async () => (await api.post<LiveTicket>('/live/ticket')).ticket,
+        connect: (url) => new EventSource(url),
+        onStatus: setStatus,
+        onMessage: (message) => {
+          for (const listener of listeners.current) listener(message);
+        },
+        onOpened: () => {
+          for (const listener of reconnectListeners.current) listener();
+        },
+      }),
+    [],
+  );
 
   return createElement(LiveContext, { value: { ...connection, status } }, children);
 }
@@ -137,7 +179,10 @@ export function useLiveMessages<K extends LiveType>(
   }, [subscribe, key]);
 }
 
-/** Calls `handler` after each reconnection, to read again what may have changed meanwhile. */
+/**
+ * Calls `handler` each time the live stream opens, the first time included, to read again what
+ * may have changed while no stream was open (a page's data fetched before its stream opened).
+ */
 export function useLiveReconnected(handler: () => void): void {
   const { onReconnected } = useLiveConnection();
   const latest = useRef(handler);

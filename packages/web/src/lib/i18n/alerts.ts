@@ -9,6 +9,8 @@ export const alertsEn = {
   'alerts.header_count_other': '{{count}} open alerts',
   'alerts.header_none': 'No open alert',
   'alerts.filters': 'Filters',
+  'alerts.filters_active_one': '{{count}} filter on',
+  'alerts.filters_active_other': '{{count}} filters on',
   'alerts.filter.category': 'Category',
   'alerts.filter.state': 'State',
   'alerts.filter.from': 'From',
@@ -39,9 +41,9 @@ export const alertsEn = {
   'alerts.list_caption': 'Alerts, most recent first',
   'alerts.empty': 'No alert matches these filters',
   'alerts.empty_text': 'When a flowbox or a rule notices something, it shows here and in the header.',
-  'alerts.where': '{{zone}} · {{building}}',
   'alerts.flowbox': 'Flowbox {{serial}}',
-  'alerts.count': 'Seen {{count}} times',
+  'alerts.count_one': 'Seen once',
+  'alerts.count_other': 'Seen {{count}} times',
   'alerts.opened_at': 'Opened {{date}}',
   'alerts.last_seen': 'last seen {{date}}',
   'alerts.resolved_by': 'Resolved by {{name}}',
@@ -56,7 +58,6 @@ export const alertsEn = {
   'alerts.resolve_title': 'Resolve this alert?',
   'alerts.resolve_text':
     'A resolved alert leaves the open list for good. If the cause comes back, a new alert opens.',
-  'alerts.details': 'Details',
   'alerts.load_more': 'Show older alerts',
   'alerts.open_section': 'Open alerts',
   'alerts.open_none': 'No open alert here',
@@ -65,6 +66,8 @@ export const alertsEn = {
   'alert_settings.title': 'Alert settings',
   'alert_settings.description':
     'Which alerts you receive by email. Every alert stays visible on the alerts screen.',
+  'alert_settings.description_provider':
+    'The table below sets each alert category for every customer: whether it is raised, only for premium zones, whether it is emailed, and the subject of its emails in English and French.',
   'alert_settings.enabled': 'Receive alert emails',
   'alert_settings.enabled_hint': 'Turn off to receive no alert email at all.',
   'alert_settings.by_category': 'Emails by category',
@@ -143,6 +146,8 @@ export const alertsFr: Record<keyof typeof alertsEn, string> = {
   'alerts.header_count_other': '{{count}} alertes ouvertes',
   'alerts.header_none': 'Aucune alerte ouverte',
   'alerts.filters': 'Filtres',
+  'alerts.filters_active_one': '{{count}} filtre actif',
+  'alerts.filters_active_other': '{{count}} filtres actifs',
   'alerts.filter.category': 'Catégorie',
   'alerts.filter.state': 'État',
   'alerts.filter.from': 'Du',
@@ -174,9 +179,9 @@ export const alertsFr: Record<keyof typeof alertsEn, string> = {
   'alerts.empty': 'Aucune alerte ne correspond à ces filtres',
   'alerts.empty_text':
     'Quand un flowbox ou une règle remarque quelque chose, cela s’affiche ici et dans l’en-tête.',
-  'alerts.where': '{{zone}} · {{building}}',
   'alerts.flowbox': 'Flowbox {{serial}}',
-  'alerts.count': 'Vue {{count}} fois',
+  'alerts.count_one': 'Vue une fois',
+  'alerts.count_other': 'Vue {{count}} fois',
   'alerts.opened_at': 'Ouverte le {{date}}',
   'alerts.last_seen': 'vue en dernier le {{date}}',
   'alerts.resolved_by': 'Résolue par {{name}}',
@@ -191,7 +196,6 @@ export const alertsFr: Record<keyof typeof alertsEn, string> = {
   'alerts.resolve_title': 'Résoudre cette alerte ?',
   'alerts.resolve_text':
     'Une alerte résolue quitte définitivement la liste des alertes ouvertes. Si la cause revient, une nouvelle alerte s’ouvre.',
-  'alerts.details': 'Détails',
   'alerts.load_more': 'Voir les alertes plus anciennes',
   'alerts.open_section': 'Alertes ouvertes',
   'alerts.open_none': 'Aucune alerte ouverte ici',
@@ -200,6 +204,8 @@ export const alertsFr: Record<keyof typeof alertsEn, string> = {
   'alert_settings.title': 'Réglages des alertes',
   'alert_settings.description':
     'Les alertes que vous recevez par e-mail. Toutes les alertes restent visibles sur l’écran des alertes.',
+  'alert_settings.description_provider':
+    'Le tableau ci-dessous règle chaque catégorie d’alerte pour tous les clients : si elle est levée, seulement pour les zones premium, si elle est envoyée par e-mail, et l’objet de ses e-mails en anglais et en français.',
   'alert_settings.enabled': 'Recevoir les e-mails d’alerte',
   'alert_settings.enabled_hint': 'Désactivez pour ne recevoir aucun e-mail d’alerte.',
   'alert_settings.by_category': 'E-mails par catégorie',

@@ -1,10 +1,17 @@
-import type { Alert, AlertTransition } from '@flowbox/shared';
+import {
+  alertDetailsText,
+  displayLocalDateTime,
+  type Alert,
+  type AlertTransition,
+  type Language,
+} from '@flowbox/shared';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { Button } from '../../../components/Button.tsx';
 import { Dialog } from '../../../components/Dialog.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
-import { formatDateTime } from '../../../lib/dates.ts';
 import { useLanguage, type TranslationKey } from '../../../lib/i18n/index.ts';
+import { paths } from '../../../paths.ts';
 import { useAlertTransition } from '../api/alerts.ts';
 
 const STATE_TONE = {
@@ -19,7 +26,22 @@ const TOAST: Record<AlertTransition, TranslationKey> = {
   resolve: 'alerts.resolved_toast',
 };
 
-/** One alert: what, where, when, how often, its state, and what may be done with it. */
+const LINK =
+  'rounded text-sky-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-sky-400';
+
+/** The building's clock, not the browser's: the alert happened there (docs/alerts.md). */
+function buildingTime(alert: Alert, iso: string, language: Language): string {
+  try {
+    return displayLocalDateTime(new Date(iso), alert.building_timezone, language);
+  } catch {
+    return iso;
+  }
+}
+
+/**
+ * One alert: what happened (a sentence in the building's unit and time), where (links to its zone
+ * and flowbox), when, how often, its state, and what may be done with it.
+ */
 export function AlertItem({ alert, canManage }: { alert: Alert; canManage: boolean }) {
   const { t, language } = useLanguage();
   const toast = useToast();
@@ -38,7 +60,11 @@ export function AlertItem({ alert, canManage }: { alert: Alert; canManage: boole
     );
   }
 
-  const details = Object.entries(alert.details);
+  const details = alertDetailsText(alert, language, {
+    volumeUnit: alert.building_volume_unit,
+    timezone: alert.building_timezone,
+  });
+  const zoneHref = paths.zone.getHref(alert.customer_id, alert.site_id, alert.building_id, alert.zone_id);
   return (
     <li className="px-4 py-3 sm:px-5" data-testid="alert-item" data-state={alert.state}>
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -51,13 +77,45 @@ export function AlertItem({ alert, canManage }: { alert: Alert; canManage: boole
               </span>
             )}
           </p>
-          <p className="text-sm text-slate-700 dark:text-slate-300">
-            {t('alerts.where', { zone: alert.zone_name, building: alert.building_name })}
-            {alert.flowbox_serial && <> · {t('alerts.flowbox', { serial: alert.flowbox_serial })}</>}
+          {details && (
+            <p
+              className="mt-1 text-sm break-words text-slate-800 dark:text-slate-200"
+              data-testid="alert-details"
+            >
+              {details}
+            </p>
+          )}
+          <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+            <Link to={zoneHref} className={LINK}>
+              {alert.zone_name}
+            </Link>{' '}
+            · {alert.building_name}
+            {alert.flowbox_serial && (
+              <>
+                {' '}
+                ·{' '}
+                {alert.flowbox_id ? (
+                  <Link
+                    to={paths.flowbox.getHref(
+                      alert.customer_id,
+                      alert.site_id,
+                      alert.building_id,
+                      alert.zone_id,
+                      alert.flowbox_id,
+                    )}
+                    className={LINK}
+                  >
+                    {t('alerts.flowbox', { serial: alert.flowbox_serial })}
+                  </Link>
+                ) : (
+                  t('alerts.flowbox', { serial: alert.flowbox_serial })
+                )}
+              </>
+            )}
           </p>
           <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-            {t('alerts.opened_at', { date: formatDateTime(alert.opened_at, language) })},{' '}
-            {t('alerts.last_seen', { date: formatDateTime(alert.last_seen_at, language) })} ·{' '}
+            {t('alerts.opened_at', { date: buildingTime(alert, alert.opened_at, language) })},{' '}
+            {t('alerts.last_seen', { date: buildingTime(alert, alert.last_seen_at, language) })} ·{' '}
             {t('alerts.count', { count: alert.count })}
           </p>
           {alert.state === 'resolved' && (
@@ -65,12 +123,6 @@ export function AlertItem({ alert, canManage }: { alert: Alert; canManage: boole
               {alert.resolved_automatically
                 ? t('alerts.resolved_auto')
                 : t('alerts.resolved_by', { name: alert.resolved_by ?? '' })}
-            </p>
-          )}
-          {details.length > 0 && (
-            <p className="mt-1 text-xs break-words text-slate-600 dark:text-slate-400">
-              {t('alerts.details')}:{' '}
-              {details.map(([key, value]) => `${key.replaceAll('_', ' ')} ${String(value)}`).join(', ')}
             </p>
           )}
         </div>

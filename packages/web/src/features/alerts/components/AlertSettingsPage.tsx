@@ -128,7 +128,14 @@ export function AlertSettingsPage() {
   const settings = useAlertSettings();
   return (
     <>
-      <PageHeader title={t('alert_settings.title')} description={t('alert_settings.description')} />
+      <PageHeader
+        title={t('alert_settings.title')}
+        description={t(
+          user.role === ROLES.flovea_manager
+            ? 'alert_settings.description_provider'
+            : 'alert_settings.description',
+        )}
+      />
       <div className="space-y-6">
         {hasRole(user, CUSTOMER_OR_SITE) && <MyAlertEmails />}
         {hasRole(user, CUSTOMER_OR_SITE) && <ZoneEmailSettings />}

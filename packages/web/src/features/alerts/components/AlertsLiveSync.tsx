@@ -7,7 +7,8 @@ const ALERT_MESSAGES = ['alert'] as const;
 
 /**
  * Mounted once in the signed-in layout: an alert opened, repeated, silenced or resolved anywhere
- * refreshes the header count and every alert list on screen; after a reconnection too.
+ * refreshes the header count and every alert list on screen; so does each opening of the live
+ * stream, the first one too, since an alert raised before it opened was never pushed.
  */
 export function AlertsLiveSync() {
   const queryClient = useQueryClient();

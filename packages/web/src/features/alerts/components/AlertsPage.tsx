@@ -6,6 +6,7 @@ import {
   type AlertCategory,
   type AlertsQuery,
 } from '@flowbox/shared';
+import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { DateField } from '../../../components/DateField.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
@@ -99,6 +100,48 @@ function ZoneFilter({
   );
 }
 
+/** How many filters narrow the list beyond the default view (open or silenced alerts, every place). */
+function activeFilterCount(filters: AlertFilters, provider: boolean): number {
+  const set = [
+    filters.category,
+    filters.zone_id,
+    filters.from,
+    filters.to,
+    provider ? filters.customer_id : undefined,
+  ];
+  return set.filter(Boolean).length + (filters.state && filters.state !== 'active' ? 1 : 0);
+}
+
+/** On phones the filters fold behind this button, so the alerts come first (above the fold). */
+function FiltersToggle({ open, count, onToggle }: { open: boolean; count: number; onToggle: () => void }) {
+  const { t } = useLanguage();
+  return (
+    <button
+      type="button"
+      className="mb-3 flex items-center gap-2 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-sky-600 sm:hidden dark:border-slate-700 dark:bg-slate-900"
+      aria-expanded={open}
+      aria-controls="alert-filters"
+      onClick={onToggle}
+    >
+      <svg
+        viewBox="0 0 20 20"
+        aria-hidden="true"
+        className={`h-4 w-4 transition-transform ${open ? 'rotate-90' : ''}`}
+        fill="currentColor"
+      >
+        <path d="M7 4l6 6-6 6z" />
+      </svg>
+      {t('alerts.filters')}
+      {count > 0 && (
+        <span className="rounded-full bg-sky-100 px-2 py-0.5 text-xs font-medium text-sky-800 dark:bg-sky-900/50 dark:text-sky-200">
+          <span aria-hidden="true">{count}</span>
+          <span className="sr-only">{t('alerts.filters_active', { count })}</span>
+        </span>
+      )}
+    </button>
+  );
+}
+
 /** Notifications and alerts (spec §2 "notifications and alerts"): filters by category, zone, state and dates. */
 export function AlertsPage() {
   const { t } = useLanguage();
@@ -113,12 +156,19 @@ export function AlertsPage() {
   const filterByDate = (key: 'from' | 'to', value: string) => {
     if (value === '' || isBackendDate(value)) update({ [key]: value || undefined });
   };
+  const [filtersOpen, setFiltersOpen] = useState(false);
   return (
     <>
       <PageHeader title={t('alerts.title')} description={t('alerts.description')} />
+      <FiltersToggle
+        open={filtersOpen}
+        count={activeFilterCount(filters, provider)}
+        onToggle={() => setFiltersOpen((open) => !open)}
+      />
       <section
+        id="alert-filters"
         aria-label={t('alerts.filters')}
-        className={`mb-5 grid items-start gap-3 sm:grid-cols-2 ${provider ? 'lg:grid-cols-3' : 'lg:grid-cols-5'}`}
+        className={`mb-5 ${filtersOpen ? 'grid' : 'hidden'} items-start gap-3 sm:grid sm:grid-cols-2 ${provider ? 'lg:grid-cols-3' : 'lg:grid-cols-5'}`}
       >
         {provider && <CustomerFilter value={filters.customer_id ?? ''} update={update} />}
         <ZoneFilter customerId={customerId} value={filters.zone_id ?? ''} update={update} />

@@ -5,7 +5,7 @@ import { Button } from '../../../components/Button.tsx';
 import { Card } from '../../../components/Card.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { errorMessage } from '../../../lib/forms.ts';
-import { useLanguage } from '../../../lib/i18n/index.ts';
+import { isTranslationKey, useLanguage } from '../../../lib/i18n/index.ts';
 import { Badge } from '../../zones/index.ts';
 import type { FlowboxRef } from '../api/get-flowbox.ts';
 import { useSendCommand } from '../api/send-command.ts';
@@ -27,6 +27,20 @@ type FlowboxAutotestCardProps = {
   disabledReason: string | null;
 };
 
+/**
+ * A check's name in words: the device names its checks (docs/protocol.md `autotest_result`), the
+ * known ones are translated, a new one is still readable ("pressure_sensor": "Pressure sensor").
+ */
+function useCheckName(): (name: string) => string {
+  const { t } = useLanguage();
+  return (name) => {
+    const key = `autotest.check_name.${name}`;
+    if (isTranslationKey(key)) return t(key);
+    const words = name.replaceAll('_', ' ').trim();
+    return words.charAt(0).toUpperCase() + words.slice(1);
+  };
+}
+
 /** spec §2 "flowbox autotest": run one and read its result (spec §4 autotest results) and checks. */
 export function FlowboxAutotestCard({ flowboxRef, latest, disabledReason }: FlowboxAutotestCardProps) {
   const { t, language } = useLanguage();
@@ -34,6 +48,7 @@ export function FlowboxAutotestCard({ flowboxRef, latest, disabledReason }: Flow
   const [failure, setFailure] = useState<string | null>(null);
   const running = latest !== undefined && !FINAL_COMMAND_STATUSES.includes(latest.status);
   const outcome = latest && autotestOutcome(latest);
+  const checkName = useCheckName();
 
   async function run() {
     setFailure(null);
@@ -92,8 +107,8 @@ export function FlowboxAutotestCard({ flowboxRef, latest, disabledReason }: Flow
                 </h3>
                 <ul className="mt-1 space-y-1">
                   {outcome.checks.map((check) => (
-                    <li key={check.name} className="flex justify-between gap-4">
-                      <span className="font-mono text-xs">{check.name}</span>
+                    <li key={check.name} className="flex justify-between gap-4" data-check={check.name}>
+                      <span>{checkName(check.name)}</span>
                       <span>{t(`autotest.check.${check.result}`)}</span>
                     </li>
                   ))}
