@@ -1,7 +1,7 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { precompress } from './precompress.ts';
+import { precompress } from './build/precompress.ts';
 import { sourceConditions } from '../../scripts/conditions.mjs';
 
 export default defineConfig({

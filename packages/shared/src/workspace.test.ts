@@ -55,7 +55,9 @@ function importedPackages(file: string): string[] {
 const isDevFile = (path: string) =>
   /(\.test|\.testing|test-helpers)\.tsx?$/.test(path) ||
   /[\\/](test|fuzz|faults)[\\/]/.test(path) ||
-  /(vite|vitest|drizzle)\.config\.ts$/.test(path);
+  /(vite|vitest|drizzle)\.config\.ts$/.test(path) ||
+  // The web build's own plugins (packages/web/build/), run by vite at build time only.
+  /packages[\\/]web[\\/]build[\\/]/.test(path);
 
 const packages = readdirSync(packagesDir)
   .filter((name) => existsSync(join(packagesDir, name, 'package.json')))
