@@ -1,3 +1,4 @@
 export { FlowboxLiveSync } from './live/FlowboxLiveSync.tsx';
 export { LiveIndicator } from './live/LiveIndicator.tsx';
 export { FlowboxesSection } from './components/FlowboxesSection.tsx';
+export { useFlowboxes } from './api/list-flowboxes.ts';

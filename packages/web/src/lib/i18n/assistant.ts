@@ -35,6 +35,15 @@ export const assistantEn = {
   'assistant.site.buildings_one': '{{count}} building',
   'assistant.site.buildings_other': '{{count}} buildings',
   'assistant.site.new': 'Or create a new site',
+  'assistant.site.new_first': 'New site',
+  'assistant.building.new_first': 'New building',
+  'assistant.zone.new_first': 'New zone',
+  'assistant.done.next': 'What the zone still needs',
+  'assistant.done.created':
+    'The zone “{{zone}}” is created. Before it is watched, it still needs what is unticked below.',
+  'assistant.done.continue_subscription': 'Continue: choose its subscription',
+  'assistant.done.continue_pairing': 'Continue: pair its flowbox',
+  'assistant.done.continue_automation': 'Continue: set up automatic closing',
   'assistant.site.new_hint': 'A site groups the buildings of one place, such as a campus or a residence.',
   'assistant.site.create': 'Create the site and continue',
   'assistant.site.none_assigned':
@@ -96,6 +105,15 @@ export const assistantFr: Record<keyof typeof assistantEn, string> = {
   'assistant.site.buildings_one': '{{count}} bâtiment',
   'assistant.site.buildings_other': '{{count}} bâtiments',
   'assistant.site.new': 'Ou créez un nouveau site',
+  'assistant.site.new_first': 'Nouveau site',
+  'assistant.building.new_first': 'Nouveau bâtiment',
+  'assistant.zone.new_first': 'Nouvelle zone',
+  'assistant.done.next': 'Ce qu’il manque encore à la zone',
+  'assistant.done.created':
+    'La zone « {{zone}} » est créée. Avant d’être surveillée, il lui manque encore ce qui n’est pas coché ci-dessous.',
+  'assistant.done.continue_subscription': 'Continuer : choisir son abonnement',
+  'assistant.done.continue_pairing': 'Continuer : appairer sa flowbox',
+  'assistant.done.continue_automation': 'Continuer : configurer la fermeture automatique',
   'assistant.site.new_hint':
     'Un site regroupe les bâtiments d’un même lieu, comme un campus ou une résidence.',
   'assistant.site.create': 'Créer le site et continuer',
