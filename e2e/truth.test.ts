@@ -192,3 +192,28 @@ describe('an empty consumption graph', () => {
     await context.close();
   });
 });
+
+describe('the price that bills', () => {
+  it('is the subscription plan’s tiers, the current one highlighted, and says where it comes from', async () => {
+    const zone = await testZone('Tiers');
+    const { page, context } = await newPage(browser);
+    await signIn(page, DEMO.customer);
+    await page.goto(zone.page);
+    const card = page.getByTestId('price-tiers');
+    await expect
+      .poll(() => card.textContent(), { timeout: 15_000 })
+      .toContain('No subscription: the water used here is not priced.');
+
+    await subscribedZoneFor(zone);
+    await page.reload();
+    const tiers = card.getByTestId('price-tier');
+    await expect.poll(() => tiers.count(), { timeout: 15_000 }).toBe(2);
+    expect(await tiers.nth(0).textContent()).toContain('From 0 to 10 m³€2.00 per m³current tier');
+    expect(await tiers.nth(0).getAttribute('aria-current')).toBe('true');
+    expect(await tiers.nth(1).textContent()).toBe('From 10 m³€3.50 per m³');
+    const plan = card.getByRole('link', { name: 'Billed by the “Tiers test zone plan” subscription plan' });
+    await plan.click();
+    await page.waitForURL(/\/subscription$/);
+    await context.close();
+  });
+});

@@ -194,6 +194,7 @@ export const zonesEn = {
   'zones.price_tier_range': 'From {{from}} to {{to}} {{unit}}',
   'zones.price_tier_open': 'From {{from}} {{unit}}',
   'zones.price_period_volume': 'This period so far: {{volume}} {{unit}}',
+  'zones.price_period': '(billing period from {{from}} to {{to}}).',
 } as const;
 
 export const zonesFr: Record<keyof typeof zonesEn, string> = {
@@ -392,4 +393,5 @@ export const zonesFr: Record<keyof typeof zonesEn, string> = {
   'zones.price_tier_range': 'De {{from}} à {{to}} {{unit}}',
   'zones.price_tier_open': 'À partir de {{from}} {{unit}}',
   'zones.price_period_volume': 'Période en cours : {{volume}} {{unit}}',
+  'zones.price_period': '(période de facturation du {{from}} au {{to}}).',
 };

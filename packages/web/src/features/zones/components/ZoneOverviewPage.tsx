@@ -22,7 +22,7 @@ import { FlowboxesSection, useFlowboxes } from '../../flowboxes/index.ts';
 import { ZoneSchedulesCard } from '../../schedules/index.ts';
 import { useZone, type ZoneRef } from '../api/get-zone.ts';
 import { Badge } from './Badge.tsx';
-import { PriceText } from './PriceText.tsx';
+import { PriceTiersCard } from './PriceTiersCard.tsx';
 import { useZoneReadiness, ZONE_SECTION, ZoneChecklist } from './ZoneChecklist.tsx';
 import { useZoneRef } from './useZoneRef.ts';
 
@@ -219,15 +219,7 @@ function ZoneOverview({ zoneRef, zone, building, floors }: ZoneOverviewProps) {
               <p className="text-sm text-slate-600 dark:text-slate-400">{t('zones.no_hours')}</p>
             )}
           </Card>
-          <Card title={t('zones.section_price')} actions={origin(zone.price_per_unit !== null)}>
-            <p className="text-sm font-medium">
-              <PriceText
-                price={zone.effective_price_per_unit}
-                currency={zone.currency}
-                volumeUnit={zone.volume_unit}
-              />
-            </p>
-          </Card>
+          <PriceTiersCard zoneRef={zoneRef} />
         </div>
         <SectionLink
           to={paths.zoneEvents.getHref(customerId, siteId, buildingId, zone.id)}
