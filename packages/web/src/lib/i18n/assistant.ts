@@ -21,7 +21,7 @@ export const assistantEn = {
     'A zone is the part of the building supplied through one flowbox: choose its profile so the rules know which consumption to expect.',
   'assistant.hint.water-points':
     'List what draws water in the zone (toilets, sinks, showers…): it helps to read its consumption and to find a leak.',
-  'assistant.hint.done': 'Everything is saved. The zone is ready for its flowbox.',
+  'assistant.hint.done': 'Everything is saved. Here is what the zone still needs before it is watched.',
   'assistant.continue_with': 'Continue with {{name}}',
   'assistant.back': 'Back',
   'assistant.next': 'Next step',
@@ -59,8 +59,6 @@ export const assistantEn = {
   'assistant.water_points.new': 'Add a water point',
   'assistant.water_points.add': 'Add the water point',
   'assistant.done.title': 'Set-up complete',
-  'assistant.done.ready':
-    'The zone “{{zone}}” is ready for pairing: choose its subscription, then pair its flowbox from the zone page.',
   'assistant.done.summary': 'What was set up',
   'assistant.done.floors': 'Floors',
   'assistant.done.open_zone': 'Open the zone',
@@ -90,7 +88,8 @@ export const assistantFr: Record<keyof typeof assistantEn, string> = {
     'Une zone est la partie du bâtiment alimentée par un flowbox : choisissez son profil pour que les règles sachent quelle consommation attendre.',
   'assistant.hint.water-points':
     'Listez ce qui consomme de l’eau dans la zone (WC, lavabos, douches…) : cela aide à lire sa consommation et à trouver une fuite.',
-  'assistant.hint.done': 'Tout est enregistré. La zone est prête pour son flowbox.',
+  'assistant.hint.done':
+    'Tout est enregistré. Voici ce qu’il manque encore à la zone avant d’être surveillée.',
   'assistant.continue_with': 'Continuer avec {{name}}',
   'assistant.back': 'Retour',
   'assistant.next': 'Étape suivante',
@@ -130,8 +129,6 @@ export const assistantFr: Record<keyof typeof assistantEn, string> = {
   'assistant.water_points.new': 'Ajouter un point d’eau',
   'assistant.water_points.add': 'Ajouter le point d’eau',
   'assistant.done.title': 'Mise en service terminée',
-  'assistant.done.ready':
-    'La zone « {{zone}} » est prête pour l’appairage : choisissez son abonnement, puis appairez son flowbox depuis la page de la zone.',
   'assistant.done.summary': 'Ce qui a été mis en place',
   'assistant.done.floors': 'Étages',
   'assistant.done.open_zone': 'Ouvrir la zone',
