@@ -106,7 +106,10 @@ export async function subscribedZone(label: string, options: ZoneOptions = {}): 
 }
 
 type DeviceChoice = Pick<DeviceOptions, 'serial' | 'factorySecret'> &
-  Partial<Omit<DeviceOptions, 'serial' | 'factorySecret' | 'brokerUrl'>>;
+  Partial<Omit<DeviceOptions, 'serial' | 'factorySecret' | 'brokerUrl'>> & {
+    /** The floor of the zone's building it is fitted on (spec §3 floor "paired flowbox"). */
+    floorId?: string;
+  };
 
 /**
  * Pairs a simulated flowbox of the zone's kind (its profile, one inch, cold water) through the API — the pairing
@@ -120,6 +123,7 @@ export async function pairSimulatedDevice(
   const { id } = await asCustomer<{ id: string }>('POST', `${zone.api}/flowboxes/pair`, {
     serial: device.serial,
     factory_secret: device.factorySecret,
+    ...(device.floorId ? { floor_id: device.floorId } : {}),
   });
   const simulated = createDevice({
     brokerUrl: mqttUrl(),
@@ -127,7 +131,7 @@ export async function pairSimulatedDevice(
     model: 'one_inch_v1',
     waterTemperature: 'cold',
     pairingRetryMs: 1000,
-    ...device,
+    ...withoutFloor(device),
   });
   const paired = simulated.pair();
   const flowboxApi = `${zone.api}/flowboxes/${id}`;
@@ -142,3 +146,5 @@ export async function pairSimulatedDevice(
   await paired;
   return { simulated, flowboxId: id, flowboxApi };
 }
+
+const withoutFloor = ({ floorId: _floorId, ...device }: DeviceChoice) => device;

@@ -103,7 +103,9 @@ describe('the hierarchy in the browser', () => {
     await seen(page, 'Site created');
     await page.waitForURL(/step=building/);
 
-    // 2. Building: the normal building form
+    // 2. Building: the normal building form; a new site has no building to choose, so no "Or".
+    await page.getByRole('heading', { name: 'New building' }).waitFor();
+    expect(await page.getByText('Or add a new building').count()).toBe(0);
     await fillBuilding(page, 'Assistant Hall');
     await page.getByRole('button', { name: 'Add the building and continue' }).click();
     await seen(page, 'Building added');
@@ -141,7 +143,12 @@ describe('the hierarchy in the browser', () => {
     await page.getByRole('button', { name: 'Finish' }).click();
     await page.waitForURL(/step=done/);
     await seen(page, 'Set-up complete');
-    await seen(page, /“Hall washrooms” is ready for pairing/);
+    // The end is the zone's checklist, and the way on into what it needs first: its subscription.
+    const checklist = page.getByTestId('zone-checklist');
+    await checklist.waitFor();
+    expect(await checklist.getByTestId('checklist-subscription').getAttribute('data-done')).toBe('false');
+    expect(await checklist.getByTestId('checklist-flowbox').getAttribute('data-done')).toBe('false');
+    expect(await page.getByText(/is ready for pairing/).count()).toBe(0);
 
     // Everything was saved as it went: the API sees the whole hierarchy.
     const api = signedIn(DEMO.customer);
@@ -157,6 +164,10 @@ describe('the hierarchy in the browser', () => {
         water_point_count: 2,
       },
     ]);
+
+    // It continues into the subscription, then pairing.
+    await page.getByRole('link', { name: 'Continue: choose its subscription' }).click();
+    await page.waitForURL(/\/subscription$/);
 
     // A finished run is not offered again.
     await page.goto('/assistant');

@@ -1587,6 +1587,11 @@ function consumptionRows(site: 'a1' | 'a2'): Row[] {
       expected: read,
     },
     {
+      action: `read the price tiers that bill a zone ${on}`,
+      call: () => ({ method: 'GET', url: `${zone()}/consumption/price_tiers` }),
+      expected: read,
+    },
+    {
       action: `export a zone's consumption as CSV ${on}`,
       call: () => ({ method: 'GET', url: `${zone()}/consumption/export.csv?window=day` }),
       expected: read,

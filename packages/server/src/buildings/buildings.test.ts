@@ -1,6 +1,6 @@
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildings, floors, waterPoints, zones } from '../db/schema.ts';
+import { buildings, floors, flowboxes, waterPoints, zones } from '../db/schema.ts';
 import type { ApiClient } from '../test/harness.ts';
 import {
   buildingBody,
@@ -230,6 +230,34 @@ describe('floors', () => {
     const after = await cmA.get(`${base}/zones/${zone.json().id}/info`);
     expect(after.statusCode).toBe(200);
     expect(after.json().floor_id).toBeNull();
+  });
+});
+
+describe('a floor’s paired flowboxes', () => {
+  it('are the flowboxes paired on it, with their zone, not those still pairing', async () => {
+    const building = await createBuilding(cmA, siteA1(), { name: 'Fitted' });
+    const base = `${siteA1()}/buildings/${building.id}`;
+    const second = (await cmA.post(`${base}/floors/create`, { label: '2nd floor' })).json();
+    const third = (await cmA.post(`${base}/floors/create`, { label: '3rd floor' })).json();
+    expect(second.flowboxes).toEqual([]);
+    const zone = (await cmA.post(`${base}/zones/create`, zoneBody({ name: 'Kitchen' }))).json();
+    const [paired] = await t.db
+      .insert(flowboxes)
+      .values({ serial: 'FBX-FLOOR-1', zoneId: zone.id, floorId: second.id, pairingState: 'ready' })
+      .returning();
+    await t.db
+      .insert(flowboxes)
+      .values({ serial: 'FBX-FLOOR-2', zoneId: zone.id, floorId: third.id, pairingState: 'pending' });
+    const list = (await smA.get(`${base}/floors/list`)).json();
+    expect(list.items).toEqual([
+      expect.objectContaining({
+        label: '2nd floor',
+        flowboxes: [{ id: paired!.id, serial: 'FBX-FLOOR-1', zone_id: zone.id, zone_name: 'Kitchen' }],
+      }),
+      expect.objectContaining({ label: '3rd floor', flowboxes: [] }),
+    ]);
+    const renamed = await cmA.put(`${base}/floors/${second.id}/update`, { label: 'Second floor' });
+    expect(renamed.json().flowboxes).toEqual([expect.objectContaining({ serial: 'FBX-FLOOR-1' })]);
   });
 });
 

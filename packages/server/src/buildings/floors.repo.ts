@@ -1,7 +1,7 @@
-import { and, asc, count, eq } from 'drizzle-orm';
-import type { Floor, ListQuery } from '@flowbox/shared';
+import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import type { Floor, FloorFlowbox, ListQuery } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
-import { floors } from '../db/schema.ts';
+import { floors, flowboxes, zones } from '../db/schema.ts';
 
 export type FloorRow = typeof floors.$inferSelect;
 export type NewFloorRow = typeof floors.$inferInsert;
@@ -19,7 +19,41 @@ export async function listFloors(db: Db, buildingId: string, query: ListQuery) {
       .offset(query.offset),
     db.select({ total: count() }).from(floors).where(where),
   ]);
-  return { items: rows.map(toApiFloor), total: totalRow?.total ?? 0 };
+  const paired = await pairedFlowboxesOn(
+    db,
+    rows.map((r) => r.id),
+  );
+  return { items: rows.map((r) => toApiFloor(r, paired.get(r.id) ?? [])), total: totalRow?.total ?? 0 };
+}
+
+/**
+ * spec §3 floor "paired flowbox": the flowboxes paired (pairing finished) with these floors, with
+ * their zone, in one query for a whole page. A flowbox names its floor (flowboxes.floor_id).
+ */
+export async function pairedFlowboxesOn(
+  db: Db,
+  floorIds: readonly string[],
+): Promise<Map<string, FloorFlowbox[]>> {
+  const byFloor = new Map<string, FloorFlowbox[]>();
+  if (floorIds.length === 0) return byFloor;
+  const rows = await db
+    .select({
+      floorId: flowboxes.floorId,
+      id: flowboxes.id,
+      serial: flowboxes.serial,
+      zoneId: flowboxes.zoneId,
+      zoneName: zones.name,
+    })
+    .from(flowboxes)
+    .innerJoin(zones, eq(zones.id, flowboxes.zoneId))
+    .where(and(inArray(flowboxes.floorId, [...floorIds]), eq(flowboxes.pairingState, 'ready')))
+    .orderBy(asc(flowboxes.serial));
+  for (const row of rows) {
+    const list = byFloor.get(row.floorId!) ?? [];
+    list.push({ id: row.id, serial: row.serial, zone_id: row.zoneId, zone_name: row.zoneName });
+    byFloor.set(row.floorId!, list);
+  }
+  return byFloor;
 }
 
 export async function findFloor(db: Db, buildingId: string, floorId: string): Promise<FloorRow | undefined> {
@@ -49,12 +83,13 @@ export async function deleteFloor(db: Db, id: string): Promise<void> {
   await db.delete(floors).where(eq(floors.id, id));
 }
 
-export function toApiFloor(row: FloorRow): Floor {
+export function toApiFloor(row: FloorRow, paired: FloorFlowbox[]): Floor {
   return {
     id: row.id,
     building_id: row.buildingId,
     label: row.label,
     occupants: row.occupants,
+    flowboxes: paired,
     created_at: row.createdAt.toISOString(),
   };
 }

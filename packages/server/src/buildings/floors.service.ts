@@ -12,6 +12,7 @@ import {
   findFloor,
   insertFloor,
   listFloors,
+  pairedFlowboxesOn,
   toApiFloor,
   updateFloor,
   type FloorRow,
@@ -41,7 +42,8 @@ export class FloorsService {
       await this.record(tx, actor, path, 'created', created, []);
       return created;
     });
-    return toApiFloor(row);
+    // A new floor has no flowbox yet: one is placed on it when it is paired.
+    return toApiFloor(row, []);
   }
 
   async update(actor: Actor, path: FloorPath, input: UpdateInput): Promise<Floor> {
@@ -52,7 +54,8 @@ export class FloorsService {
       await this.record(tx, actor, path, 'updated', updated, changedFieldsOf(input));
       return updated;
     });
-    return toApiFloor(row);
+    const paired = await pairedFlowboxesOn(this.ctx.db, [row.id]);
+    return toApiFloor(row, paired.get(row.id) ?? []);
   }
 
   /** Its zones are detached from it and stay in the building (docs/hierarchy.md). */

@@ -5,6 +5,7 @@ import {
   ConsumptionSeriesSchema,
   ConsumptionWindowQuerySchema,
   DashboardTodaySchema,
+  ZonePriceTiersSchema,
   ZonesComparisonSchema,
 } from '@flowbox/shared';
 import { z } from 'zod';
@@ -113,6 +114,20 @@ export function consumptionRoutes(app: App, consumption: ConsumptionService): vo
       },
     },
     (request) => consumption.details(actorOf(request), request.params, request.query.window),
+  );
+  app.get(
+    `${zonePrefix}/consumption/price_tiers`,
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          "The price tiers that bill the zone now, its billing period's volume so far and the tier reached",
+        params: zoneParams,
+        response: { 200: ZonePriceTiersSchema, ...errorResponses },
+      },
+    },
+    (request) => consumption.priceTiers(actorOf(request), request.params),
   );
   app.get(
     '/dashboard/today',

@@ -13,6 +13,8 @@ import {
   type ConsumptionWindow,
   type Currency,
   type DashboardToday,
+  type ZonePriceTiers,
+  LITERS_PER_UNIT,
   type Exact,
   type ZonesComparison,
 } from '@flowbox/shared';
@@ -25,7 +27,7 @@ import {
   siteFilterFor,
   type Actor,
 } from '../access/access.ts';
-import { requirePremium } from '../billing/index.ts';
+import { requirePremium, versionInForce } from '../billing/index.ts';
 import { requireBuildingRow, findSiteRow } from '../buildings/index.ts';
 import type { Context } from '../context.ts';
 import { requireCustomerRow } from '../customers/index.ts';
@@ -232,6 +234,42 @@ export class ConsumptionService {
       timezone: settings.timezone,
       volume_unit: settings.unit,
       zones: lines.map(({ sortKey: _, ...line }) => line),
+    };
+  }
+
+  /**
+   * The tiers that bill the zone today (issue 15): its subscription's plan version in force, the
+   * billing period today falls in (spec §4 renewal) and its volume so far, priced as `costDays`
+   * prices it. null: not subscribed today. The building's own price per unit bills nothing.
+   */
+  async priceTiers(actor: Actor, path: ZonePath): Promise<ZonePriceTiers> {
+    const { zones } = await this.zonesOf(actor, { scope: 'zone', path });
+    const zone = zones[0]!;
+    const today = localDate(this.ctx.now(), zone.timezone);
+    const tomorrow = addDays(today, 1);
+    const pricing = await this.pricing(zones, today, tomorrow);
+    const period = pricing.periods.find((p) => p.fromDay <= today && today < p.toDay);
+    if (!period) return null;
+    const version = versionInForce(pricing.versions.get(period.planId) ?? [], today);
+    if (!version) return null;
+    const segments = await segmentVolumes(this.ctx.db, [zone.zoneId], period.fromDay, tomorrow, [
+      period.fromDay,
+    ]);
+    const ml = segments.reduce((sum, s) => sum + s.volumeMl, 0);
+    const volume = ml / 1000 / Number(LITERS_PER_UNIT[version.volumeUnit]);
+    let current = 0;
+    version.ranges.forEach((range, index) => {
+      if (Number(range.volume_start) <= volume) current = index;
+    });
+    return {
+      plan_id: period.planId,
+      period_from: period.fromDay,
+      period_to: period.toDay,
+      period_volume: volume.toFixed(3),
+      volume_unit: version.volumeUnit,
+      currency: version.currency,
+      ranges: version.ranges,
+      current_range: current,
     };
   }
 

@@ -424,6 +424,36 @@ describe('premium device details (spec §6)', () => {
   });
 });
 
+describe('the price tiers that bill a zone (issue 15)', () => {
+  it('are its plan version in force today, with the billing period’s volume so far and the tier it reached', async () => {
+    await setNow('2026-11-25T10:30:00Z');
+    const { res, body } = await get(smA, `${z1.url}/consumption/price_tiers`);
+    expect(res.statusCode, res.body).toBe(200);
+    // 9.5 + 1 + 0.5 m³ since the period began on 1 November; the new price applies since the 20th.
+    expect(body).toEqual({
+      plan_id: planId,
+      period_from: '2026-11-01',
+      period_to: '2026-12-01',
+      period_volume: '11.000',
+      volume_unit: 'm3',
+      currency: 'EUR',
+      ranges: NEW_TIERS,
+      current_range: 1,
+    });
+  });
+
+  it('are none for a zone without a subscription: nothing bills it', async () => {
+    const { res, body } = await get(cmA, `${z2.url}/consumption/price_tiers`);
+    expect(res.statusCode).toBe(200);
+    expect(body).toBeNull();
+  });
+
+  it('are not shown to another customer’s manager', async () => {
+    const res = await cmB.get(`${z1.url}/consumption/price_tiers`);
+    expect([403, 404]).toContain(res.statusCode);
+  });
+});
+
 describe('CSV export', () => {
   it('one line per zone and day, with localized column names and as an attachment', async () => {
     const res = await cmA.get(`${buildingP}/consumption/export.csv?from=2026-11-19&to=2026-11-25`);

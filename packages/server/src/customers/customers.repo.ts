@@ -1,8 +1,9 @@
-import { asc, count, eq, ilike, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, sql } from 'drizzle-orm';
 import type { Customer } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
 import { escapeLike } from '../db/values.ts';
-import { customers } from '../db/schema.ts';
+import { customers, flowboxes, sites } from '../db/schema.ts';
+import { withZoneScopeOf } from '../db/scope.ts';
 import { notFound } from '../errors.ts';
 
 export type CustomerRow = typeof customers.$inferSelect;
@@ -23,7 +24,33 @@ export async function listCustomers(db: Db, query: { search?: string; limit: num
       .offset(query.offset),
     db.select({ total: count() }).from(customers).where(where),
   ]);
-  return { items: rows.map((r) => toApiCustomer(r.customer, r.siteCount)), total: totalRow?.total ?? 0 };
+  const flowboxCounts = await pairedFlowboxCounts(
+    db,
+    rows.map((r) => r.customer.id),
+  );
+  return {
+    items: rows.map((r) => toApiCustomer(r.customer, r.siteCount, flowboxCounts.get(r.customer.id) ?? 0)),
+    total: totalRow?.total ?? 0,
+  };
+}
+
+/**
+ * The paired flowboxes (pairing finished, spec §4) under each of these customers' zones, in one
+ * grouped query for a whole page: it starts from the customers' own sites (sites_customer_idx) and
+ * walks down the hierarchy's indexes, so other customers' flowboxes are never read.
+ */
+export async function pairedFlowboxCounts(
+  db: Db,
+  customerIds: readonly string[],
+): Promise<Map<string, number>> {
+  if (customerIds.length === 0) return new Map();
+  const rows = await withZoneScopeOf(
+    db.select({ customerId: sites.customerId, count: count() }).from(flowboxes),
+    flowboxes.zoneId,
+  )
+    .where(and(inArray(sites.customerId, [...customerIds]), eq(flowboxes.pairingState, 'ready')))
+    .groupBy(sites.customerId);
+  return new Map(rows.map((r) => [r.customerId, Number(r.count)]));
 }
 
 export async function findCustomer(db: Db, id: string): Promise<Customer | undefined> {
@@ -31,7 +58,9 @@ export async function findCustomer(db: Db, id: string): Promise<Customer | undef
     .select({ customer: customers, siteCount })
     .from(customers)
     .where(eq(customers.id, id));
-  return row ? toApiCustomer(row.customer, row.siteCount) : undefined;
+  if (!row) return undefined;
+  const flowboxCounts = await pairedFlowboxCounts(db, [id]);
+  return toApiCustomer(row.customer, row.siteCount, flowboxCounts.get(id) ?? 0);
 }
 
 export async function insertCustomer(db: Db, values: NewCustomerRow): Promise<CustomerRow> {
@@ -51,7 +80,7 @@ export async function deleteCustomer(db: Db, id: string): Promise<void> {
   await db.delete(customers).where(eq(customers.id, id));
 }
 
-function toApiCustomer(row: CustomerRow, sitesCount: number): Customer {
+function toApiCustomer(row: CustomerRow, sitesCount: number, flowboxCount: number): Customer {
   return {
     id: row.id,
     name: row.name,
@@ -60,8 +89,7 @@ function toApiCustomer(row: CustomerRow, sitesCount: number): Customer {
     technical_contact: row.technicalContact,
     administrative_contact: row.administrativeContact,
     subscription_date: row.subscriptionDate,
-    // Flowboxes arrive with the devices issue (#4); until then no customer has one.
-    flowbox_count: 0,
+    flowbox_count: flowboxCount,
     site_count: Number(sitesCount),
     created_at: row.createdAt.toISOString(),
   };

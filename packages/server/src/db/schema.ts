@@ -291,7 +291,7 @@ export const buildings = pgTable(
   (t) => [index('buildings_site_idx').on(t.siteId)],
 );
 
-/** spec §3 floor. The paired flowbox arrives with the devices issue. */
+/** spec §3 floor. Its paired flowbox names it (flowboxes.floor_id, set at pairing). */
 export const floors = pgTable(
   'floors',
   {

@@ -788,6 +788,7 @@ function consumptionIdRoutes(): [Method, string][] {
     ['GET', `${building}/consumption/zones`],
     ['GET', `${site}/consumption/zones`],
     ['GET', `${zone}/consumption/details`],
+    ['GET', `${zone}/consumption/price_tiers`],
   ];
 }
 

@@ -116,6 +116,7 @@ function consumptionRoutes(): string[] {
     `GET ${building}/consumption/zones`,
     `GET ${site}/consumption/zones`,
     `GET ${zone}/consumption/details`,
+    `GET ${zone}/consumption/price_tiers`,
     'GET /v1/dashboard/today',
   ];
 }

@@ -230,11 +230,22 @@ export type FloorCreateInput = z.input<typeof FloorCreateSchema>;
 export const FloorUpdateSchema = FloorCreateSchema.partial();
 export type FloorUpdateInput = z.input<typeof FloorUpdateSchema>;
 
+/** A flowbox paired on a floor (spec §3 floor "paired flowbox"), with the zone it serves. */
+export const FloorFlowboxSchema = z.object({
+  id: z.uuid(),
+  serial: z.string(),
+  zone_id: z.uuid(),
+  zone_name: z.string(),
+});
+export type FloorFlowbox = z.infer<typeof FloorFlowboxSchema>;
+
 export const FloorSchema = z.object({
   id: z.uuid(),
   building_id: z.uuid(),
   label: z.string(),
   occupants: z.number().int().nullable(),
+  /** The flowboxes paired on this floor (pairing finished), by serial; empty when none is. */
+  flowboxes: z.array(FloorFlowboxSchema),
   created_at: z.string(),
 });
 export type Floor = z.infer<typeof FloorSchema>;

@@ -226,3 +226,27 @@ export const DashboardTodaySchema = z.object({
   ),
 });
 export type DashboardToday = z.infer<typeof DashboardTodaySchema>;
+
+/**
+ * The price tiers that bill a zone now (issue 15): the ranges of its subscription plan's version in
+ * force today, the current billing period and its volume so far (in the plan's unit), and the
+ * range that volume has reached. null: no subscription in force, nothing is priced.
+ */
+export const ZonePriceTiersSchema = z
+  .object({
+    plan_id: z.uuid(),
+    /** The billing period: its first day, and the day after its last. */
+    period_from: z.string(),
+    period_to: z.string(),
+    /** Volume of the period so far, in `volume_unit`, to three decimals. */
+    period_volume: z.string(),
+    volume_unit: z.enum(VOLUME_UNITS),
+    currency: z.enum(CURRENCIES),
+    ranges: z.array(
+      z.object({ volume_start: z.string(), volume_end: z.string().nullable(), price_per_unit: z.string() }),
+    ),
+    /** Index in `ranges` of the tier the period's volume has reached. */
+    current_range: z.number().int(),
+  })
+  .nullable();
+export type ZonePriceTiers = z.infer<typeof ZonePriceTiersSchema>;

@@ -11,6 +11,7 @@ import { useLogout, useUser } from '../features/auth/index.ts';
 import { AutomationLiveSync } from '../features/automation/index.ts';
 import { AlertCountBadge, AlertsLiveSync } from '../features/alerts/index.ts';
 import { FlowboxLiveSync, LiveIndicator } from '../features/flowboxes/index.ts';
+import { CustomersLiveSync } from '../features/customers/index.ts';
 import { changeLanguage, useLanguage } from '../lib/i18n/index.ts';
 import { LiveProvider } from '../lib/live.ts';
 import { paths } from '../paths.ts';
@@ -95,6 +96,7 @@ export function AppLayout() {
       <FlowboxLiveSync />
       <AutomationLiveSync />
       <AlertsLiveSync />
+      <CustomersLiveSync />
       <div className="flex min-h-screen flex-col">
         <SkipLink />
         <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-800 dark:bg-slate-900/95">

@@ -1,5 +1,5 @@
 export type { ConsumptionTarget } from './api/target.ts';
-export { ConsumptionCard } from './components/ConsumptionCard.tsx';
+export { ConsumptionCard, type ConsumptionEmpty } from './components/ConsumptionCard.tsx';
 export { FlowboxConsumptionCard } from './components/FlowboxConsumptionCard.tsx';
 export { ZonesComparisonCard } from './components/ZonesComparisonCard.tsx';
 export { ComparisonText } from './components/ConsumptionTotal.tsx';

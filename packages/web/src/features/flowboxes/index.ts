@@ -2,3 +2,4 @@ export { FlowboxLiveSync } from './live/FlowboxLiveSync.tsx';
 export { LiveIndicator } from './live/LiveIndicator.tsx';
 export { FlowboxesSection } from './components/FlowboxesSection.tsx';
 export { ZoneValveCard } from './components/ZoneValveCard.tsx';
+export { useFlowboxes } from './api/list-flowboxes.ts';

@@ -13,3 +13,4 @@ export {
 } from './form-values.ts';
 export { WaterPointForm, type WaterPointFormProps } from './components/WaterPointForm.tsx';
 export { ZoneForm, type ZoneBuilding, type ZoneFormProps } from './components/ZoneForm.tsx';
+export { ZONE_SECTION, ZoneChecklist, useZoneReadiness } from './components/ZoneChecklist.tsx';

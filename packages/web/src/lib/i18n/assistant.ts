@@ -21,7 +21,7 @@ export const assistantEn = {
     'A zone is the part of the building supplied through one flowbox: choose its profile so the rules know which consumption to expect.',
   'assistant.hint.water-points':
     'List what draws water in the zone (toilets, sinks, showers…): it helps to read its consumption and to find a leak.',
-  'assistant.hint.done': 'Everything is saved. The zone is ready for its flowbox.',
+  'assistant.hint.done': 'Everything is saved. Here is what the zone still needs before it is watched.',
   'assistant.continue_with': 'Continue with {{name}}',
   'assistant.back': 'Back',
   'assistant.next': 'Next step',
@@ -35,6 +35,15 @@ export const assistantEn = {
   'assistant.site.buildings_one': '{{count}} building',
   'assistant.site.buildings_other': '{{count}} buildings',
   'assistant.site.new': 'Or create a new site',
+  'assistant.site.new_first': 'New site',
+  'assistant.building.new_first': 'New building',
+  'assistant.zone.new_first': 'New zone',
+  'assistant.done.next': 'What the zone still needs',
+  'assistant.done.created':
+    'The zone “{{zone}}” is created. Before it is watched, it still needs what is unticked below.',
+  'assistant.done.continue_subscription': 'Continue: choose its subscription',
+  'assistant.done.continue_pairing': 'Continue: pair its flowbox',
+  'assistant.done.continue_automation': 'Continue: set up automatic closing',
   'assistant.site.new_hint': 'A site groups the buildings of one place, such as a campus or a residence.',
   'assistant.site.create': 'Create the site and continue',
   'assistant.site.none_assigned':
@@ -50,8 +59,6 @@ export const assistantEn = {
   'assistant.water_points.new': 'Add a water point',
   'assistant.water_points.add': 'Add the water point',
   'assistant.done.title': 'Set-up complete',
-  'assistant.done.ready':
-    'The zone “{{zone}}” is ready for pairing: choose its subscription, then pair its flowbox from the zone page.',
   'assistant.done.summary': 'What was set up',
   'assistant.done.floors': 'Floors',
   'assistant.done.open_zone': 'Open the zone',
@@ -81,7 +88,8 @@ export const assistantFr: Record<keyof typeof assistantEn, string> = {
     'Une zone est la partie du bâtiment alimentée par un flowbox : choisissez son profil pour que les règles sachent quelle consommation attendre.',
   'assistant.hint.water-points':
     'Listez ce qui consomme de l’eau dans la zone (WC, lavabos, douches…) : cela aide à lire sa consommation et à trouver une fuite.',
-  'assistant.hint.done': 'Tout est enregistré. La zone est prête pour son flowbox.',
+  'assistant.hint.done':
+    'Tout est enregistré. Voici ce qu’il manque encore à la zone avant d’être surveillée.',
   'assistant.continue_with': 'Continuer avec {{name}}',
   'assistant.back': 'Retour',
   'assistant.next': 'Étape suivante',
@@ -96,6 +104,15 @@ export const assistantFr: Record<keyof typeof assistantEn, string> = {
   'assistant.site.buildings_one': '{{count}} bâtiment',
   'assistant.site.buildings_other': '{{count}} bâtiments',
   'assistant.site.new': 'Ou créez un nouveau site',
+  'assistant.site.new_first': 'Nouveau site',
+  'assistant.building.new_first': 'Nouveau bâtiment',
+  'assistant.zone.new_first': 'Nouvelle zone',
+  'assistant.done.next': 'Ce qu’il manque encore à la zone',
+  'assistant.done.created':
+    'La zone « {{zone}} » est créée. Avant d’être surveillée, il lui manque encore ce qui n’est pas coché ci-dessous.',
+  'assistant.done.continue_subscription': 'Continuer : choisir son abonnement',
+  'assistant.done.continue_pairing': 'Continuer : appairer sa flowbox',
+  'assistant.done.continue_automation': 'Continuer : configurer la fermeture automatique',
   'assistant.site.new_hint':
     'Un site regroupe les bâtiments d’un même lieu, comme un campus ou une résidence.',
   'assistant.site.create': 'Créer le site et continuer',
@@ -112,8 +129,6 @@ export const assistantFr: Record<keyof typeof assistantEn, string> = {
   'assistant.water_points.new': 'Ajouter un point d’eau',
   'assistant.water_points.add': 'Ajouter le point d’eau',
   'assistant.done.title': 'Mise en service terminée',
-  'assistant.done.ready':
-    'La zone « {{zone}} » est prête pour l’appairage : choisissez son abonnement, puis appairez son flowbox depuis la page de la zone.',
   'assistant.done.summary': 'Ce qui a été mis en place',
   'assistant.done.floors': 'Étages',
   'assistant.done.open_zone': 'Ouvrir la zone',

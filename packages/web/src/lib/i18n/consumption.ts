@@ -66,6 +66,15 @@ export const consumptionEn = {
   'today.top_zones': 'Top consuming zones today',
   'today.no_top_zones': 'No zone has consumed water today yet.',
   'today.unknown': 'not known yet',
+  'consumption.no_water_title': 'No water used',
+  'consumption.no_water_connected':
+    'Flowbox {{serial}} is connected (since {{since}}); no water has passed through it in this period nor the one before.',
+  'consumption.no_readings_disconnected':
+    'Flowbox {{serial}} has been disconnected since {{since}}: no readings arrive until it reconnects.',
+  'consumption.no_readings_never':
+    'Flowbox {{serial}} is paired but has not connected yet: no readings so far.',
+  'consumption.no_readings_pairing':
+    'Flowbox {{serial}} is being paired: readings start once its pairing is validated.',
 };
 
 export const consumptionFr: Record<keyof typeof consumptionEn, string> = {
@@ -138,4 +147,13 @@ export const consumptionFr: Record<keyof typeof consumptionEn, string> = {
   'today.top_zones': 'Zones les plus consommatrices aujourd’hui',
   'today.no_top_zones': 'Aucune zone n’a encore consommé d’eau aujourd’hui.',
   'today.unknown': 'pas encore connu',
+  'consumption.no_water_title': 'Aucune eau consommée',
+  'consumption.no_water_connected':
+    'La flowbox {{serial}} est connectée (depuis le {{since}}) ; aucune eau n’y est passée sur cette période ni sur la précédente.',
+  'consumption.no_readings_disconnected':
+    'La flowbox {{serial}} est déconnectée depuis le {{since}} : aucun relevé n’arrive tant qu’elle ne se reconnecte pas.',
+  'consumption.no_readings_never':
+    'La flowbox {{serial}} est appairée mais ne s’est pas encore connectée : aucun relevé pour l’instant.',
+  'consumption.no_readings_pairing':
+    'La flowbox {{serial}} est en cours d’appairage : les relevés commencent une fois l’appairage validé.',
 };

@@ -34,7 +34,9 @@ export function BuildingStep({
             continueLabel={(building) => t('assistant.continue_with', { name: building.name })}
             onChoose={onDone}
           />
-          <Card title={t('assistant.building.new')}>
+          <Card
+            title={data.items.length > 0 ? t('assistant.building.new') : t('assistant.building.new_first')}
+          >
             <BuildingForm
               submitLabel={t('assistant.building.create')}
               onSubmit={async (values) => {

@@ -4,8 +4,12 @@ import { Button, ButtonLink } from '../../../components/Button.tsx';
 import { Card, DescriptionList } from '../../../components/Card.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
+import { ZONE_SECTION, ZoneChecklist, useZoneReadiness } from '../../zones/index.ts';
 
-/** The end: what was set up, and where to go next (pairing is done from the zone). */
+/**
+ * The end: what was set up, the zone's checklist (subscription, flowbox, automatic closing), and
+ * a way on into the first thing it still needs, not a sentence saying what to do.
+ */
 export function DoneStep({
   site,
   building,
@@ -19,11 +23,30 @@ export function DoneStep({
 }) {
   const { t } = useLanguage();
   const zoneHref = paths.zone.getHref(zone.customer_id, zone.site_id, zone.building_id, zone.id);
+  const zoneRef = {
+    customerId: zone.customer_id,
+    siteId: zone.site_id,
+    buildingId: zone.building_id,
+    zoneId: zone.id,
+  };
+  const { subscribed, pairedFlowboxes, automaticClosing } = useZoneReadiness(zoneRef);
+  const next =
+    subscribed === false
+      ? {
+          label: t('assistant.done.continue_subscription'),
+          to: paths.zoneSubscription.getHref(zone.customer_id, zone.site_id, zone.building_id, zone.id),
+        }
+      : pairedFlowboxes?.length === 0
+        ? { label: t('assistant.done.continue_pairing'), to: `${zoneHref}#${ZONE_SECTION.flowboxes}` }
+        : automaticClosing === false
+          ? { label: t('assistant.done.continue_automation'), to: `${zoneHref}#${ZONE_SECTION.automation}` }
+          : undefined;
   return (
     <div className="space-y-6">
       <Alert tone="success" title={t('assistant.done.title')}>
-        {t('assistant.done.ready', { zone: zone.name })}
+        {t('assistant.done.created', { zone: zone.name })}
       </Alert>
+      <ZoneChecklist zoneRef={zoneRef} always />
       <Card title={t('assistant.done.summary')}>
         <DescriptionList
           items={[
@@ -36,7 +59,10 @@ export function DoneStep({
         />
       </Card>
       <div className="flex flex-wrap gap-3">
-        <ButtonLink to={zoneHref}>{t('assistant.done.open_zone')}</ButtonLink>
+        {next && <ButtonLink to={next.to}>{next.label}</ButtonLink>}
+        <ButtonLink to={zoneHref} variant={next ? 'secondary' : 'primary'}>
+          {t('assistant.done.open_zone')}
+        </ButtonLink>
         <Button variant="secondary" onClick={onAnotherZone}>
           {t('assistant.done.another_zone')}
         </Button>

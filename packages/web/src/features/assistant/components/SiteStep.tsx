@@ -38,7 +38,7 @@ export function SiteStep({
             onChoose={onDone}
           />
           {mayCreate ? (
-            <Card title={t('assistant.site.new')}>
+            <Card title={data.items.length > 0 ? t('assistant.site.new') : t('assistant.site.new_first')}>
               <p className="mb-4 text-sm text-slate-600 dark:text-slate-300">
                 {t('assistant.site.new_hint')}
               </p>

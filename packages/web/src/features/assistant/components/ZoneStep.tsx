@@ -43,7 +43,11 @@ export function ZoneStep({
                     continueLabel={(zone) => t('assistant.continue_with', { name: zone.name })}
                     onChoose={onDone}
                   />
-                  <Card title={t('assistant.zone.new')}>
+                  <Card
+                    title={
+                      zoneData.items.length > 0 ? t('assistant.zone.new') : t('assistant.zone.new_first')
+                    }
+                  >
                     <ZoneForm
                       building={buildingData}
                       floors={floorData.items}

@@ -1,5 +1,6 @@
 import type { Floor } from '@flowbox/shared';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { Button } from '../../../components/Button.tsx';
 import { Card } from '../../../components/Card.tsx';
 import { ConfirmDeleteDialog } from '../../../components/ConfirmDeleteDialog.tsx';
@@ -8,6 +9,7 @@ import { Dialog } from '../../../components/Dialog.tsx';
 import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
 import { changesOf } from '../../../lib/form-values.ts';
+import { paths } from '../../../paths.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { useCreateFloor } from '../api/create-floor.ts';
 import { useDeleteFloor } from '../api/delete-floor.ts';
@@ -32,12 +34,29 @@ export function FloorsSection({ customerId, siteId, buildingId, manages }: Floor
   const columns: Column<Floor>[] = [
     { key: 'label', header: t('floors.label'), rowHeader: true, cell: (f) => f.label },
     { key: 'occupants', header: t('floors.occupants'), cell: (f) => f.occupants ?? '—' },
-    // The paired flowbox arrives with the devices issue (docs/hierarchy.md, Floor).
     {
       key: 'flowbox',
       header: t('floors.flowbox'),
-      hideOnMobile: true,
-      cell: () => <span className="text-slate-500 dark:text-slate-400">{t('floors.no_flowbox')}</span>,
+      cell: (f) =>
+        f.flowboxes.length === 0 ? (
+          <span className="text-slate-500 dark:text-slate-400">{t('floors.no_flowbox')}</span>
+        ) : (
+          <ul className="space-y-0.5">
+            {f.flowboxes.map((fb) => (
+              <li key={fb.id}>
+                <Link
+                  to={paths.flowbox.getHref(customerId, siteId, buildingId, fb.zone_id, fb.id)}
+                  className="font-mono text-sky-700 hover:underline dark:text-sky-400"
+                >
+                  {fb.serial}
+                </Link>{' '}
+                <span className="text-slate-500 dark:text-slate-400">
+                  {t('floors.flowbox_zone', { zone: fb.zone_name })}
+                </span>
+              </li>
+            ))}
+          </ul>
+        ),
     },
   ];
   if (manages)

@@ -1,4 +1,5 @@
 import type { ConsumptionSeries } from '@flowbox/shared';
+import type { ReactNode } from 'react';
 import { Alert } from '../../../components/Alert.tsx';
 import { Card } from '../../../components/Card.tsx';
 import { EmptyState } from '../../../components/EmptyState.tsx';
@@ -25,7 +26,9 @@ import { useWindowParam, WindowSwitch } from './WindowSwitch.tsx';
 
 const HEIGHT = 260;
 
-function SeriesView({ series, emptyHint }: { series: ConsumptionSeries; emptyHint: string }) {
+export type ConsumptionEmpty = { title: string; hint: ReactNode };
+
+function SeriesView({ series, empty }: { series: ConsumptionSeries; empty: ConsumptionEmpty }) {
   const { t, language } = useLanguage();
   const unit = t(unitKey(series.volume_unit));
   const { window, timezone, currency } = series;
@@ -34,7 +37,7 @@ function SeriesView({ series, emptyHint }: { series: ConsumptionSeries; emptyHin
   if (nothing) {
     return (
       <div data-testid="consumption-empty">
-        <EmptyState title={t('consumption.empty')}>{emptyHint}</EmptyState>
+        <EmptyState title={empty.title}>{empty.hint}</EmptyState>
       </div>
     );
   }
@@ -131,13 +134,27 @@ function SeriesView({ series, emptyHint }: { series: ConsumptionSeries; emptyHin
  * the URL, total and change vs the previous period, bars of both periods, the same figures as a
  * table, CSV download; refetched live as readings arrive.
  */
-/** `name` is the scope's (zone, building…), for the CSV file name. */
-export function ConsumptionCard({ target, name }: { target: ConsumptionTarget; name: string }) {
+/**
+ * `name` is the scope's (zone, building…), for the CSV file name. `empty`: what is true when nothing
+ * was used (a zone page knows its flowbox, and says whether one is there and listening).
+ */
+export function ConsumptionCard({
+  target,
+  name,
+  empty: emptyGiven,
+}: {
+  target: ConsumptionTarget;
+  name: string;
+  empty?: ConsumptionEmpty;
+}) {
   const { t } = useLanguage();
   const [window, setWindow] = useWindowParam();
   const series = useConsumption(target, window);
   useConsumptionLive(target);
-  const emptyHint = scopeOf(target) === 'zone' ? t('consumption.empty_zone') : t('consumption.empty_scope');
+  const empty = emptyGiven ?? {
+    title: t('consumption.empty'),
+    hint: scopeOf(target) === 'zone' ? t('consumption.empty_zone') : t('consumption.empty_scope'),
+  };
   return (
     <div data-testid="consumption-card" aria-busy={series.isFetching || undefined}>
       <Card
@@ -154,7 +171,7 @@ export function ConsumptionCard({ target, name }: { target: ConsumptionTarget; n
         ) : series.isError ? (
           <Alert title={t('dialog.error')}>{series.error.message}</Alert>
         ) : (
-          <SeriesView series={series.data} emptyHint={emptyHint} />
+          <SeriesView series={series.data} empty={empty} />
         )}
       </Card>
     </div>

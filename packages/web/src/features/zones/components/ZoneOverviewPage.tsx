@@ -1,6 +1,6 @@
-import type { Building, Floor, Zone } from '@flowbox/shared';
-import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import type { Building, Flowbox, Floor, Zone } from '@flowbox/shared';
+import { useEffect, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { Button, ButtonLink } from '../../../components/Button.tsx';
 import { Card, DescriptionList } from '../../../components/Card.tsx';
 import { ConfirmDeleteDialog } from '../../../components/ConfirmDeleteDialog.tsx';
@@ -8,7 +8,7 @@ import { PageHeader } from '../../../components/PageHeader.tsx';
 import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
 import { SectionLink } from '../../../components/SectionLink.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
-import { formatDate } from '../../../lib/dates.ts';
+import { formatDate, formatDateTime } from '../../../lib/dates.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
 import { ANY_ROLE, canDo, useUser } from '../../auth/index.ts';
@@ -16,13 +16,14 @@ import { useDeleteZone } from '../api/delete-zone.ts';
 import { OpeningHoursTable } from '../../../components/OpeningHoursTable.tsx';
 import { useBuilding, useBuildingCrumbs, useFloors } from '../../buildings/index.ts';
 import { AutomationCard, AutomationLockedBanner } from '../../automation/index.ts';
-import { ConsumptionCard } from '../../consumption/index.ts';
+import { ConsumptionCard, type ConsumptionEmpty } from '../../consumption/index.ts';
 import { OpenAlertsCard } from '../../alerts/index.ts';
-import { FlowboxesSection, ZoneValveCard } from '../../flowboxes/index.ts';
+import { FlowboxesSection, useFlowboxes, ZoneValveCard } from '../../flowboxes/index.ts';
 import { ZoneSchedulesCard } from '../../schedules/index.ts';
 import { useZone, type ZoneRef } from '../api/get-zone.ts';
 import { Badge } from './Badge.tsx';
-import { PriceText } from './PriceText.tsx';
+import { PriceTiersCard } from './PriceTiersCard.tsx';
+import { useZoneReadiness, ZONE_SECTION, ZoneChecklist } from './ZoneChecklist.tsx';
 import { useZoneRef } from './useZoneRef.ts';
 
 type ZoneOverviewProps = {
@@ -44,6 +45,13 @@ function ZoneOverview({ zoneRef, zone, building, floors }: ZoneOverviewProps) {
   const manages = canDo(user, ANY_ROLE, 'buildings.manage');
   const onOff = (on: boolean) => (on ? <Badge tone="warn">{t('zones.on')}</Badge> : t('zones.off'));
   const notSet = (value: number | null) => value ?? t('zones.not_set');
+  const { subscribed, pairedFlowboxes } = useZoneReadiness(zoneRef);
+  // The checklist's links lead to a section of this page (#flowboxes, #automatic-closing).
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (hash) document.getElementById(hash.slice(1))?.scrollIntoView();
+  }, [hash]);
+  const none = (text: string) => <span className="text-slate-500 dark:text-slate-400">{text}</span>;
   const floor = zone.floor_id ? floors?.find((f) => f.id === zone.floor_id)?.label : t('zones.no_floor');
   const origin = (own: boolean) => (
     <Badge tone={own ? 'accent' : 'neutral'}>
@@ -75,6 +83,7 @@ function ZoneOverview({ zoneRef, zone, building, floors }: ZoneOverviewProps) {
       />
       <AutomationLockedBanner zoneRef={zoneRef} zoneName={zone.name} />
       <div className="space-y-6">
+        <ZoneChecklist zoneRef={zoneRef} />
         <Card title={t('zones.section_general')}>
           <DescriptionList
             items={[
@@ -96,9 +105,13 @@ function ZoneOverview({ zoneRef, zone, building, floors }: ZoneOverviewProps) {
                 label: t('zones.service_level'),
                 value: (
                   <span className="flex flex-wrap items-center gap-2">
-                    <Badge tone={zone.service_level === 'premium' ? 'accent' : 'neutral'}>
-                      {t(`zones.service_level.${zone.service_level}`)}
-                    </Badge>
+                    {subscribed === false ? (
+                      none(t('zones.no_subscription'))
+                    ) : (
+                      <Badge tone={zone.service_level === 'premium' ? 'accent' : 'neutral'}>
+                        {t(`zones.service_level.${zone.service_level}`)}
+                      </Badge>
+                    )}
                     {/* spec §5: the subscription is chosen before pairing; it sets the service level. */}
                     <Link
                       to={paths.zoneSubscription.getHref(customerId, siteId, buildingId, zone.id)}
@@ -112,11 +125,15 @@ function ZoneOverview({ zoneRef, zone, building, floors }: ZoneOverviewProps) {
               { label: t('zones.floor'), value: floor ?? '…' },
               {
                 label: t('zones.valve_state'),
-                value: (
-                  <Badge tone={zone.valve_state === 'opened' ? 'good' : 'warn'}>
-                    {t(`zones.valve_state.${zone.valve_state}`)}
-                  </Badge>
-                ),
+                // No device, no valve: its state would be made up.
+                value:
+                  pairedFlowboxes?.length === 0 ? (
+                    none(t('zones.no_flowbox'))
+                  ) : (
+                    <Badge tone={zone.valve_state === 'opened' ? 'good' : 'warn'}>
+                      {t(`zones.valve_state.${zone.valve_state}`)}
+                    </Badge>
+                  ),
               },
               { label: t('fields.created_at'), value: formatDate(zone.created_at, language) },
             ]}
@@ -124,8 +141,10 @@ function ZoneOverview({ zoneRef, zone, building, floors }: ZoneOverviewProps) {
         </Card>
         <ZoneValveCard zoneRef={zoneRef} />
         <OpenAlertsCard scope={{ zone_id: zone.id }} name={zone.name} />
-        <ConsumptionCard target={zoneRef} name={zone.name} />
-        <AutomationCard zoneRef={zoneRef} />
+        <ConsumptionCard target={zoneRef} name={zone.name} empty={useConsumptionEmpty(zoneRef)} />
+        <div id={ZONE_SECTION.automation} className="scroll-mt-20">
+          <AutomationCard zoneRef={zoneRef} />
+        </div>
         <ZoneSchedulesCard zoneRef={zoneRef} authorised={zone.scheduled_closing_authorised} />
         <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
           <Card
@@ -141,10 +160,16 @@ function ZoneOverview({ zoneRef, zone, building, floors }: ZoneOverviewProps) {
               )
             }
           >
-            <p className="text-sm">
+            {/* One fact: the water points recorded; the number declared in the settings only where it differs. */}
+            <p className="text-sm" data-testid="water-points-fact">
               {zone.water_point_count === 0
                 ? t('zones.no_water_points')
                 : t('zones.water_point_count', { count: zone.water_point_count })}
+              {zone.water_point_number !== null && zone.water_point_number !== zone.water_point_count && (
+                <span className="block text-slate-600 dark:text-slate-400">
+                  {t('zones.water_points_declared', { declared: zone.water_point_number })}
+                </span>
+              )}
             </p>
             <Link
               to={paths.waterPoints.getHref(customerId, siteId, buildingId, zone.id)}
@@ -153,7 +178,9 @@ function ZoneOverview({ zoneRef, zone, building, floors }: ZoneOverviewProps) {
               {t('zones.see_water_points')}
             </Link>
           </Card>
-          <FlowboxesSection zoneRef={zoneRef} zone={zone} floors={floors} />
+          <div id={ZONE_SECTION.flowboxes} className="scroll-mt-20">
+            <FlowboxesSection zoneRef={zoneRef} zone={zone} floors={floors} />
+          </div>
         </div>
         <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
           <Card title={t('zones.section_device')}>
@@ -165,7 +192,6 @@ function ZoneOverview({ zoneRef, zone, building, floors }: ZoneOverviewProps) {
                   value: t(`zones.water_temperature.${zone.water_temperature}`),
                 },
                 { label: t('zones.occupants'), value: notSet(zone.occupants) },
-                { label: t('zones.water_point_number'), value: notSet(zone.water_point_number) },
               ]}
             />
           </Card>
@@ -194,15 +220,7 @@ function ZoneOverview({ zoneRef, zone, building, floors }: ZoneOverviewProps) {
               <p className="text-sm text-slate-600 dark:text-slate-400">{t('zones.no_hours')}</p>
             )}
           </Card>
-          <Card title={t('zones.section_price')} actions={origin(zone.price_per_unit !== null)}>
-            <p className="text-sm font-medium">
-              <PriceText
-                price={zone.effective_price_per_unit}
-                currency={zone.currency}
-                volumeUnit={zone.volume_unit}
-              />
-            </p>
-          </Card>
+          <PriceTiersCard zoneRef={zoneRef} />
         </div>
         <SectionLink
           to={paths.zoneEvents.getHref(customerId, siteId, buildingId, zone.id)}
@@ -230,6 +248,40 @@ function ZoneOverview({ zoneRef, zone, building, floors }: ZoneOverviewProps) {
       )}
     </>
   );
+}
+
+/**
+ * What the consumption graph says when no water was used (issue 15): the zone's flowbox as it is
+ * (connected, disconnected, never connected, still pairing), or, with none, how to pair one.
+ */
+function useConsumptionEmpty(zoneRef: ZoneRef): ConsumptionEmpty | undefined {
+  const { t, language } = useLanguage();
+  const flowboxes = useFlowboxes(zoneRef);
+  const items = flowboxes.data?.items;
+  if (!items || items.length === 0) return undefined;
+  const describe = (f: Flowbox) => {
+    const since = formatDateTime(f.connection_since, language);
+    if (f.pairing_state !== 'ready') return t('consumption.no_readings_pairing', { serial: f.serial });
+    if (f.connection === 'connected') return t('consumption.no_water_connected', { serial: f.serial, since });
+    if (f.connection === 'disconnected')
+      return t('consumption.no_readings_disconnected', { serial: f.serial, since });
+    return t('consumption.no_readings_never', { serial: f.serial });
+  };
+  return {
+    // "No water used" only when a connected flowbox says so; otherwise nothing was measured.
+    title: items.some((f) => f.pairing_state === 'ready' && f.connection === 'connected')
+      ? t('consumption.no_water_title')
+      : t('consumption.empty'),
+    hint: (
+      <>
+        {items.map((f) => (
+          <span key={f.id} className="block">
+            {describe(f)}
+          </span>
+        ))}
+      </>
+    ),
+  };
 }
 
 export function ZoneOverviewPage() {
