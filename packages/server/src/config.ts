@@ -67,6 +67,7 @@ const EnvSchema = z.object({
   FLOWBOX_ADMIN_PASSWORD: passwordField.optional(),
   DEMO: flag.optional(),
   DEMO_FLEET: flag.optional(),
+  DEMO_HISTORY: flag.optional(),
   LOG_LEVEL: z
     .enum(
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
@@ -133,6 +134,8 @@ export type Config = {
   demo: boolean;
   /** Simulated flowboxes paired to the demo zones (src/demo/fleet.ts); only with demo data. */
   demoFleet: boolean;
+  /** The demo zones' past consumption written on first start (src/demo/history.ts); with the demo fleet. */
+  demoHistory: boolean;
   logLevel: string;
   accessTokenTtl: number;
   refreshTokenTtl: number;
@@ -186,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     demo: e.DEMO ?? !e.DATABASE_URL,
     demoFleet: (e.DEMO ?? !e.DATABASE_URL) && (e.DEMO_FLEET ?? true),
+    demoHistory: e.DEMO_HISTORY ?? true,
     logLevel: e.LOG_LEVEL,
     accessTokenTtl: e.ACCESS_TOKEN_TTL,
     refreshTokenTtl: e.REFRESH_TOKEN_TTL,

@@ -3,6 +3,7 @@ import {
   ROLES,
   addBillingPeriods,
   localDate,
+  nextRenewal,
   type OpeningHours,
   type PriceRange,
   type WaterPointType,
@@ -304,17 +305,28 @@ const DEMO_PLANS: DemoPlan[] = [
   },
 ];
 
-/** The first price of the demo plans: before any demo subscription starts (they start on seeding). */
-const DEMO_PLAN_FROM = '2026-01-01';
+/**
+ * Months of past consumption the demo zones hold (src/demo/history.ts): a full year and the month
+ * before it, so this month's and last month's year-over-year comparisons both have their match.
+ */
+export const DEMO_HISTORY_MONTHS = 13;
+
+/** The demo's first day of history: the first of the month DEMO_HISTORY_MONTHS before today's. */
+export function demoHistoryStart(today: string): string {
+  return addBillingPeriods(`${today.slice(0, 7)}-01`, 'monthly', -DEMO_HISTORY_MONTHS);
+}
 
 async function seedPlan(tx: Db, demo: DemoPlan): Promise<string> {
+  // The price holds from before any building's first day of history (a month of margin: the
+  // buildings' todays may differ from UTC's), so every past month has its cost.
+  const fromDate = addBillingPeriods(demoHistoryStart(localDate(new Date(), 'UTC')), 'monthly', -1);
   const plan = await insertPlan(tx, { name: demo.name, isDefault: true, regions: [demo.country] });
   await insertVersion(
     tx,
     {
       planId: plan.id,
       version: 1,
-      fromDate: DEMO_PLAN_FROM,
+      fromDate,
       billingType: 'monthly',
       acquisitionType: 'pay_as_you_go_fee',
       currency: demo.currency,
@@ -392,15 +404,17 @@ async function seedBuilding(tx: Db, siteId: string, planId: string, demo: DemoBu
         nominalFlowLpm: point.flow,
       })),
     );
-    // Subscribed from the building's today, as choosing a plan does (docs/billing.md), at the
-    // service level the zone row was given above (its copy of the subscription's).
+    // Subscribed since the first day of the demo's history (src/demo/history.ts), so its costs and
+    // billing periods are there too, at the service level the zone row was given above (its copy
+    // of the subscription's); renewed up to the building's today.
     const today = localDate(new Date(), demo.timezone);
+    const startDate = demoHistoryStart(today);
     await insertSubscription(tx, {
       zoneId: row!.id,
       planId,
       serviceLevel: zone.serviceLevel,
-      startDate: today,
-      renewalDate: addBillingPeriods(today, 'monthly', 1),
+      startDate,
+      renewalDate: nextRenewal(startDate, 'monthly', today),
     });
   }
 }
