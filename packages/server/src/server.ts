@@ -86,6 +86,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
           dataDir: config.dataDir,
           log: app.log,
           history: config.demoHistory,
+          leaks: config.demoLeaks && { firstAfterMs: config.demoLeaks.firstAfterS * 1000 },
           now: services.context.now,
         })
       : { running: 0, stop: async () => undefined };

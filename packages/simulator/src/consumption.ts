@@ -219,6 +219,11 @@ export type FaultSpec = {
   until?: number;
   /** Overrides the kind's flow, litres a minute. */
   flowLpm?: number;
+  /**
+   * The fault is over once the valve closes (the plumber called by the alert fixes it while the
+   * water is off): reopening the valve does not bring it back. Otherwise it flows again on reopening.
+   */
+  endsWhenValveCloses?: boolean;
 };
 
 /**
@@ -329,7 +334,7 @@ export class ConsumptionModel {
    */
   advance(from: number, to: number, valveOpen: boolean): IntervalReading {
     if (!valveOpen) {
-      this.draws = [];
+      this.valveClosed();
       return { volumeL: 0, flowS: 0 };
     }
     for (let t = from; t < to; t += SAMPLE_STEP_MS) this.startUses(t, Math.min(to, t + SAMPLE_STEP_MS));
@@ -357,6 +362,12 @@ export class ConsumptionModel {
       volumeL: Math.round(Math.min(volumeL, capL) * 1000) / 1000,
       flowS: Math.round(unionLength(segments) / 1000),
     };
+  }
+
+  /** The valve closed: uses in progress stop, and so do the faults that end with it. */
+  valveClosed(): void {
+    this.draws = [];
+    this.faults = this.faults.filter((fault) => !fault.endsWhenValveCloses);
   }
 
   private startUses(from: number, to: number): void {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createDevice, createFleet, type DeviceCredentials } from '@flowbox/simulator';
+import { createDevice, createFleet, systemClock, type DeviceCredentials } from '@flowbox/simulator';
 import { z } from 'zod';
 import { makeActor, type Actor } from '../access/access.ts';
 import type { Db } from '../db/client.ts';
@@ -11,6 +11,10 @@ import { DEMO_ACCOUNTS, DEMO_FLEET_ZONES } from '../seed/index.ts';
 import { findUserByEmail } from '../users/index.ts';
 import { lastEventSequence, zonesOfCustomer, type FleetZone } from './fleet.repo.ts';
 import { DEMO_SEED, seedDemoHistory, zoneSpec } from './history.ts';
+import { playDemoLeaks } from './leaks.ts';
+
+/** The first leak episode, when the caller does not say: ten minutes after start. */
+const DEMO_FIRST_LEAK_MS = 600_000;
 import type { FlowboxesService } from '../flowboxes/flowboxes.service.ts';
 
 type Logger = { info: (obj: object, msg: string) => void; warn: (obj: object, msg: string) => void };
@@ -26,6 +30,8 @@ export type DemoFleetOptions = {
   pairingTimeoutMs?: number;
   /** Write the demo zones' past consumption (history.ts) before the devices run; true by default. */
   history?: boolean;
+  /** The leak episodes (leaks.ts): how long after start the first one begins; false: none. */
+  leaks?: { firstAfterMs: number } | false;
   /** The server's clock: where the history ends. */
   now?: () => Date;
 };
@@ -121,7 +127,25 @@ async function runFleet(options: DemoFleetOptions): Promise<DemoFleet> {
     return NO_FLEET;
   }
   log.info({ count: devices.length }, 'demo fleet running');
-  return { running: devices.length, stop: () => fleet.stop() };
+  const leaks =
+    options.leaks === false
+      ? undefined
+      : playDemoLeaks(
+          devices.map((device, i) => ({ zone: device.zone.name, device: fleet.devices[i]! })),
+          {
+            startMs: systemClock.now(),
+            firstAfterMs: options.leaks?.firstAfterMs ?? DEMO_FIRST_LEAK_MS,
+            clock: systemClock,
+            log,
+          },
+        );
+  return {
+    running: devices.length,
+    stop: async () => {
+      leaks?.stop();
+      await fleet.stop();
+    },
+  };
 }
 
 /** The demo customer manager, as the service calls see a signed-in user (no session behind it). */

@@ -12,7 +12,16 @@ import {
 import { hashPassword } from '../auth/index.ts';
 import { insertPlan, insertVersion, insertSubscription } from '../billing/index.ts';
 import type { Db } from '../db/client.ts';
-import { appSettings, buildings, customers, floors, sites, waterPoints, zones } from '../db/schema.ts';
+import {
+  appSettings,
+  buildings,
+  customers,
+  floors,
+  sites,
+  waterPoints,
+  zoneAutomation,
+  zones,
+} from '../db/schema.ts';
 import { findUserByEmail, insertUser } from '../users/index.ts';
 
 type Logger = { info: (obj: object, msg: string) => void; warn: (obj: object, msg: string) => void };
@@ -135,6 +144,8 @@ type DemoZone = {
   serviceLevel: 'basic' | 'premium';
   /** Left without a simulated flowbox, for a newcomer to pair one (README "Demo fleet"). */
   leftToPair?: true;
+  /** Automatic closing on (docs/automation.md), margins in the building's unit. */
+  automaticClosing?: { volumeMargin: string; durationMinutes: number };
   points: { label: string; type: WaterPointType; location: string; flow: string }[];
 };
 type DemoBuilding = {
@@ -177,6 +188,9 @@ const DEMO_BUILDINGS: DemoBuilding[] = [
         profile: 'sanitary',
         waterTemperature: 'cold',
         serviceLevel: 'premium',
+        // Sixty litres in one flow is a burst pipe, not a washroom (a flush is 5 to 9 litres);
+        // the demo fleet's leaks close it now and then (src/demo/leaks.ts).
+        automaticClosing: { volumeMargin: '0.06', durationMinutes: 30 },
         points: [
           { label: 'Toilet 1', type: 'toilet', location: 'Men’s washroom', flow: '6' },
           { label: 'Toilet 2', type: 'toilet', location: 'Women’s washroom', flow: '6' },
@@ -404,6 +418,16 @@ async function seedBuilding(tx: Db, siteId: string, planId: string, demo: DemoBu
         nominalFlowLpm: point.flow,
       })),
     );
+    if (zone.automaticClosing)
+      await tx.insert(zoneAutomation).values({
+        zoneId: row!.id,
+        automaticClosingEnabled: true,
+        volumeMarginEnabled: true,
+        volumeMargin: zone.automaticClosing.volumeMargin,
+        volumeMarginUnit: demo.volumeUnit,
+        durationMarginEnabled: true,
+        durationMarginMinutes: zone.automaticClosing.durationMinutes,
+      });
     // Subscribed since the first day of the demo's history (src/demo/history.ts), so its costs and
     // billing periods are there too, at the service level the zone row was given above (its copy
     // of the subscription's); renewed up to the building's today.
