@@ -57,6 +57,9 @@ describe('the demo on first start', () => {
       .poll(() => page.getByTestId('consumption-change').getAttribute('data-change'))
       .not.toBe('impossible');
     expect(await page.getByText('Comparison impossible').count()).toBe(0);
+    // A whole year against the whole year before: a household draws about the same, not "+500 %".
+    const change = Number(await page.getByTestId('consumption-change').getAttribute('data-change'));
+    expect(Math.abs(change)).toBeLessThan(25);
     const total = await page.getByTestId('consumption-total').textContent();
     expect(total).toMatch(/m³ · €\d/);
 

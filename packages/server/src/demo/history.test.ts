@@ -8,12 +8,12 @@ import { zonesOfCustomer, type FleetZone } from './fleet.repo.ts';
 import { demoPast, seedDemoHistory } from './history.ts';
 
 /*
- * Issue #15: the demo zones hold a past (13 months and more) from the simulator's model, written
+ * Issue #15: the demo zones hold a past (two years and more) from the simulator's model, written
  * to the rollups the live ingest writes, once.
  */
 
 const silent = { info: () => undefined, warn: () => undefined };
-// Late November: the history starts on 1 October of the year before (13 whole months back).
+// Late November 2026: the history starts on 1 November 2024 (24 whole months back).
 const NOW = new Date('2026-11-26T03:17:42Z');
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
@@ -61,11 +61,11 @@ describe('the demo history (issue #15)', () => {
       return total;
     };
     const a = demoPast(zone, NOW);
-    expect(a.from.toISOString()).toBe('2025-09-30T22:00:00.000Z'); // 1 October 2025, Paris midnight
+    expect(a.from.toISOString()).toBe('2024-10-31T23:00:00.000Z'); // 1 November 2024, Paris midnight
     expect(sum(a.readings)).toBe(sum(demoPast(zone, NOW).readings));
   });
 
-  it('writes 13 months and more of the zone to the rollups, their totals the sum of the readings, once', async () => {
+  it('writes two years and more of the zone to the rollups, their totals the sum of the readings, once', async () => {
     expect(await seedDemoHistory(db, [{ zone, flowboxId }], NOW)).toBe(1);
     let readingsMl = 0;
     let count = 0;
@@ -74,14 +74,14 @@ describe('the demo history (issue #15)', () => {
       count += 1;
     }
     const written = await totals(zone.path.zoneId);
-    expect(written.first).toBe('2025-10-01');
+    expect(written.first).toBe('2024-11-01');
     expect(written.last).toBe('2026-11-26');
-    expect(Number(written.days)).toBe(422); // 1 Oct 2025 – 26 Nov 2026
+    expect(Number(written.days)).toBe(756); // 1 Nov 2024 – 26 Nov 2026
     expect(Number(written.hourly)).toBe(readingsMl);
     expect(Number(written.daily)).toBe(readingsMl);
     // A household of a shower, a toilet and a washing machine: a few hundred litres a day.
-    expect(readingsMl / 1000 / 422).toBeGreaterThan(150);
-    expect(readingsMl / 1000 / 422).toBeLessThan(600);
+    expect(readingsMl / 1000 / 756).toBeGreaterThan(150);
+    expect(readingsMl / 1000 / 756).toBeLessThan(600);
     const readings = await one<{ n: string }>(
       sql`SELECT sum(readings)::text AS n FROM consumption_hourly WHERE zone_id = ${zone.path.zoneId}`,
     );

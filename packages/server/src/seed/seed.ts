@@ -320,10 +320,12 @@ const DEMO_PLANS: DemoPlan[] = [
 ];
 
 /**
- * Months of past consumption the demo zones hold (src/demo/history.ts): a full year and the month
- * before it, so this month's and last month's year-over-year comparisons both have their match.
+ * Months of past consumption the demo zones hold before this one (src/demo/history.ts): two
+ * years, so the year window's comparison with the twelve months before it is a whole year against
+ * a whole year (13 months would leave it comparing with one month, "+500 %"), and every month has
+ * its year-before match.
  */
-export const DEMO_HISTORY_MONTHS = 13;
+export const DEMO_HISTORY_MONTHS = 24;
 
 /** The demo's first day of history: the first of the month DEMO_HISTORY_MONTHS before today's. */
 export function demoHistoryStart(today: string): string {
