@@ -9,10 +9,9 @@ import { hasHistory, markHistory, type FleetZone } from './fleet.repo.ts';
 export const DEMO_SEED = 2026;
 
 /**
- * The past is drawn in quarter-hour readings (a flowbox may report every 1 s to 1 h, docs/protocol.md):
- * the consumption model still starts uses minute by minute, and the rollups are hours and days, so
- * the graphs are the same as minute readings would draw, at a fifth of the time to generate and sum
- * (docs/performance.md "Demo start").
+ * The past is drawn in quarter-hour readings (a flowbox may report every 1 s to 1 h, docs/protocol.md),
+ * uses starting in quarter-hour steps on the hour: the rollups are hours and days, so the graphs
+ * are what minute readings would draw, for a fraction of the time (docs/performance.md "Demo start").
  */
 export const HISTORY_INTERVAL_S = 900;
 
