@@ -90,5 +90,5 @@ describe('the demo history (issue #15)', () => {
     // A second start (or the zone's flowbox paired again) adds nothing.
     expect(await seedDemoHistory(db, [{ zone, flowboxId: randomUUID() }], NOW)).toBe(0);
     expect(await totals(zone.path.zoneId)).toEqual(written);
-  });
+  }, 60_000);
 });
