@@ -28,6 +28,8 @@ export default async function setup(project: TestProject) {
     MQTT_PORT: String(mqttPort),
     LOG_LEVEL: 'warn',
     DEMO: 'true',
+    // The demo fleet's leak episodes would close the washrooms' water under other tests' feet.
+    DEMO_LEAKS: 'false',
     ACCESS_TOKEN_TTL: String(E2E_ACCESS_TOKEN_TTL),
     PUBLIC_URL: `http://127.0.0.1:${port}`,
   });

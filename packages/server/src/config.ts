@@ -104,6 +104,9 @@ const EnvSchema = z.object({
   FLOWBOX_ADMIN_PASSWORD: passwordField.optional(),
   DEMO: flag.optional(),
   DEMO_FLEET: flag.optional(),
+  DEMO_HISTORY: flag.optional(),
+  DEMO_LEAKS: flag.optional(),
+  DEMO_FIRST_LEAK_S: count(0, 86_400, 600),
   LOG_LEVEL: z
     .enum(
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
@@ -183,6 +186,10 @@ export type Config = {
   demo: boolean;
   /** Simulated flowboxes paired to the demo zones (src/demo/fleet.ts); only with demo data. */
   demoFleet: boolean;
+  /** The demo zones' past consumption written on first start (src/demo/history.ts); with the demo fleet. */
+  demoHistory: boolean;
+  /** The demo fleet's leak episodes (src/demo/leaks.ts): seconds before the first; false: none. */
+  demoLeaks: { firstAfterS: number } | false;
   logLevel: string;
   accessTokenTtl: number;
   refreshTokenTtl: number;
@@ -245,6 +252,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     demo: e.DEMO ?? !e.DATABASE_URL,
     demoFleet: (e.DEMO ?? !e.DATABASE_URL) && (e.DEMO_FLEET ?? true),
+    demoHistory: e.DEMO_HISTORY ?? true,
+    demoLeaks: (e.DEMO_LEAKS ?? true) && { firstAfterS: e.DEMO_FIRST_LEAK_S },
     logLevel: e.LOG_LEVEL,
     accessTokenTtl: e.ACCESS_TOKEN_TTL,
     refreshTokenTtl: e.REFRESH_TOKEN_TTL,

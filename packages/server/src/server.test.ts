@@ -87,7 +87,8 @@ describe('npm start on embedded defaults', () => {
     await server.close();
     await expect(fetch(`http://127.0.0.1:${metricsPort}/metrics`)).rejects.toThrow();
     running.pop();
-  });
+    // A first start pairs the demo fleet and writes its history (docs/performance.md "Demo start").
+  }, 90_000);
 
   it('keeps every record after a restart, and seeds the demo only once', async () => {
     const server = await startServer(await embeddedConfig(dataDir));

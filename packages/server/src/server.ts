@@ -105,6 +105,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
             `mqtt://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.mqttPort}`,
           dataDir: config.dataDir,
           log: app.log,
+          history: config.demoHistory,
+          leaks: config.demoLeaks && { firstAfterMs: config.demoLeaks.firstAfterS * 1000 },
+          now: services.context.now,
         })
       : { running: 0, stop: async () => undefined };
     // The devices say goodbye before the broker and the database they talk to go away.

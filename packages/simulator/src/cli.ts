@@ -23,11 +23,13 @@ import {
   type WaterPointSpec,
   type ZoneSpec,
 } from './consumption.ts';
+import { exampleFleet } from './example-fleet.ts';
 import { createFleet, type FleetOptions, type OfflinePeriod } from './fleet.ts';
 
 export const HELP = `flowbox-sim: simulated flowboxes speaking the device protocol (docs/protocol.md)
 
 Usage: flowbox-sim [options]
+       flowbox-sim example-fleet     print an example --devices file (README "fleet.json")
 
 Broker and devices
   --broker <url>            MQTT broker (default mqtt://127.0.0.1:1883)
@@ -79,7 +81,8 @@ Examples
   flowbox-sim --load --count 5000 --interval 10 --report 5
 `;
 
-type DeviceEntry = {
+/** One device of a `--devices` file (README "fleet.json"). */
+export type FleetFileEntry = {
   serial: string;
   username?: string;
   password?: string;
@@ -93,7 +96,7 @@ type DeviceEntry = {
 
 export type CliOptions = {
   brokerUrl: string;
-  devices: DeviceEntry[];
+  devices: FleetFileEntry[];
   pair: boolean;
   zone: ZoneSpec;
   model: FlowboxModel;
@@ -143,15 +146,20 @@ function parseWaterPoints(value: string): WaterPointSpec[] {
   });
 }
 
-function parseDevicesFile(path: string): DeviceEntry[] {
+function parseDevicesFile(path: string): FleetFileEntry[] {
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new CliError(`--devices: cannot read ${path}: ${(error as Error).message}`);
   }
+  return parseDevices(json, path);
+}
+
+/** A fleet file's content (parsed JSON) checked entry by entry; `source` names it in errors. */
+export function parseDevices(json: unknown, source: string): FleetFileEntry[] {
   if (!Array.isArray(json) || json.length === 0)
-    throw new CliError(`--devices: ${path} must hold a non-empty JSON array`);
+    throw new CliError(`--devices: ${source} must hold a non-empty JSON array`);
   return json.map((entry: unknown, index) => {
     if (
       typeof entry !== 'object' ||
@@ -161,7 +169,7 @@ function parseDevicesFile(path: string): DeviceEntry[] {
     )
       throw new CliError(`--devices: entry ${index} has no "serial"`);
     serialOf('devices', entry.serial);
-    const e = entry as DeviceEntry;
+    const e = entry as FleetFileEntry;
     if (e.profile !== undefined) oneOf('devices', e.profile, ZONE_PROFILES);
     if (e.model !== undefined) oneOf('devices', e.model, FLOWBOX_MODELS);
     if (e.water_temperature !== undefined) oneOf('devices', e.water_temperature, WATER_TEMPERATURES);
@@ -221,7 +229,7 @@ export function parseCliOptions(argv: string[]): CliOptions | 'help' {
   }
   const prefix = v['serial-prefix'];
   const count = numberIn('count', v.count, 1, 100_000, true);
-  const devices: DeviceEntry[] = v.devices
+  const devices: FleetFileEntry[] = v.devices
     ? parseDevicesFile(v.devices)
     : Array.from({ length: count }, (_, i) => ({
         serial: serialOf('serial-prefix', `${prefix}-${String(i + 1).padStart(4, '0')}`),
@@ -317,6 +325,10 @@ export async function runCli(
   out: Output = { log: console.log, error: console.error },
   stop?: AbortSignal,
 ): Promise<number> {
+  if (argv[0] === 'example-fleet') {
+    out.log(JSON.stringify(exampleFleet(), null, 2));
+    return 0;
+  }
   let options;
   try {
     options = parseCliOptions(argv);

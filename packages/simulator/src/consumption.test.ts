@@ -147,4 +147,15 @@ describe('faults', () => {
     expect(model.advance(noon, noon + HOUR, false)).toEqual({ volumeL: 0, flowS: 0 });
     expect(model.advance(noon + HOUR, noon + HOUR + MINUTE, true).volumeL).toBeGreaterThan(60);
   });
+
+  it('that end when the valve closes stay over once it opens again, the others flow again', () => {
+    const ending: FaultSpec = { kind: 'burst_pipe', endsWhenValveCloses: true };
+    const model = new ConsumptionModel(quiet, 'one_inch_v1', seededRandom(1), [
+      ending,
+      { kind: 'slow_leak' },
+    ]);
+    expect(model.advance(atNight, atNight + MINUTE, true).volumeL).toBeCloseTo(64.05, 3);
+    expect(model.advance(atNight + MINUTE, atNight + 2 * MINUTE, false).volumeL).toBe(0);
+    expect(model.advance(atNight + 2 * MINUTE, atNight + 3 * MINUTE, true).volumeL).toBeCloseTo(0.05, 3);
+  });
 });

@@ -219,6 +219,11 @@ export type FaultSpec = {
   until?: number;
   /** Overrides the kind's flow, litres a minute. */
   flowLpm?: number;
+  /**
+   * The fault is over once the valve closes (the plumber called by the alert fixes it while the
+   * water is off): reopening the valve does not bring it back. Otherwise it flows again on reopening.
+   */
+  endsWhenValveCloses?: boolean;
 };
 
 /**
@@ -293,6 +298,15 @@ export type IntervalReading = { volumeL: number; flowS: number };
 /** At most this step when sampling starts, so the hour weights apply where they should. */
 const SAMPLE_STEP_MS = 60_000;
 
+export type ConsumptionOptions = {
+  /**
+   * Step of sampling when uses start, SAMPLE_STEP_MS by default. A whole fraction of the hour on
+   * the hour (a quarter hour for past readings of that interval) keeps each hour's weight, for a
+   * fraction of the work; uses then start anywhere in the step, as in a minute.
+   */
+  sampleStepMs?: number;
+};
+
 /**
  * One zone's consumption, advanced interval by interval. Pure apart from its seeded randomness: the
  * same seed and the same calls give the same litres.
@@ -308,6 +322,7 @@ export class ConsumptionModel {
     private readonly model: FlowboxModel,
     private readonly random: Random,
     private faults: readonly FaultSpec[] = [],
+    private readonly options: ConsumptionOptions = {},
   ) {
     this.localTime = localTimeReader(zone.timezone);
     this.weekend = new Set(zone.weekend ?? ['saturday', 'sunday']);
@@ -329,10 +344,11 @@ export class ConsumptionModel {
    */
   advance(from: number, to: number, valveOpen: boolean): IntervalReading {
     if (!valveOpen) {
-      this.draws = [];
+      this.valveClosed();
       return { volumeL: 0, flowS: 0 };
     }
-    for (let t = from; t < to; t += SAMPLE_STEP_MS) this.startUses(t, Math.min(to, t + SAMPLE_STEP_MS));
+    const step = this.options.sampleStepMs ?? SAMPLE_STEP_MS;
+    for (let t = from; t < to; t += step) this.startUses(t, Math.min(to, t + step));
     let volumeL = 0;
     const segments: Array<[number, number]> = [];
     for (const draw of this.draws) {
@@ -357,6 +373,12 @@ export class ConsumptionModel {
       volumeL: Math.round(Math.min(volumeL, capL) * 1000) / 1000,
       flowS: Math.round(unionLength(segments) / 1000),
     };
+  }
+
+  /** The valve closed: uses in progress stop, and so do the faults that end with it. */
+  valveClosed(): void {
+    this.draws = [];
+    this.faults = this.faults.filter((fault) => !fault.endsWhenValveCloses);
   }
 
   private startUses(from: number, to: number): void {

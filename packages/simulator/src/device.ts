@@ -689,6 +689,7 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
     // Water measured so far flowed with the valve as it was.
     this.measureUntil(this.clock.now());
     this.status.valve = valve;
+    if (valve === 'closed') this.consumption.valveClosed();
   }
 
   private emitEvent(event: DistributiveOmit<DeviceEvent, 'v' | 'seq' | 'at'>): void {

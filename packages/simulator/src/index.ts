@@ -23,3 +23,4 @@ export {
   type DeviceOptions,
 } from './device.ts';
 export { createFleet, type Fleet, type FleetOptions, type FleetStats, type OfflinePeriod } from './fleet.ts';
+export { pastReadings, type PastReading, type PastReadingsOptions } from './history.ts';

@@ -2,7 +2,7 @@ import { asc, eq, inArray, max } from 'drizzle-orm';
 import type { FlowboxModel, WaterPointType, WaterTemperature, Weekday, ZoneProfile } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
 import { withZoneScope, zonesUnder } from '../db/scope.ts';
-import { buildings, flowboxReceipts, sites, waterPoints, zones } from '../db/schema.ts';
+import { appSettings, buildings, flowboxReceipts, sites, waterPoints, zones } from '../db/schema.ts';
 import type { ZonePath } from '../http/params.ts';
 
 /** What a simulated flowbox needs to know of the zone it is fitted in. */
@@ -77,4 +77,25 @@ export async function lastEventSequence(db: Db, flowboxId: string): Promise<numb
     .from(flowboxReceipts)
     .where(eq(flowboxReceipts.flowboxId, flowboxId));
   return row?.last ?? 0;
+}
+
+/** The setting that says a demo zone's past consumption was written (src/demo/history.ts). */
+const historyKey = (zoneId: string) => `demo_history:${zoneId}`;
+
+/** Whether the zone's past consumption was written already. */
+export async function hasHistory(db: Db, zoneId: string): Promise<boolean> {
+  const [row] = await db
+    .select()
+    .from(appSettings)
+    .where(eq(appSettings.key, historyKey(zoneId)));
+  return row !== undefined;
+}
+
+/** Records that the zone's past consumption was written: what, from when to when. */
+export async function markHistory(
+  db: Db,
+  zoneId: string,
+  written: { flowboxId: string; from: string; until: string; readings: number },
+): Promise<void> {
+  await db.insert(appSettings).values({ key: historyKey(zoneId), value: written });
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createDevice, createFleet, type DeviceCredentials } from '@flowbox/simulator';
+import { createDevice, createFleet, systemClock, type DeviceCredentials } from '@flowbox/simulator';
 import { z } from 'zod';
 import { makeActor, type Actor } from '../access/access.ts';
 import type { Db } from '../db/client.ts';
@@ -10,6 +10,11 @@ import { findFlowboxBySerial, liveSecretHash, secretMatches } from '../flowboxes
 import { DEMO_ACCOUNTS, DEMO_FLEET_ZONES } from '../seed/index.ts';
 import { findUserByEmail } from '../users/index.ts';
 import { lastEventSequence, zonesOfCustomer, type FleetZone } from './fleet.repo.ts';
+import { DEMO_SEED, seedDemoHistory, zoneSpec } from './history.ts';
+import { playDemoLeaks } from './leaks.ts';
+
+/** The first leak episode, when the caller does not say: ten minutes after start. */
+const DEMO_FIRST_LEAK_MS = 600_000;
 import type { FlowboxesService } from '../flowboxes/flowboxes.service.ts';
 
 type Logger = { info: (obj: object, msg: string) => void; warn: (obj: object, msg: string) => void };
@@ -23,6 +28,12 @@ export type DemoFleetOptions = {
   log: Logger;
   /** How long one device's pairing may take before it is given up (and logged). */
   pairingTimeoutMs?: number;
+  /** Write the demo zones' past consumption (history.ts) before the devices run; true by default. */
+  history?: boolean;
+  /** The leak episodes (leaks.ts): how long after start the first one begins; false: none. */
+  leaks?: { firstAfterMs: number } | false;
+  /** The server's clock: where the history ends. */
+  now?: () => Date;
 };
 
 export type DemoFleet = {
@@ -45,6 +56,7 @@ type SavedDevice = z.output<typeof FleetFileSchema>['devices'][number];
 /** A device ready to run: paired, with working credentials and the counters to continue from. */
 type ReadyDevice = {
   zone: FleetZone;
+  flowboxId: string;
   credentials: DeviceCredentials;
   firstTelemetrySeq: number;
   firstEventSeq: number;
@@ -88,21 +100,18 @@ async function runFleet(options: DemoFleetOptions): Promise<DemoFleet> {
   const devices = ready.filter((device): device is ReadyDevice => device !== null);
   writeFleetFile(options.dataDir, devices);
   if (devices.length === 0) return NO_FLEET;
+  if (options.history ?? true) {
+    const started = Date.now();
+    const written = await seedDemoHistory(db, devices, (options.now ?? (() => new Date()))());
+    if (written > 0) log.info({ zones: written, ms: Date.now() - started }, 'demo history written');
+  }
   const fleet = createFleet({
     brokerUrl: options.brokerUrl,
-    seed: 2026,
+    seed: DEMO_SEED,
     devices: devices.map((device) => ({
       serial: device.credentials.username,
       credentials: device.credentials,
-      zone: {
-        profile: device.zone.profile,
-        timezone: device.zone.timezone,
-        weekend: device.zone.weekend,
-        water_points: device.zone.waterPoints.map((point) => ({
-          type: point.type,
-          ...(point.nominalFlowLpm === null ? {} : { nominal_flow_lpm: point.nominalFlowLpm }),
-        })),
-      },
+      zone: zoneSpec(device.zone),
       model: device.zone.model,
       waterTemperature: device.zone.waterTemperature,
       firstTelemetrySeq: device.firstTelemetrySeq,
@@ -118,7 +127,25 @@ async function runFleet(options: DemoFleetOptions): Promise<DemoFleet> {
     return NO_FLEET;
   }
   log.info({ count: devices.length }, 'demo fleet running');
-  return { running: devices.length, stop: () => fleet.stop() };
+  const leaks =
+    options.leaks === false
+      ? undefined
+      : playDemoLeaks(
+          devices.map((device, i) => ({ zone: device.zone.name, device: fleet.devices[i]! })),
+          {
+            startMs: systemClock.now(),
+            firstAfterMs: options.leaks?.firstAfterMs ?? DEMO_FIRST_LEAK_MS,
+            clock: systemClock,
+            log,
+          },
+        );
+  return {
+    running: devices.length,
+    stop: async () => {
+      leaks?.stop();
+      await fleet.stop();
+    },
+  };
 }
 
 /** The demo customer manager, as the service calls see a signed-in user (no session behind it). */
@@ -147,15 +174,16 @@ async function readyDevice(
   if (saved && located && (await stillPaired(options.db, zone, located, saved))) {
     return {
       zone,
+      flowboxId: located.flowbox.id,
       credentials: { username: serial, password: saved.password },
       firstTelemetrySeq: (located.flowbox.lastSequence ?? 0) + 1,
       firstEventSeq: (await lastEventSequence(options.db, located.flowbox.id)) + 1,
     };
   }
   if (located) await removeFlowbox(options.flowboxes, actor, located);
-  const credentials = await pairDevice(options, actor, zone, serial);
+  const paired = await pairDevice(options, actor, zone, serial);
   options.log.info({ serial, zone: zone.name }, 'demo flowbox paired');
-  return { zone, credentials, firstTelemetrySeq: 1, firstEventSeq: 1 };
+  return { zone, ...paired, firstTelemetrySeq: 1, firstEventSeq: 1 };
 }
 
 async function stillPaired(
@@ -182,7 +210,7 @@ async function pairDevice(
   actor: Actor,
   zone: FleetZone,
   serial: string,
-): Promise<DeviceCredentials> {
+): Promise<{ flowboxId: string; credentials: DeviceCredentials }> {
   const factorySecret = randomBytes(32).toString('base64url');
   const prepared = await options.flowboxes.prepare(actor, zone.path, {
     serial,
@@ -215,7 +243,7 @@ async function pairDevice(
     );
   });
   try {
-    return await Promise.race([answer, late]);
+    return { flowboxId: prepared.id, credentials: await Promise.race([answer, late]) };
   } finally {
     clearTimeout(timer);
   }

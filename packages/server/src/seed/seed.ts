@@ -3,6 +3,7 @@ import {
   ROLES,
   addBillingPeriods,
   localDate,
+  nextRenewal,
   type OpeningHours,
   type PriceRange,
   type WaterPointType,
@@ -11,7 +12,16 @@ import {
 import { hashPassword } from '../auth/index.ts';
 import { insertPlan, insertVersion, insertSubscription } from '../billing/index.ts';
 import type { Db } from '../db/client.ts';
-import { appSettings, buildings, customers, floors, sites, waterPoints, zones } from '../db/schema.ts';
+import {
+  appSettings,
+  buildings,
+  customers,
+  floors,
+  sites,
+  waterPoints,
+  zoneAutomation,
+  zones,
+} from '../db/schema.ts';
 import { findUserByEmail, insertUser } from '../users/index.ts';
 
 type Logger = { info: (obj: object, msg: string) => void; warn: (obj: object, msg: string) => void };
@@ -134,6 +144,8 @@ type DemoZone = {
   serviceLevel: 'basic' | 'premium';
   /** Left without a simulated flowbox, for a newcomer to pair one (README "Demo fleet"). */
   leftToPair?: true;
+  /** Automatic closing on (docs/automation.md), margins in the building's unit. */
+  automaticClosing?: { volumeMargin: string; durationMinutes: number };
   points: { label: string; type: WaterPointType; location: string; flow: string }[];
 };
 type DemoBuilding = {
@@ -176,6 +188,9 @@ const DEMO_BUILDINGS: DemoBuilding[] = [
         profile: 'sanitary',
         waterTemperature: 'cold',
         serviceLevel: 'premium',
+        // Sixty litres in one flow is a burst pipe, not a washroom (a flush is 5 to 9 litres);
+        // the demo fleet's leaks close it now and then (src/demo/leaks.ts).
+        automaticClosing: { volumeMargin: '0.06', durationMinutes: 30 },
         points: [
           { label: 'Toilet 1', type: 'toilet', location: 'Men’s washroom', flow: '6' },
           { label: 'Toilet 2', type: 'toilet', location: 'Women’s washroom', flow: '6' },
@@ -304,17 +319,30 @@ const DEMO_PLANS: DemoPlan[] = [
   },
 ];
 
-/** The first price of the demo plans: before any demo subscription starts (they start on seeding). */
-const DEMO_PLAN_FROM = '2026-01-01';
+/**
+ * Months of past consumption the demo zones hold before this one (src/demo/history.ts): two
+ * years, so the year window's comparison with the twelve months before it is a whole year against
+ * a whole year (13 months would leave it comparing with one month, "+500 %"), and every month has
+ * its year-before match.
+ */
+export const DEMO_HISTORY_MONTHS = 24;
+
+/** The demo's first day of history: the first of the month DEMO_HISTORY_MONTHS before today's. */
+export function demoHistoryStart(today: string): string {
+  return addBillingPeriods(`${today.slice(0, 7)}-01`, 'monthly', -DEMO_HISTORY_MONTHS);
+}
 
 async function seedPlan(tx: Db, demo: DemoPlan): Promise<string> {
+  // The price holds from before any building's first day of history (a month of margin: the
+  // buildings' todays may differ from UTC's), so every past month has its cost.
+  const fromDate = addBillingPeriods(demoHistoryStart(localDate(new Date(), 'UTC')), 'monthly', -1);
   const plan = await insertPlan(tx, { name: demo.name, isDefault: true, regions: [demo.country] });
   await insertVersion(
     tx,
     {
       planId: plan.id,
       version: 1,
-      fromDate: DEMO_PLAN_FROM,
+      fromDate,
       billingType: 'monthly',
       acquisitionType: 'pay_as_you_go_fee',
       currency: demo.currency,
@@ -392,15 +420,27 @@ async function seedBuilding(tx: Db, siteId: string, planId: string, demo: DemoBu
         nominalFlowLpm: point.flow,
       })),
     );
-    // Subscribed from the building's today, as choosing a plan does (docs/billing.md), at the
-    // service level the zone row was given above (its copy of the subscription's).
+    if (zone.automaticClosing)
+      await tx.insert(zoneAutomation).values({
+        zoneId: row!.id,
+        automaticClosingEnabled: true,
+        volumeMarginEnabled: true,
+        volumeMargin: zone.automaticClosing.volumeMargin,
+        volumeMarginUnit: demo.volumeUnit,
+        durationMarginEnabled: true,
+        durationMarginMinutes: zone.automaticClosing.durationMinutes,
+      });
+    // Subscribed since the first day of the demo's history (src/demo/history.ts), so its costs and
+    // billing periods are there too, at the service level the zone row was given above (its copy
+    // of the subscription's); renewed up to the building's today.
     const today = localDate(new Date(), demo.timezone);
+    const startDate = demoHistoryStart(today);
     await insertSubscription(tx, {
       zoneId: row!.id,
       planId,
       serviceLevel: zone.serviceLevel,
-      startDate: today,
-      renewalDate: addBillingPeriods(today, 'monthly', 1),
+      startDate,
+      renewalDate: nextRenewal(startDate, 'monthly', today),
     });
   }
 }

@@ -1,7 +1,7 @@
 import { placeBatch, type Telemetry } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
 import type { StoredReading } from './hooks.ts';
-import { compare, rollUp, type Candidate } from './rollups.ts';
+import { compare, rollUp, type Candidate, type RolledReading } from './rollups.ts';
 import {
   findReadyFlowboxes,
   upsertDaily,
@@ -150,4 +150,21 @@ export async function storeBatch(tx: Db, batch: readonly BatchEntry[], now: Date
     zones.set(r.zoneId, c.located.scope);
   }
   return { outcomes, stored, zones, found, newest };
+}
+
+/**
+ * Readings that never came through the broker (the demo's past, src/demo/history.ts) added to the
+ * hourly and daily rollups: summed by the same `rollUp` and written by the same upserts as the live
+ * batches, so every screen reads them as it reads live ones. No raw reading is stored (nothing reads
+ * them back: graphs, comparisons and costs read the rollups), no latest figures, no listeners.
+ * One flowbox's readings together (rollUp gathers each flowbox's hours on their own).
+ */
+export async function addToRollups(
+  tx: Db,
+  readings: readonly RolledReading[],
+): Promise<{ hourly: number; daily: number }> {
+  const { hourly, daily } = rollUp(readings);
+  await upsertHourly(tx, hourly);
+  await upsertDaily(tx, daily);
+  return { hourly: hourly.length, daily: daily.length };
 }

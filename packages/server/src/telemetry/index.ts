@@ -2,3 +2,5 @@
 export { TelemetryHooks, type StoredReading, type TelemetryListener } from './hooks.ts';
 export { TelemetryWriter, type Outcome, type WriterOptions } from './writer.ts';
 export { dayOf, hourOf, placedAt } from './time.ts';
+export { addToRollups } from './batch-store.ts';
+export type { RolledReading } from './rollups.ts';

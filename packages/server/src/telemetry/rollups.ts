@@ -6,12 +6,18 @@ export const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** A reading of a batch, with its flowbox, its place in the batch and when it is placed. */
 export type Candidate = { reading: ReadingRow; located: BatchFlowbox; entry: number; placedAt: Date };
 
+/** What summing a reading needs: its figures, and its building's time zone (the local day). */
+export type RolledReading = {
+  reading: Omit<ReadingRow, 'seq' | 'intervalS'>;
+  located: Pick<BatchFlowbox, 'timezone'>;
+};
+
 /**
  * Hourly and daily sums of readings (per zone, flowbox and hour or local day), in key order. The
  * readings come sorted by flowbox, so each flowbox's hours and days are gathered on their own,
  * keyed by number and by the (shared, cached) day string: no key built per reading.
  */
-export function rollUp(readings: readonly Candidate[]): { hourly: HourlyRow[]; daily: DailyRow[] } {
+export function rollUp(readings: readonly RolledReading[]): { hourly: HourlyRow[]; daily: DailyRow[] } {
   const hourly: HourlyRow[] = [];
   const daily: DailyRow[] = [];
   let flowboxId: string | undefined;

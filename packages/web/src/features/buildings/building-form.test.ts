@@ -1,6 +1,7 @@
 import { BuildingCreateSchema, CountrySchema, CURRENCIES, TimezoneSchema } from '@flowbox/shared';
 import { describe, expect, it } from 'vitest';
-import { buildingFormValues, buildingPayload, regionOf } from './building-form.ts';
+import { regionOf } from './building-defaults.ts';
+import { buildingFormValues, buildingPayload } from './building-form.ts';
 import { countryOptions, currencyOptions, timezoneOptions } from './options.ts';
 
 describe('the choices offered by the building form', () => {
@@ -27,7 +28,7 @@ describe('the choices offered by the building form', () => {
 });
 
 describe('building form values', () => {
-  const locale = { locale: 'fr-FR', timezone: 'Europe/Paris' };
+  const locale = { language: 'fr', locale: 'fr-FR', timezone: 'Europe/Paris' } as const;
 
   it('starts a new building in the manager’s region, the type left to choose', () => {
     const values = buildingFormValues(undefined, locale);

@@ -7,6 +7,7 @@ import {
 import type { DefaultValues } from 'react-hook-form';
 import type { z } from 'zod';
 import { isClosedWeek, openingHoursValueOf } from '../../components/forms/OpeningHoursField.tsx';
+import { buildingDefaults, type ManagerPlace } from './building-defaults.ts';
 
 /** What the building form hands over once the shared schema has checked it. */
 export type BuildingValues = z.output<typeof BuildingCreateSchema>;
@@ -17,21 +18,13 @@ export function browserTimezone(): string {
 }
 
 /**
- * "fr-FR" → "FR": a new building is most likely in the manager's own country. A locale without a
- * region ("fr") names no country: guessing one would put buildings in the wrong place unnoticed.
- */
-export function regionOf(locale: string): string | undefined {
-  const region = new Intl.Locale(locale).region;
-  return region && /^[A-Z]{2}$/.test(region) ? region : undefined;
-}
-
-/**
- * Starting values: the record's, or for a new building the usual choices of the manager's region
- * (the type stays unchosen, so the schema asks for it: spec §5 "Please select an option").
+ * Starting values: the record's, or for a new building the usual choices of the manager's language
+ * and place (building-defaults.ts; the type stays unchosen, so the schema asks for it: spec §5
+ * "Please select an option").
  */
 export function buildingFormValues(
   building: Building | undefined,
-  locale: { locale: string; timezone: string },
+  place: ManagerPlace,
 ): DefaultValues<BuildingCreateInput> {
   if (building) {
     return {
@@ -53,20 +46,21 @@ export function buildingFormValues(
       price_per_unit: building.price_per_unit,
     };
   }
+  const defaults = buildingDefaults(place);
   return {
     name: '',
     address: '',
     city: '',
     zipCode: '',
-    country: regionOf(locale.locale) ?? '',
+    country: defaults.country,
     nbfloor: null,
     occupants: null,
     nbequipment: null,
     opening_hours: openingHoursValueOf(null),
-    timezone: locale.timezone,
-    volume_unit: 'm3',
-    currency: 'EUR',
-    first_day_of_week: 'monday',
+    timezone: defaults.timezone,
+    volume_unit: defaults.volume_unit,
+    currency: defaults.currency,
+    first_day_of_week: defaults.first_day_of_week,
     weekend: [...DEFAULT_WEEKEND],
     price_per_unit: null,
   };

@@ -67,7 +67,7 @@ type BuildingFormProps = {
 export function BuildingForm({ building, submitLabel, cancelTo, onSubmit }: BuildingFormProps) {
   const { t, language } = useLanguage();
   const [defaults] = useState(() =>
-    buildingFormValues(building, { locale: navigator.language, timezone: browserTimezone() }),
+    buildingFormValues(building, { language, locale: navigator.language, timezone: browserTimezone() }),
   );
   const {
     register,
