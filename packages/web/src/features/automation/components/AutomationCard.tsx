@@ -13,6 +13,8 @@ import {
   useUpdateAutomation,
   type AutomationZoneRef,
 } from '../api/automation.ts';
+import { formatVolume } from '../../consumption/index.ts';
+import { flowNow } from '../flow.ts';
 import { AutomationSettingsDialog } from './AutomationSettingsDialog.tsx';
 import { ExitAutomationDialog } from './ExitAutomationDialog.tsx';
 
@@ -108,7 +110,7 @@ function AutomationDetails({ zoneRef, automation }: { zoneRef: AutomationZoneRef
     automation.detection_blocked_until && Date.parse(automation.detection_blocked_until) > shownAt
       ? automation.detection_blocked_until
       : null;
-  const event = automation.event;
+  const flow = flowNow(automation, shownAt);
   return (
     <>
       <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">{t('automation.description')}</p>
@@ -129,17 +131,27 @@ function AutomationDetails({ zoneRef, automation }: { zoneRef: AutomationZoneRef
                 ? t('automation.minutes', { count: automation.duration_margin_minutes })
                 : t('automation.margin_off'),
           },
-          {
-            label: t('automation.current_flow'),
-            value: event
-              ? t('automation.flow_value', {
-                  volume: event.volume_l,
-                  unit: 'L',
-                  minutes: event.flow_minutes,
-                  since: formatDateTime(event.started_at, language),
-                })
-              : t('automation.no_flow'),
-          },
+          flow.state === 'stopped'
+            ? {
+                label: t('automation.last_flow'),
+                value: t('automation.flow_stopped', {
+                  volume: formatVolume(flow.volume, unit, language),
+                  minutes: flow.minutes,
+                  since: formatDateTime(flow.since, language),
+                  stopped: formatDateTime(flow.stoppedAt, language),
+                }),
+              }
+            : {
+                label: t('automation.current_flow'),
+                value:
+                  flow.state === 'running'
+                    ? t('automation.flow_value', {
+                        volume: formatVolume(flow.volume, unit, language),
+                        minutes: flow.minutes,
+                        since: formatDateTime(flow.since, language),
+                      })
+                    : t('automation.no_flow'),
+              },
         ]}
       />
       {blocked && (
