@@ -135,6 +135,27 @@ export async function hourlyVolumes(
   return rows.map((r) => ({ zoneId: r.zone_id, hour: Number(r.hour) * 1000, volumeMl: Number(r.volume_ml) }));
 }
 
+/** A stretch of one zone's consumption: from `from` to `to`, which may fall inside an hour. */
+export type ZoneStretch = { zoneId: string; from: Date; to: Date };
+
+/**
+ * The millilitres of every stretch, summed: whole hours in full, the hour `to` falls in by its
+ * elapsed share (flow inside an hour is not placed in time, as in the day window's "to date").
+ * One statement whatever the number of stretches.
+ */
+export async function stretchesVolumeMl(db: Db, stretches: ZoneStretch[]): Promise<number> {
+  if (stretches.length === 0) return 0;
+  const result = await db.execute(sql`
+    SELECT coalesce(sum(CASE WHEN h.hour + interval '1 hour' <= s.upto THEN h.volume_ml::float8
+      ELSE h.volume_ml * extract(epoch FROM (s.upto - h.hour)) / 3600 END), 0)::text AS volume_ml
+    FROM unnest(${uuidArray(stretches.map((s) => s.zoneId))},
+      ${`{${stretches.map((s) => s.from.toISOString()).join(',')}}`}::timestamptz[],
+      ${`{${stretches.map((s) => s.to.toISOString()).join(',')}}`}::timestamptz[]) AS s(zone_id, since, upto)
+    JOIN ${consumptionHourly} AS h ON h.zone_id = s.zone_id AND h.hour >= s.since AND h.hour < s.upto`);
+  const [row] = (result as unknown as { rows: { volume_ml: string }[] }).rows;
+  return Number(row?.volume_ml ?? 0);
+}
+
 /** One zone's hourly rows per flowbox in [from, to): the premium device details. */
 export async function flowboxHours(db: Db, zoneId: string, from: Date, to: Date) {
   return db

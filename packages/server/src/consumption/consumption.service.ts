@@ -41,6 +41,7 @@ import {
   pricingOf,
   scopeZones,
   segmentVolumes,
+  stretchesVolumeMl,
   type DailyVolume,
   type ScopeZone,
   type ZoneFilter,
@@ -72,7 +73,15 @@ import {
   type ScopeSettings,
   type ZoneFigures,
 } from './figures.ts';
-import { addDays, dailyPlan, localDate, planWindow, type Bucket, type WindowPlan } from './windows.ts';
+import {
+  addDays,
+  dailyPlan,
+  localDate,
+  planWindow,
+  startOfLocalDay,
+  type Bucket,
+  type WindowPlan,
+} from './windows.ts';
 
 export type ScopePath =
   | { scope: 'zone'; path: ZonePath }
@@ -380,7 +389,8 @@ export class ConsumptionService {
 
   /**
    * Today's figures over every zone the actor may see (dashboard `/`): each building's own local
-   * day so far, against the average of the same weekday of the 4 weeks before (whole days).
+   * day so far, against the average of the same weekday of the 4 weeks before up to the same local
+   * time (and that average's whole day, for reference).
    */
   async today(actor: Actor): Promise<DashboardToday> {
     const { db } = this.ctx;
@@ -421,6 +431,17 @@ export class ConsumptionService {
       }
     }
     const average = divideExact(sameWeekdays, exactInteger(4));
+    // What today so far is compared with: the same 4 weekdays, each up to the same local time (a
+    // whole day's average would make every morning look far below usual).
+    const stretches = zones.flatMap((z) => {
+      const day = todayOf.get(z.zoneId)!;
+      const elapsed = now.getTime() - startOfLocalDay(day, z.timezone).getTime();
+      return [7, 14, 21, 28].map((back) => {
+        const from = startOfLocalDay(addDays(day, -back), z.timezone);
+        return { zoneId: z.zoneId, from, to: new Date(from.getTime() + elapsed) };
+      });
+    });
+    const usualToDate = divideExact(ml(Math.round(await stretchesVolumeMl(db, stretches))), exactInteger(4));
     const todayCosts = sumCosts([...costs.values()].map((c) => c.get('today')));
     const byId = new Map(zones.map((z) => [z.zoneId, z]));
     const top = [...perZone]
@@ -444,7 +465,8 @@ export class ConsumptionService {
       currency: settings.currency,
       volume_today: volumeIn(today, settings.unit),
       same_weekday_average: volumeIn(average, settings.unit),
-      comparison: compare(today, average),
+      usual_to_date: volumeIn(usualToDate, settings.unit),
+      comparison: compare(today, usualToDate),
       cost_today: costed.has(settings.currency) ? todayCosts.format(settings.currency) : null,
       other_currencies: todayCosts
         .currencies()

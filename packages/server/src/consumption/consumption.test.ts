@@ -229,8 +229,12 @@ beforeAll(async () => {
   await daily(z1.id, '2026-11-25', 250_000, FLOWBOX_2);
   await hourly(z1.id, '2026-11-25T08:00:00Z', 250_000, FLOWBOX_1, 20);
   await hourly(z1.id, '2026-11-25T09:00:00Z', 250_000, FLOWBOX_2, 30);
-  // Z2: 3 m3 a week ago (a Wednesday), 1.5 m3 today.
+  // Z2: 3 m3 a week ago (a Wednesday), 1.5 m3 today. By 11:30 Paris time that Wednesday (10:30Z, the
+  // time of day the tests run at), 2 m3 and half of the 0.6 m3 of 10:00Z had run; 0.4 m3 came later.
   await daily(z2.id, '2026-11-18', 3_000_000);
+  await hourly(z2.id, '2026-11-18T08:00:00Z', 2_000_000);
+  await hourly(z2.id, '2026-11-18T10:00:00Z', 600_000);
+  await hourly(z2.id, '2026-11-18T20:00:00Z', 400_000);
   await daily(z2.id, '2026-11-25', 1_500_000);
   await daily(z3.id, '2026-11-25', 1_234_567);
   await daily(z4.id, '2026-11-25', 3_785_412);
@@ -510,7 +514,7 @@ describe('day window across the autumn clock change', () => {
 });
 
 describe("today's dashboard", () => {
-  it('sums what the caller sees: today against the same weekday of the 4 weeks before', async () => {
+  it('sums what the caller sees: today so far against the same weekday of the 4 weeks before, by the same time', async () => {
     const paired = { pairingState: 'ready' as const, pairedAt: new Date() };
     await t.db.insert(flowboxes).values([
       { serial: 'DASH-1', zoneId: z1.id, ...paired, connected: true },
@@ -525,12 +529,15 @@ describe("today's dashboard", () => {
       volume_today: '7.020',
       // 3 m3 on Wednesday 18 November, nothing on the three Wednesdays before: 3 / 4.
       same_weekday_average: '0.750',
+      // By the same local time: 2.3 m3 that Wednesday, / 4.
+      usual_to_date: '0.575',
       cost_today: '2.00',
       open_alerts: 0,
       // Paired flowboxes only: the one still at pairing step 1 is not counted.
       devices: { online: 1, offline: 1 },
     });
-    expect(body.comparison.change_pct).toBe('836.0');
+    // Today so far against the usual by this time, not against whole days.
+    expect(body.comparison.change_pct).toBe('1120.8');
     expect(body.top_zones.map((z: { zone_name: string }) => z.zone_name)).toEqual([
       'Z4 pool',
       'Z2 showers',

@@ -206,6 +206,9 @@ export const DashboardTodaySchema = z.object({
   volume_today: volume,
   /** Average of the same weekday over the previous 4 weeks (whole days). */
   same_weekday_average: volume,
+  /** The same average, each day up to the same local time as now: what `comparison` compares today with. */
+  usual_to_date: volume,
+  /** Today so far against `usual_to_date`. */
   comparison: ComparisonSchema,
   cost_today: cost,
   other_currencies: z.array(OtherCurrencyCostSchema),

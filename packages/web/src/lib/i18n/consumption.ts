@@ -57,7 +57,7 @@ export const consumptionEn = {
   'consumption.unit_name.imperial_gallon': 'imperial gallons',
 
   'today.volume': 'Volume today',
-  'today.volume_usual': 'Usual for a {{weekday}}: {{volume}}',
+  'today.volume_usual_to_date': 'Usual for a {{weekday}}: {{volume}} by this time, {{day}} in the whole day',
   'today.cost': 'Cost so far',
   'today.devices': 'Flowboxes',
   'today.online': 'online',
@@ -138,7 +138,8 @@ export const consumptionFr: Record<keyof typeof consumptionEn, string> = {
   'consumption.unit_name.imperial_gallon': 'gallons impériaux',
 
   'today.volume': 'Volume du jour',
-  'today.volume_usual': 'Habituel un {{weekday}} : {{volume}}',
+  'today.volume_usual_to_date':
+    'Habituel un {{weekday}} : {{volume}} à cette heure-ci, {{day}} sur la journée',
   'today.cost': 'Coût jusqu’à présent',
   'today.devices': 'Flowbox',
   'today.online': 'en ligne',

@@ -76,9 +76,10 @@ function Figures({ today }: { today: DashboardToday }) {
           </p>
           {hasUsual && (
             <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-              {t('today.volume_usual', {
+              {t('today.volume_usual_to_date', {
                 weekday,
-                volume: formatVolume(today.same_weekday_average, unit, language),
+                volume: formatVolume(today.usual_to_date, unit, language),
+                day: formatVolume(today.same_weekday_average, unit, language),
               })}
             </p>
           )}
