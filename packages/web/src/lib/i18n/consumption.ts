@@ -21,7 +21,8 @@ export const consumptionEn = {
   'consumption.period': 'Period',
   'consumption.empty': 'No consumption recorded yet',
   'consumption.empty_zone': 'Pair a flowbox in this zone: its readings will appear here within seconds.',
-  'consumption.empty_scope': 'Pair a flowbox in one of the zones: their readings will appear here.',
+  'consumption.empty_scope':
+    'No water was measured here in this period. Each zone’s page says whether its flowbox is paired and connected.',
   'consumption.loading': 'Loading the consumption…',
   'consumption.show_table': 'Show as table',
   'consumption.hide_table': 'Hide the table',
@@ -101,7 +102,8 @@ export const consumptionFr: Record<keyof typeof consumptionEn, string> = {
   'consumption.empty': 'Aucune consommation enregistrée pour l’instant',
   'consumption.empty_zone':
     'Appairez un flowbox dans cette zone : ses relevés apparaîtront ici en quelques secondes.',
-  'consumption.empty_scope': 'Appairez un flowbox dans l’une des zones : ses relevés apparaîtront ici.',
+  'consumption.empty_scope':
+    'Aucune consommation mesurée ici sur cette période. La page de chaque zone indique si son flowbox est appairé et connecté.',
   'consumption.loading': 'Chargement de la consommation…',
   'consumption.show_table': 'Afficher en tableau',
   'consumption.hide_table': 'Masquer le tableau',
