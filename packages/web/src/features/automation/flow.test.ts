@@ -42,10 +42,19 @@ describe("the card's flow line", () => {
     });
   });
 
-  it('says the flow stopped at once when the valve closed after it: no water runs through a closed valve', () => {
+  it('says the flow stopped at once when the valve closed on it: no water runs through a closed valve', () => {
     const closed = automation({ close_confirmed_at: '2026-11-26T04:10:05.000Z' });
-    expect(flowNow(closed, at('2026-11-26T04:10:06Z')).state).toBe('stopped');
-    // A flow after the closing (a valve that does not hold) is still told as running.
+    expect(flowNow(closed, at('2026-11-26T04:10:06Z'))).toMatchObject({
+      state: 'stopped',
+      stoppedAt: '2026-11-26T04:10:00.000Z',
+    });
+    // The reading that measured the minute the valve closed in is dated after the closing.
+    const lastReading = automation({ close_confirmed_at: '2026-11-26T04:09:20.000Z' });
+    expect(flowNow(lastReading, at('2026-11-26T04:10:06Z'))).toMatchObject({
+      state: 'stopped',
+      stoppedAt: '2026-11-26T04:09:20.000Z',
+    });
+    // Flow long after the closing (a valve that does not hold) is still told as running.
     const leaking = automation({ close_confirmed_at: '2026-11-26T04:05:00.000Z' });
     expect(flowNow(leaking, at('2026-11-26T04:10:06Z')).state).toBe('running');
   });

@@ -18,9 +18,20 @@ export function flowNow(automation: Automation, nowMs: number): FlowNow {
   const volume = event.volume_l / Number(LITERS_PER_UNIT[automation.volume_unit]);
   const common = { volume, minutes: event.flow_minutes, since: event.started_at };
   const lastFlow = Date.parse(event.last_flow_at);
-  const closedAfter =
-    automation.close_confirmed_at !== null && Date.parse(automation.close_confirmed_at) >= lastFlow;
-  if (closedAfter || nowMs - lastFlow >= FLOW_GAP_S * 1000)
+  // A reading is dated at the end of the span it measured: flow it reports up to a gap after the
+  // valve's confirmed closing ran before it. Flow later than that is a valve that does not hold.
+  const closedAt = automation.close_confirmed_at;
+  const closedOnIt =
+    closedAt !== null &&
+    Date.parse(event.started_at) <= Date.parse(closedAt) &&
+    lastFlow - Date.parse(closedAt) < FLOW_GAP_S * 1000;
+  if (closedOnIt)
+    return {
+      state: 'stopped',
+      ...common,
+      stoppedAt: lastFlow < Date.parse(closedAt) ? event.last_flow_at : closedAt,
+    };
+  if (nowMs - lastFlow >= FLOW_GAP_S * 1000)
     return { state: 'stopped', ...common, stoppedAt: event.last_flow_at };
   return { state: 'running', ...common };
 }
