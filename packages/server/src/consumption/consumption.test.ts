@@ -515,6 +515,8 @@ describe('day window across the autumn clock change', () => {
 
 describe("today's dashboard", () => {
   it('sums what the caller sees: today so far against the same weekday of the 4 weeks before, by the same time', async () => {
+    // "By the same time" moves with the clock, which has run since the file's start: set it again.
+    await setNow('2026-11-25T10:30:00Z');
     const paired = { pairingState: 'ready' as const, pairedAt: new Date() };
     await t.db.insert(flowboxes).values([
       { serial: 'DASH-1', zoneId: z1.id, ...paired, connected: true },
