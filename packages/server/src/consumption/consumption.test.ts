@@ -532,14 +532,16 @@ describe("today's dashboard", () => {
       // 3 m3 on Wednesday 18 November, nothing on the three Wednesdays before: 3 / 4.
       same_weekday_average: '0.750',
       // By the same local time: 2.3 m3 that Wednesday, / 4.
-      usual_to_date: '0.575',
+      usual_to_date: expect.stringMatching(/^0\.57[56]$/),
       cost_today: '2.00',
       open_alerts: 0,
       // Paired flowboxes only: the one still at pairing step 1 is not counted.
       devices: { online: 1, offline: 1 },
     });
     // Today so far against the usual by this time, not against whole days.
-    expect(body.comparison.change_pct).toBe('1120.8');
+    // 1120.9 % at 10:30:00 sharp; the clock runs on while the test does, and each second moves the
+    // usual's share of the 10:00 hour (0.6 m3 / 3600 / 4), hence the tolerance.
+    expect(Math.abs(Number(body.comparison.change_pct) - 1120.9)).toBeLessThan(2);
     expect(body.top_zones.map((z: { zone_name: string }) => z.zone_name)).toEqual([
       'Z4 pool',
       'Z2 showers',
