@@ -46,6 +46,8 @@ describe.runIf(process.env.FLOWBOX_TEST_PG)('database connections terminated dur
       loadConfig({
         DATABASE_URL: database.url,
         DATA_DIR: mkdtempSync(join(tmpdir(), 'fbx-connloss-')),
+        // Polled every 20 ms: faster than the production rate limit, which counts every request.
+        RATE_LIMIT_PER_MINUTE: '1000000',
         PORT: String(await freePort()),
         MQTT_PORT: String(mqttPort),
         HOST: '127.0.0.1',
