@@ -3,10 +3,17 @@
 // tsx resolve "source", so they never need a build and always see the current code.
 import { defaultClientConditions, defaultServerConditions } from 'vite';
 
-/** Vite/Vitest config fragment: "source" first, then Vite's defaults. */
+const server = { resolve: { conditions: ['source', ...defaultServerConditions] } };
+
+/**
+ * Vite/Vitest config fragment: "source" first, then Vite's defaults. Vitest runs a config's global
+ * setup in an environment of its own (`__vitest__`), which the `ssr` options do not reach: without
+ * it, the browser suite's setup resolved the packages' builds, and failed on a clone never built.
+ */
 export const sourceConditions = {
   resolve: { conditions: ['source', ...defaultClientConditions] },
-  ssr: { resolve: { conditions: ['source', ...defaultServerConditions] } },
+  ssr: server,
+  environments: { ssr: server, __vitest__: server },
 };
 
 /** Node flag for processes that run the sources through tsx. */
