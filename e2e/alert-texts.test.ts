@@ -99,7 +99,14 @@ async function frenchPage(width = 1280): Promise<Page> {
   });
   const page = await context.newPage();
   await signIn(page, DEMO.customer);
+  // The switch also saves French as the profile's language, which the next page load reads: wait for
+  // it (no save comes when the profile is French already), or a quick navigation comes back English.
+  const saved = page.waitForResponse(
+    (r) => r.request().method() !== 'GET' && new URL(r.url()).pathname.endsWith('/update'),
+    { timeout: 15_000 },
+  );
   await page.getByRole('button', { name: 'French' }).click();
+  await saved.catch(() => undefined);
   return page;
 }
 
