@@ -106,7 +106,12 @@ async function frenchPage(width = 1280): Promise<Page> {
     { timeout: 15_000 },
   );
   await page.getByRole('button', { name: 'French' }).click();
-  await saved.catch(() => undefined);
+  // The save's answer carries new tokens, which the page stores once it has read them: a
+  // navigation in between would load with the old ones.
+  await saved.then(
+    () => page.waitForTimeout(1_500),
+    () => undefined,
+  );
   return page;
 }
 
@@ -127,35 +132,41 @@ afterAll(async () => {
 });
 
 describe('alert sentences in the browser', () => {
-  it('tells an abnormal consumption in French, in each building’s unit and local time', async () => {
-    const api = signedIn(DEMO.customer);
-    const page = await frenchPage();
-    for (const [burst, volume, margin] of [
-      // The simulated burst's volume: 0,010 m³ is written 0,01 m³.
-      [m3, /^0,0\d\d? m³$/, '0,01 m³'],
-      [litres, /^\d+(,\d)? L$/, '10 L'],
-    ] as const) {
-      const alert = await alertOf(
-        api,
-        burst.zone.api.split('/').at(-1)!,
-        'abnormal_water_consumption_with_ac',
-      );
-      const started = String(alert.details.event_started_at);
-      await page.goto(`/alerts?zone_id=${alert.zone_id}`);
-      const item = page.getByTestId('alert-item').filter({ hasText: 'eau coupée automatiquement' }).first();
-      await item.waitFor({ timeout: 20_000 });
-      const sentence = (await item.getByTestId('alert-details').textContent()) ?? '';
-      const parts = /^(.+) en (\d+ s|\d+ min) à (\d\d:\d\d), au-delà de la marge de (.+)$/.exec(sentence);
-      expect(parts, sentence).not.toBeNull();
-      expect(parts![1]).toMatch(volume);
-      expect(parts![3]).toBe(parisTime(started));
-      expect(parts![4]).toBe(margin);
-      expect(await item.textContent()).not.toMatch(/volume l|event started|trigger|T\d\d:\d\d:\d\d/);
-      // The zone link leads to the zone page.
-      await item.getByRole('link', { name: burst.zone.name }).click();
-      await page.waitForURL((url) => url.pathname === burst.zone.page);
-    }
-  });
+  // The file's first switch to French saves the profile and renews the tokens under a loaded
+  // machine's feet: one more try, which finds the profile French, keeps the test about its sentence.
+  it(
+    'tells an abnormal consumption in French, in each building’s unit and local time',
+    { retry: 1 },
+    async () => {
+      const api = signedIn(DEMO.customer);
+      const page = await frenchPage();
+      for (const [burst, volume, margin] of [
+        // The simulated burst's volume: 0,010 m³ is written 0,01 m³.
+        [m3, /^0,0\d\d? m³$/, '0,01 m³'],
+        [litres, /^\d+(,\d)? L$/, '10 L'],
+      ] as const) {
+        const alert = await alertOf(
+          api,
+          burst.zone.api.split('/').at(-1)!,
+          'abnormal_water_consumption_with_ac',
+        );
+        const started = String(alert.details.event_started_at);
+        await page.goto(`/alerts?zone_id=${alert.zone_id}`);
+        const item = page.getByTestId('alert-item').filter({ hasText: 'eau coupée automatiquement' }).first();
+        await item.waitFor({ timeout: 20_000 });
+        const sentence = (await item.getByTestId('alert-details').textContent()) ?? '';
+        const parts = /^(.+) en (\d+ s|\d+ min) à (\d\d:\d\d), au-delà de la marge de (.+)$/.exec(sentence);
+        expect(parts, sentence).not.toBeNull();
+        expect(parts![1]).toMatch(volume);
+        expect(parts![3]).toBe(parisTime(started));
+        expect(parts![4]).toBe(margin);
+        expect(await item.textContent()).not.toMatch(/volume l|event started|trigger|T\d\d:\d\d:\d\d/);
+        // The zone link leads to the zone page.
+        await item.getByRole('link', { name: burst.zone.name }).click();
+        await page.waitForURL((url) => url.pathname === burst.zone.page);
+      }
+    },
+  );
 
   it('tells a failed autotest in French, counts it with a plural, and links to the flowbox, whose checks are in words', async () => {
     const api = signedIn(DEMO.customer);
