@@ -11,6 +11,9 @@ const STATUS_OF = {
   'errors.cannot_delete_self': 400,
   'errors.invalid_site_list': 400,
   'errors.invalid_alert_zones': 400,
+  // spec §8 "firmware naming not correct": the uploaded file's name does not say what it declares.
+  'errors.firmware_naming': 400,
+  'errors.firmware_empty': 400,
   // The token of an emailed link (spec §5 `set_password`, `reset_password`): a field of a public
   // form. A bearer token that is not valid is an expired authentication (401), which the web
   // answers with the refresh flow (spec §4).
@@ -35,8 +38,16 @@ const STATUS_OF = {
   'errors.flowbox_not_ready': 409,
   'errors.valve_command_pending': 409,
   'errors.scheduled_closing_not_authorised': 409,
+  'errors.firmware_duplicate': 409,
+  'errors.firmware_withdrawn': 409,
+  'errors.firmware_incompatible': 409,
+  'errors.firmware_update_running': 409,
+  'errors.firmware_zone_locked': 409,
+  'errors.rollout_no_devices': 409,
+  'errors.rollout_state': 409,
   'errors.payload_too_large': 413,
   'errors.image_too_large': 413,
+  'errors.firmware_too_large': 413,
   'errors.image_type': 415,
   'errors.too_many_attempts': 429,
   'errors.rate_limited': 429,

@@ -21,3 +21,5 @@ export * from './billing/index.ts';
 export * from './protocol/index.ts';
 export * from './automation/index.ts';
 export * from './api/images.ts';
+export * from './firmware.ts';
+export * from './api/firmware.ts';

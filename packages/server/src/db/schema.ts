@@ -30,6 +30,10 @@ import {
   type Currency,
   type EmailStatus,
   type EventOrigin,
+  type FirmwareFailureReason,
+  type FirmwareImageStatus,
+  type FirmwareSkipReason,
+  type FirmwareUpdateState,
   type FlowboxCommandName,
   type FlowboxModel,
   type MonitoringMetric,
@@ -37,6 +41,8 @@ import {
   type OpeningHours,
   type PairingState,
   type PermissionSet,
+  type RolloutHaltReason,
+  type RolloutState,
   type ScheduleFrequency,
   type ServiceLevel,
   type SubscriptionStatus,
@@ -857,4 +863,156 @@ export const flowboxMonitoring = pgTable(
     changedAt: timestamp('changed_at', { withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.flowboxId, t.metric] })],
+);
+
+/**
+ * Firmware catalogue (docs/firmware.md): an image's bytes live in the shared file store (`file_id`);
+ * this row says what it is, what it fits and who may use it.
+ */
+export const firmwareImages = pgTable(
+  'firmware_images',
+  {
+    id: id(),
+    fileId: uuid('file_id').notNull(),
+    version: text('version').notNull(),
+    models: jsonb('models').$type<FlowboxModel[]>().notNull(),
+    fileName: text('file_name').notNull(),
+    size: integer('size').notNull(),
+    sha256: text('sha256').notNull(),
+    notesEn: text('notes_en'),
+    notesFr: text('notes_fr'),
+    status: text('status').notNull().$type<FirmwareImageStatus>(),
+    /** Released to every customer; otherwise only to those of `firmware_image_customers`. */
+    releasedToAll: boolean('released_to_all').notNull(),
+    uploadedBy: uuid('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
+    uploadedByName: text('uploaded_by_name'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('firmware_images_sha256_idx').on(t.sha256),
+    index('firmware_images_version_idx').on(t.version),
+  ],
+);
+
+export const firmwareImageCustomers = pgTable(
+  'firmware_image_customers',
+  {
+    imageId: uuid('image_id')
+      .notNull()
+      .references(() => firmwareImages.id, { onDelete: 'cascade' }),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.imageId, t.customerId] }),
+    index('firmware_image_customers_customer_idx').on(t.customerId),
+  ],
+);
+
+/** A staged rollout of one image over a place of the hierarchy (docs/firmware.md "Rollouts"). */
+export const firmwareRollouts = pgTable(
+  'firmware_rollouts',
+  {
+    id: id(),
+    imageId: uuid('image_id')
+      .notNull()
+      .references(() => firmwareImages.id),
+    /** The place it runs over; all null: the whole fleet (provider). */
+    customerId: uuid('customer_id').references(() => customers.id, { onDelete: 'cascade' }),
+    siteId: uuid('site_id'),
+    buildingId: uuid('building_id'),
+    zoneId: uuid('zone_id'),
+    label: text('label').notNull(),
+    fromVersions: jsonb('from_versions').$type<string[]>(),
+    models: jsonb('models').$type<FlowboxModel[]>().notNull(),
+    wavesPct: jsonb('waves_pct').$type<number[]>().notNull(),
+    startJitterS: integer('start_jitter_s').notNull(),
+    maxConcurrent: integer('max_concurrent').notNull(),
+    failureThresholdPct: doublePrecision('failure_threshold_pct').notNull(),
+    duringOpeningHours: boolean('during_opening_hours').notNull(),
+    state: text('state').notNull().$type<RolloutState>(),
+    haltReason: text('halt_reason').$type<RolloutHaltReason>(),
+    /** The wave now running, 1-based. */
+    currentWave: integer('current_wave').notNull().default(1),
+    total: integer('total').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdByName: text('created_by_name'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('firmware_rollouts_customer_idx').on(t.customerId, t.createdAt),
+    index('firmware_rollouts_running_idx')
+      .on(t.id)
+      .where(sql`${t.state} = 'running'`),
+  ],
+);
+
+/** One flowbox's update: by itself (from its page) or as a device of a rollout. */
+export const firmwareUpdates = pgTable(
+  'firmware_updates',
+  {
+    id: id(),
+    flowboxId: uuid('flowbox_id')
+      .notNull()
+      .references(() => flowboxes.id, { onDelete: 'cascade' }),
+    imageId: uuid('image_id')
+      .notNull()
+      .references(() => firmwareImages.id),
+    rolloutId: uuid('rollout_id').references(() => firmwareRollouts.id, { onDelete: 'cascade' }),
+    wave: smallint('wave'),
+    fromVersion: text('from_version'),
+    targetVersion: text('target_version').notNull(),
+    state: text('state').notNull().$type<FirmwareUpdateState>(),
+    reason: text('reason').$type<FirmwareFailureReason | FirmwareSkipReason>(),
+    progressPct: doublePrecision('progress_pct'),
+    bytes: integer('bytes'),
+    /** The `update_firmware` command carrying it (device_commands.id). */
+    commandId: uuid('command_id'),
+    /** Downloads started (first one and resumes): more than FIRMWARE_DOWNLOAD_ATTEMPTS blocks it. */
+    downloadAttempts: integer('download_attempts').notNull().default(0),
+    /** A scheduled device of a rollout starts at or after this time (its random start delay). */
+    startAfter: timestamp('start_after', { withTimezone: true }),
+    origin: text('origin').notNull().$type<EventOrigin>(),
+    requestedBy: uuid('requested_by').references(() => users.id, { onDelete: 'set null' }),
+    requestedByName: text('requested_by_name'),
+    createdAt: createdAt(),
+    stateChangedAt: timestamp('state_changed_at', { withTimezone: true }).notNull(),
+    /** The device's last firmware message about it. */
+    lastMessageAt: timestamp('last_message_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('firmware_updates_flowbox_idx').on(t.flowboxId, t.createdAt),
+    index('firmware_updates_rollout_idx').on(t.rolloutId, t.wave, t.state),
+    /** One unfinished update a flowbox, whatever asked for it. */
+    uniqueIndex('firmware_updates_one_running')
+      .on(t.flowboxId)
+      .where(sql`${t.state} IN ('requested', 'requesting', 'started', 'downloaded')`),
+    index('firmware_updates_active_idx')
+      .on(t.stateChangedAt)
+      .where(sql`${t.state} IN ('requested', 'requesting', 'started', 'downloaded')`),
+    index('firmware_updates_scheduled_idx')
+      .on(t.rolloutId, t.startAfter)
+      .where(sql`${t.state} = 'scheduled'`),
+  ],
+);
+
+/** An update's history: every state it went through, with time, progress and reason. */
+export const firmwareUpdateSteps = pgTable(
+  'firmware_update_steps',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    updateId: uuid('update_id')
+      .notNull()
+      .references(() => firmwareUpdates.id, { onDelete: 'cascade' }),
+    state: text('state').notNull().$type<FirmwareUpdateState>(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    progressPct: doublePrecision('progress_pct'),
+    reason: text('reason').$type<FirmwareFailureReason | FirmwareSkipReason>(),
+  },
+  (t) => [index('firmware_update_steps_update_idx').on(t.updateId, t.at)],
 );

@@ -42,6 +42,19 @@ export const MESSAGES = {
     'errors.premium_required':
       'This is part of the premium service: upgrade the zone to premium on its subscription page',
     'errors.alert_state': 'This alert has already changed: reload the page to see its state',
+    'errors.firmware_naming': 'Firmware naming not correct: the file must be named {{expected}}',
+    'errors.firmware_update_failed': 'Firmware update failed',
+    'errors.firmware_too_large': 'The firmware image is too large: {{max}} MB at most',
+    'errors.firmware_empty': 'The firmware image is empty',
+    'errors.firmware_duplicate':
+      'This firmware is already in the catalogue (same version for one of these models, or the same file)',
+    'errors.firmware_withdrawn': 'This firmware version has been withdrawn: it can no longer be installed',
+    'errors.firmware_incompatible': "This firmware does not fit this flowbox's model",
+    'errors.firmware_update_running': 'A firmware update is already running on this flowbox',
+    'errors.firmware_zone_locked':
+      'The zone is locked by automatic closing: its flowboxes are not updated until it is unlocked',
+    'errors.rollout_no_devices': 'No flowbox of this selection can receive this firmware',
+    'errors.rollout_state': 'This rollout has already changed: reload the page to see its state',
     'validation.export_too_long': 'An export covers at most five years',
     'validation.volume': 'Please enter a volume with at most 4 decimals, such as 12.5',
     'validation.unit_price': 'Please enter a price with at most 6 decimals, such as 0.0035',
@@ -92,6 +105,9 @@ export const MESSAGES = {
     'validation.hours_overlap': 'Opening hours of one day must not overlap',
     'validation.timezone': 'Please select a valid time zone',
     'validation.unique': 'Each option may be chosen only once',
+    'validation.firmware_version': 'Please enter a version as MAJOR.MINOR.PATCH, such as 2.5.0',
+    'validation.increasing': 'Each value must be greater than the one before',
+    'validation.too_many': 'Too many values: {{max}} at most',
   },
   fr: {
     'errors.login_failed': 'Impossible de vous authentifier, vérifiez votre email et votre mot de passe',
@@ -132,6 +148,19 @@ export const MESSAGES = {
     'errors.premium_required':
       "Ceci fait partie du service premium : passez la zone en premium depuis sa page d'abonnement",
     'errors.alert_state': 'Cette alerte a déjà changé : rechargez la page pour voir son état',
+    'errors.firmware_naming': 'Nommage du firmware incorrect : le fichier doit s’appeler {{expected}}',
+    'errors.firmware_update_failed': 'La mise à jour du firmware a échoué',
+    'errors.firmware_too_large': 'L’image du firmware est trop lourde : {{max}} Mo au plus',
+    'errors.firmware_empty': 'L’image du firmware est vide',
+    'errors.firmware_duplicate':
+      'Ce firmware est déjà au catalogue (même version pour l’un de ces modèles, ou même fichier)',
+    'errors.firmware_withdrawn': 'Cette version du firmware a été retirée : elle ne peut plus être installée',
+    'errors.firmware_incompatible': 'Ce firmware ne convient pas au modèle de ce flowbox',
+    'errors.firmware_update_running': 'Une mise à jour du firmware est déjà en cours sur ce flowbox',
+    'errors.firmware_zone_locked':
+      'La zone est verrouillée par la fermeture automatique : ses flowbox ne sont pas mis à jour avant son déverrouillage',
+    'errors.rollout_no_devices': 'Aucun flowbox de cette sélection ne peut recevoir ce firmware',
+    'errors.rollout_state': 'Ce déploiement a déjà changé : rechargez la page pour voir son état',
     'validation.export_too_long': 'Un export couvre au plus cinq ans',
     'validation.volume': 'Veuillez saisir un volume avec 4 décimales au plus, par exemple 12.5',
     'validation.unit_price': 'Veuillez saisir un prix avec 6 décimales au plus, par exemple 0.0035',
@@ -185,6 +214,9 @@ export const MESSAGES = {
     'validation.hours_overlap': "Les horaires d'une même journée ne doivent pas se chevaucher",
     'validation.timezone': 'Veuillez sélectionner un fuseau horaire valide',
     'validation.unique': "Chaque option ne peut être choisie qu'une fois",
+    'validation.firmware_version': 'Veuillez saisir une version MAJEUR.MINEUR.CORRECTIF, par exemple 2.5.0',
+    'validation.increasing': 'Chaque valeur doit être supérieure à la précédente',
+    'validation.too_many': 'Trop de valeurs : {{max}} au plus',
   },
 } as const satisfies Record<Language, Record<string, string>>;
 

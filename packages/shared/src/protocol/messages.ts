@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FIRMWARE_FAILURE_REASONS, FIRMWARE_MAX_BYTES, FIRMWARE_VERSION_PATTERN } from '../firmware.ts';
 import { FLOWBOX_MODELS, VALVE_STATES, WATER_TEMPERATURES } from '../api/zones.ts';
 import {
   COMMAND_MAX_TTL_S,
@@ -163,12 +164,19 @@ export const DeviceEventSchema = z.discriminatedUnion('type', [
   }),
   /** Sent once the device is back up; the reason is why it went down. */
   z.object({ ...eventBase, type: z.literal('reboot'), reason: z.enum(REBOOT_REASONS) }),
+  /** docs/firmware.md: each state of an update the device runs, with its progress while downloading. */
   z.object({
     ...eventBase,
     type: z.literal('firmware_progress'),
+    /** The `update_id` of the `update_firmware` command. */
+    update_id: z.uuid(),
     state: z.enum(DEVICE_FIRMWARE_STATES),
     version: shortText(40),
     progress_pct: z.number().min(0).max(100).nullable(),
+    /** Bytes of the image received so far (downloading). */
+    bytes: z.number().int().min(0).max(FIRMWARE_MAX_BYTES).nullable().optional(),
+    /** Why it failed (`failed` only). */
+    reason: z.enum(FIRMWARE_FAILURE_REASONS).nullable().optional(),
   }),
 ]);
 export type DeviceEvent = z.infer<typeof DeviceEventSchema>;
@@ -200,9 +208,8 @@ const empty = z.object({}).strict();
 const commandBase = { v: version, id: z.uuid(), issued_at: timestamp, expires_at: timestamp };
 
 /**
- * Commands from the server (spec §4 valve, modes, autotest, reboot). Firmware updates will join as
- * another `name`; a device answers a name it does not know with a `refused` ack, so adding one
- * never breaks older devices.
+ * Commands from the server (spec §4 valve, modes, autotest, reboot, firmware update). A device
+ * answers a name it does not know with a `refused` ack, so adding one never breaks older devices.
  */
 export const CommandSchema = z
   .discriminatedUnion('name', [
@@ -226,6 +233,19 @@ export const CommandSchema = z
     }),
     z.object({ ...commandBase, name: z.literal('autotest'), params: empty }),
     z.object({ ...commandBase, name: z.literal('reboot'), params: empty }),
+    /** docs/firmware.md: fetch the image at `url` (HTTP Basic with the device's credentials), check, install. */
+    z.object({
+      ...commandBase,
+      name: z.literal('update_firmware'),
+      params: z.object({
+        update_id: z.uuid(),
+        version: z.string().regex(FIRMWARE_VERSION_PATTERN),
+        file_name: shortText(120),
+        size: z.number().int().min(1).max(FIRMWARE_MAX_BYTES),
+        sha256: z.string().regex(/^[0-9a-f]{64}$/),
+        url: z.url({ protocol: /^https?$/ }).max(2048),
+      }),
+    }),
   ])
   .refine((c) => Date.parse(c.expires_at) > Date.parse(c.issued_at), {
     path: ['expires_at'],
@@ -244,6 +264,7 @@ export const COMMAND_NAMES = [
   'set_leak_detection_mode',
   'autotest',
   'reboot',
+  'update_firmware',
 ] as const satisfies readonly CommandName[];
 
 /**

@@ -117,8 +117,10 @@ const eventArb: fc.Arbitrary<DeviceEvent> = fc
             'success' as const,
             'block_download_failed' as const,
           ),
+          update_id: fc.uuid(),
           version: fc.string({ minLength: 1, maxLength: 40 }),
           progress_pct: fc.option(num(0, 100), { nil: null }),
+          bytes: fc.option(fc.nat({ max: 16 * 1024 * 1024 }), { nil: null }),
         })
         .map((r) => ({ ...base, type: 'firmware_progress' as const, ...r })),
     ),
@@ -413,13 +415,14 @@ describe('commands, read by the device', () => {
       issued_at: '2026-01-05T10:00:00Z',
       expires_at: '2026-01-05T10:02:00Z',
     };
-    expect(
-      parseCommand(encodePayload({ ...base, name: 'update_firmware', params: { url: 'x' } })),
-    ).toMatchObject({
+    expect(parseCommand(encodePayload({ ...base, name: 'format_disk', params: {} }))).toMatchObject({
       ok: false,
       reason: 'unknown_command',
       commandId: base.id,
     });
+    expect(
+      parseCommand(encodePayload({ ...base, name: 'update_firmware', params: { url: 'x' } })),
+    ).toMatchObject({ ok: false, reason: 'invalid_schema', commandId: base.id });
     expect(
       parseCommand(encodePayload({ ...base, name: 'set_leak_detection_mode', params: { enabled: true } })),
     ).toMatchObject({
