@@ -1,0 +1,1 @@
+export { signDownloadToken, verifyDownloadToken, type DownloadClaims } from './download-token.ts';
