@@ -63,6 +63,7 @@ import { poolMetrics } from './db/pool-metrics.ts';
 import { installErrorHandler, zodValidatorCompiler } from './http/error-handler.ts';
 import { InstanceMetrics, METRICS_PATH, metricsRoute, routeOf } from './http/metrics.ts';
 import { documentTransform } from './http/openapi.ts';
+import { echoRequestId, requestIdOf } from './http/request-id.ts';
 import { imagesRoutes } from './images/images.routes.ts';
 import { ImagesService } from './images/images.service.ts';
 import { requestLanguage } from './http/language.ts';
@@ -174,6 +175,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     // Fastify's own two lines per request carry the raw URL (a query can hold a ticket or a token):
     // logRequests below writes one line of chosen fields instead.
     logController: new LogController({ disableRequestLogging: true }),
+    // docs/operations.md "Request ids": the client's or proxy's X-Request-Id when safe, else a UUID.
+    genReqId: requestIdOf,
   }).withTypeProvider<ZodTypeProvider>();
   // Headers must arrive within this: a client trickling a request line holds no socket for long.
   app.server.headersTimeout = timeouts.headersMs;
@@ -184,6 +187,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  echoRequestId(app);
   const metrics = new InstanceMetrics();
   metrics.timeRequests(app);
   logRequests(app);
