@@ -2,16 +2,20 @@ import { ROLES } from '@flowbox/shared';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeActor } from '../access/access.ts';
 import { buildApp, type Services } from '../app.ts';
 import { openDatabase, type Database } from '../db/client.ts';
 import { until } from '../flowboxes/testing.ts';
+import { SessionCache } from './session-cache.ts';
 import type { App } from '../http/types.ts';
+import type { UserRow } from '../users/index.ts';
 import {
   ApiClient,
   createTestApp,
   createUser,
   createWorld,
   PASSWORD,
+  TestClock,
   testConfig,
   type TestApp,
   type World,
@@ -143,6 +147,74 @@ describe.runIf(process.env.FLOWBOX_TEST_PG)('sessions cached on PostgreSQL', () 
     expect((await other.onB.get('/v1/users/me')).statusCode).toBe(200);
     expect((await other.onB.get('/v1/users/me')).statusCode).toBe(200);
     expect(b.services.auth.cache.hits).toBe(hits + 1);
+  });
+});
+
+describe('the sessions cache itself', () => {
+  const clock = new TestClock();
+  const limits = { maxSessions: 2, maxTokens: 2, ttlMs: 10_000 };
+  const claims = (n: number) => ({ userId: `user-${n}`, sessionId: `session-${n}` });
+  const value = (n: number) => {
+    const user = {
+      id: `user-${n}`,
+      firstname: 'Ada',
+      lastname: 'Cached',
+      role: ROLES.site_manager,
+      customerId: null,
+      language: 'en',
+      permissions: {},
+    } as unknown as UserRow;
+    return { actor: makeActor(user, [], `session-${n}`), user, siteIds: [] };
+  };
+  const trustedCache = () => {
+    const cache = new SessionCache(clock.now, limits);
+    cache.trust(true);
+    return cache;
+  };
+
+  it('does not keep a lookup that began before a change to any user was heard', () => {
+    const cache = trustedCache();
+    const version = cache.version;
+    cache.forgetUser('someone-else');
+    cache.rememberSession(claims(1), value(1), version);
+    expect(cache.sessionUser(claims(1))).toBeUndefined();
+    cache.rememberSession(claims(1), value(1), cache.version);
+    expect(cache.sessionUser(claims(1))?.actor.id).toBe('user-1');
+  });
+
+  it('keeps nothing while it does not hear the changes, and forgets all when it stops', () => {
+    const cache = trustedCache();
+    cache.rememberSession(claims(1), value(1), cache.version);
+    cache.trust(false);
+    expect(cache.size).toBe(0);
+    cache.rememberSession(claims(1), value(1), cache.version);
+    expect(cache.sessionUser(claims(1))).toBeUndefined();
+  });
+
+  it('looks a session up again after its time to live, and drops the least recently used first', () => {
+    const cache = trustedCache();
+    cache.rememberSession(claims(1), value(1), cache.version);
+    cache.rememberSession(claims(2), value(2), cache.version);
+    expect(cache.sessionUser(claims(1))).toBeDefined();
+    cache.rememberSession(claims(3), value(3), cache.version);
+    expect(cache.sessionUser(claims(2))).toBeUndefined();
+    expect(cache.sessionUser(claims(1))).toBeDefined();
+    clock.advance(limits.ttlMs);
+    expect(cache.sessionUser(claims(1))).toBeUndefined();
+  });
+
+  it('never answers a session for another user than the token names', () => {
+    const cache = trustedCache();
+    cache.rememberSession(claims(1), value(1), cache.version);
+    expect(cache.sessionUser({ userId: 'user-2', sessionId: 'session-1' })).toBeUndefined();
+  });
+
+  it('forgets a verified token at its expiry', () => {
+    const cache = trustedCache();
+    cache.rememberToken('token', claims(1), clock.now().getTime() + 1000);
+    expect(cache.claimsOf('token')).toEqual(claims(1));
+    clock.advance(1000);
+    expect(cache.claimsOf('token')).toBeUndefined();
   });
 });
 
