@@ -11,6 +11,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // dist/.vite/manifest.json: the chunk graph the route budget test and `npm run bench web` read.
+    manifest: true,
     rolldownOptions: {
       output: {
         // Libraries change less often than the app: separate files stay cached across releases.
@@ -19,7 +21,6 @@ export default defineConfig({
             // ECharts is loaded only with the first consumption graph (features/consumption, React.lazy).
             { name: 'echarts', test: /node_modules[\\/](echarts|zrender)[\\/]/ },
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
-            { name: 'vendor', test: /node_modules[\\/]/ },
           ],
         },
       },
