@@ -3,7 +3,11 @@
 // tsx resolve "source", so they never need a build and always see the current code.
 import { defaultClientConditions, defaultServerConditions } from 'vite';
 
-const server = { resolve: { conditions: ['source', ...defaultServerConditions] } };
+// Not "module": Node itself loads the server's dependencies (Vitest externalises them), and some
+// packages' "module" builds are for bundlers only (@opentelemetry/api's has extensionless imports).
+const server = {
+  resolve: { conditions: ['source', ...defaultServerConditions.filter((c) => c !== 'module')] },
+};
 
 /**
  * Vite/Vitest config fragment: "source" first, then Vite's defaults. Vitest runs a config's global
