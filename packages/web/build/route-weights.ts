@@ -6,17 +6,20 @@ import { constants, gzipSync } from 'node:zlib';
 type ManifestChunk = { file: string; imports?: string[]; css?: string[]; isEntry?: boolean };
 export type Manifest = Record<string, ManifestChunk>;
 
+/** What every signed-in page loads: the shell and the signed-in screens' texts (router.tsx). */
+const SHELL = ['src/app/AppLayout.tsx', 'src/lib/i18n/features.ts'];
+
 /**
  * The lazily loaded modules (router.tsx) that a route fetches besides the entry; the signed-in
  * pages all load the shell. The consumption graphs' ECharts chunk is not listed: it loads with the
  * first graph, after the page is on screen.
  */
 export const ROUTE_MODULES = {
-  '/login': ['src/features/auth/pages.ts'],
+  '/login': ['src/features/auth/login-pages.ts'],
   '/register': ['src/features/auth/pages.ts'],
-  '/ (dashboard)': ['src/app/AppLayout.tsx', 'src/features/dashboard/pages.ts'],
-  '/…/zone/:zoneId': ['src/app/AppLayout.tsx', 'src/features/zones/pages.ts'],
-  '/…/flowbox/:flowboxId': ['src/app/AppLayout.tsx', 'src/features/flowboxes/pages.ts'],
+  '/ (dashboard)': [...SHELL, 'src/features/dashboard/pages.ts'],
+  '/…/zone/:zoneId': [...SHELL, 'src/features/zones/pages.ts'],
+  '/…/flowbox/:flowboxId': [...SHELL, 'src/features/flowboxes/pages.ts'],
 } as const;
 export type RouteName = keyof typeof ROUTE_MODULES;
 

@@ -11,6 +11,7 @@ import {
   RequireRole,
   ShellWhenSignedIn,
 } from '../features/auth/index.ts';
+import { loadFeatureTexts } from '../lib/i18n/index.ts';
 import { paths } from '../paths.ts';
 import { RouteErrorPage } from './RouteErrorPage.tsx';
 
@@ -19,6 +20,7 @@ import { RouteErrorPage } from './RouteErrorPage.tsx';
 const alerts = () => import('../features/alerts/pages.ts');
 const assistant = () => import('../features/assistant/pages.ts');
 const auth = () => import('../features/auth/pages.ts');
+const login = () => import('../features/auth/login-pages.ts');
 const billing = () => import('../features/billing/pages.ts');
 const buildings = () => import('../features/buildings/pages.ts');
 const customers = () => import('../features/customers/pages.ts');
@@ -33,7 +35,8 @@ const sites = () => import('../features/sites/pages.ts');
 const zones = () => import('../features/zones/pages.ts');
 const managersOfCustomers = () => Promise.all([managers(), customers()]);
 const managersOfSites = () => Promise.all([managers(), sites()]);
-const appLayout = () => import('./AppLayout.tsx');
+/** The shell comes with the signed-in screens' texts. */
+const appLayout = async () => (await Promise.all([import('./AppLayout.tsx'), loadFeatureTexts()]))[0];
 
 /**
  * A route whose page comes from a lazily loaded feature chunk. The router fetches the chunks of
@@ -59,7 +62,7 @@ const routes: RouteObject[] = [
       {
         element: <PublicLayout />,
         children: [
-          { path: paths.login.path, ...page(auth, (p) => <p.LoginPage />) },
+          { path: paths.login.path, ...page(login, (p) => <p.LoginPage />) },
           { path: paths.register.path, ...page(auth, (p) => <p.RegisterPage />) },
           { path: paths.resetPasswordRequest.path, ...page(auth, (p) => <p.ResetPasswordRequestPage />) },
           { path: paths.resetPassword.path, ...page(auth, (p) => <p.ResetPasswordPage />) },

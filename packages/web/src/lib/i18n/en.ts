@@ -1,15 +1,10 @@
-import { assistantEn } from './assistant.ts';
-import { automationEn } from './automation.ts';
-import { billingEn } from './billing.ts';
-import { schedulesEn } from './schedules.ts';
-import { consumptionEn } from './consumption.ts';
-import { alertsEn } from './alerts.ts';
-import { flowboxesEn } from './flowboxes.ts';
-import { buildingsEn } from './buildings.ts';
-import { zonesEn } from './zones.ts';
+import type { FeatureMessageKey } from './features.ts';
 import { shellEn } from './shell.ts';
 
-/** UI texts, English (source and default language). Server messages come from MESSAGES in @flowbox/shared. */
+/**
+ * UI texts of the shell and the public pages, English (source and default language); the signed-in
+ * screens' texts are in features.ts. Server messages come from MESSAGES in @flowbox/shared.
+ */
 export const en = {
   'common.actions': 'Actions',
   'common.back_home': 'Back to the home page',
@@ -414,16 +409,8 @@ export const en = {
     'Two cookies keep you signed in (access_token and refresh_token); your language choice is kept in your browser. No advertising or tracking cookie is used.',
   'privacy.p4': 'You may ask to see, correct or delete your data by writing to support.',
   'help.title': 'User documentation',
-  ...buildingsEn,
-  ...zonesEn,
-  ...automationEn,
-  ...flowboxesEn,
-  ...billingEn,
-  ...schedulesEn,
-  ...assistantEn,
-  ...consumptionEn,
-  ...alertsEn,
   ...shellEn,
 } as const;
 
-export type UiMessageKey = keyof typeof en;
+export type CoreMessageKey = keyof typeof en;
+export type UiMessageKey = CoreMessageKey | FeatureMessageKey;

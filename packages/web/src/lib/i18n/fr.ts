@@ -1,17 +1,8 @@
-import { assistantFr } from './assistant.ts';
-import { automationFr } from './automation.ts';
-import { billingFr } from './billing.ts';
-import { schedulesFr } from './schedules.ts';
-import { consumptionFr } from './consumption.ts';
-import { alertsFr } from './alerts.ts';
-import { flowboxesFr } from './flowboxes.ts';
-import { buildingsFr } from './buildings.ts';
-import type { UiMessageKey } from './en.ts';
-import { zonesFr } from './zones.ts';
+import type { CoreMessageKey } from './en.ts';
 import { shellFr } from './shell.ts';
 
 /** UI texts, French: the type demands every English key. */
-export const fr: Record<UiMessageKey, string> = {
+export const fr: Record<CoreMessageKey, string> = {
   'common.actions': 'Actions',
   'common.back_home': "Retour à l'accueil",
   'common.back_to_login': 'Retour à la connexion',
@@ -420,14 +411,5 @@ export const fr: Record<UiMessageKey, string> = {
   'privacy.p4':
     "Vous pouvez demander à consulter, corriger ou supprimer vos données en écrivant à l'assistance.",
   'help.title': 'Documentation utilisateur',
-  ...buildingsFr,
-  ...zonesFr,
-  ...automationFr,
-  ...flowboxesFr,
-  ...billingFr,
-  ...schedulesFr,
-  ...assistantFr,
-  ...consumptionFr,
-  ...alertsFr,
   ...shellFr,
 };

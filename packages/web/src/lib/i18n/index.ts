@@ -47,6 +47,17 @@ export function currentLanguage(): Language {
   return isLanguage(i18next.language) ? i18next.language : DEFAULT_LANGUAGE;
 }
 
+let featureTexts: Promise<void> | undefined;
+
+/** Adds the signed-in screens' texts (features.ts), once; the shell's route awaits it. */
+export function loadFeatureTexts(): Promise<void> {
+  featureTexts ??= import('./features.ts').then(({ featuresEn, featuresFr }) => {
+    i18next.addResourceBundle('en', 'translation', featuresEn);
+    i18next.addResourceBundle('fr', 'translation', featuresFr);
+  });
+  return featureTexts;
+}
+
 /** Switches the UI and remembers the choice on this browser. */
 export async function changeLanguage(language: Language): Promise<void> {
   window.localStorage.setItem(STORAGE_KEY, language);
