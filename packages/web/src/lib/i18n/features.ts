@@ -6,6 +6,7 @@ import { buildingsEn, buildingsFr } from './buildings.ts';
 import { consumptionEn, consumptionFr } from './consumption.ts';
 import { flowboxesEn, flowboxesFr } from './flowboxes.ts';
 import { schedulesEn, schedulesFr } from './schedules.ts';
+import { screensEn, screensFr } from './screens.ts';
 import { zonesEn, zonesFr } from './zones.ts';
 
 /**
@@ -13,6 +14,7 @@ import { zonesEn, zonesFr } from './zones.ts';
  * (loadFeatureTexts in index.ts), so the sign-in pages do not download them.
  */
 export const featuresEn = {
+  ...screensEn,
   ...buildingsEn,
   ...zonesEn,
   ...automationEn,
@@ -27,6 +29,7 @@ export const featuresEn = {
 export type FeatureMessageKey = keyof typeof featuresEn;
 
 export const featuresFr: Record<FeatureMessageKey, string> = {
+  ...screensFr,
   ...buildingsFr,
   ...zonesFr,
   ...automationFr,

@@ -7,6 +7,7 @@ export type TranslationKey = MessageKey | UiMessageKey;
 
 /** For text that may be a catalogue key or already a message (a server's translated detail). */
 export function isTranslationKey(text: string): text is TranslationKey {
-  // The signed-in screens' texts are known once loaded (features.ts), which is before those screens show.
-  return text in en || text in MESSAGES.en || i18next.exists(text);
+  // The signed-in screens' texts are known once loaded (features.ts), which is before those screens
+  // show; an i18next not yet initialised answers undefined.
+  return text in en || text in MESSAGES.en || i18next.exists(text) === true;
 }
