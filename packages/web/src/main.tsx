@@ -7,10 +7,12 @@ import './index.css';
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
-void firstLanguageReady.then(() =>
+const render = () =>
   createRoot(root).render(
     <StrictMode>
       <App />
     </StrictMode>,
-  ),
-);
+  );
+
+// In the reader's language from the first paint; if French cannot be fetched, in English rather than not at all.
+void firstLanguageReady.then(render, render);
