@@ -205,7 +205,7 @@ describe.each([
 
   it.skipIf(!available)('refuses what it cannot run and never runs a command twice', async () => {
     const { observer, clock } = await boot();
-    const unknown = await observer.send('update_firmware', { version: '3.0.0' });
+    const unknown = await observer.send('calibrate_meter', { factor: 1.02 });
     expect(await observer.waitForFinalAck(unknown)).toMatchObject({
       result: 'refused',
       reason: 'unknown_command',

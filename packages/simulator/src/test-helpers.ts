@@ -144,9 +144,9 @@ export class DeviceObserver {
     });
   }
 
-  /** Publishes a command as the server would; answers it for `waitForAck`. */
+  /** Publishes a command as the server would (or one no device knows); answers its id. */
   async send(
-    name: Command['name'] | 'update_firmware',
+    name: Command['name'] | 'calibrate_meter',
     params: object = {},
     options: { id?: string; issuedAt?: number; ttlS?: number } = {},
   ): Promise<string> {
