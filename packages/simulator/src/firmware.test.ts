@@ -6,7 +6,8 @@ import { FIRMWARE_DOWNLOAD_ATTEMPTS, firmwareFileName, type DeviceEvent } from '
 import { ManualClock } from './clock.ts';
 import type { ZoneSpec } from './consumption.ts';
 import { createDevice, type DeviceOptions, type SimulatedFlowbox } from './device.ts';
-import type { FirmwareFault } from './firmware-faults.ts';
+import { createFleet } from './fleet.ts';
+import { serialsCarrying, type FirmwareFault } from './firmware-faults.ts';
 import {
   brokerReachable,
   DeviceObserver,
@@ -46,11 +47,14 @@ class ImageServer {
     readonly url: string,
   ) {}
 
-  static async start(serial: string, secret: string): Promise<ImageServer> {
-    const expected = `Basic ${Buffer.from(`${serial}:${secret}`).toString('base64')}`;
+  /** `devices`: each device's serial and secret. */
+  static async start(devices: ReadonlyArray<[serial: string, secret: string]>): Promise<ImageServer> {
+    const expected = new Set(
+      devices.map(([serial, secret]) => `Basic ${Buffer.from(`${serial}:${secret}`).toString('base64')}`),
+    );
     let self: ImageServer | null = null;
     const server = createServer((request, response) => {
-      const authorized = request.headers.authorization === expected;
+      const authorized = expected.has(request.headers.authorization ?? '');
       const range = request.headers.range;
       const ifRange = request.headers['if-range']?.toString();
       self?.requests.push({ range, ifRange, authorized });
@@ -91,6 +95,32 @@ class ImageServer {
 
 type FirmwareProgress = Extract<DeviceEvent, { type: 'firmware_progress' }>;
 
+function updateCommand(images: ImageServer, fileName = firmwareFileName(['one_inch_v1'], NEW_VERSION)) {
+  return {
+    update_id: '7d3f0a52-8a6e-4d1b-9a3c-1f2e3d4c5b6a',
+    version: NEW_VERSION,
+    file_name: fileName,
+    size: IMAGE.length,
+    sha256: SHA256,
+    url: images.url,
+  };
+}
+
+function progress(observer: DeviceObserver): FirmwareProgress[] {
+  return observer.of('events').filter((e): e is FirmwareProgress => e.type === 'firmware_progress');
+}
+
+/** The states reported, consecutive `started` events counted as one. */
+function states(observer: DeviceObserver): string[] {
+  return progress(observer)
+    .map((p) => (p.reason ? `${p.state}:${p.reason}` : p.state))
+    .filter((state, i, all) => state !== 'started' || all[i - 1] !== 'started');
+}
+
+function firmwareInState(observer: DeviceObserver): string | undefined {
+  return observer.of('state').at(-1)?.versions.firmware;
+}
+
 const mosquittoUp = await brokerReachable(MOSQUITTO_URL);
 if (!mosquittoUp && process.env.CI) throw new Error(`Mosquitto is not reachable at ${MOSQUITTO_URL}`);
 
@@ -120,7 +150,7 @@ describe.each([
     const clock = new ManualClock(NIGHT);
     const serial = uniqueSerial('fw');
     const secret = randomSecret();
-    const images = await ImageServer.start(serial, secret);
+    const images = await ImageServer.start([[serial, secret]]);
     const observer = await DeviceObserver.watch(broker.url, serial, () => clock.now());
     const device = createDevice({
       serial,
@@ -140,32 +170,6 @@ describe.each([
     await device.start();
     await observer.waitFor('state', () => observer.of('state').length > 0);
     return { device, observer, images };
-  }
-
-  function updateCommand(images: ImageServer, fileName = firmwareFileName(['one_inch_v1'], NEW_VERSION)) {
-    return {
-      update_id: '7d3f0a52-8a6e-4d1b-9a3c-1f2e3d4c5b6a',
-      version: NEW_VERSION,
-      file_name: fileName,
-      size: IMAGE.length,
-      sha256: SHA256,
-      url: images.url,
-    };
-  }
-
-  function progress(observer: DeviceObserver): FirmwareProgress[] {
-    return observer.of('events').filter((e): e is FirmwareProgress => e.type === 'firmware_progress');
-  }
-
-  /** The states reported, consecutive `started` events counted as one. */
-  function states(observer: DeviceObserver): string[] {
-    return progress(observer)
-      .map((p) => (p.reason ? `${p.state}:${p.reason}` : p.state))
-      .filter((state, i, all) => state !== 'started' || all[i - 1] !== 'started');
-  }
-
-  function firmwareInState(observer: DeviceObserver): string | undefined {
-    return observer.of('state').at(-1)?.versions.firmware;
   }
 
   it.skipIf(!available)(
@@ -341,5 +345,50 @@ describe.each([
     expect(states(observer)).toEqual(['requesting', 'started', 'downloaded', 'success']);
     expect(observer.of('events').filter((e) => e.type === 'reboot')).toHaveLength(1);
     expect(images.requests).toHaveLength(1);
+  });
+});
+
+describe('a fleet updating its firmware', () => {
+  it('gives a fault to the share of its devices its seed picks, and to those only', async () => {
+    const broker = await startAedes();
+    const devices = Array.from({ length: 4 }, (_, i) => {
+      const serial = uniqueSerial(`fleet${i}`);
+      return { serial, credentials: { username: serial, password: randomSecret() } };
+    });
+    const images = await ImageServer.start(devices.map((d) => [d.serial, d.credentials.password]));
+    const fleet = createFleet({
+      brokerUrl: broker.url,
+      clock: new ManualClock(NIGHT),
+      seed: 11,
+      tickMs: 3_600_000,
+      devices: devices.map((d) => ({ ...d, zone: office, cleanSession: true, rebootDelayMs: 10 })),
+      firmwareFaults: [{ fault: { kind: 'rollback' }, share: 0.5 }],
+    });
+    const observers = await Promise.all(devices.map((d) => DeviceObserver.watch(broker.url, d.serial)));
+    try {
+      await fleet.start();
+      const ends = await Promise.all(
+        observers.map(async (observer) => {
+          const id = await observer.send('update_firmware', updateCommand(images));
+          await observer.waitForFinalAck(id);
+          return states(observer).at(-1);
+        }),
+      );
+      const rolledBack = serialsCarrying(
+        devices.map((d) => d.serial),
+        0.5,
+        11,
+        'rollback',
+      );
+      expect(ends).toEqual(devices.map((d) => (rolledBack.has(d.serial) ? 'failed:rolled_back' : 'success')));
+    } finally {
+      await fleet.stop();
+      for (const observer of observers) {
+        await observer.clearRetained();
+        await observer.close();
+      }
+      await images.close();
+      await broker.close();
+    }
   });
 });
