@@ -93,10 +93,8 @@ export async function runFirmwareUpdate(
       silence.abort();
       return;
     }
-    if (last === null) return;
-    const stepped = (bytes - last.bytes) * 100 >= PROGRESS_STEP_PCT * params.size;
-    const overdue = device.now() - last.at >= PROGRESS_PERIOD_MS && bytes > last.bytes;
-    if ((stepped || overdue) && bytes < params.size) reportStarted(bytes);
+    if (last !== null && bytes < params.size && progressDue(last, bytes, device.now(), params.size))
+      reportStarted(bytes);
   };
 
   device.report({ state: 'requesting', progress_pct: null });
@@ -138,6 +136,21 @@ export async function runFirmwareUpdate(
   }
   device.report({ state: 'success', progress_pct: 100 });
   return { ack: 'done' };
+}
+
+/**
+ * Whether the next `started` event is due (docs/firmware.md: at most every 5 % or 10 s): 5 % more
+ * of the image since the last one, or 10 s since it with some bytes more.
+ */
+export function progressDue(
+  last: { bytes: number; at: number },
+  bytes: number,
+  now: number,
+  size: number,
+): boolean {
+  const stepped = (bytes - last.bytes) * 100 >= PROGRESS_STEP_PCT * size;
+  const overdue = now - last.at >= PROGRESS_PERIOD_MS && bytes > last.bytes;
+  return stepped || overdue;
 }
 
 function findFault<K extends FirmwareFault['kind']>(
