@@ -9,11 +9,10 @@ import { createDevice, type DeviceOptions, type SimulatedFlowbox } from './devic
 import { createFleet } from './fleet.ts';
 import { serialsCarrying, type FirmwareFault } from './firmware-faults.ts';
 import {
-  brokerReachable,
   DeviceObserver,
-  MOSQUITTO_URL,
   randomSecret,
   startAedes,
+  testBrokers,
   uniqueSerial,
   until,
   type TestBroker,
@@ -131,262 +130,278 @@ function firmwareInState(observer: DeviceObserver): string | undefined {
   return observer.of('state').at(-1)?.versions.firmware;
 }
 
-const mosquittoUp = await brokerReachable(MOSQUITTO_URL);
-if (!mosquittoUp && process.env.CI) throw new Error(`Mosquitto is not reachable at ${MOSQUITTO_URL}`);
+describe.each(await testBrokers())(
+  'a simulated flowbox updating its firmware on %s',
+  (_name, available, startBroker) => {
+    let broker: TestBroker;
+    const started: Array<{ device: SimulatedFlowbox; observer: DeviceObserver; images: ImageServer }> = [];
 
-describe.each([
-  ['embedded Aedes', true],
-  ['Mosquitto', mosquittoUp],
-])('a simulated flowbox updating its firmware on %s', (name, available) => {
-  let broker: TestBroker;
-  const started: Array<{ device: SimulatedFlowbox; observer: DeviceObserver; images: ImageServer }> = [];
-
-  beforeAll(async () => {
-    broker = name === 'embedded Aedes' ? await startAedes() : { url: MOSQUITTO_URL, close: async () => {} };
-  });
-  afterEach(async () => {
-    for (const { device, observer, images } of started.splice(0)) {
-      await device.stop();
-      await observer.clearRetained();
-      await observer.close();
-      await images.close();
-    }
-  });
-  afterAll(async () => {
-    await broker?.close();
-  });
-
-  async function boot(
-    firmwareFaults: FirmwareFault[] = [],
-    server: { secret?: string; goneFrom?: number } = {},
-    options: Partial<DeviceOptions> = {},
-  ) {
-    const clock = new ManualClock(NIGHT);
-    const serial = uniqueSerial('fw');
-    const secret = randomSecret();
-    const images = await ImageServer.start([[serial, server.secret ?? secret]], server.goneFrom);
-    const observer = await DeviceObserver.watch(broker.url, serial, () => clock.now());
-    const device = createDevice({
-      serial,
-      brokerUrl: broker.url,
-      credentials: { username: serial, password: secret },
-      zone: office,
-      clock,
-      seed: 42,
-      cleanSession: true,
-      rebootDelayMs: 10,
-      firmwareRetryDelayMs: 10,
-      versions: { esp: '5.1.2', board: 'B3', firmware: OLD_VERSION },
-      firmwareFaults,
-      ...options,
+    beforeAll(async () => {
+      broker = await startBroker();
     });
-    started.push({ device, observer, images });
-    await device.start();
-    await observer.waitFor('state', () => observer.of('state').length > 0);
-    return { device, observer, images };
-  }
-
-  it.skipIf(!available)(
-    'downloads with its credentials, reports progress, reboots into the new version, done',
-    async () => {
-      const { observer, images } = await boot();
-      const id = await observer.send('update_firmware', updateCommand(images));
-      expect(await observer.waitForFinalAck(id)).toMatchObject({ result: 'done', reason: null });
-      expect(observer.acksOf(id).map((a) => a.result)).toEqual(['accepted', 'done']);
-      expect(states(observer)).toEqual(['requesting', 'started', 'downloaded', 'success']);
-      expect(observer.of('events').map((e) => e.type)).toEqual([
-        ...progress(observer)
-          .filter((p) => p.state !== 'success')
-          .map(() => 'firmware_progress'),
-        'reboot',
-        'firmware_progress',
-      ]);
-      expect(observer.of('events').find((e) => e.type === 'reboot')).toMatchObject({
-        reason: 'firmware_update',
-      });
-      const downloading = progress(observer).filter((p) => p.state === 'started');
-      for (const [i, p] of downloading.entries()) {
-        const previous = downloading[i - 1];
-        // At most every 5 % (the manual protocol clock never reaches the 10 s rule).
-        if (previous) expect((p.progress_pct ?? 0) - (previous.progress_pct ?? 0)).toBeGreaterThanOrEqual(5);
+    afterEach(async () => {
+      for (const { device, observer, images } of started.splice(0)) {
+        await device.stop();
+        await observer.clearRetained();
+        await observer.close();
+        await images.close();
       }
-      expect(downloading.length).toBeGreaterThanOrEqual(2);
-      expect(progress(observer).find((p) => p.state === 'downloaded')).toMatchObject({
-        progress_pct: 100,
-        bytes: IMAGE.length,
-        update_id: updateCommand(images).update_id,
-        version: NEW_VERSION,
+    });
+    afterAll(async () => {
+      await broker?.close();
+    });
+
+    async function boot(
+      firmwareFaults: FirmwareFault[] = [],
+      server: { secret?: string; goneFrom?: number } = {},
+      options: Partial<DeviceOptions> = {},
+    ) {
+      const clock = new ManualClock(NIGHT);
+      const serial = uniqueSerial('fw');
+      const secret = randomSecret();
+      const images = await ImageServer.start([[serial, server.secret ?? secret]], server.goneFrom);
+      const observer = await DeviceObserver.watch(broker.url, serial, () => clock.now());
+      const device = createDevice({
+        serial,
+        brokerUrl: broker.url,
+        credentials: { username: serial, password: secret },
+        zone: office,
+        clock,
+        seed: 42,
+        cleanSession: true,
+        rebootDelayMs: 10,
+        firmwareRetryDelayMs: 10,
+        versions: { esp: '5.1.2', board: 'B3', firmware: OLD_VERSION },
+        firmwareFaults,
+        ...options,
       });
-      expect(
-        observer.of('presence').map((p) => (p.status === 'offline' ? `offline:${p.reason}` : p.status)),
-      ).toEqual(['online', 'offline:reboot', 'online']);
-      expect(observer.of('state').map((s) => s.versions.firmware)).toEqual([OLD_VERSION, NEW_VERSION]);
-      expect(images.requests).toEqual([{ range: undefined, ifRange: undefined, authorized: true }]);
-    },
-  );
+      started.push({ device, observer, images });
+      await device.start();
+      await observer.waitFor('state', () => observer.of('state').length > 0);
+      return { device, observer, images };
+    }
 
-  it.skipIf(!available)('refuses an image named for another model without downloading it', async () => {
-    const { observer, images } = await boot();
-    const id = await observer.send(
-      'update_firmware',
-      updateCommand(images, firmwareFileName(['two_inches_v1'], NEW_VERSION)),
+    it.skipIf(!available)(
+      'downloads with its credentials, reports progress, reboots into the new version, done',
+      async () => {
+        const { observer, images } = await boot();
+        const id = await observer.send('update_firmware', updateCommand(images));
+        expect(await observer.waitForFinalAck(id)).toMatchObject({ result: 'done', reason: null });
+        expect(observer.acksOf(id).map((a) => a.result)).toEqual(['accepted', 'done']);
+        expect(states(observer)).toEqual(['requesting', 'started', 'downloaded', 'success']);
+        expect(observer.of('events').map((e) => e.type)).toEqual([
+          ...progress(observer)
+            .filter((p) => p.state !== 'success')
+            .map(() => 'firmware_progress'),
+          'reboot',
+          'firmware_progress',
+        ]);
+        expect(observer.of('events').find((e) => e.type === 'reboot')).toMatchObject({
+          reason: 'firmware_update',
+        });
+        const downloading = progress(observer).filter((p) => p.state === 'started');
+        for (const [i, p] of downloading.entries()) {
+          const previous = downloading[i - 1];
+          // At most every 5 % (the manual protocol clock never reaches the 10 s rule).
+          if (previous)
+            expect((p.progress_pct ?? 0) - (previous.progress_pct ?? 0)).toBeGreaterThanOrEqual(5);
+        }
+        expect(downloading.length).toBeGreaterThanOrEqual(2);
+        expect(progress(observer).find((p) => p.state === 'downloaded')).toMatchObject({
+          progress_pct: 100,
+          bytes: IMAGE.length,
+          update_id: updateCommand(images).update_id,
+          version: NEW_VERSION,
+        });
+        expect(
+          observer.of('presence').map((p) => (p.status === 'offline' ? `offline:${p.reason}` : p.status)),
+        ).toEqual(['online', 'offline:reboot', 'online']);
+        expect(observer.of('state').map((s) => s.versions.firmware)).toEqual([OLD_VERSION, NEW_VERSION]);
+        expect(images.requests).toEqual([{ range: undefined, ifRange: undefined, authorized: true }]);
+      },
     );
-    expect(await observer.waitForFinalAck(id)).toMatchObject({ result: 'refused', reason: 'invalid_params' });
-    expect(observer.acksOf(id).map((a) => a.result)).toEqual(['accepted', 'refused']);
-    expect(states(observer)).toEqual(['invalid_naming']);
-    expect(images.requests).toEqual([]);
-  });
 
-  it.skipIf(!available)(
-    'refuses a corrupt image, downloads afresh until its attempts run out, then block_download_failed',
-    async () => {
-      const { observer, images } = await boot([{ kind: 'corrupt' }]);
+    it.skipIf(!available)('refuses an image named for another model without downloading it', async () => {
+      const { observer, images } = await boot();
+      const id = await observer.send(
+        'update_firmware',
+        updateCommand(images, firmwareFileName(['two_inches_v1'], NEW_VERSION)),
+      );
+      expect(await observer.waitForFinalAck(id)).toMatchObject({
+        result: 'refused',
+        reason: 'invalid_params',
+      });
+      expect(observer.acksOf(id).map((a) => a.result)).toEqual(['accepted', 'refused']);
+      expect(states(observer)).toEqual(['invalid_naming']);
+      expect(images.requests).toEqual([]);
+    });
+
+    it.skipIf(!available)(
+      'refuses a corrupt image, downloads afresh until its attempts run out, then block_download_failed',
+      async () => {
+        const { observer, images } = await boot([{ kind: 'corrupt' }]);
+        const id = await observer.send('update_firmware', updateCommand(images));
+        expect(await observer.waitForFinalAck(id)).toMatchObject({
+          result: 'refused',
+          reason: 'hardware_fault',
+        });
+        const attempt = ['requesting', 'started', 'failed:checksum_mismatch'];
+        expect(states(observer)).toEqual([
+          ...Array.from({ length: FIRMWARE_DOWNLOAD_ATTEMPTS }, () => attempt).flat(),
+          'block_download_failed:checksum_mismatch',
+        ]);
+        expect(progress(observer).find((p) => p.state === 'failed')).toMatchObject({ bytes: IMAGE.length });
+        // Each try is a fresh download of the whole image, never a resume of a bad one.
+        expect(images.requests).toHaveLength(FIRMWARE_DOWNLOAD_ATTEMPTS);
+        expect(images.requests.every((r) => r.range === undefined)).toBe(true);
+        expect(observer.of('events').some((e) => e.type === 'reboot')).toBe(false);
+        expect(firmwareInState(observer)).toBe(OLD_VERSION);
+      },
+    );
+
+    it.skipIf(!available)('resumes a cut download from where it stopped, with If-Range', async () => {
+      const cutAfter = 100_000;
+      const { observer, images } = await boot([{ kind: 'interrupted', afterBytes: cutAfter }]);
+      const id = await observer.send('update_firmware', updateCommand(images));
+      expect(await observer.waitForFinalAck(id)).toMatchObject({ result: 'done' });
+      expect(images.requests).toEqual([
+        { range: undefined, ifRange: undefined, authorized: true },
+        { range: `bytes=${cutAfter}-`, ifRange: ETAG, authorized: true },
+        { range: `bytes=${2 * cutAfter}-`, ifRange: ETAG, authorized: true },
+      ]);
+      expect(images.dropped).toBe(2);
+      // A resume is not a new request for the image: one `requesting`, and the checksum held.
+      expect(states(observer)).toEqual(['requesting', 'started', 'downloaded', 'success']);
+      const bytes = progress(observer).flatMap((p) => (p.state === 'started' ? [p.bytes ?? 0] : []));
+      expect(bytes).toEqual([...bytes].sort((a, b) => a - b));
+      expect(firmwareInState(observer)).toBe(NEW_VERSION);
+    });
+
+    it.skipIf(!available)('gives up with block_download_failed when every try is cut', async () => {
+      const cutAfter = 20_000;
+      const { observer, images } = await boot([{ kind: 'interrupted', afterBytes: cutAfter }]);
       const id = await observer.send('update_firmware', updateCommand(images));
       expect(await observer.waitForFinalAck(id)).toMatchObject({
         result: 'refused',
         reason: 'hardware_fault',
       });
-      const attempt = ['requesting', 'started', 'failed:checksum_mismatch'];
-      expect(states(observer)).toEqual([
-        ...Array.from({ length: FIRMWARE_DOWNLOAD_ATTEMPTS }, () => attempt).flat(),
-        'block_download_failed:checksum_mismatch',
+      expect(images.requests.map((r) => r.range)).toEqual([
+        undefined,
+        ...Array.from({ length: FIRMWARE_DOWNLOAD_ATTEMPTS - 1 }, (_, i) => `bytes=${(i + 1) * cutAfter}-`),
       ]);
-      expect(progress(observer).find((p) => p.state === 'failed')).toMatchObject({ bytes: IMAGE.length });
-      // Each try is a fresh download of the whole image, never a resume of a bad one.
-      expect(images.requests).toHaveLength(FIRMWARE_DOWNLOAD_ATTEMPTS);
-      expect(images.requests.every((r) => r.range === undefined)).toBe(true);
-      expect(observer.of('events').some((e) => e.type === 'reboot')).toBe(false);
-      expect(firmwareInState(observer)).toBe(OLD_VERSION);
-    },
-  );
-
-  it.skipIf(!available)('resumes a cut download from where it stopped, with If-Range', async () => {
-    const cutAfter = 100_000;
-    const { observer, images } = await boot([{ kind: 'interrupted', afterBytes: cutAfter }]);
-    const id = await observer.send('update_firmware', updateCommand(images));
-    expect(await observer.waitForFinalAck(id)).toMatchObject({ result: 'done' });
-    expect(images.requests).toEqual([
-      { range: undefined, ifRange: undefined, authorized: true },
-      { range: `bytes=${cutAfter}-`, ifRange: ETAG, authorized: true },
-      { range: `bytes=${2 * cutAfter}-`, ifRange: ETAG, authorized: true },
-    ]);
-    expect(images.dropped).toBe(2);
-    // A resume is not a new request for the image: one `requesting`, and the checksum held.
-    expect(states(observer)).toEqual(['requesting', 'started', 'downloaded', 'success']);
-    const bytes = progress(observer).flatMap((p) => (p.state === 'started' ? [p.bytes ?? 0] : []));
-    expect(bytes).toEqual([...bytes].sort((a, b) => a - b));
-    expect(firmwareInState(observer)).toBe(NEW_VERSION);
-  });
-
-  it.skipIf(!available)('gives up with block_download_failed when every try is cut', async () => {
-    const cutAfter = 20_000;
-    const { observer, images } = await boot([{ kind: 'interrupted', afterBytes: cutAfter }]);
-    const id = await observer.send('update_firmware', updateCommand(images));
-    expect(await observer.waitForFinalAck(id)).toMatchObject({ result: 'refused', reason: 'hardware_fault' });
-    expect(images.requests.map((r) => r.range)).toEqual([
-      undefined,
-      ...Array.from({ length: FIRMWARE_DOWNLOAD_ATTEMPTS - 1 }, (_, i) => `bytes=${(i + 1) * cutAfter}-`),
-    ]);
-    expect(states(observer)).toEqual(['requesting', 'started', 'block_download_failed:download_failed']);
-  });
-
-  it.skipIf(!available)('fails without retrying when the server refuses its credentials', async () => {
-    const { observer, images } = await boot([], { secret: randomSecret() });
-    const id = await observer.send('update_firmware', updateCommand(images));
-    expect(await observer.waitForFinalAck(id)).toMatchObject({ result: 'refused', reason: 'hardware_fault' });
-    expect(states(observer)).toEqual(['requesting', 'failed:download_failed']);
-    expect(images.requests).toEqual([{ range: undefined, ifRange: undefined, authorized: false }]);
-  });
-
-  it.skipIf(!available)('stops without a word when the server says the update is over (410)', async () => {
-    const { observer, images } = await boot([{ kind: 'interrupted', afterBytes: 50_000 }], {
-      goneFrom: 2,
+      expect(states(observer)).toEqual(['requesting', 'started', 'block_download_failed:download_failed']);
     });
-    const id = await observer.send('update_firmware', updateCommand(images));
-    expect(await observer.waitForFinalAck(id)).toMatchObject({ result: 'refused', reason: 'hardware_fault' });
-    expect(states(observer)).toEqual(['requesting', 'started']);
-    expect(images.requests).toHaveLength(2);
-    // Over: the next update runs (and meets the 410 at once).
-    const next = await observer.send('update_firmware', updateCommand(images));
-    await observer.waitForFinalAck(next);
-    expect(observer.acksOf(next).map((a) => a.result)).toEqual(['accepted', 'refused']);
-    expect(images.requests).toHaveLength(3);
-  });
 
-  it.skipIf(!available)('reports a failed install that rolled back, and keeps its old version', async () => {
-    const { observer, images } = await boot([{ kind: 'rollback' }]);
-    const id = await observer.send('update_firmware', updateCommand(images));
-    expect(await observer.waitForFinalAck(id)).toMatchObject({ result: 'refused', reason: 'hardware_fault' });
-    expect(states(observer)).toEqual(['requesting', 'started', 'downloaded', 'failed:rolled_back']);
-    expect(observer.of('events').find((e) => e.type === 'reboot')).toMatchObject({
-      reason: 'firmware_update',
+    it.skipIf(!available)('fails without retrying when the server refuses its credentials', async () => {
+      const { observer, images } = await boot([], { secret: randomSecret() });
+      const id = await observer.send('update_firmware', updateCommand(images));
+      expect(await observer.waitForFinalAck(id)).toMatchObject({
+        result: 'refused',
+        reason: 'hardware_fault',
+      });
+      expect(states(observer)).toEqual(['requesting', 'failed:download_failed']);
+      expect(images.requests).toEqual([{ range: undefined, ifRange: undefined, authorized: false }]);
     });
-    expect(observer.of('state').map((s) => s.versions.firmware)).toEqual([OLD_VERSION, OLD_VERSION]);
-  });
 
-  it.skipIf(!available)(
-    'goes silent mid-download: no more progress, no final ack, not even to the retried command',
-    async () => {
-      const { device, observer, images } = await boot([{ kind: 'silent', atPct: 50 }]);
+    it.skipIf(!available)('stops without a word when the server says the update is over (410)', async () => {
+      const { observer, images } = await boot([{ kind: 'interrupted', afterBytes: 50_000 }], {
+        goneFrom: 2,
+      });
+      const id = await observer.send('update_firmware', updateCommand(images));
+      expect(await observer.waitForFinalAck(id)).toMatchObject({
+        result: 'refused',
+        reason: 'hardware_fault',
+      });
+      expect(states(observer)).toEqual(['requesting', 'started']);
+      expect(images.requests).toHaveLength(2);
+      // Over: the next update runs (and meets the 410 at once).
+      const next = await observer.send('update_firmware', updateCommand(images));
+      await observer.waitForFinalAck(next);
+      expect(observer.acksOf(next).map((a) => a.result)).toEqual(['accepted', 'refused']);
+      expect(images.requests).toHaveLength(3);
+    });
+
+    it.skipIf(!available)(
+      'reports a failed install that rolled back, and keeps its old version',
+      async () => {
+        const { observer, images } = await boot([{ kind: 'rollback' }]);
+        const id = await observer.send('update_firmware', updateCommand(images));
+        expect(await observer.waitForFinalAck(id)).toMatchObject({
+          result: 'refused',
+          reason: 'hardware_fault',
+        });
+        expect(states(observer)).toEqual(['requesting', 'started', 'downloaded', 'failed:rolled_back']);
+        expect(observer.of('events').find((e) => e.type === 'reboot')).toMatchObject({
+          reason: 'firmware_update',
+        });
+        expect(observer.of('state').map((s) => s.versions.firmware)).toEqual([OLD_VERSION, OLD_VERSION]);
+      },
+    );
+
+    it.skipIf(!available)(
+      'goes silent mid-download: no more progress, no final ack, not even to the retried command',
+      async () => {
+        const { device, observer, images } = await boot([{ kind: 'silent', atPct: 50 }]);
+        const command = updateCommand(images);
+        const id = await observer.send('update_firmware', command);
+        await until('the download dropped', () => images.dropped === 1);
+        await observer.send('update_firmware', command, { id });
+        const another = await observer.send('update_firmware', command);
+        // Everything queued before this event has arrived once it has: the device said nothing more.
+        device.operateValveByHand('closed');
+        await observer.waitFor('the hand event', () =>
+          observer.of('events').some((e) => e.type === 'valve_operated_by_hand'),
+        );
+        await observer.waitForFinalAck(another);
+        expect(states(observer)).toEqual(['requesting', 'started']);
+        expect(progress(observer).every((p) => (p.progress_pct ?? 0) < 50)).toBe(true);
+        expect(observer.acksOf(id).map((a) => a.result)).toEqual(['accepted']);
+        // Still stuck in the update: another one is refused.
+        expect(observer.acksOf(another).at(-1)).toMatchObject({ result: 'refused', reason: 'busy' });
+        expect(images.requests).toHaveLength(1);
+        expect(firmwareInState(observer)).toBe(OLD_VERSION);
+      },
+    );
+
+    it.skipIf(!available)(
+      'refuses a second update while one runs, and keeps to its download rate cap',
+      async () => {
+        const bytesPerS = 128 * 1024;
+        const { observer, images } = await boot([{ kind: 'slow', bytesPerS }]);
+        const startedAt = performance.now();
+        const first = await observer.send('update_firmware', updateCommand(images));
+        await observer.waitFor('started', () => states(observer).includes('started'));
+        const second = await observer.send('update_firmware', {
+          ...updateCommand(images),
+          update_id: '0b9f5c1e-3f2a-4c61-9a57-2d1c5b8e7f10',
+        });
+        expect(await observer.waitForFinalAck(second)).toMatchObject({ result: 'refused', reason: 'busy' });
+        expect(await observer.waitForFinalAck(first)).toMatchObject({ result: 'done' });
+        // The cap holds back each read until the bytes before it are due: all but the last read
+        // (64 KiB at most, a socket read) come at the capped rate.
+        const capped = ((IMAGE.length - 64 * 1024) / bytesPerS) * 1000;
+        expect(performance.now() - startedAt).toBeGreaterThanOrEqual(capped);
+        expect(images.requests).toHaveLength(1);
+      },
+    );
+
+    it.skipIf(!available)('never runs a repeated command id twice', async () => {
+      const { observer, images } = await boot([{ kind: 'slow', bytesPerS: 1024 * 1024 }]);
       const command = updateCommand(images);
       const id = await observer.send('update_firmware', command);
-      await until('the download dropped', () => images.dropped === 1);
-      await observer.send('update_firmware', command, { id });
-      const another = await observer.send('update_firmware', command);
-      // Everything queued before this event has arrived once it has: the device said nothing more.
-      device.operateValveByHand('closed');
-      await observer.waitFor('the hand event', () =>
-        observer.of('events').some((e) => e.type === 'valve_operated_by_hand'),
-      );
-      await observer.waitForFinalAck(another);
-      expect(states(observer)).toEqual(['requesting', 'started']);
-      expect(progress(observer).every((p) => (p.progress_pct ?? 0) < 50)).toBe(true);
-      expect(observer.acksOf(id).map((a) => a.result)).toEqual(['accepted']);
-      // Still stuck in the update: another one is refused.
-      expect(observer.acksOf(another).at(-1)).toMatchObject({ result: 'refused', reason: 'busy' });
-      expect(images.requests).toHaveLength(1);
-      expect(firmwareInState(observer)).toBe(OLD_VERSION);
-    },
-  );
-
-  it.skipIf(!available)(
-    'refuses a second update while one runs, and keeps to its download rate cap',
-    async () => {
-      const bytesPerS = 128 * 1024;
-      const { observer, images } = await boot([{ kind: 'slow', bytesPerS }]);
-      const startedAt = performance.now();
-      const first = await observer.send('update_firmware', updateCommand(images));
       await observer.waitFor('started', () => states(observer).includes('started'));
-      const second = await observer.send('update_firmware', {
-        ...updateCommand(images),
-        update_id: '0b9f5c1e-3f2a-4c61-9a57-2d1c5b8e7f10',
-      });
-      expect(await observer.waitForFinalAck(second)).toMatchObject({ result: 'refused', reason: 'busy' });
-      expect(await observer.waitForFinalAck(first)).toMatchObject({ result: 'done' });
-      // The cap holds back each read until the bytes before it are due: all but the last read
-      // (64 KiB at most, a socket read) come at the capped rate.
-      const capped = ((IMAGE.length - 64 * 1024) / bytesPerS) * 1000;
-      expect(performance.now() - startedAt).toBeGreaterThanOrEqual(capped);
+      await observer.send('update_firmware', command, { id });
+      await observer.waitFor('the repeated accepted', () => observer.acksOf(id).length === 2);
+      await observer.waitForFinalAck(id);
+      await observer.send('update_firmware', command, { id });
+      await observer.waitFor('the repeated done', () => observer.acksOf(id).length === 4);
+      expect(observer.acksOf(id).map((a) => a.result)).toEqual(['accepted', 'accepted', 'done', 'done']);
+      expect(states(observer)).toEqual(['requesting', 'started', 'downloaded', 'success']);
+      expect(observer.of('events').filter((e) => e.type === 'reboot')).toHaveLength(1);
       expect(images.requests).toHaveLength(1);
-    },
-  );
-
-  it.skipIf(!available)('never runs a repeated command id twice', async () => {
-    const { observer, images } = await boot([{ kind: 'slow', bytesPerS: 1024 * 1024 }]);
-    const command = updateCommand(images);
-    const id = await observer.send('update_firmware', command);
-    await observer.waitFor('started', () => states(observer).includes('started'));
-    await observer.send('update_firmware', command, { id });
-    await observer.waitFor('the repeated accepted', () => observer.acksOf(id).length === 2);
-    await observer.waitForFinalAck(id);
-    await observer.send('update_firmware', command, { id });
-    await observer.waitFor('the repeated done', () => observer.acksOf(id).length === 4);
-    expect(observer.acksOf(id).map((a) => a.result)).toEqual(['accepted', 'accepted', 'done', 'done']);
-    expect(states(observer)).toEqual(['requesting', 'started', 'downloaded', 'success']);
-    expect(observer.of('events').filter((e) => e.type === 'reboot')).toHaveLength(1);
-    expect(images.requests).toHaveLength(1);
-  });
-});
+    });
+  },
+);
 
 describe('a fleet updating its firmware', () => {
   it('gives a fault to the share of its devices its seed picks, and to those only', async () => {
