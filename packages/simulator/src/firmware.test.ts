@@ -221,20 +221,33 @@ describe.each(await testBrokers())(
       },
     );
 
-    it.skipIf(!available)('refuses an image named for another model without downloading it', async () => {
-      const { observer, images } = await boot();
-      const id = await observer.send(
-        'update_firmware',
-        updateCommand(images, firmwareFileName(['two_inches_v1'], NEW_VERSION)),
-      );
-      expect(await observer.waitForFinalAck(id)).toMatchObject({
-        result: 'refused',
-        reason: 'invalid_params',
-      });
-      expect(observer.acksOf(id).map((a) => a.result)).toEqual(['accepted', 'refused']);
-      expect(states(observer)).toEqual(['invalid_naming']);
-      expect(images.requests).toEqual([]);
-    });
+    it.skipIf(!available)(
+      'refuses an image named for another model, or a bad command, without downloading',
+      async () => {
+        const { observer, images } = await boot();
+        const id = await observer.send(
+          'update_firmware',
+          updateCommand(images, firmwareFileName(['two_inches_v1'], NEW_VERSION)),
+        );
+        expect(await observer.waitForFinalAck(id)).toMatchObject({
+          result: 'refused',
+          reason: 'invalid_params',
+        });
+        expect(observer.acksOf(id).map((a) => a.result)).toEqual(['accepted', 'refused']);
+        expect(states(observer)).toEqual(['invalid_naming']);
+        const unreadable = await observer.send('update_firmware', {
+          ...updateCommand(images),
+          sha256: 'abc',
+        });
+        expect(await observer.waitForFinalAck(unreadable)).toMatchObject({
+          result: 'refused',
+          reason: 'invalid_params',
+        });
+        expect(observer.acksOf(unreadable)).toHaveLength(1);
+        expect(states(observer)).toEqual(['invalid_naming']);
+        expect(images.requests).toEqual([]);
+      },
+    );
 
     it.skipIf(!available)(
       'refuses a corrupt image, downloads afresh until its attempts run out, then block_download_failed',
