@@ -108,9 +108,8 @@ export async function runFirmwareUpdate(
       return FAILED;
     }
     if (outcome.kind === 'complete' && download.verify()) break;
+    // A mismatch is not final (docs/firmware.md): the next `requesting` says the device starts over.
     const reason = outcome.kind === 'complete' ? 'checksum_mismatch' : 'download_failed';
-    if (reason === 'checksum_mismatch')
-      device.report({ state: 'failed', progress_pct: pct(download.bytes), bytes: download.bytes, reason });
     if (attempt >= FIRMWARE_DOWNLOAD_ATTEMPTS) {
       device.report({ state: 'block_download_failed', progress_pct: null, reason });
       return FAILED;
