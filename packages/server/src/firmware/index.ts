@@ -1,1 +1,3 @@
 export { signDownloadToken, verifyDownloadToken, type DownloadClaims } from './download-token.ts';
+export { findUpdateForDownload, type DownloadableUpdate } from './updates.repo.ts';
+export { recordDownloadStart } from './updates.moves.ts';
