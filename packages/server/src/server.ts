@@ -9,6 +9,7 @@ import { startDeviceMessaging, type DeviceMessaging } from './mqtt/index.ts';
 import { scheduleJob } from './schedules/index.ts';
 import { safetyCloseJob } from './automation/index.ts';
 import { alertEmailJob } from './alerts/index.ts';
+import { firmwareTimeoutJob } from './firmware/index.ts';
 import { ensureAdmin, seedDemo } from './seed/index.ts';
 
 export class PortBusyError extends Error {}
@@ -69,6 +70,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
       scheduleJob(services.scheduleRunner),
       safetyCloseJob(services.automation),
       alertEmailJob(services.alertNotifier),
+      firmwareTimeoutJob(services.firmwareUpdates),
+      services.rolloutRunner.job(),
     ]) {
       const running = services.jobs.start(job);
       closers.unshift(() => running.stop());

@@ -4,10 +4,21 @@ import {
   FIRMWARE_FAILURE_STATES,
   type FirmwareUpdateState,
   type FlowboxModel,
+  type OpeningHours,
   type RolloutState,
 } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
-import { firmwareRollouts, firmwareUpdates, flowboxes } from '../db/schema.ts';
+import {
+  buildings,
+  customers,
+  firmwareRollouts,
+  firmwareUpdates,
+  firmwareUpdateSteps,
+  flowboxes,
+  sites,
+  zones,
+} from '../db/schema.ts';
+import type { NewUpdateRow } from './updates.repo.ts';
 import {
   withZoneScopeOf,
   zoneScopeColumns,
@@ -286,11 +297,84 @@ export async function listRolloutDevices(
         eq(firmwareUpdates.rolloutId, rolloutId),
         filter.state ? eq(firmwareUpdates.state, filter.state) : undefined,
         filter.wave ? eq(firmwareUpdates.wave, filter.wave) : undefined,
+        // Devices skipped at selection have no wave: they come first (wave 0).
         filter.after
-          ? sql`(${firmwareUpdates.wave}, ${flowboxes.serial}) > (${filter.after.wave}, ${filter.after.serial})`
+          ? sql`(coalesce(${firmwareUpdates.wave}, 0), ${flowboxes.serial}) > (${filter.after.wave}::int, ${filter.after.serial})`
           : undefined,
       ),
     )
-    .orderBy(asc(firmwareUpdates.wave), asc(flowboxes.serial))
+    .orderBy(sql`coalesce(${firmwareUpdates.wave}, 0)`, asc(flowboxes.serial))
     .limit(limit);
+}
+
+/** Rows a statement: well below PostgreSQL's 65535 parameters. */
+const ROWS_PER_INSERT = 1000;
+
+/** A rollout's devices and their first step, a few statements for thousands. */
+export async function insertRolloutUpdates(db: Db, rows: NewUpdateRow[], at: Date): Promise<void> {
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    const chunk = rows.slice(i, i + ROWS_PER_INSERT);
+    await db.insert(firmwareUpdates).values(chunk);
+    await db
+      .insert(firmwareUpdateSteps)
+      .values(chunk.map((r) => ({ updateId: r.id!, state: r.state, at, reason: r.reason ?? null })));
+  }
+}
+
+/**
+ * The place a rollout target names, if its ids form one path (zone in building in site in
+ * customer), with its names for the rollout's label.
+ */
+export async function resolvePlace(
+  db: Db,
+  target: { customerId?: string; siteId?: string; buildingId?: string; zoneId?: string },
+): Promise<string[] | undefined> {
+  if (!target.customerId) return [];
+  const [row] = await db
+    .select({ customer: customers.name, site: sites.name, building: buildings.name, zone: zones.name })
+    .from(customers)
+    .leftJoin(sites, and(eq(sites.customerId, customers.id), eq(sites.id, target.siteId ?? sql`NULL`)))
+    .leftJoin(
+      buildings,
+      and(eq(buildings.siteId, sites.id), eq(buildings.id, target.buildingId ?? sql`NULL`)),
+    )
+    .leftJoin(zones, and(eq(zones.buildingId, buildings.id), eq(zones.id, target.zoneId ?? sql`NULL`)))
+    .where(eq(customers.id, target.customerId));
+  if (!row) return undefined;
+  const names = [row.customer, row.site, row.building, row.zone];
+  const wanted = [target.customerId, target.siteId, target.buildingId, target.zoneId];
+  if (wanted.some((id, i) => id !== undefined && names[i] === null)) return undefined;
+  return names.filter((n): n is string => n !== null);
+}
+
+/** The opening hours that apply to a zone (its own, else its building's) and the building's time zone. */
+export async function openingHoursOf(
+  db: Db,
+  zoneId: string,
+): Promise<{ hours: OpeningHours | null; timezone: string } | undefined> {
+  const [row] = await db
+    .select({ zone: zones.openingHours, building: buildings.openingHours, timezone: buildings.timezone })
+    .from(zones)
+    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
+    .where(eq(zones.id, zoneId));
+  return row && { hours: row.zone ?? row.building, timezone: row.timezone };
+}
+
+/** Postpones a waiting device's turn, saying why. */
+export async function postpone(
+  db: Db,
+  updateId: string,
+  until: Date,
+  reason: 'waiting_opening_hours',
+): Promise<void> {
+  await db.update(firmwareUpdates).set({ startAfter: until, reason }).where(eq(firmwareUpdates.id, updateId));
+}
+
+/** The highest wave of the rollout. */
+export async function lastWave(db: Db, rolloutId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`coalesce(max(${firmwareUpdates.wave}), 0)::int` })
+    .from(firmwareUpdates)
+    .where(eq(firmwareUpdates.rolloutId, rolloutId));
+  return row?.n ?? 0;
 }
