@@ -225,7 +225,9 @@ export class RolloutsService {
   private async readable(actor: Actor, id: string): Promise<RolloutRow> {
     requirePermission(actor, 'firmware.update');
     const rollout = await findRollout(this.ctx.db, id);
-    if (!rollout || !canReadPlace(actor, rollout.customerId, rollout.siteId)) throw forbidden();
+    // Provider managers read every rollout: to them alone a missing one is "not found".
+    if (!rollout) throw actor.role === ROLES.flovea_manager ? notFound() : forbidden();
+    if (!canReadPlace(actor, rollout.customerId, rollout.siteId)) throw forbidden();
     return rollout;
   }
 
