@@ -24,6 +24,8 @@ export const EVENT_OBJECTS = [
   'alert',
   /** spec §3 alert settings of one category, the whole service's (no customer). */
   'alert_category',
+  /** docs/firmware.md: a staged firmware rollout (its place in the scope columns, when it has one). */
+  'firmware_rollout',
 ] as const;
 export type EventObject = (typeof EVENT_OBJECTS)[number];
 
@@ -81,6 +83,16 @@ export const EVENT_ACTIONS = [
   // spec §4 monitoring: a flowbox's temperature or humidity status changed (the new one in changed_fields).
   'temperature_status_changed',
   'humidity_status_changed',
+  // docs/firmware.md: each state an update of a flowbox reaches (the state, the version and the
+  // reason in changed_fields), and a rollout's life (created, paused, resumed, cancelled, halted
+  // with its reason in changed_fields, completed).
+  'firmware_update',
+  'rollout_created',
+  'rollout_paused',
+  'rollout_resumed',
+  'rollout_cancelled',
+  'rollout_halted',
+  'rollout_completed',
 ] as const;
 export type EventAction = (typeof EVENT_ACTIONS)[number];
 
