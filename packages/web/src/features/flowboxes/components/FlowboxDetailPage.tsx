@@ -19,7 +19,7 @@ import { useFlowbox, type FlowboxRef } from '../api/get-flowbox.ts';
 import { useCommands } from '../api/list-commands.ts';
 import { useUnpairFlowbox } from '../api/unpair-flowbox.ts';
 import { CommandsCard } from './CommandsCard.tsx';
-import { ConfirmActionDialog } from './ConfirmActionDialog.tsx';
+import { ConfirmActionDialog } from '../../../components/ConfirmActionDialog.tsx';
 import { DetachDialog } from './DetachDialog.tsx';
 import { FlowboxAutotestCard } from './FlowboxAutotestCard.tsx';
 import { ConnectionBadge, PairingBadge } from './FlowboxBadges.tsx';
