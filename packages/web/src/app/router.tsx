@@ -61,6 +61,7 @@ import {
 import { paths } from '../paths.ts';
 import { AssistantPage } from '../features/assistant/pages.ts';
 import { FlowboxDetailPage } from '../features/flowboxes/pages.ts';
+import { FirmwarePage, RolloutAddPage, RolloutPage, RolloutsPage } from '../features/firmware/pages.ts';
 import { ScheduleAddPage, ScheduleEditPage } from '../features/schedules/pages.ts';
 import {
   PricingPlanAddPage,
@@ -128,6 +129,10 @@ const routes: RouteObject[] = [
               { path: paths.building.path, element: <BuildingOverviewPage /> },
               { path: paths.buildingEdit.path, element: <BuildingEditPage /> },
               { path: paths.buildingEvents.path, element: <BuildingEventsPage /> },
+              { path: paths.firmware.path, element: <FirmwarePage /> },
+              { path: paths.firmwareRollouts.path, element: <RolloutsPage /> },
+              { path: paths.firmwareRolloutAdd.path, element: <RolloutAddPage /> },
+              { path: paths.firmwareRollout.path, element: <RolloutPage /> },
             ],
           },
           {

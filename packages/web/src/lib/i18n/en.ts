@@ -4,6 +4,7 @@ import { billingEn } from './billing.ts';
 import { schedulesEn } from './schedules.ts';
 import { consumptionEn } from './consumption.ts';
 import { alertsEn } from './alerts.ts';
+import { firmwareEn } from './firmware.ts';
 import { flowboxesEn } from './flowboxes.ts';
 import { buildingsEn } from './buildings.ts';
 import { zonesEn } from './zones.ts';
@@ -418,6 +419,7 @@ export const en = {
   ...zonesEn,
   ...automationEn,
   ...flowboxesEn,
+  ...firmwareEn,
   ...billingEn,
   ...schedulesEn,
   ...assistantEn,

@@ -4,6 +4,7 @@ import { billingFr } from './billing.ts';
 import { schedulesFr } from './schedules.ts';
 import { consumptionFr } from './consumption.ts';
 import { alertsFr } from './alerts.ts';
+import { firmwareFr } from './firmware.ts';
 import { flowboxesFr } from './flowboxes.ts';
 import { buildingsFr } from './buildings.ts';
 import type { UiMessageKey } from './en.ts';
@@ -424,6 +425,7 @@ export const fr: Record<UiMessageKey, string> = {
   ...zonesFr,
   ...automationFr,
   ...flowboxesFr,
+  ...firmwareFr,
   ...billingFr,
   ...schedulesFr,
   ...assistantFr,
