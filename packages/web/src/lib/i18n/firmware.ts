@@ -137,6 +137,7 @@ export const firmwareEn = {
   'firmware.progress_summary':
     '{{pct}} finished: {{success}} updated, {{failed}} failed, of {{total}} flowboxes.',
   'firmware.progress_short': '{{pct}} · {{failed}} failed of {{total}}',
+  'firmware.state_count': '{{state}}: {{count}}',
   'firmware.group.waiting': 'Waiting',
   'firmware.group.running': 'Updating',
   'firmware.group.success': 'Updated',
@@ -388,6 +389,7 @@ export const firmwareFr: Record<keyof typeof firmwareEn, string> = {
   'firmware.progress_summary':
     '{{pct}} terminé : {{success}} mis à jour, {{failed}} en échec, sur {{total}} flowbox.',
   'firmware.progress_short': '{{pct}} · {{failed}} en échec sur {{total}}',
+  'firmware.state_count': '{{state}} : {{count}}',
   'firmware.group.waiting': 'En attente',
   'firmware.group.running': 'En mise à jour',
   'firmware.group.success': 'Mis à jour',

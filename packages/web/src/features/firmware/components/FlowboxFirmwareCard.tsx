@@ -54,12 +54,8 @@ function CurrentUpdate({ update }: { update: FirmwareUpdate }) {
       {pct !== null && (
         <ProgressBar pct={pct} label={t('firmware.update_progress', { version: update.target_version })} />
       )}
-      <p
-        aria-live="polite"
-        aria-atomic="true"
-        className="text-xs text-slate-700 dark:text-slate-300"
-        data-testid="firmware-current"
-      >
+      {/* The badge and the bar show it; screen readers hear each change. */}
+      <p aria-live="polite" aria-atomic="true" className="sr-only" data-testid="firmware-current">
         {t('firmware.current_line', {
           state: t(`firmware.state.${update.state}`),
           pct: pct === null ? '' : formatPercent(pct, language),

@@ -20,11 +20,13 @@ function PlaceSelect({
   label,
   placeholder,
   options,
+  required = false,
 }: {
   level: Level;
   label: string;
   placeholder: string;
   options: { value: string; label: string }[] | undefined;
+  required?: boolean;
 }) {
   const { register, setValue, formState } = useFormContext<RolloutFormValues>();
   const field = register(level);
@@ -34,6 +36,7 @@ function PlaceSelect({
       placeholder={placeholder}
       options={options ?? []}
       disabled={!options}
+      required={required}
       error={formState.errors[level]}
       {...field}
       onChange={async (event) => {
@@ -57,7 +60,7 @@ function CustomerSelect() {
   );
 }
 
-function SiteSelect({ customerId }: { customerId: string }) {
+function SiteSelect({ customerId, required }: { customerId: string; required: boolean }) {
   const { t } = useLanguage();
   const sites = useSites(customerId).data?.items;
   return (
@@ -66,6 +69,7 @@ function SiteSelect({ customerId }: { customerId: string }) {
       label={t('firmware.place.site')}
       placeholder={t('firmware.place.every_site')}
       options={sites?.map((s) => ({ value: s.id, label: s.name }))}
+      required={required}
     />
   );
 }
@@ -108,7 +112,7 @@ function ZoneSelect({
  * Where a rollout runs (docs/firmware.md "Rollouts"): the whole fleet (provider), a customer, a
  * site, a building or a zone, each level chosen among those of the level above that the user sees.
  */
-export function PlacePickers({ provider }: { provider: boolean }) {
+export function PlacePickers({ provider, siteRequired }: { provider: boolean; siteRequired: boolean }) {
   const { control } = useFormContext<RolloutFormValues>();
   const [customerId, siteId, buildingId] = useWatch({
     control,
@@ -117,7 +121,7 @@ export function PlacePickers({ provider }: { provider: boolean }) {
   return (
     <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
       {provider && <CustomerSelect />}
-      {customerId && <SiteSelect customerId={customerId} />}
+      {customerId && <SiteSelect customerId={customerId} required={siteRequired} />}
       {customerId && siteId && <BuildingSelect customerId={customerId} siteId={siteId} />}
       {customerId && siteId && buildingId && (
         <ZoneSelect customerId={customerId} siteId={siteId} buildingId={buildingId} />

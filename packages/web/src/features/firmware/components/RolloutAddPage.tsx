@@ -137,6 +137,7 @@ function RolloutForm({ image }: { image: FirmwareImage }) {
   const navigate = useNavigate();
   const create = useCreateRollout();
   const provider = user.role === ROLES.flovea_manager;
+  const siteRequired = user.role === ROLES.site_manager;
   const [defaults] = useState(() => rolloutFormValues(image, provider ? null : user.customer_id));
   const form = useForm<RolloutFormValues>({ defaultValues: defaults });
   const { register, control, setError, clearErrors, formState } = form;
@@ -144,7 +145,7 @@ function RolloutForm({ image }: { image: FirmwareImage }) {
   const { submit, failure } = useFormSubmit(form, FIELDS, async (values) => {
     clearErrors();
     const input = toRolloutInput(image.id, values);
-    const problems = rolloutProblems(input, language, { siteRequired: user.role === ROLES.site_manager });
+    const problems = rolloutProblems(input, language, { siteRequired });
     for (const problem of problems) {
       const field = problem.field === 'waves' ? 'waves.root' : problem.field;
       setError(field as Path<RolloutFormValues>, { type: 'rule', message: problem.message });
@@ -163,7 +164,7 @@ function RolloutForm({ image }: { image: FirmwareImage }) {
           <p className="mb-4 text-sm text-slate-600 dark:text-slate-400">
             {t('firmware.section_place_hint')}
           </p>
-          <PlacePickers provider={provider} />
+          <PlacePickers provider={provider} siteRequired={siteRequired} />
         </Card>
         <Card title={t('firmware.section_devices')}>
           <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">

@@ -63,9 +63,11 @@ function ProgressSummary({ rollout }: { rollout: Rollout }) {
         {states.length > 0 && (
           <p className="text-xs text-slate-600 dark:text-slate-400">
             {states
-              .map(
-                ([state, count]) =>
-                  `${t(`firmware.state.${state as keyof typeof rollout.counts}`)}: ${count}`,
+              .map(([state, count]) =>
+                t('firmware.state_count', {
+                  state: t(`firmware.state.${state as keyof typeof rollout.counts}`),
+                  count,
+                }),
               )
               .join(' · ')}
           </p>

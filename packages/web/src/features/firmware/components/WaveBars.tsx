@@ -58,9 +58,9 @@ export function WaveBars({ rollout }: { rollout: Rollout }) {
               ))}
             </div>
             <p className="sr-only">
-              {STATE_GROUPS.map((group) =>
-                t(`firmware.group_count.${group}`, { count: bar.counts[group] }),
-              ).join(', ')}
+              {STATE_GROUPS.filter((group) => bar.counts[group] > 0)
+                .map((group) => t(`firmware.group_count.${group}`, { count: bar.counts[group] }))
+                .join(', ')}
             </p>
           </li>
         ))}
