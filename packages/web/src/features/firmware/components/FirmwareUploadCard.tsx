@@ -103,6 +103,8 @@ function FileDropZone({
         <input
           id={inputId}
           type="file"
+          // The card opens on the provider's request: the keyboard lands on its first step.
+          autoFocus
           accept=".bin,application/octet-stream"
           aria-describedby={hintId}
           aria-invalid={problem ? true : undefined}
