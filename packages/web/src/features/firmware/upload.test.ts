@@ -4,6 +4,7 @@ import {
   emptyUploadValues,
   imageFormData,
   toImageInput,
+  uploadFieldProblems,
   uploadProblem,
   valuesFromFileName,
 } from './upload.ts';
@@ -44,6 +45,21 @@ describe('uploading a firmware image', () => {
     expect(FirmwareImageCreateSchema.parse(toImageInput(values)).released_to).toBe('all');
     const some = toImageInput({ ...values, release: 'customers', customer_ids: [CUSTOMER_A, CUSTOMER_B] });
     expect(FirmwareImageCreateSchema.parse(some).released_to).toEqual([CUSTOMER_A, CUSTOMER_B]);
+  });
+
+  it('puts the form’s problems on its fields, and asks for a customer when releasing to some', () => {
+    expect(uploadFieldProblems({ ...emptyUploadValues, version: '2.5' }, 'en')).toEqual([
+      { field: 'version', message: 'Please enter a version as MAJOR.MINOR.PATCH, such as 2.5.0' },
+      { field: 'models', message: 'This field is required' },
+    ]);
+    const declared = { ...emptyUploadValues, version: '2.5.0', models: ['one_inch_v1' as const] };
+    expect(uploadFieldProblems({ ...declared, release: 'customers' }, 'fr')).toEqual([
+      { field: 'customer_ids', message: 'Ce champ est requis' },
+    ]);
+    expect(uploadFieldProblems({ ...declared, release: 'customers', customer_ids: ['nope'] }, 'en')).toEqual([
+      { field: 'customer_ids', message: 'This value is not valid' },
+    ]);
+    expect(uploadFieldProblems(declared, 'en')).toEqual([]);
   });
 
   it('sends the fields before the file, lists comma-separated', () => {

@@ -1,5 +1,7 @@
 import {
+  describeIssues,
   FIRMWARE_MAX_BYTES,
+  FirmwareImageCreateSchema,
   firmwareFileName,
   firmwareNameMatches,
   parseFirmwareFileName,
@@ -83,4 +85,24 @@ export function imageFormData(input: FirmwareImageCreateInput, file: File): Form
   body.append('released_to', release === 'all' ? 'all' : release.join(','));
   body.append('file', file, file.name);
   return body;
+}
+
+export type FieldProblem = { field: keyof UploadFormValues; message: string };
+
+/**
+ * The form checked by the shared schema, each problem on its field (`released_to.2` is the
+ * customers' list), and a release to "some customers" that names none: an image nobody but the
+ * provider could see is a mistake, not a choice.
+ */
+export function uploadFieldProblems(values: UploadFormValues, language: Language): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const parsed = FirmwareImageCreateSchema.safeParse(toImageInput(values));
+  if (!parsed.success)
+    for (const issue of describeIssues(parsed.error.issues, language)) {
+      const field = issue.path.startsWith('released_to') ? 'customer_ids' : issue.path.split('.')[0];
+      problems.push({ field: field as keyof UploadFormValues, message: issue.message });
+    }
+  if (values.release === 'customers' && values.customer_ids.length === 0)
+    problems.push({ field: 'customer_ids', message: translate('validation.required', language) });
+  return problems;
 }

@@ -1,11 +1,6 @@
-import {
-  describeIssues,
-  FIRMWARE_MAX_BYTES,
-  FirmwareImageCreateSchema,
-  FLOWBOX_MODELS,
-} from '@flowbox/shared';
+import { FIRMWARE_MAX_BYTES, FLOWBOX_MODELS } from '@flowbox/shared';
 import { useId, useState, type DragEvent } from 'react';
-import { Controller, useForm, useWatch, type Path } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { Alert } from '../../../components/Alert.tsx';
 import { Button } from '../../../components/Button.tsx';
 import { Card } from '../../../components/Card.tsx';
@@ -21,6 +16,7 @@ import { formatPercent, formatSize } from '../format.ts';
 import {
   emptyUploadValues,
   toImageInput,
+  uploadFieldProblems,
   uploadProblem,
   valuesFromFileName,
   type UploadFormValues,
@@ -29,10 +25,6 @@ import { ChoiceCheckboxes } from './ChoiceCheckboxes.tsx';
 import { ProgressBar } from './ProgressBar.tsx';
 
 const FIELDS = ['version', 'models', 'notes_en', 'notes_fr', 'customer_ids'];
-
-/** The form field a schema issue or a server detail belongs to (`released_to.2` is the customers' list). */
-const fieldOf = (path: string) =>
-  path.startsWith('released_to') ? 'customer_ids' : (path.split('.')[0] ?? '');
 
 /** The customers an image may be released to, for a provider manager. */
 function CustomerChoices({
@@ -166,16 +158,13 @@ export function FirmwareUploadCard({ onClose }: { onClose: () => void }) {
     clearErrors();
     setFailure(null);
     setFileProblem(null);
-    const input = toImageInput(values);
-    const parsed = FirmwareImageCreateSchema.safeParse(input);
-    if (!parsed.success)
-      for (const issue of describeIssues(parsed.error.issues, language))
-        setError(fieldOf(issue.path) as Path<UploadFormValues>, { type: 'rule', message: issue.message });
+    const problems = uploadFieldProblems(values, language);
+    for (const { field, message } of problems) setError(field, { type: 'rule', message });
     const problem = file ? uploadProblem(file, values, language) : t('firmware.upload.file_required');
     setFileProblem(problem);
-    if (!parsed.success || problem || !file) return;
+    if (problems.length > 0 || problem || !file) return;
     try {
-      const image = await upload.mutateAsync({ input, file });
+      const image = await upload.mutateAsync({ input: toImageInput(values), file });
       toast.success(t('firmware.upload.done', { version: image.version }));
       onClose();
     } catch (error) {
