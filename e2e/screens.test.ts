@@ -51,6 +51,7 @@ describe('the user documentation', () => {
       'Automatic closing',
       'Scheduled closings',
       'Pricing, subscriptions and costs',
+      'Firmware updates',
     ],
     fr: [
       'Gestionnaires du fournisseur',
@@ -62,6 +63,7 @@ describe('the user documentation', () => {
       'Fermeture automatique',
       'Fermetures programmées',
       'Tarifs, abonnements et coûts',
+      'Mises à jour du firmware',
     ],
   };
 

@@ -176,6 +176,17 @@ export const paths = {
   alerts: { path: '/alerts', getHref: () => '/alerts' },
   alertSettings: { path: '/alerts/settings', getHref: () => '/alerts/settings' },
 
+  firmware: { path: '/firmware', getHref: () => '/firmware' },
+  firmwareRollouts: { path: '/firmware/rollouts', getHref: () => '/firmware/rollouts' },
+  firmwareRolloutAdd: {
+    path: '/firmware/rollouts/add',
+    getHref: (imageId: string) => `/firmware/rollouts/add?image_id=${encodeURIComponent(imageId)}`,
+  },
+  firmwareRollout: {
+    path: '/firmware/rollouts/:rolloutId',
+    getHref: (rolloutId: string) => `/firmware/rollouts/${rolloutId}`,
+  },
+
   subscriptions: { path: '/subscriptions', getHref: () => '/subscriptions' },
   pricingPlans: { path: '/subscriptions/pricing-plans', getHref: () => '/subscriptions/pricing-plans' },
   pricingPlanAdd: {

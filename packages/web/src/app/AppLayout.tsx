@@ -7,7 +7,7 @@ import { Logo } from '../components/layout/Logo.tsx';
 import { MAIN_ID, SkipLink } from '../components/layout/SkipLink.tsx';
 import { useToast } from '../components/Toasts.tsx';
 import { useUpdateProfile } from '../features/profile/index.ts';
-import { useLogout, useUser } from '../features/auth/index.ts';
+import { ANY_ROLE, canDo, useLogout, useUser } from '../features/auth/index.ts';
 import { AutomationLiveSync } from '../features/automation/index.ts';
 import { AlertCountBadge, AlertsLiveSync } from '../features/alerts/index.ts';
 import { FlowboxLiveSync, LiveIndicator } from '../features/flowboxes/index.ts';
@@ -37,6 +37,9 @@ function useNavItems(): NavItem[] {
     items.push({ to: paths.sites.getHref(user.customer_id), label: t('nav.sites') });
     items.push({ to: paths.assistant.getHref(), label: t('nav.assistant') });
   }
+  // docs/firmware.md: every role reads and rolls out within its scope, with the permission.
+  if (canDo(user, ANY_ROLE, 'firmware.update'))
+    items.push({ to: paths.firmware.getHref(), label: t('nav.firmware') });
   items.push({ to: paths.profile.getHref(), label: t('nav.profile') });
   return items;
 }

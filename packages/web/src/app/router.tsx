@@ -25,6 +25,7 @@ const billing = () => import('../features/billing/pages.ts');
 const buildings = () => import('../features/buildings/pages.ts');
 const customers = () => import('../features/customers/pages.ts');
 const dashboard = () => import('../features/dashboard/pages.ts');
+const firmware = () => import('../features/firmware/pages.ts');
 const flowboxes = () => import('../features/flowboxes/pages.ts');
 const legal = () => import('../features/legal/pages.ts');
 const managers = () => import('../features/managers/pages.ts');
@@ -126,6 +127,10 @@ const routes: RouteObject[] = [
                   { path: paths.building.path, ...page(buildings, (p) => <p.BuildingOverviewPage />) },
                   { path: paths.buildingEdit.path, ...page(buildings, (p) => <p.BuildingEditPage />) },
                   { path: paths.buildingEvents.path, ...page(buildings, (p) => <p.BuildingEventsPage />) },
+                  { path: paths.firmware.path, ...page(firmware, (p) => <p.FirmwarePage />) },
+                  { path: paths.firmwareRollouts.path, ...page(firmware, (p) => <p.RolloutsPage />) },
+                  { path: paths.firmwareRolloutAdd.path, ...page(firmware, (p) => <p.RolloutAddPage />) },
+                  { path: paths.firmwareRollout.path, ...page(firmware, (p) => <p.RolloutPage />) },
                 ],
               },
               {

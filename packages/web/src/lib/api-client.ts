@@ -20,13 +20,15 @@ export class ApiRequestError extends Error {
 }
 
 type RequestOptions = {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
   query?: Record<string, string | number | undefined>;
   /** Overrides the Bearer taken from the access_token cookie. */
   bearer?: string;
   /** Images are answered as bytes, not JSON. */
   responseType?: 'json' | 'blob';
+  /** Told the share of the body sent so far (0 to 1): the request then goes through XMLHttpRequest. */
+  onUploadProgress?: (sent: number) => void;
 };
 
 export type SessionEnd = 'logout' | 'expired';
@@ -46,6 +48,40 @@ function urlOf(path: string, query: RequestOptions['query']): string {
   return `${BASE}${path}${search ? `?${search}` : ''}`;
 }
 
+/**
+ * fetch() cannot report how much of a body has left (upload streams are not in every browser): a
+ * request that wants its upload progress goes through XMLHttpRequest, answered as a Response so
+ * the rest of the client treats both alike.
+ */
+function sendWithProgress(
+  url: string,
+  init: { method: string; headers: Record<string, string>; body: XMLHttpRequestBodyInit | undefined },
+  onUploadProgress: (sent: number) => void,
+): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open(init.method, url);
+    for (const [name, value] of Object.entries(init.headers)) request.setRequestHeader(name, value);
+    request.responseType = 'blob';
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onUploadProgress(event.loaded / event.total);
+    };
+    request.onload = () => {
+      const noBody = request.status === 204 || request.status === 304;
+      const contentType = request.getResponseHeader('Content-Type');
+      resolve(
+        new Response(noBody ? null : (request.response as Blob), {
+          status: request.status,
+          headers: contentType ? { 'Content-Type': contentType } : {},
+        }),
+      );
+    };
+    request.onerror = () => reject(new TypeError('network'));
+    request.onabort = () => reject(new TypeError('aborted'));
+    request.send(init.body ?? null);
+  });
+}
+
 async function send(path: string, options: RequestOptions, bearer: string | undefined): Promise<Response> {
   const headers: Record<string, string> = {
     Accept: 'application/json',
@@ -55,12 +91,15 @@ async function send(path: string, options: RequestOptions, bearer: string | unde
   // A multipart body sets its own Content-Type, with the boundary.
   const { body } = options;
   if (body !== undefined && !(body instanceof FormData)) headers['Content-Type'] = 'application/json';
+  const init = {
+    method: options.method ?? 'GET',
+    headers,
+    body: body instanceof FormData || body === undefined ? body : JSON.stringify(body),
+  };
   try {
-    return await fetch(urlOf(path, options.query), {
-      method: options.method ?? 'GET',
-      headers,
-      body: body instanceof FormData || body === undefined ? body : JSON.stringify(body),
-    });
+    return options.onUploadProgress
+      ? await sendWithProgress(urlOf(path, options.query), init, options.onUploadProgress)
+      : await fetch(urlOf(path, options.query), init);
   } catch {
     throw new ApiRequestError(0, { code: 'errors.network', message: i18n.t('errors.network') });
   }
@@ -146,6 +185,7 @@ export const api = {
   get: <T>(path: string, query?: RequestOptions['query']) => apiRequest<T>(path, { query }),
   post: <T>(path: string, body?: unknown) => apiRequest<T>(path, { method: 'POST', body }),
   put: <T>(path: string, body?: unknown) => apiRequest<T>(path, { method: 'PUT', body }),
+  patch: <T>(path: string, body?: unknown) => apiRequest<T>(path, { method: 'PATCH', body }),
   delete: <T>(path: string, body?: unknown) => apiRequest<T>(path, { method: 'DELETE', body }),
   /** A multipart upload (one `file` part), e.g. an image. */
   upload: <T>(path: string, file: File) => {
@@ -153,6 +193,12 @@ export const api = {
     body.append('file', file);
     return apiRequest<T>(path, { method: 'PUT', body });
   },
+  /**
+   * A multipart form (fields, then files: a streaming server reads the fields first), `onProgress`
+   * told the share sent so far, e.g. a firmware image.
+   */
+  postForm: <T>(path: string, body: FormData, onProgress: (sent: number) => void) =>
+    apiRequest<T>(path, { method: 'POST', body, onUploadProgress: onProgress }),
   /** Bytes behind the token, e.g. an image shown through a blob: URL. */
   blob: (path: string) => apiRequest<Blob>(path, { responseType: 'blob' }),
 };

@@ -4,6 +4,7 @@ import { automationEn, automationFr } from './automation.ts';
 import { billingEn, billingFr } from './billing.ts';
 import { buildingsEn, buildingsFr } from './buildings.ts';
 import { consumptionEn, consumptionFr } from './consumption.ts';
+import { firmwareEn, firmwareFr } from './firmware.ts';
 import { flowboxesEn, flowboxesFr } from './flowboxes.ts';
 import { schedulesEn, schedulesFr } from './schedules.ts';
 import { screensEn, screensFr } from './screens.ts';
@@ -19,6 +20,7 @@ export const featuresEn = {
   ...zonesEn,
   ...automationEn,
   ...flowboxesEn,
+  ...firmwareEn,
   ...billingEn,
   ...schedulesEn,
   ...assistantEn,
@@ -34,6 +36,7 @@ export const featuresFr: Record<FeatureMessageKey, string> = {
   ...zonesFr,
   ...automationFr,
   ...flowboxesFr,
+  ...firmwareFr,
   ...billingFr,
   ...schedulesFr,
   ...assistantFr,

@@ -14,6 +14,7 @@ export const GUIDE_SECTIONS = [
   'automatic_closing',
   'schedules',
   'pricing',
+  'firmware',
   'help',
 ] as const;
 export type GuideSectionId = (typeof GUIDE_SECTIONS)[number];
@@ -186,6 +187,27 @@ export const guideEn: Guide = {
       },
       {
         p: 'The zone’s costs come from its consumption priced by its subscription’s tiers, in the building’s currency.',
+      },
+    ],
+  },
+  firmware: {
+    title: 'Firmware updates',
+    blocks: [
+      {
+        p: 'The provider uploads firmware images on the Firmware page: drop the file (named flowbox-{models}-{version}.bin, such as flowbox-one_inch_v1-2.5.0.bin) or choose it, check the version and models read from its name, write release notes in English and French, and release it to every customer or to some. A file whose name does not match is refused with "Firmware naming not correct". An image can later be deprecated (still usable, flagged) or withdrawn (no longer installable).',
+      },
+      {
+        p: 'To update one flowbox, open its page: the Firmware card shows its versions, the update running with its progress, and its history with every state and time. "Update the firmware" lists the versions that fit it and asks before installing.',
+      },
+      {
+        steps: [
+          'To update many, choose "Roll out" on an image and pick the place: a zone, a building, a site, a customer, or (provider) the whole fleet; narrow it to some models or current versions.',
+          'Set the waves (by default 5 %, 25 %, 50 %, then 100 % of the flowboxes), the random start delay, how many update at once and the share of failures that halts the rollout (10 % by default).',
+          'Follow it on its page: the counts per state, a bar per wave, the states over time and each flowbox with its state and reason. Pause, resume or cancel it there.',
+        ],
+      },
+      {
+        p: 'A flowbox whose zone is locked by automatic closing, whose valve command is pending or that is offline is skipped, with the reason shown; during the building’s opening hours it waits unless you allowed it. When a wave fails beyond its threshold the rollout halts by itself and an alert is raised; a provider manager may resume it once the cause is understood.',
       },
     ],
   },
@@ -367,6 +389,27 @@ export const guideFr: Guide = {
       },
       {
         p: 'Les coûts de la zone viennent de sa consommation, valorisée par les tranches de son abonnement, dans la devise du bâtiment.',
+      },
+    ],
+  },
+  firmware: {
+    title: 'Mises à jour du firmware',
+    blocks: [
+      {
+        p: 'Le fournisseur téléverse les images de firmware depuis la page Firmware : déposez le fichier (nommé flowbox-{modèles}-{version}.bin, par exemple flowbox-one_inch_v1-2.5.0.bin) ou choisissez-le, vérifiez la version et les modèles lus dans son nom, écrivez les notes de version en anglais et en français, et mettez-le à disposition de tous les clients ou de certains. Un fichier dont le nom ne correspond pas est refusé avec « Nommage du firmware incorrect ». Une image peut ensuite être rendue obsolète (toujours utilisable, signalée) ou retirée (plus installable).',
+      },
+      {
+        p: 'Pour mettre à jour un flowbox, ouvrez sa page : la carte Firmware montre ses versions, la mise à jour en cours avec sa progression, et son historique avec chaque état et son heure. « Mettre à jour le firmware » liste les versions qui lui conviennent et demande confirmation avant l’installation.',
+      },
+      {
+        steps: [
+          'Pour en mettre à jour beaucoup, choisissez « Déployer » sur une image et choisissez le lieu : une zone, un bâtiment, un site, un client, ou (fournisseur) tout le parc ; limitez-le à certains modèles ou versions actuelles.',
+          'Réglez les vagues (par défaut 5 %, 25 %, 50 %, puis 100 % des flowbox), le délai de départ aléatoire, le nombre de mises à jour simultanées et la part d’échecs qui arrête le déploiement (10 % par défaut).',
+          'Suivez-le sur sa page : les nombres par état, une barre par vague, les états au fil du temps et chaque flowbox avec son état et sa raison. Mettez-le en pause, reprenez-le ou annulez-le depuis cette page.',
+        ],
+      },
+      {
+        p: 'Un flowbox dont la zone est verrouillée par la fermeture automatique, dont une commande de vanne est en attente ou qui est hors ligne est ignoré, avec la raison affichée ; pendant les heures d’ouverture du bâtiment il attend, sauf si vous l’avez permis. Quand une vague échoue au-delà de son seuil, le déploiement s’arrête de lui-même et une alerte est levée ; un gestionnaire du fournisseur peut le reprendre une fois la cause comprise.',
       },
     ],
   },

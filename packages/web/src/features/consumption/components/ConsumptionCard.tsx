@@ -17,7 +17,7 @@ import {
   unitKey,
 } from '../format.ts';
 import { useConsumptionLive } from '../live/useConsumptionLive.ts';
-import { ChartSkeleton } from './ChartSkeleton.tsx';
+import { ChartSkeleton } from '../../../components/charts/ChartSkeleton.tsx';
 import { ComparisonText, totalText } from './ConsumptionTotal.tsx';
 import { ConsumptionTable } from './ConsumptionTable.tsx';
 import { CsvButton } from './CsvButton.tsx';

@@ -10,7 +10,7 @@ import { useConsumptionDetails } from '../api/get-consumption-details.ts';
 import type { ConsumptionTarget } from '../api/target.ts';
 import { bucketAxisLabel, bucketTitle, formatVolume, formatVolumeNumber, unitKey } from '../format.ts';
 import { useConsumptionLive } from '../live/useConsumptionLive.ts';
-import { ChartSkeleton } from './ChartSkeleton.tsx';
+import { ChartSkeleton } from '../../../components/charts/ChartSkeleton.tsx';
 import { ConsumptionTable } from './ConsumptionTable.tsx';
 import { LazyBars } from './LazyBars.tsx';
 import { useWindowParam, WindowSwitch } from './WindowSwitch.tsx';

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import type { BarChartProps } from './charts.tsx';
-import { ChartSkeleton } from './ChartSkeleton.tsx';
+import { ChartSkeleton } from '../../../components/charts/ChartSkeleton.tsx';
 
 // ECharts is loaded with the first graph shown, so pages without graphs do not pay for it.
 const ConsumptionBars = lazy(() =>

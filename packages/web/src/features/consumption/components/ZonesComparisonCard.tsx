@@ -7,7 +7,7 @@ import { paths } from '../../../paths.ts';
 import { useZonesComparison } from '../api/get-zones-comparison.ts';
 import type { ConsumptionTarget } from '../api/target.ts';
 import { formatChange, formatCost, formatVolume, formatVolumeNumber, unitKey } from '../format.ts';
-import { ChartSkeleton } from './ChartSkeleton.tsx';
+import { ChartSkeleton } from '../../../components/charts/ChartSkeleton.tsx';
 import { ConsumptionTable } from './ConsumptionTable.tsx';
 import { LazyBars } from './LazyBars.tsx';
 import { useWindowParam } from './WindowSwitch.tsx';

@@ -3,63 +3,15 @@ import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/compon
 import * as echarts from 'echarts/core';
 import type { EChartsCoreOption } from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
-import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { escapeHtml, useDarkScheme, useEChart } from '../../../components/charts/use-echart.ts';
 
 // Only what the graphs draw: bars, their grid, tooltip and legend, drawn as SVG (sharp, small).
 echarts.use([BarChart, GridComponent, LegendComponent, TooltipComponent, SVGRenderer]);
-
-const DARK = '(prefers-color-scheme: dark)';
-
-/** The app's colour scheme follows the system's (Tailwind `dark:`); the graphs follow it too, live. */
-function useDarkScheme(): boolean {
-  return useSyncExternalStore(
-    (onChange) => {
-      const query = window.matchMedia(DARK);
-      query.addEventListener('change', onChange);
-      return () => query.removeEventListener('change', onChange);
-    },
-    () => window.matchMedia(DARK).matches,
-  );
-}
 
 const PALETTE = {
   light: { current: '#0369a1', previous: '#cbd5e1', text: '#475569', grid: '#e2e8f0', tooltip: '#ffffff' },
   dark: { current: '#38bdf8', previous: '#475569', text: '#cbd5e1', grid: '#1e293b', tooltip: '#0f172a' },
 };
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/**
- * One ECharts instance on a div, resized with its box and disposed with the component. The option
- * is applied only when `key` (the figures, labels and scheme) changes, so a re-render of the page
- * (a refetch starting) does not replay the bars' animation.
- */
-function useEChart(option: EChartsCoreOption, key: string) {
-  const box = useRef<HTMLDivElement>(null);
-  const chart = useRef<echarts.ECharts | null>(null);
-  const latest = useRef(option);
-  useEffect(() => {
-    latest.current = option;
-  }, [option]);
-  useEffect(() => {
-    const element = box.current;
-    if (!element) return;
-    const instance = echarts.init(element, null, { renderer: 'svg' });
-    chart.current = instance;
-    instance.setOption(latest.current);
-    const observer = new ResizeObserver(() => instance.resize());
-    observer.observe(element);
-    return () => {
-      observer.disconnect();
-      instance.dispose();
-      chart.current = null;
-    };
-  }, []);
-  useEffect(() => {
-    chart.current?.setOption(latest.current, { notMerge: true });
-  }, [key]);
-  return box;
-}
 
 export type BarSeries = { name: string; values: number[]; tone: 'current' | 'previous' };
 

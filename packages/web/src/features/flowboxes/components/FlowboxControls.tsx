@@ -16,7 +16,7 @@ import { useSendCommand } from '../api/send-command.ts';
 import { offeredCommands, pendingCommand, switchState, type SwitchName } from '../format.ts';
 import { CommandButton } from './CommandButton.tsx';
 import { CommandStatusBadge } from './CommandStatus.tsx';
-import { ConfirmActionDialog } from './ConfirmActionDialog.tsx';
+import { ConfirmActionDialog } from '../../../components/ConfirmActionDialog.tsx';
 import { PendingCommand } from './PendingCommand.tsx';
 import { ValveControl } from './ValveControl.tsx';
 

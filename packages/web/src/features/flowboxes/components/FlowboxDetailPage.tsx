@@ -13,13 +13,14 @@ import { AutomationLockedBanner, useAutomation } from '../../automation/index.ts
 import { ANY_ROLE, canDo, useUser } from '../../auth/index.ts';
 import { useFloors } from '../../buildings/index.ts';
 import { FlowboxConsumptionCard } from '../../consumption/index.ts';
+import { FlowboxFirmwareCard } from '../../firmware/index.ts';
 import { useZone, useZoneCrumbs } from '../../zones/index.ts';
 import { useDetachFlowbox } from '../api/detach-flowbox.ts';
 import { useFlowbox, type FlowboxRef } from '../api/get-flowbox.ts';
 import { useCommands } from '../api/list-commands.ts';
 import { useUnpairFlowbox } from '../api/unpair-flowbox.ts';
 import { CommandsCard } from './CommandsCard.tsx';
-import { ConfirmActionDialog } from './ConfirmActionDialog.tsx';
+import { ConfirmActionDialog } from '../../../components/ConfirmActionDialog.tsx';
 import { DetachDialog } from './DetachDialog.tsx';
 import { FlowboxAutotestCard } from './FlowboxAutotestCard.tsx';
 import { ConnectionBadge, PairingBadge } from './FlowboxBadges.tsx';
@@ -48,6 +49,7 @@ function FlowboxDetail({ flowboxRef, flowbox }: { flowboxRef: FlowboxRef; flowbo
   const detach = useDetachFlowbox(flowboxRef);
   const mayPair = canDo(user, ANY_ROLE, 'flowboxes.pair');
   const mayControl = canDo(user, ANY_ROLE, 'valves.control');
+  const mayUpdateFirmware = canDo(user, ANY_ROLE, 'firmware.update');
   // spec §4: while automatic closing holds the zone the server refuses every change under it but
   // the exit, so every control here says so, and the banner offers the exit.
   const locked = useAutomation(flowboxRef).data?.locked === true;
@@ -150,6 +152,9 @@ function FlowboxDetail({ flowboxRef, flowbox }: { flowboxRef: FlowboxRef; flowbo
             disabledReason={controlBlocked}
           />
         </div>
+        {mayUpdateFirmware && flowbox.pairing_state === 'ready' && (
+          <FlowboxFirmwareCard flowboxRef={flowboxRef} />
+        )}
         <FlowboxConsumptionCard target={{ customerId, siteId, buildingId, zoneId }} flowboxId={flowbox.id} />
         <CommandsCard commands={commands} />
         <SectionLink

@@ -9,7 +9,7 @@ import type { FlowboxRef } from '../api/get-flowbox.ts';
 import { useSendCommand } from '../api/send-command.ts';
 import { offeredCommands, pendingCommand, switchState } from '../format.ts';
 import { CommandButton } from './CommandButton.tsx';
-import { ConfirmActionDialog } from './ConfirmActionDialog.tsx';
+import { ConfirmActionDialog } from '../../../components/ConfirmActionDialog.tsx';
 import { PendingCommand } from './PendingCommand.tsx';
 
 type ValveCommand = 'valve_open' | 'valve_close';

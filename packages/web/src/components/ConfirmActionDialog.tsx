@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Button } from '../../../components/Button.tsx';
-import { Dialog } from '../../../components/Dialog.tsx';
-import { useLanguage } from '../../../lib/i18n/index.ts';
+import { useTranslation } from 'react-i18next';
+import { Button } from './Button.tsx';
+import { Dialog } from './Dialog.tsx';
 
 type ConfirmActionDialogProps = {
   open: boolean;
@@ -10,9 +10,11 @@ type ConfirmActionDialogProps = {
   confirmLabel: string;
   onClose: () => void;
   onConfirm: () => Promise<unknown>;
+  /** Danger for what cuts, stops or removes; default for what only resumes. */
+  tone?: 'danger' | 'default';
 };
 
-/** A confirmation before an action that cuts water, stops a device or removes it. */
+/** A confirmation before an action that cuts water, stops a device or an update, or removes something. */
 export function ConfirmActionDialog({
   open,
   title,
@@ -20,8 +22,9 @@ export function ConfirmActionDialog({
   confirmLabel,
   onClose,
   onConfirm,
+  tone = 'danger',
 }: ConfirmActionDialogProps) {
-  const { t } = useLanguage();
+  const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   async function confirm() {
     setBusy(true);
@@ -32,13 +35,17 @@ export function ConfirmActionDialog({
     }
   }
   return (
-    <Dialog open={open} onClose={onClose} title={title} tone="danger">
+    <Dialog open={open} onClose={onClose} title={title} tone={tone}>
       <p className="text-sm">{text}</p>
       <div className="mt-5 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
         <Button variant="secondary" onClick={onClose}>
           {t('common.cancel')}
         </Button>
-        <Button variant="danger" loading={busy} onClick={() => void confirm()}>
+        <Button
+          variant={tone === 'danger' ? 'danger' : 'primary'}
+          loading={busy}
+          onClick={() => void confirm()}
+        >
           {confirmLabel}
         </Button>
       </div>

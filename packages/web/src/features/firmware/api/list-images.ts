@@ -1,0 +1,18 @@
+import type { FirmwareImage, FirmwareImageStatus, FlowboxModel } from '@flowbox/shared';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client.ts';
+import { FIRMWARE_KEY } from './keys.ts';
+
+export type ImageFilters = { model?: FlowboxModel; status?: FirmwareImageStatus };
+
+/** The catalogue as the caller may see it: all of it for the provider, what is released to them for others. */
+export const listImages = (filters: ImageFilters) => api.get<FirmwareImage[]>('/firmware/images', filters);
+
+export const imagesQueryOptions = (filters: ImageFilters) =>
+  queryOptions({
+    queryKey: [...FIRMWARE_KEY, 'images', filters],
+    queryFn: () => listImages(filters),
+    placeholderData: keepPreviousData,
+  });
+
+export const useImages = (filters: ImageFilters) => useQuery(imagesQueryOptions(filters));

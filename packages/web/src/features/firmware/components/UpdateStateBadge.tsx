@@ -1,0 +1,10 @@
+import type { FirmwareUpdateState } from '@flowbox/shared';
+import { useLanguage } from '../../../lib/i18n/index.ts';
+import { Badge } from '../../zones/index.ts';
+import { stateTone } from '../format.ts';
+
+/** An update's state in words (spec §4 names), coloured by its group. */
+export function UpdateStateBadge({ state }: { state: FirmwareUpdateState }) {
+  const { t } = useLanguage();
+  return <Badge tone={stateTone(state)}>{t(`firmware.state.${state}`)}</Badge>;
+}

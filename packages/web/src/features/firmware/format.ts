@@ -1,0 +1,64 @@
+import {
+  ALL_FIRMWARE_UPDATE_STATES,
+  FIRMWARE_ACTIVE_STATES,
+  FIRMWARE_FAILURE_STATES,
+  type FirmwareUpdateState,
+  type Language,
+} from '@flowbox/shared';
+
+/**
+ * How the screens group an update's twelve states (docs/firmware.md): waiting its turn, on its way
+ * (requested to downloaded), updated, failed, or left out (skipped, cancelled).
+ */
+export const STATE_GROUPS = ['waiting', 'running', 'success', 'failed', 'left_out'] as const;
+export type StateGroup = (typeof STATE_GROUPS)[number];
+
+export function groupOf(state: FirmwareUpdateState): StateGroup {
+  if (state === 'scheduled') return 'waiting';
+  if ((FIRMWARE_ACTIVE_STATES as readonly string[]).includes(state)) return 'running';
+  if (state === 'success') return 'success';
+  if ((FIRMWARE_FAILURE_STATES as readonly string[]).includes(state)) return 'failed';
+  return 'left_out';
+}
+
+export type StateCounts = Partial<Record<FirmwareUpdateState, number>>;
+
+/** A rollout's or a wave's counts per state, summed per group (every group present). */
+export function groupCounts(counts: StateCounts): Record<StateGroup, number> {
+  const sums = Object.fromEntries(STATE_GROUPS.map((group) => [group, 0])) as Record<StateGroup, number>;
+  for (const state of ALL_FIRMWARE_UPDATE_STATES) sums[groupOf(state)] += counts[state] ?? 0;
+  return sums;
+}
+
+export type StateTone = 'neutral' | 'accent' | 'good' | 'warn';
+const TONES: Record<StateGroup, StateTone> = {
+  waiting: 'neutral',
+  running: 'accent',
+  success: 'good',
+  failed: 'warn',
+  left_out: 'neutral',
+};
+
+/** The badge colour of a state; the words carry the meaning, the colour helps. */
+export const stateTone = (state: FirmwareUpdateState): StateTone => TONES[groupOf(state)];
+
+/** A size in the language's units: "2.5 MB", "2,5 Mo" (binary multiples, as the size limit's text). */
+export function formatSize(bytes: number, language: Language): string {
+  const [value, unit] =
+    bytes >= 1024 * 1024
+      ? [bytes / (1024 * 1024), 'megabyte']
+      : bytes >= 1024
+        ? [bytes / 1024, 'kilobyte']
+        : [bytes, 'byte'];
+  return new Intl.NumberFormat(language, { style: 'unit', unit, maximumFractionDigits: 1 }).format(value);
+}
+
+/** "42 %" in English, "42 %" with a narrow space in French; whole percents. */
+export function formatPercent(pct: number, language: Language): string {
+  return new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 0 }).format(pct / 100);
+}
+
+/** The share of `part` in `whole`, 0 to 100; 0 for an empty whole. */
+export function percentOf(part: number, whole: number): number {
+  return whole > 0 ? (part * 100) / whole : 0;
+}

@@ -1,0 +1,1 @@
+export { FlowboxFirmwareCard } from './components/FlowboxFirmwareCard.tsx';
