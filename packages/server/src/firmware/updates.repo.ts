@@ -134,6 +134,24 @@ export async function findRunningUpdate(db: Db, flowboxId: string): Promise<Upda
   return row;
 }
 
+/**
+ * Whether the flowbox runs an update, without locking it: callers hold the flowbox's row, which
+ * serialises the starts, and a lock here would take the update before the flowbox, the other way
+ * round from the device path (deadlock).
+ */
+export async function hasRunningUpdate(db: Db, flowboxId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: firmwareUpdates.id })
+    .from(firmwareUpdates)
+    .where(
+      and(
+        eq(firmwareUpdates.flowboxId, flowboxId),
+        inArray(firmwareUpdates.state, [...FIRMWARE_ACTIVE_STATES]),
+      ),
+    );
+  return row !== undefined;
+}
+
 /** The update carried by this command, locked. */
 export async function lockUpdateOfCommand(db: Db, commandId: string): Promise<UpdateRow | undefined> {
   const [row] = await db

@@ -32,6 +32,7 @@ import {
   findImage,
   findPlacedUpdate,
   findRunningUpdate,
+  hasRunningUpdate,
   imageReleasedTo,
   insertUpdate,
   installedCount,
@@ -98,6 +99,9 @@ export class FirmwareUpdatesService {
     requireSiteManage(actor, path.customerId, path.siteId, 'firmware.update');
     const located = await findFlowbox(this.ctx.db, path);
     if (!located) throw notFound();
+    // spec §4: nothing happens in a locked zone, whatever else the request says.
+    if (await isZoneLocked(this.ctx.db, located.scope.zoneId))
+      throw new AppError('errors.firmware_zone_locked');
     const image = await findImage(this.ctx.db, input.image_id);
     if (!image) throw notFound();
     // An image not released to this customer is not theirs to see: the same 403 as any other.
@@ -143,7 +147,7 @@ export class FirmwareUpdatesService {
   > {
     if (await valveCommandOnItsWay(tx, located.flowbox.id, now)) return 'errors.valve_command_pending';
     if (await isZoneLocked(tx, located.scope.zoneId)) return 'errors.firmware_zone_locked';
-    if (await findRunningUpdate(tx, located.flowbox.id)) return 'errors.firmware_update_running';
+    if (await hasRunningUpdate(tx, located.flowbox.id)) return 'errors.firmware_update_running';
     return null;
   }
 

@@ -84,6 +84,7 @@ const EXPECTED_ROUTES = [
   ...scheduleRoutes(),
   ...automationRoutes(),
   ...alertRoutes(),
+  ...firmwareUpdateRoutes(),
   ...consumptionRoutes(),
 ].sort();
 
@@ -132,6 +133,21 @@ function alertRoutes(): string[] {
     'POST /v1/alerts/{alertId}/silence',
     'POST /v1/alerts/{alertId}/unsilence',
     'POST /v1/alerts/{alertId}/resolve',
+  ];
+}
+
+/** Issue #17: a flowbox's firmware and staged rollouts (the catalogue's routes are its own). */
+function firmwareUpdateRoutes(): string[] {
+  const flowbox =
+    '/v1/customers/{customerId}/sites/{siteId}/buildings/{buildingId}/zones/{zoneId}/flowboxes/{flowboxId}';
+  return [
+    `GET ${flowbox}/firmware`,
+    `POST ${flowbox}/firmware`,
+    'GET /v1/firmware/rollouts',
+    'POST /v1/firmware/rollouts',
+    'GET /v1/firmware/rollouts/{rolloutId}',
+    'GET /v1/firmware/rollouts/{rolloutId}/devices',
+    'POST /v1/firmware/rollouts/{rolloutId}/{action}',
   ];
 }
 
