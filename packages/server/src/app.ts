@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
@@ -47,6 +48,11 @@ import { BuildingsService } from './buildings/buildings.service.ts';
 import { FloorsService } from './buildings/floors.service.ts';
 import { customersRoutes } from './customers/customers.routes.ts';
 import { EventsService } from './events/events.service.ts';
+import { firmwareDownloadMetrics } from './firmware/index.ts';
+import { firmwareCatalogueRoutes } from './firmware/catalogue.routes.ts';
+import { FirmwareCatalogueService } from './firmware/catalogue.service.ts';
+import { downloadRateKey, firmwareDownloadRoutes } from './firmware/download.routes.ts';
+import { FirmwareDownloadService } from './firmware/download.service.ts';
 import { eventsRoutes } from './events/events.routes.ts';
 import { CommandsService } from './flowboxes/commands.service.ts';
 import { flowboxesRoutes } from './flowboxes/flowboxes.routes.ts';
@@ -128,6 +134,9 @@ export type Services = {
   zones: ZonesService;
   waterPoints: WaterPointsService;
   images: ImagesService;
+  firmwareCatalogue: FirmwareCatalogueService;
+  /** Devices' downloads of their firmware images (no user token: HTTP Basic). */
+  firmwareDownloads: FirmwareDownloadService;
   flowboxes: FlowboxesService;
   commands: CommandsService;
   /** The way to the devices; device messaging (server.ts) attaches the broker to it. */
@@ -238,6 +247,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     zones: new ZonesService(ctx, deviceLink),
     waterPoints: new WaterPointsService(ctx),
     images: new ImagesService(ctx),
+    firmwareCatalogue: new FirmwareCatalogueService(ctx),
+    firmwareDownloads: new FirmwareDownloadService(ctx),
     flowboxes: new FlowboxesService(ctx, deviceLink),
     commands,
     deviceLink,
@@ -263,6 +274,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   jobMetrics(metrics, services.jobs);
   mailMetrics(metrics, mailer);
   liveMetrics(metrics, live);
+  firmwareDownloadMetrics(metrics, services.firmwareDownloads);
   services.telemetry.register(services.automation.listener());
   services.telemetry.register(monitoringListener());
   services.telemetry.register(clockSkewListener());
@@ -296,7 +308,13 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     openapi: {
       info: { title: 'Flowbox Manager API', version: '1' },
       servers: [{ url: '/' }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          // A flowbox's serial and secret (its MQTT credentials): firmware downloads.
+          device: { type: 'http', scheme: 'basic' },
+        },
+      },
     },
     transform: documentTransform,
   });
@@ -316,6 +334,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
         maxStreamS: options.config.accessTokenTtl,
       };
       liveStreamRoutes(v1, liveOptions);
+      firmwareDownloadRoutes(v1, services.firmwareDownloads);
       // Readiness (docs/reliability.md "Database failures"): 503 naming the parts that are down.
       const readinessSchema = {
         tags: ['health'],
@@ -385,6 +404,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
         buildingsRoutes(protectedApi, services.buildings, services.floors);
         zonesRoutes(protectedApi, services.zones, services.waterPoints);
         imagesRoutes(protectedApi, services.images);
+        firmwareCatalogueRoutes(protectedApi, services.firmwareCatalogue);
         flowboxesRoutes(protectedApi, services.flowboxes, services.commands);
         liveTicketRoutes(protectedApi, liveOptions);
         metricsRoutes(protectedApi, deviceLink, services.jobs);
@@ -435,9 +455,16 @@ const publicState = (reason: string) =>
  * The rate limit's client key: request.ip (the client's, through a trusted proxy), with the
  * plugin's own grouping of an IPv6 address by its /64 (one host holds a whole /64). A client gone
  * before its request was handled has no address any more; the plugin's default key generator
- * then failed with "reading 'toLowerCase'", an error logged for nobody to answer.
+ * then failed with "reading 'toLowerCase'", an error logged for nobody to answer. A firmware
+ * download counts against its device instead (download.routes.ts).
  */
-export function rateLimitKey(request: { ip: string | undefined }): string {
+export function rateLimitKey(request: {
+  ip: string | undefined;
+  url?: string;
+  headers?: IncomingHttpHeaders;
+}): string {
+  const device = downloadRateKey(request);
+  if (device) return device;
   return request.ip ? normalizeIP(request.ip) : 'disconnected-client';
 }
 

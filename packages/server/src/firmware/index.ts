@@ -1,1 +1,2 @@
 export { signDownloadToken, verifyDownloadToken, type DownloadClaims } from './download-token.ts';
+export { firmwareDownloadMetrics } from './download.metrics.ts';
