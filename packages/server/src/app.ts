@@ -183,6 +183,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     // Fastify's own two lines per request carry the raw URL (a query can hold a ticket or a token):
     // logRequests below writes one line of chosen fields instead.
     logController: new LogController({ disableRequestLogging: true }),
+    // A firmware download's token is one path parameter of about 170 characters (100 by default).
+    routerOptions: { maxParamLength: 400 },
   }).withTypeProvider<ZodTypeProvider>();
   // Headers must arrive within this: a client trickling a request line holds no socket for long.
   app.server.headersTimeout = timeouts.headersMs;

@@ -1,5 +1,5 @@
 import type { FirmwareImageStatus, FlowboxModel } from '@flowbox/shared';
-import { and, asc, count, desc, eq, exists, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import {
   buildings,
@@ -74,10 +74,8 @@ function releasedTo(customerId: string, statuses: FirmwareImageStatus[]): SQL {
     inArray(firmwareImages.status, statuses),
     or(
       eq(firmwareImages.releasedToAll, true),
-      exists(
-        // A correlated subquery: drizzle writes the outer column qualified.
-        sql`SELECT 1 FROM ${firmwareImageCustomers} WHERE ${firmwareImageCustomers.imageId} = ${firmwareImages.id} AND ${firmwareImageCustomers.customerId} = ${customerId}`,
-      ),
+      // Correlated: drizzle writes the outer column qualified.
+      sql`EXISTS (SELECT 1 FROM ${firmwareImageCustomers} WHERE ${firmwareImageCustomers.imageId} = ${firmwareImages.id} AND ${firmwareImageCustomers.customerId} = ${customerId})`,
     ),
   )!;
 }

@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { FIRMWARE_DOWNLOAD_ATTEMPTS, FIRMWARE_URL_TTL_S, type FirmwareImage } from '@flowbox/shared';
-import { eq } from 'drizzle-orm';
+import {
+  FIRMWARE_ACTIVE_STATES,
+  FIRMWARE_DOWNLOAD_ATTEMPTS,
+  FIRMWARE_URL_TTL_S,
+  type FirmwareImage,
+} from '@flowbox/shared';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rateLimitKey } from '../app.ts';
@@ -32,6 +37,16 @@ async function updateOf(
   state: 'requested' | 'started' | 'success' | 'cancelled' = 'started',
 ) {
   const now = t.clock.now();
+  // One unfinished update a flowbox: the earlier tests' end here.
+  await t.db
+    .update(firmwareUpdates)
+    .set({ state: 'cancelled', finishedAt: now })
+    .where(
+      and(
+        eq(firmwareUpdates.flowboxId, flowbox.flowboxId),
+        inArray(firmwareUpdates.state, [...FIRMWARE_ACTIVE_STATES]),
+      ),
+    );
   const [update] = await t.db
     .insert(firmwareUpdates)
     .values({
