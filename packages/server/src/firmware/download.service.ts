@@ -2,12 +2,13 @@ import { Transform } from 'node:stream';
 import { FIRMWARE_ACTIVE_STATES } from '@flowbox/shared';
 import type { Context } from '../context.ts';
 import { AppError, forbidden } from '../errors.ts';
-import { fileDownload, etagOf, type FileDownload } from '../files/files.http.ts';
+import { etagOf, type FileDownload } from '../files/files.http.ts';
 import { findFile } from '../files/files.store.ts';
 import { rangeAnswer } from '../files/ranges.ts';
 import { deviceAuthenticator } from '../flowboxes/index.ts';
 import { verifyDownloadToken } from './download-token.ts';
 import { findDownloadUpdate, recordDownloadStart } from './download.repo.ts';
+import { ImageCache } from './image-cache.ts';
 
 /** A device's GET of its image: the URL's token, its HTTP Basic credentials, its range headers. */
 export type DownloadRequest = {
@@ -39,6 +40,7 @@ export class FirmwareDownloadService {
     bytes: 0,
   };
   private readonly authenticate;
+  private readonly images = new ImageCache();
 
   constructor(private readonly ctx: Context) {
     this.authenticate = deviceAuthenticator(ctx.db);
@@ -76,7 +78,7 @@ export class FirmwareDownloadService {
     const fromByte = answer.status === 206 ? answer.start : 0;
     if (!(await recordDownloadStart(this.ctx.db, update.id, now)))
       throw new AppError('errors.firmware_download_gone');
-    return { download: fileDownload(this.ctx.db, file), fromByte };
+    return { download: await this.images.download(this.ctx.db, file), fromByte };
   }
 
   /** The bytes as they leave for the device, counted. */
