@@ -21,7 +21,41 @@ type Ready = { port: number; token: string; zone: string; sha256: string; device
 type Usage = { cpuUs: number; peakRss: number; rssBefore: number };
 
 if (process.env.BENCH_FIRMWARE_ROLE === 'server') await serve();
+else if (process.env.BENCH_FIRMWARE_ROLE === 'probe') probe();
 else await main();
+
+type ProbeTarget = { port: number; path: string; token: string };
+
+/**
+ * The user's side, in a process of its own so that the devices' sockets in the main one do not
+ * delay its answers: a keep-alive connection opened (and warmed) before the downloads, then one
+ * GET after the other until told to stop; its latencies (Infinity: not 200) go back to the main
+ * process.
+ */
+function probe(): void {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const latencies: number[] = [];
+  let target: ProbeTarget | undefined;
+  let running = true;
+  const call = async () => {
+    const t0 = performance.now();
+    const status = await get(target!.port, target!.path, { authorization: `Bearer ${target!.token}` }, agent);
+    return status === 200 ? performance.now() - t0 : Number.POSITIVE_INFINITY;
+  };
+  process.on('message', (message: ProbeTarget | 'go' | 'stop') => {
+    void (async () => {
+      if (message === 'stop') running = false;
+      else if (message === 'go') {
+        while (running) latencies.push(await call());
+        process.send!(latencies, () => process.exit(0));
+      } else {
+        target = message;
+        for (let i = 0; i < 5; i++) await call();
+        process.send!('ready');
+      }
+    })();
+  });
+}
 
 /** The server side: a fresh database, a provider manager, the devices, the image and their updates. */
 async function serve(): Promise<void> {
@@ -145,26 +179,25 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
   const ready = await next<Ready>();
   const load = loadavg()[0]!;
 
+  const prober = fork(import.meta.filename, [], {
+    execArgv: ['--conditions=source', '--import', 'tsx'],
+    env: { ...process.env, BENCH_FIRMWARE_ROLE: 'probe' },
+  });
+  const fromProbe = <T>() => new Promise<T>((resolve) => prober.once('message', resolve));
+  prober.send({ port: ready.port, path: ready.zone, token: ready.token } satisfies ProbeTarget);
+  await fromProbe<string>();
+
   child.send('begin');
   await next<string>();
   const started = performance.now();
-  let downloading = true;
-  const downloads = Promise.all(
+  prober.send('go');
+  const results = await Promise.all(
     ready.devices.map((device, i) => fetchImage(ready.port, device, i % 50 === 0)),
   );
-  const apiAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const latencies: number[] = [];
-  const apiCalls = (async () => {
-    while (downloading) {
-      const t0 = performance.now();
-      await get(ready.port, ready.zone, { authorization: `Bearer ${ready.token}` }, apiAgent);
-      latencies.push(performance.now() - t0);
-    }
-  })();
-  const results = await downloads;
   const seconds = (performance.now() - started) / 1000;
-  downloading = false;
-  await apiCalls;
+  const probed = fromProbe<number[]>();
+  prober.send('stop');
+  const latencies = await probed;
   child.send('end');
   const usage = await next<Usage>();
 
@@ -186,10 +219,9 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
       `RSS ${mib(usage.rssBefore)} MiB before, peak ${mib(usage.peakRss)} MiB`,
   );
   console.log(
-    `  GET zone overview during the downloads: ${latencies.length} calls, p50 ${at(0.5).toFixed(1)} ms, ` +
+    `  GET zone overview during the downloads: ${latencies.length} calls (${latencies.filter((l) => l === Infinity).length} not 200), p50 ${at(0.5).toFixed(1)} ms, ` +
       `p99 ${at(0.99).toFixed(1)} ms, max ${(latencies.at(-1) ?? 0).toFixed(1)} ms`,
   );
-  apiAgent.destroy();
   child.send('stop');
   await exited.catch(() => undefined);
 }
