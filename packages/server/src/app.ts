@@ -101,7 +101,6 @@ export type AppOptions = {
     | 'smtpFrom'
     | 'logLevel'
     | 'webDist'
-    | 'uploadsDir'
   > &
     /**
      * No cap when not given (tests, benchmarks); the product's comes from HTTP_MAX_CONNECTIONS_PER_ADDRESS.

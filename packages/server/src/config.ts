@@ -194,7 +194,7 @@ export type Config = {
   accessTokenTtl: number;
   refreshTokenTtl: number;
   webDist: string;
-  /** Uploaded images: DATA_DIR/uploads. */
+  /** Where images were uploaded before files moved to the database: imported from at start. */
   uploadsDir: string;
 };
 

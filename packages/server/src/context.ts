@@ -7,5 +7,5 @@ export type Context = {
   db: Db;
   mailer: Mailer;
   now: () => Date;
-  config: Pick<Config, 'publicUrl' | 'accessTokenTtl' | 'refreshTokenTtl' | 'jwtSecret' | 'uploadsDir'>;
+  config: Pick<Config, 'publicUrl' | 'accessTokenTtl' | 'refreshTokenTtl' | 'jwtSecret'>;
 };

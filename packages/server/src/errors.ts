@@ -52,12 +52,13 @@ const STATUS_OF = {
   'errors.payload_too_large': 413,
   'errors.image_too_large': 413,
   'errors.firmware_too_large': 413,
+  'errors.file_too_large': 413,
   'errors.image_type': 415,
+  'errors.range_not_satisfiable': 416,
   'errors.too_many_attempts': 429,
   'errors.rate_limited': 429,
   'errors.api_error': 500,
   'errors.service_unavailable': 503,
-  'errors.storage_unavailable': 503,
 } as const satisfies Partial<Record<ErrorCode, number>>;
 
 /** A catalogue code the server may answer with: one that has its status. */
@@ -92,6 +93,13 @@ export class TooManyRequests extends AppError {
     params: Record<string, string | number> = {},
   ) {
     super(code, params);
+  }
+}
+
+/** A 416: the range asked for starts past the file's end; its Content-Range gives the size (RFC 9110 §15.5.17). */
+export class RangeNotSatisfiable extends AppError {
+  constructor(readonly size: number) {
+    super('errors.range_not_satisfiable');
   }
 }
 

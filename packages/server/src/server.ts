@@ -9,6 +9,7 @@ import { startDeviceMessaging, type DeviceMessaging } from './mqtt/index.ts';
 import { scheduleJob } from './schedules/index.ts';
 import { safetyCloseJob } from './automation/index.ts';
 import { alertEmailJob } from './alerts/index.ts';
+import { importUploadedImages } from './images/index.ts';
 import { ensureAdmin, seedDemo } from './seed/index.ts';
 
 export class PortBusyError extends Error {}
@@ -45,6 +46,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   try {
     if (config.admin) await ensureAdmin(database.db, config.admin, app.log);
     if (config.demo) await seedDemo(database.db, app.log);
+    await importUploadedImages(database.db, config.uploadsDir, app.log);
     const messaging = await startDeviceMessaging({
       mqttUrl: config.mqttUrl,
       port: config.mqttPort,

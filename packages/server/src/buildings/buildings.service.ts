@@ -14,7 +14,7 @@ import { namesMismatch, notFound } from '../errors.ts';
 import { changedFieldsOf, recordChange } from '../events/index.ts';
 import { retireFlowboxesUnder } from '../flowboxes/index.ts';
 import type { BuildingPath, SitePath } from '../http/params.ts';
-import { removeImageFiles, imageFilesUnder } from '../images/index.ts';
+import { deleteImagesUnder } from '../images/index.ts';
 import type { DeviceLink } from '../devices/index.ts';
 import {
   deleteBuilding,
@@ -81,15 +81,14 @@ export class BuildingsService {
     requireSiteManage(actor, path.customerId, path.siteId, 'buildings.manage');
     const building = await this.find(path);
     if (confirmName.trim() !== building.name) throw namesMismatch();
-    const files = await imageFilesUnder(this.ctx.db, { buildingId: building.id });
     const retired = await this.ctx.db.transaction(async (tx) => {
       const serials = await retireFlowboxesUnder(tx, { buildingId: building.id }, actor, this.ctx.now());
+      await deleteImagesUnder(tx, { buildingId: building.id });
       await deleteBuilding(tx, building.id);
       await this.record(tx, actor, path.customerId, 'deleted', building, []);
       return serials;
     });
     this.link.disconnectAll(retired);
-    await removeImageFiles(this.ctx.config.uploadsDir, files);
   }
 
   private record(

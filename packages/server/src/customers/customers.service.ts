@@ -10,7 +10,7 @@ import { requireCustomerRead, requireRole, type Actor } from '../access/access.t
 import type { Context } from '../context.ts';
 import { changedFieldsOf, recordChange } from '../events/index.ts';
 import { forbidden, namesMismatch, notFound } from '../errors.ts';
-import { removeImageFiles, imageFilesUnder } from '../images/index.ts';
+import { deleteImagesUnder } from '../images/index.ts';
 import { retireFlowboxesUnder } from '../flowboxes/index.ts';
 import type { DeviceLink } from '../devices/index.ts';
 import {
@@ -90,9 +90,9 @@ export class CustomersService {
     requireRole(actor, ROLES.flovea_manager);
     const customer = await this.info(actor, id);
     if (confirmName.trim() !== customer.name) throw namesMismatch();
-    const files = await imageFilesUnder(this.ctx.db, { customerId: id });
     const retired = await this.ctx.db.transaction(async (tx) => {
       const serials = await retireFlowboxesUnder(tx, { customerId: id }, actor, this.ctx.now());
+      await deleteImagesUnder(tx, { customerId: id });
       await deleteCustomer(tx, id);
       // The customer's own log goes with it; this line stays in the provider's log.
       await recordChange(tx, this.ctx.now(), actor, {
@@ -105,7 +105,6 @@ export class CustomersService {
       return serials;
     });
     this.link.disconnectAll(retired);
-    await removeImageFiles(this.ctx.config.uploadsDir, files);
   }
 
   private valuesOf(input: UpdateInput): Partial<NewCustomerRow> {

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
+  customType,
   boolean,
   date,
   doublePrecision,
@@ -360,8 +361,41 @@ export const waterPoints = pgTable(
 );
 
 /**
- * Uploaded images (customer and site logos, site and building plans, building pictures). The file
- * is DATA_DIR/uploads/<id>.<ext>; the row says whose it is, which decides who may read it.
+/** Binary data: a Buffer on node-postgres, a Uint8Array on PGlite; files/ reads both as a Buffer. */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
+
+/**
+ * Stored files (docs/decisions.md "Files in PostgreSQL"): one row each, its bytes in `file_chunks`.
+ * `chunk_size` is the size of every chunk but the last, kept per file so that a later size does not
+ * misread older files. A file belongs to the row that points at it (an image, a firmware image).
+ */
+export const files = pgTable('files', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  byteSize: bigint('byte_size', { mode: 'number' }).notNull(),
+  sha256: text('sha256').notNull(),
+  contentType: text('content_type').notNull(),
+  chunkSize: integer('chunk_size').notNull(),
+  createdAt: createdAt(),
+});
+
+/** A file's bytes, `chunk_size` at a time: a range read fetches only the chunks it covers. */
+export const fileChunks = pgTable(
+  'file_chunks',
+  {
+    fileId: uuid('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'cascade' }),
+    index: integer('index').notNull(),
+    data: bytea('data').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.fileId, t.index] })],
+);
+
+/**
+ * Uploaded images (customer and site logos, site and building plans, building pictures). The bytes
+ * are the file `file_id`; the row says whose it is, which decides who may read it. `file_name` is
+ * the file an installation kept in DATA_DIR/uploads before files moved to the database: it is
+ * imported at start (images/images.import.ts), and `file_id` is null only until then.
  */
 export const images = pgTable(
   'images',
@@ -372,7 +406,8 @@ export const images = pgTable(
       .references(() => customers.id, { onDelete: 'cascade' }),
     siteId: uuid('site_id').references(() => sites.id, { onDelete: 'cascade' }),
     buildingId: uuid('building_id').references(() => buildings.id, { onDelete: 'cascade' }),
-    fileName: text('file_name').notNull(),
+    fileId: uuid('file_id').references(() => files.id),
+    fileName: text('file_name'),
     contentType: text('content_type').notNull(),
     byteSize: integer('byte_size').notNull(),
     createdAt: createdAt(),
@@ -873,7 +908,9 @@ export const firmwareImages = pgTable(
   'firmware_images',
   {
     id: id(),
-    fileId: uuid('file_id').notNull(),
+    fileId: uuid('file_id')
+      .notNull()
+      .references(() => files.id),
     version: text('version').notNull(),
     models: jsonb('models').$type<FlowboxModel[]>().notNull(),
     fileName: text('file_name').notNull(),

@@ -1,7 +1,7 @@
 import { describeIssues, translate, type ApiError, type ErrorCode, type FieldIssue } from '@flowbox/shared';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { AppError, statusOf, TooManyRequests, type ServerErrorCode } from '../errors.ts';
+import { AppError, RangeNotSatisfiable, statusOf, TooManyRequests, type ServerErrorCode } from '../errors.ts';
 import { requestLanguage } from './language.ts';
 
 /** Request validation failure carrying zod's issues, so they can be translated per field. */
@@ -48,6 +48,7 @@ export function installErrorHandler(app: FastifyInstance): void {
     };
 
     if (error instanceof TooManyRequests) reply.header('retry-after', String(error.retryAfterS));
+    if (error instanceof RangeNotSatisfiable) reply.header('content-range', `bytes */${error.size}`);
     if (error instanceof AppError) {
       const details = error.details?.map((d) => ({
         path: d.path,

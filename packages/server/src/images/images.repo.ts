@@ -1,6 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { buildings, customers, images, sites } from '../db/schema.ts';
+import { deleteFiles } from '../files/files.store.ts';
 
 export type ImageRow = typeof images.$inferSelect;
 export type NewImageRow = typeof images.$inferInsert;
@@ -25,25 +26,58 @@ export async function findImage(db: Db, id: string): Promise<ImageRow | undefine
   return row;
 }
 
-/** Deletes one image record and answers its file name, for removal once the transaction commits. */
-export async function deleteImage(db: Db, id: string): Promise<string | undefined> {
-  const [row] = await db.delete(images).where(eq(images.id, id)).returning({ fileName: images.fileName });
-  return row?.fileName;
+/** Deletes one image record and its file. */
+export async function deleteImage(db: Db, id: string): Promise<void> {
+  const rows = await db.delete(images).where(eq(images.id, id)).returning({ fileId: images.fileId });
+  await deleteFiles(db, fileIdsOf(rows));
 }
 
-/** The files of every image under a customer, a site or a building (their rows cascade on delete). */
-export async function imageFilesUnder(
+/**
+ * Deletes every image under a customer, a site or a building, and their files: called before the
+ * owner is deleted, whose cascade would take the rows but leave the files.
+ */
+export async function deleteImagesUnder(
   db: Db,
   owner: { customerId: string } | { siteId: string } | { buildingId: string },
-): Promise<string[]> {
+): Promise<void> {
   const where =
     'buildingId' in owner
       ? eq(images.buildingId, owner.buildingId)
       : 'siteId' in owner
         ? eq(images.siteId, owner.siteId)
         : eq(images.customerId, owner.customerId);
-  const rows = await db.select({ fileName: images.fileName }).from(images).where(where);
-  return rows.map((r) => r.fileName);
+  const rows = await db.delete(images).where(where).returning({ fileId: images.fileId });
+  await deleteFiles(db, fileIdsOf(rows));
+}
+
+const fileIdsOf = (rows: { fileId: string | null }[]) => rows.flatMap((r) => (r.fileId ? [r.fileId] : []));
+
+/** Images whose file is still in DATA_DIR/uploads (kept there before files moved to the database). */
+export async function imagesToImport(
+  db: Db,
+): Promise<{ id: string; fileName: string; contentType: string }[]> {
+  const rows = await db
+    .select({ id: images.id, fileName: images.fileName, contentType: images.contentType })
+    .from(images)
+    .where(isNull(images.fileId));
+  return rows.flatMap((r) => (r.fileName ? [{ ...r, fileName: r.fileName }] : []));
+}
+
+/**
+ * Locks an image still to import, so that one instance of several starting at once imports it; answers
+ * false when another has it or has done it.
+ */
+export async function claimImageToImport(db: Db, id: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: images.id })
+    .from(images)
+    .where(and(eq(images.id, id), isNull(images.fileId)))
+    .for('update', { skipLocked: true });
+  return rows.length === 1;
+}
+
+export async function setImageFile(db: Db, id: string, fileId: string): Promise<void> {
+  await db.update(images).set({ fileId }).where(eq(images.id, id));
 }
 
 /** Whose image it is, and which of its fields holds it. */

@@ -9,6 +9,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../errors.ts';
+import { sendFile } from '../files/files.http.ts';
 import { buildingParams, customerParams, siteParams } from '../http/params.ts';
 import { actorOf, errorResponses, type App } from '../http/types.ts';
 import type { ImagesService } from './images.service.ts';
@@ -22,7 +23,6 @@ const uploadResponses = {
   ...errorResponses,
   413: ApiErrorSchema.describe('The image is larger than 5 MiB'),
   415: ApiErrorSchema.describe('Not a PNG, JPEG or WebP image'),
-  503: ApiErrorSchema.describe('The server cannot save files (its DATA_DIR is read-only or full)'),
 };
 const sitePrefix = '/customers/:customerId/sites/:siteId';
 
@@ -84,35 +84,34 @@ export function imagesRoutes(app: App, images: ImagesService): void {
         tags,
         security,
         summary: 'An uploaded image, for whoever may read the record it belongs to',
+        description:
+          'Answers one byte range (`Range: bytes=a-b`, `a-`, `-n`) with 206, a range past the end with ' +
+          '416, and 304 to an `If-None-Match` naming its ETag (the SHA-256 of its bytes).',
         params: z.object({ imageId: z.uuid('validation.invalid') }),
         response: {
-          200: {
-            description: 'The image',
-            content: Object.fromEntries(
-              Object.values(IMAGE_TYPES).map((type) => [
-                type,
-                { schema: z.string().meta({ format: 'binary' }) },
-              ]),
-            ),
-          },
+          200: { description: 'The image', content: imageContent },
+          206: { description: 'The bytes of the range asked for', content: imageContent },
+          304: z.null().describe('Not modified: If-None-Match names the image’s ETag'),
           ...errorResponses,
+          416: ApiErrorSchema.describe('The range starts past the end of the image'),
         },
       },
     },
     async (request, reply) => {
       const image = await images.read(actorOf(request), request.params.imageId);
-      return (
-        reply
-          .header('content-type', image.contentType)
-          .header('content-disposition', 'inline')
-          .header('content-security-policy', "default-src 'none'; sandbox")
-          .header('cache-control', 'private, max-age=3600')
-          // A Buffer is sent as it is; the schema above only documents it, as a binary string.
-          .send(image.bytes as unknown as string)
-      );
+      reply
+        .header('content-disposition', 'inline')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header('cache-control', 'private, max-age=3600');
+      return sendFile(request, reply, image);
     },
   );
 }
+
+/** An image's types, documented as binary strings. */
+const imageContent = Object.fromEntries(
+  Object.values(IMAGE_TYPES).map((type) => [type, { schema: z.string().meta({ format: 'binary' }) }]),
+);
 
 /** The one file part of the upload, at most 5 MiB (larger: 413 errors.image_too_large). */
 async function imageBytes(request: FastifyRequest): Promise<Buffer> {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ROLES, IMAGE_TYPES, type ImageAnswer } from '@flowbox/shared';
+import { ROLES, IMAGE_TYPES, MAX_IMAGE_BYTES, type ImageAnswer } from '@flowbox/shared';
 import {
   requireCustomerManage,
   requireCustomerRead,
@@ -13,8 +13,10 @@ import type { Context } from '../context.ts';
 import { findCustomer } from '../customers/index.ts';
 import { AppError, notFound } from '../errors.ts';
 import { recordChange } from '../events/index.ts';
+import { fileDownload, type FileDownload } from '../files/files.http.ts';
+import { findFile, writeFile } from '../files/files.store.ts';
 import type { BuildingPath, SitePath } from '../http/params.ts';
-import { detectImageType, readImageFile, removeImageFiles, writeImageFile } from './images.files.ts';
+import { detectImageType } from './image-type.ts';
 import {
   deleteImage,
   findImage,
@@ -30,7 +32,8 @@ export type Upload = () => Promise<Buffer>;
 
 /**
  * Logos, plans and pictures (issue #3): uploaded by whoever may edit the record they belong to,
- * read by whoever may read it. Files live in DATA_DIR/uploads; rows in `images` say whose they are.
+ * read by whoever may read it. Their bytes are stored files (files/, shared by every instance); rows
+ * in `images` say whose they are.
  */
 export class ImagesService {
   constructor(private readonly ctx: Context) {}
@@ -69,18 +72,18 @@ export class ImagesService {
   }
 
   /** An image, for whoever may read the record it belongs to. */
-  async read(actor: Actor, imageId: string): Promise<{ bytes: Buffer; contentType: string }> {
+  async read(actor: Actor, imageId: string): Promise<FileDownload> {
     const image = await findImage(this.ctx.db, imageId);
     if (!image) throw notFound();
     if (image.siteId) requireSiteRead(actor, image.customerId, image.siteId);
     else requireCustomerRead(actor, image.customerId);
-    const bytes = await readImageFile(this.ctx.config.uploadsDir, image.fileName).catch(() => {
-      throw notFound();
-    });
-    return { bytes, contentType: image.contentType };
+    // No file: an image whose file was missing when DATA_DIR/uploads was imported (images.import.ts).
+    const file = image.fileId ? await findFile(this.ctx.db, image.fileId) : undefined;
+    if (!file) throw notFound();
+    return fileDownload(this.ctx.db, file);
   }
 
-  /** Stores the new file, points the record at it and forgets the old one, in one transaction. */
+  /** Stores the new file, points the record at it and deletes the old one, in one transaction. */
   private async replace(
     actor: Actor,
     owner: ImageOwner,
@@ -91,43 +94,35 @@ export class ImagesService {
     const extension = detectImageType(bytes);
     if (!extension) throw new AppError('errors.image_type');
     const id = randomUUID();
-    const fileName = `${id}.${extension}`;
-    const dir = this.ctx.config.uploadsDir;
-    await writeImageFile(dir, fileName, bytes);
     const url = imageUrl(id);
     const previousId = imageIdOf(current[owner.field] ?? null);
-    const replaced = await this.ctx.db
-      .transaction(async (tx) => {
-        await insertImage(tx, {
-          id,
+    const contentType = IMAGE_TYPES[extension];
+    await this.ctx.db.transaction(async (tx) => {
+      const file = await writeFile(tx, bytes, { contentType, maxBytes: MAX_IMAGE_BYTES });
+      await insertImage(tx, {
+        id,
+        customerId: owner.customerId,
+        siteId: 'siteId' in owner ? owner.siteId : null,
+        buildingId: 'buildingId' in owner ? owner.buildingId : null,
+        fileId: file.id,
+        contentType,
+        byteSize: bytes.length,
+      });
+      await setOwnerImage(tx, owner, url);
+      if (previousId) await deleteImage(tx, previousId);
+      await recordChange(tx, this.ctx.now(), actor, {
+        action: 'updated',
+        object: owner.object,
+        objectId: current.id,
+        objectLabel: current.name,
+        scope: {
           customerId: owner.customerId,
           siteId: 'siteId' in owner ? owner.siteId : null,
           buildingId: 'buildingId' in owner ? owner.buildingId : null,
-          fileName,
-          contentType: IMAGE_TYPES[extension],
-          byteSize: bytes.length,
-        });
-        await setOwnerImage(tx, owner, url);
-        const previousFile = previousId ? await deleteImage(tx, previousId) : undefined;
-        await recordChange(tx, this.ctx.now(), actor, {
-          action: 'updated',
-          object: owner.object,
-          objectId: current.id,
-          objectLabel: current.name,
-          scope: {
-            customerId: owner.customerId,
-            siteId: 'siteId' in owner ? owner.siteId : null,
-            buildingId: 'buildingId' in owner ? owner.buildingId : null,
-          },
-          changedFields: [owner.field],
-        });
-        return previousFile;
-      })
-      .catch(async (error: unknown) => {
-        await removeImageFiles(dir, [fileName]);
-        throw error;
+        },
+        changedFields: [owner.field],
       });
-    if (replaced) await removeImageFiles(dir, [replaced]);
+    });
     return { url };
   }
 }

@@ -13,7 +13,7 @@ import type { DeviceLink } from '../devices/index.ts';
 import { namesMismatch, notFound } from '../errors.ts';
 import { changedFieldsOf, recordChange } from '../events/index.ts';
 import { retireFlowboxesUnder } from '../flowboxes/index.ts';
-import { removeImageFiles, imageFilesUnder } from '../images/index.ts';
+import { deleteImagesUnder } from '../images/index.ts';
 import {
   deleteSite,
   findSite,
@@ -78,15 +78,14 @@ export class SitesService {
     requireCustomerManage(actor, customerId, 'sites.manage');
     const site = await this.find(customerId, siteId);
     if (confirmName.trim() !== site.name) throw namesMismatch();
-    const files = await imageFilesUnder(this.ctx.db, { siteId });
     const retired = await this.ctx.db.transaction(async (tx) => {
       const serials = await retireFlowboxesUnder(tx, { siteId }, actor, this.ctx.now());
+      await deleteImagesUnder(tx, { siteId });
       await deleteSite(tx, siteId);
       await this.record(tx, actor, 'deleted', site, []);
       return serials;
     });
     this.link.disconnectAll(retired);
-    await removeImageFiles(this.ctx.config.uploadsDir, files);
   }
 
   private record(

@@ -1,7 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 import { eq } from 'drizzle-orm';
@@ -22,7 +19,7 @@ import { insertUser } from '../users/users.repo.ts';
  */
 export async function openTestDatabase(
   options: { poolSize?: number } = {},
-): Promise<Database & { guard: ConnectionGuard }> {
+): Promise<TestDatabase & { guard: ConnectionGuard }> {
   const database = await openUnguardedTestDatabase(options.poolSize);
   // Every test database fails its test, at close, on a connection taken while a transaction is
   // held (docs/decisions.md "One connection per operation").
@@ -37,11 +34,14 @@ export async function openTestDatabase(
   };
 }
 
+/** A test database; `url` names it on PostgreSQL, for a second instance to open its own pool on. */
+export type TestDatabase = Database & { url?: string };
+
 /**
  * The same throw-away database without the connection guard: for benchmarks, which must measure
  * what production runs (the guard's AsyncLocalStorage costs a promise hook per await).
  */
-export async function openUnguardedTestDatabase(poolSize?: number): Promise<Database> {
+export async function openUnguardedTestDatabase(poolSize?: number): Promise<TestDatabase> {
   const adminUrl = process.env.FLOWBOX_TEST_PG;
   if (!adminUrl) return openDatabase({ dataDir: null });
   const name = `fbx_test_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -60,6 +60,7 @@ export async function openUnguardedTestDatabase(poolSize?: number): Promise<Data
   });
   return {
     ...database,
+    url: url.toString(),
     close: async () => {
       await database.close();
       const dropper = new pg.Client({ connectionString: adminUrl });
@@ -95,8 +96,8 @@ export type TestApp = {
   db: Db;
   services: Services;
   clock: TestClock;
-  /** Where this app stores uploaded images (a fresh temporary folder). */
-  uploadsDir: string;
+  /** The database's URL on PostgreSQL (undefined on PGlite). */
+  databaseUrl: string | undefined;
   close: () => Promise<void>;
 };
 
@@ -111,7 +112,6 @@ export function testConfig(overrides: Partial<AppOptions['config']> = {}): AppOp
     smtpFrom: 'Flowbox Manager <no-reply@flowbox.test>',
     logLevel: 'silent',
     webDist: '/nonexistent',
-    uploadsDir: mkdtempSync(join(tmpdir(), 'fbx-uploads-')),
     ...overrides,
   };
 }
@@ -139,11 +139,45 @@ export async function createTestApp(
     db: database.db,
     services,
     clock,
-    uploadsDir: config.uploadsDir,
+    databaseUrl: database.url,
     close: async () => {
       await app.close();
       await database.close();
-      rmSync(config.uploadsDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A second instance of the app on the first one's database, as behind a load balancer: on
+ * PostgreSQL it opens a pool of its own; PGlite lives in one process, so there it shares the first
+ * one's. Close it before the first.
+ */
+export async function createSecondInstance(first: TestApp): Promise<TestApp> {
+  const database = first.databaseUrl
+    ? await openDatabase({
+        databaseUrl: first.databaseUrl,
+        dataDir: null,
+        onConnectionError: () => undefined,
+      })
+    : undefined;
+  const db = database?.db ?? first.db;
+  const { app, services } = await buildApp({
+    config: testConfig(),
+    db,
+    now: first.clock.now,
+    logger: false,
+    rateLimitPerMinute: 1_000_000,
+  });
+  await app.ready();
+  return {
+    app,
+    db,
+    services,
+    clock: first.clock,
+    databaseUrl: first.databaseUrl,
+    close: async () => {
+      await app.close();
+      await database?.close();
     },
   };
 }

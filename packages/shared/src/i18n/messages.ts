@@ -32,8 +32,9 @@ export const MESSAGES = {
     'errors.user_create_failed': 'Unable to create the user, please check the fields and try again',
     'errors.user_update_failed': 'Unable to update the user, please check the fields and try again',
     'errors.image_type': 'The image must be a PNG, JPEG or WebP file',
-    'errors.storage_unavailable': 'The file could not be saved on the server, please try again later.',
     'errors.image_too_large': 'The image is too large: 5 MB at most',
+    'errors.file_too_large': 'The file is too large: {{max}} MB at most',
+    'errors.range_not_satisfiable': 'The requested range is outside the file',
     'errors.no_pricing_plans':
       'No pricing plans for the region ({{country}}, {{currency}}): please contact {{contact}} to get one',
     'errors.pricing_plan_unavailable': 'This pricing plan is not offered for this zone',
@@ -139,9 +140,9 @@ export const MESSAGES = {
     'errors.user_create_failed': "Impossible de créer l'utilisateur, vérifiez les champs et réessayez",
     'errors.user_update_failed': "Impossible de modifier l'utilisateur, vérifiez les champs et réessayez",
     'errors.image_type': "L'image doit être un fichier PNG, JPEG ou WebP",
-    'errors.storage_unavailable':
-      "Le fichier n'a pas pu être enregistré sur le serveur, veuillez réessayer plus tard.",
     'errors.image_too_large': "L'image est trop volumineuse : 5 Mo au plus",
+    'errors.file_too_large': 'Le fichier est trop volumineux : {{max}} Mo au plus',
+    'errors.range_not_satisfiable': 'La plage demandée est en dehors du fichier',
     'errors.no_pricing_plans':
       'Aucune offre tarifaire pour la région ({{country}}, {{currency}}) : veuillez contacter {{contact}} pour en obtenir une',
     'errors.pricing_plan_unavailable': "Cette offre tarifaire n'est pas proposée pour cette zone",

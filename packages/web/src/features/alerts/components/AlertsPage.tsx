@@ -9,6 +9,7 @@ import {
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { DateField } from '../../../components/DateField.tsx';
+import { CountBadge, FoldButton } from '../../../components/FoldButton.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { Select } from '../../../components/Select.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
@@ -116,29 +117,15 @@ function activeFilterCount(filters: AlertFilters, provider: boolean): number {
 function FiltersToggle({ open, count, onToggle }: { open: boolean; count: number; onToggle: () => void }) {
   const { t } = useLanguage();
   return (
-    <button
-      type="button"
+    <FoldButton
+      open={open}
+      controls="alert-filters"
+      onToggle={onToggle}
       className="mb-3 flex items-center gap-2 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-sky-600 sm:hidden dark:border-slate-700 dark:bg-slate-900"
-      aria-expanded={open}
-      aria-controls="alert-filters"
-      onClick={onToggle}
     >
-      <svg
-        viewBox="0 0 20 20"
-        aria-hidden="true"
-        className={`h-4 w-4 transition-transform ${open ? 'rotate-90' : ''}`}
-        fill="currentColor"
-      >
-        <path d="M7 4l6 6-6 6z" />
-      </svg>
       {t('alerts.filters')}
-      {count > 0 && (
-        <span className="rounded-full bg-sky-100 px-2 py-0.5 text-xs font-medium text-sky-800 dark:bg-sky-900/50 dark:text-sky-200">
-          <span aria-hidden="true">{count}</span>
-          <span className="sr-only">{t('alerts.filters_active', { count })}</span>
-        </span>
-      )}
-    </button>
+      <CountBadge count={count} label={t('alerts.filters_active', { count })} />
+    </FoldButton>
   );
 }
 

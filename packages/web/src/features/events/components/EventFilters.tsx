@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { FieldError } from 'react-hook-form';
 import { Button } from '../../../components/Button.tsx';
 import { DateField } from '../../../components/DateField.tsx';
+import { CountBadge, FoldButton } from '../../../components/FoldButton.tsx';
 import { Select } from '../../../components/Select.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 
@@ -19,15 +20,6 @@ type EventFiltersProps = {
   onChange: (name: FilterName, value: string) => void;
   onClear: () => void;
 };
-
-function ActiveCount({ count }: { count: number }) {
-  if (count === 0) return null;
-  return (
-    <span className="rounded-full bg-sky-100 px-2 py-0.5 text-xs font-medium text-sky-800 dark:bg-sky-900/50 dark:text-sky-200">
-      {count}
-    </span>
-  );
-}
 
 /** The four facets of spec §3 and a date range; each change applies at once. */
 export function EventFilters({ values, errors, objects, authors, onChange, onClear }: EventFiltersProps) {
@@ -60,27 +52,18 @@ export function EventFilters({ values, errors, objects, authors, onChange, onCle
     >
       <div className="flex items-center justify-between gap-2 sm:mb-4">
         <h2 id="event-filters-title" className="text-base font-semibold">
-          <button
-            type="button"
+          <FoldButton
+            open={unfolded}
+            controls="event-filters-fields"
+            onToggle={() => setUnfolded((open) => !open)}
             className="flex items-center gap-2 rounded focus-visible:outline-2 focus-visible:outline-sky-600 sm:hidden"
-            aria-expanded={unfolded}
-            aria-controls="event-filters-fields"
-            onClick={() => setUnfolded((open) => !open)}
           >
-            <svg
-              viewBox="0 0 20 20"
-              aria-hidden="true"
-              className={`h-4 w-4 transition-transform ${unfolded ? 'rotate-90' : ''}`}
-              fill="currentColor"
-            >
-              <path d="M7 4l6 6-6 6z" />
-            </svg>
             {t('events.filters')}
-            <ActiveCount count={activeCount} />
-          </button>
+            <CountBadge count={activeCount} />
+          </FoldButton>
           <span className="hidden items-center gap-2 sm:flex">
             {t('events.filters')}
-            <ActiveCount count={activeCount} />
+            <CountBadge count={activeCount} />
           </span>
         </h2>
         {activeCount > 0 && (
