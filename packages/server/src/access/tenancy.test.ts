@@ -13,6 +13,7 @@ import {
   flowboxes,
   emails,
   events,
+  files,
   firmwareImageCustomers,
   firmwareImages,
   floors,
@@ -1345,6 +1346,7 @@ async function databaseState(): Promise<unknown[][]> {
       alertCategorySettings,
       firmwareImages,
       firmwareImageCustomers,
+      files,
     ].map(dump),
   );
 }
