@@ -48,6 +48,7 @@ export function firmwareDownloadRoutes(app: App, downloads: FirmwareDownloadServ
           token: request.params.token,
           credentials: basicCredentials(request.headers),
           headers: { range: request.headers.range, ifRange: headerValue(request.headers['if-range']) },
+          sendsBytes: request.method === 'GET',
         })
         .catch((error: unknown) => {
           if (error instanceof AppError && error.code === 'errors.device_auth_failed')

@@ -15,6 +15,8 @@ export type DownloadRequest = {
   token: string;
   credentials: { serial: string; secret: string } | null;
   headers: { range?: string | undefined; ifRange?: string | undefined };
+  /** A HEAD (the same checks, no bytes) is not a download of the update. */
+  sendsBytes: boolean;
 };
 
 /** How downloads ended, for `/metrics`: served whole or from a byte on, or refused and why. */
@@ -49,7 +51,7 @@ export class FirmwareDownloadService {
   async open(request: DownloadRequest): Promise<FileDownload> {
     try {
       const { download, fromByte } = await this.checked(request);
-      this.counters.downloads[fromByte > 0 ? 'resumed' : 'whole'] += 1;
+      if (request.sendsBytes) this.counters.downloads[fromByte > 0 ? 'resumed' : 'whole'] += 1;
       return { file: download.file, read: (range) => this.counted(download.read(range)) };
     } catch (error) {
       const outcome = error instanceof AppError ? OUTCOME_OF[error.code] : undefined;
@@ -69,14 +71,16 @@ export class FirmwareDownloadService {
     // Another device's genuine token is refused like a forged one: it opens nothing to this device.
     if (!claims || claims.serial !== credentials.serial) throw forbidden();
     const update = await findDownloadUpdate(this.ctx.db, claims.updateId);
-    if (!update || update.serial !== claims.serial || update.imageId !== claims.imageId) throw forbidden();
+    // A genuine token whose update is gone (its flowbox removed) will never work again.
+    if (!update) throw new AppError('errors.firmware_download_gone');
+    if (update.serial !== claims.serial || update.imageId !== claims.imageId) throw forbidden();
     if (!(FIRMWARE_ACTIVE_STATES as readonly string[]).includes(update.state))
       throw new AppError('errors.firmware_download_gone');
     const file = await findFile(this.ctx.db, update.fileId);
     if (!file) throw new AppError('errors.firmware_download_gone');
     const answer = rangeAnswer(file.byteSize, request.headers, etagOf(file));
     const fromByte = answer.status === 206 ? answer.start : 0;
-    if (!(await recordDownloadStart(this.ctx.db, update.id, now)))
+    if (request.sendsBytes && !(await recordDownloadStart(this.ctx.db, update.id, now)))
       throw new AppError('errors.firmware_download_gone');
     return { download: await this.images.download(this.ctx.db, file), fromByte };
   }

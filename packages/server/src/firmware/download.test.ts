@@ -134,17 +134,28 @@ describe("a device's firmware download", () => {
     expect((await download(url, device)).statusCode).toBe(403);
   });
 
-  it('answers 410 once the update is finished or cancelled', async () => {
+  it('answers 410 once the update is finished or cancelled, or gone with its flowbox', async () => {
     for (const state of ['success', 'cancelled'] as const) {
       const { url } = await updateOf(device, state);
       const res = await download(url, device);
       expect(res.statusCode).toBe(410);
       expect(res.json().code).toBe('errors.firmware_download_gone');
     }
+    const { id, url } = await updateOf(device);
+    await t.db.delete(firmwareUpdates).where(eq(firmwareUpdates.id, id));
+    expect((await download(url, device)).statusCode).toBe(410);
   });
 
   it(`blocks the update after ${FIRMWARE_DOWNLOAD_ATTEMPTS} downloads: block_download_failed, then 410`, async () => {
     const { id, url } = await updateOf(device);
+    // A HEAD asks about the image without downloading it: it is not counted.
+    const head = await t.app.inject({
+      method: 'HEAD',
+      url,
+      headers: { authorization: basic(device.serial, device.password) },
+    });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-length']).toBe(String(bytes.length));
     for (let i = 0; i < FIRMWARE_DOWNLOAD_ATTEMPTS; i++)
       expect((await download(url, device, { range: `bytes=${i * 1000}-` })).statusCode).toBe(206);
     expect((await download(url, device, { range: 'bytes=9000-' })).statusCode).toBe(410);
@@ -164,7 +175,7 @@ describe("a device's firmware download", () => {
     expect(value('flowbox_firmware_downloads_total\\{outcome="resumed"\\}')).toBeGreaterThanOrEqual(3);
     expect(value('flowbox_firmware_downloads_total\\{outcome="unauthorized"\\}')).toBe(2);
     expect(value('flowbox_firmware_downloads_total\\{outcome="forbidden"\\}')).toBe(4);
-    expect(value('flowbox_firmware_downloads_total\\{outcome="gone"\\}')).toBe(3);
+    expect(value('flowbox_firmware_downloads_total\\{outcome="gone"\\}')).toBe(4);
     expect(value('flowbox_firmware_download_bytes_total')).toBeGreaterThanOrEqual(3 * bytes.length);
   });
 });
