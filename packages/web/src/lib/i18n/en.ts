@@ -4,6 +4,7 @@ import { billingEn } from './billing.ts';
 import { schedulesEn } from './schedules.ts';
 import { consumptionEn } from './consumption.ts';
 import { alertsEn } from './alerts.ts';
+import { firmwareLogEn } from './firmware-log.ts';
 import { flowboxesEn } from './flowboxes.ts';
 import { buildingsEn } from './buildings.ts';
 import { zonesEn } from './zones.ts';
@@ -423,6 +424,7 @@ export const en = {
   ...assistantEn,
   ...consumptionEn,
   ...alertsEn,
+  ...firmwareLogEn,
   ...shellEn,
 } as const;
 

@@ -4,6 +4,7 @@ import { billingFr } from './billing.ts';
 import { schedulesFr } from './schedules.ts';
 import { consumptionFr } from './consumption.ts';
 import { alertsFr } from './alerts.ts';
+import { firmwareLogFr } from './firmware-log.ts';
 import { flowboxesFr } from './flowboxes.ts';
 import { buildingsFr } from './buildings.ts';
 import type { UiMessageKey } from './en.ts';
@@ -429,5 +430,6 @@ export const fr: Record<UiMessageKey, string> = {
   ...assistantFr,
   ...consumptionFr,
   ...alertsFr,
+  ...firmwareLogFr,
   ...shellFr,
 };
