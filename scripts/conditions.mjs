@@ -3,10 +3,17 @@
 // tsx resolve "source", so they never need a build and always see the current code.
 import { defaultClientConditions, defaultServerConditions } from 'vite';
 
-// Not "module": Node itself loads the server's dependencies (Vitest externalises them), and some
-// packages' "module" builds are for bundlers only (@opentelemetry/api's has extensionless imports).
+/*
+ * Vitest hands these conditions to Node itself (`--conditions`) in its test processes, where they
+ * also steer `require`. Vite's "module" condition is a bundlers' one that Node never applies: with it,
+ * prom-client's require('@opentelemetry/api') loaded that package's "module" build, whose
+ * extensionless imports Node cannot resolve, and every test loading the app failed. Tests resolve as
+ * the product does in Node.
+ */
 const server = {
-  resolve: { conditions: ['source', ...defaultServerConditions.filter((c) => c !== 'module')] },
+  resolve: {
+    conditions: ['source', ...defaultServerConditions.filter((condition) => condition !== 'module')],
+  },
 };
 
 /**

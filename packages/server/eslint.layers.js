@@ -11,7 +11,19 @@ import { readdirSync } from 'node:fs';
  * and observe state).
  */
 const SERVER = 'packages/server/src';
-const INFRASTRUCTURE = ['access', 'db', 'faults', 'files', 'health', 'http', 'jobs', 'mail', 'net', 'test'];
+const INFRASTRUCTURE = [
+  'access',
+  'db',
+  'faults',
+  'files',
+  'health',
+  'http',
+  'jobs',
+  'mail',
+  'net',
+  'test',
+  'tracing',
+];
 const DOMAINS = readdirSync(new URL('src', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && !INFRASTRUCTURE.includes(entry.name))
   .map((entry) => entry.name);

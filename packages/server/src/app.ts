@@ -69,6 +69,8 @@ import { poolMetrics } from './db/pool-metrics.ts';
 import { installErrorHandler, zodValidatorCompiler } from './http/error-handler.ts';
 import { InstanceMetrics, METRICS_PATH, metricsRoute, routeOf } from './http/metrics.ts';
 import { documentTransform } from './http/openapi.ts';
+import { echoRequestId, requestIdOf } from './http/request-id.ts';
+import { traceRequests } from './http/request-spans.ts';
 import { imagesRoutes } from './images/images.routes.ts';
 import { ImagesService } from './images/images.service.ts';
 import { requestLanguage } from './http/language.ts';
@@ -89,6 +91,7 @@ import { ManagersService } from './users/managers.service.ts';
 import { WaterPointsService } from './zones/water-points.service.ts';
 import { zonesRoutes } from './zones/zones.routes.ts';
 import { ZonesService } from './zones/zones.service.ts';
+import type { Tracing } from './tracing/tracing.ts';
 
 export type AppOptions = {
   config: Pick<
@@ -120,6 +123,8 @@ export type AppOptions = {
   logger?: FastifyServerOptions['logger'];
   /** What this instance's parts report (database, broker), for `/v1/health`; server.ts shares it. */
   readiness?: Readiness;
+  /** With OTEL_EXPORTER_OTLP_ENDPOINT: a span per request (docs/operations.md "Tracing"). */
+  tracing?: Tracing;
 };
 
 export type Services = {
@@ -184,6 +189,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     logController: new LogController({ disableRequestLogging: true }),
     // A firmware download's token is one path parameter of about 170 characters (100 by default).
     routerOptions: { maxParamLength: 400 },
+    // docs/operations.md "Request ids": the client's or proxy's X-Request-Id when safe, else a UUID.
+    genReqId: requestIdOf,
   }).withTypeProvider<ZodTypeProvider>();
   // Headers must arrive within this: a client trickling a request line holds no socket for long.
   app.server.headersTimeout = timeouts.headersMs;
@@ -194,6 +201,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  // First of the root hooks, so the rate limit's and authentication's queries are the request's.
+  if (options.tracing) traceRequests(app, options.tracing);
+  echoRequestId(app);
   const metrics = new InstanceMetrics();
   metrics.timeRequests(app);
   logRequests(app);

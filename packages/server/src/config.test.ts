@@ -20,6 +20,43 @@ describe('configuration (DESIGN.md §8)', () => {
     expect(config.publicUrl).toBe('http://localhost:8080');
   });
 
+  it('traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set, naming the service flowbox-manager unless told', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).tracing).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: dataDir(), OTEL_SERVICE_NAME: 'x' }).tracing).toBeUndefined();
+    expect(
+      loadConfig({ DATA_DIR: dataDir(), OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing,
+    ).toEqual({
+      endpoint: 'http://collector:4318',
+      headers: {},
+      resource: { 'service.name': 'flowbox-manager' },
+    });
+    const told = loadConfig({
+      DATA_DIR: dataDir(),
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'https://collector.example/otlp',
+      OTEL_EXPORTER_OTLP_HEADERS: 'x-api-key=k%3Dey,tenant=a',
+      OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=prod, service.name=ignored',
+      OTEL_SERVICE_NAME: 'flowbox-eu',
+    }).tracing;
+    expect(told).toEqual({
+      endpoint: 'https://collector.example/otlp',
+      headers: { 'x-api-key': 'k=ey', tenant: 'a' },
+      resource: { 'deployment.environment': 'prod', 'service.name': 'flowbox-eu' },
+    });
+    const attributes = { DATA_DIR: dataDir(), OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' };
+    expect(
+      loadConfig({ ...attributes, OTEL_RESOURCE_ATTRIBUTES: 'service.name=mine' }).tracing?.resource,
+    ).toEqual({
+      'service.name': 'mine',
+    });
+    expect(() => loadConfig({ ...attributes, OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(
+      'OTEL_EXPORTER_OTLP_ENDPOINT must be a URL starting with http:// or https://',
+    );
+    // Headers hold API keys: the line does not repeat the value.
+    expect(() => loadConfig({ ...attributes, OTEL_EXPORTER_OTLP_HEADERS: 'Bearer abc' })).toThrow(
+      /^Invalid configuration: OTEL_EXPORTER_OTLP_HEADERS must be a comma-separated list of key=value$/,
+    );
+  });
+
   it('takes a stable MQTT client id for the ingest sessions, and refuses one no broker accepts', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), MQTT_CLIENT_ID: 'flowbox-a' }).mqttClientId).toBe('flowbox-a');
     expect(loadConfig({ DATA_DIR: dataDir() }).mqttClientId).toBeUndefined();

@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_POOL_SIZE } from './db/client.ts';
+import type { TracingConfig } from './tracing/tracing.ts';
 import { identityFromUsername, isMessageKey, passwordField, translate } from '@flowbox/shared';
 
 /** DESIGN.md §8: configuration is read from the environment once, validated, then passed in. */
@@ -70,6 +71,30 @@ const trustProxy = z.string().transform((value, context): TrustProxy => {
 
 export type TrustProxy = boolean | number | string[];
 
+/**
+ * OpenTelemetry's `key=value,key=value` lists (OTEL_RESOURCE_ATTRIBUTES, OTEL_EXPORTER_OTLP_HEADERS),
+ * values percent-encoded as the specification has them.
+ */
+const keyValueList = z.string().transform((value, context): Record<string, string> => {
+  const pairs: Record<string, string> = {};
+  for (const item of value.split(',')) {
+    const at = item.indexOf('=');
+    const key = item.slice(0, at).trim();
+    let decoded: string | undefined;
+    try {
+      decoded = decodeURIComponent(item.slice(at + 1).trim());
+    } catch {
+      decoded = undefined;
+    }
+    if (at <= 0 || key === '' || decoded === undefined) {
+      context.addIssue({ code: 'custom', message: 'must be a comma-separated list of key=value' });
+      return z.NEVER;
+    }
+    pairs[key] = decoded;
+  }
+  return pairs;
+});
+
 const EnvSchema = z.object({
   PORT: port(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -113,6 +138,10 @@ const EnvSchema = z.object({
       'must be one of fatal, error, warn, info, debug, trace, silent',
     )
     .default('info'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: urlWithScheme(['http', 'https']).optional(),
+  OTEL_EXPORTER_OTLP_HEADERS: keyValueList.optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).max(200).optional(),
+  OTEL_RESOURCE_ATTRIBUTES: keyValueList.optional(),
   ACCESS_TOKEN_TTL: z.coerce.number().int().min(5, 'must be at least 5 seconds').max(86400).default(900),
   REFRESH_TOKEN_TTL: z.coerce
     .number()
@@ -131,6 +160,7 @@ const SECRET_VARIABLES = new Set([
   'MQTT_URL',
   'MQTT_DYNSEC_PASSWORD',
   'METRICS_TOKEN',
+  'OTEL_EXPORTER_OTLP_HEADERS',
 ]);
 
 function paramsOf(issue: z.core.$ZodIssue): Record<string, number> {
@@ -191,6 +221,11 @@ export type Config = {
   /** The demo fleet's leak episodes (src/demo/leaks.ts): seconds before the first; false: none. */
   demoLeaks: { firstAfterS: number } | false;
   logLevel: string;
+  /**
+   * OpenTelemetry traces (docs/operations.md "Tracing"), on when OTEL_EXPORTER_OTLP_ENDPOINT is set;
+   * undefined: off, and the SDK is never loaded.
+   */
+  tracing: TracingConfig | undefined;
   accessTokenTtl: number;
   refreshTokenTtl: number;
   webDist: string;
@@ -255,6 +290,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoHistory: e.DEMO_HISTORY ?? true,
     demoLeaks: (e.DEMO_LEAKS ?? true) && { firstAfterS: e.DEMO_FIRST_LEAK_S },
     logLevel: e.LOG_LEVEL,
+    tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? {
+          endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, ''),
+          headers: e.OTEL_EXPORTER_OTLP_HEADERS ?? {},
+          // As the specification has it: OTEL_SERVICE_NAME first, then the attributes' own.
+          resource: {
+            ...e.OTEL_RESOURCE_ATTRIBUTES,
+            'service.name':
+              e.OTEL_SERVICE_NAME ?? e.OTEL_RESOURCE_ATTRIBUTES?.['service.name'] ?? 'flowbox-manager',
+          },
+        }
+      : undefined,
     accessTokenTtl: e.ACCESS_TOKEN_TTL,
     refreshTokenTtl: e.REFRESH_TOKEN_TTL,
     webDist: resolve(import.meta.dirname, '../../web/dist'),

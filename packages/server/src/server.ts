@@ -11,6 +11,7 @@ import { safetyCloseJob } from './automation/index.ts';
 import { alertEmailJob } from './alerts/index.ts';
 import { importUploadedImages } from './images/index.ts';
 import { ensureAdmin, seedDemo } from './seed/index.ts';
+import { startTracing } from './tracing/tracing.ts';
 
 export class PortBusyError extends Error {}
 
@@ -28,21 +29,30 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const readiness = new Readiness();
   // The watch needs the database open, and the app's logger: the handler reads it when called.
   const watch: { current?: DatabaseWatch } = {};
+  // docs/operations.md "Tracing": undefined, and no SDK loaded, without OTEL_EXPORTER_OTLP_ENDPOINT.
+  const tracing = await startTracing(config.tracing);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
     onConnectionError: (error) => watch.current?.lost(error),
+    tracing,
   });
   const { app, services } = await buildApp({
     config,
     db: database.db,
     readiness,
     rateLimitPerMinute: config.rateLimitPerMinute,
+    tracing,
   });
   watch.current = new DatabaseWatch(database.db, readiness, app.log);
   watch.current.start();
-  const closers: (() => Promise<void>)[] = [async () => watch.current?.close(), () => database.close()];
+  // Last of all, the spans still buffered are exported: the closing's own included.
+  const closers: (() => Promise<void>)[] = [
+    async () => watch.current?.close(),
+    () => database.close(),
+    async () => tracing?.shutdown(),
+  ];
   try {
     if (config.admin) await ensureAdmin(database.db, config.admin, app.log);
     if (config.demo) await seedDemo(database.db, app.log);
@@ -61,7 +71,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       log: app.log,
       readiness,
       jobs: services.jobs,
-      writer: { onBatchWritten: services.deviceMetrics.batchWritten },
+      writer: { onBatchWritten: services.deviceMetrics.batchWritten, tracing },
       brokerLimits: { maxConnectionsPerAddress: config.mqttMaxConnectionsPerAddress },
     });
     closers.unshift(() => messaging.close());

@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { inSpan, type Tracing } from '../tracing/tracing.ts';
 import * as schema from './schema.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -38,6 +39,8 @@ export type OpenDatabaseOptions = {
   poolSize?: number;
   /** Told when a pooled connection breaks, idle or in use (database restarted, connection killed). */
   onConnectionError?: (error: Error) => void;
+  /** With tracing on, a span for each query sent inside a traced operation (docs/operations.md "Tracing"). */
+  tracing?: Tracing;
 };
 
 /** PostgreSQL through DATABASE_URL, else embedded PGlite in dataDir (or in memory when dataDir is null). */
@@ -95,12 +98,45 @@ function guardFirstBegin(client: TrackedClient): void {
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options);
-  return openPglite(options.dataDir);
+  return openPglite(options.dataDir, options.tracing);
+}
+
+type QueryMethod = (...args: unknown[]) => unknown;
+
+/**
+ * Replaces `target[method]` (a driver's query) with one that sends the query inside a span: a client
+ * span named by the statement's first word (SELECT, INSERT, BEGIN…), carrying the SQL text (drizzle
+ * sends values as parameters, never in the text, and the parameters are not recorded). Only a query
+ * sent within a traced operation (an HTTP request, a telemetry batch) gets one: the jobs' polling
+ * queries, every second, would otherwise bury the traces that matter.
+ */
+function traceQueries(target: object, method: string, tracing: Tracing, driver: 'pglite' | 'postgres'): void {
+  const original = (target as Record<string, QueryMethod>)[method]!.bind(target);
+  Object.defineProperty(target, method, {
+    configurable: true,
+    writable: true,
+    value: (...args: unknown[]) => {
+      const config = args[0] as string | { text?: string } | undefined;
+      const text = typeof config === 'string' ? config : config?.text;
+      // The callback and stream forms (pg-pool's own inside a traced query, cursors) are left as they are.
+      const passedThrough =
+        typeof args.at(-1) === 'function' || typeof (config as { submit?: unknown })?.submit === 'function';
+      if (tracing.current() === undefined || text === undefined || passedThrough) return original(...args);
+      const operation = /^\s*(\w+)/.exec(text)?.[1]?.toUpperCase() ?? 'QUERY';
+      const attributes = {
+        'db.system.name': 'postgresql',
+        'db.operation.name': operation,
+        'db.query.text': text,
+        'flowbox.db.driver': driver,
+      };
+      return inSpan(tracing, operation, { kind: 'client', attributes }, async () => original(...args));
+    },
+  });
 }
 
 async function openPostgres(
   url: string,
-  { poolSize = DEFAULT_POOL_SIZE, onConnectionError }: OpenDatabaseOptions,
+  { poolSize = DEFAULT_POOL_SIZE, onConnectionError, tracing }: OpenDatabaseOptions,
 ): Promise<Database> {
   const pool = new ReleasingPool({
     connectionString: url,
@@ -128,11 +164,47 @@ async function openPostgres(
   } finally {
     client.release();
   }
+  if (tracing) tracePool(pool, tracing);
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return { db, driver: 'postgres', close: () => pool.end() };
 }
 
-async function openPglite(dataDir: string | null): Promise<Database> {
+const TRACED = Symbol('queries traced');
+
+/** The pool's own queries, and those of each client it lends (a transaction's). */
+function tracePool(pool: pg.Pool, tracing: Tracing): void {
+  traceQueries(pool, 'query', tracing, 'postgres');
+  const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
+  pool.connect = ((...args: unknown[]) => {
+    if (args.length > 0) return connect(...args);
+    return (connect() as Promise<pg.PoolClient & { [TRACED]?: true }>).then((client) => {
+      if (!client[TRACED]) {
+        traceQueries(client, 'query', tracing, 'postgres');
+        client[TRACED] = true;
+      }
+      return client;
+    });
+  }) as pg.Pool['connect'];
+}
+
+/** PGlite's queries, and those of the transactions it runs (`tx`, a handle of its own). */
+function tracePglite(client: PGlite, tracing: Tracing): void {
+  traceQueries(client, 'query', tracing, 'pglite');
+  traceQueries(client, 'exec', tracing, 'pglite');
+  const transaction = client.transaction.bind(client);
+  Object.defineProperty(client, 'transaction', {
+    configurable: true,
+    writable: true,
+    value: (work: Parameters<PGlite['transaction']>[0]) =>
+      transaction((tx) => {
+        traceQueries(tx, 'query', tracing, 'pglite');
+        traceQueries(tx, 'exec', tracing, 'pglite');
+        return work(tx);
+      }),
+  });
+}
+
+async function openPglite(dataDir: string | null, tracing: Tracing | undefined): Promise<Database> {
   let client: PGlite;
   if (dataDir) {
     const dir = join(dataDir, 'pglite');
@@ -144,5 +216,6 @@ async function openPglite(dataDir: string | null): Promise<Database> {
   const pgliteDb = drizzlePglite(client, { schema });
   await migratePglite(pgliteDb, { migrationsFolder });
   await pgliteDb.execute(sql`SELECT 1`);
+  if (tracing) tracePglite(client, tracing);
   return { db: pgliteDb as unknown as Db, driver: 'pglite', close: () => client.close() };
 }

@@ -124,3 +124,47 @@ describe('request logs', () => {
     expect(atDebug.text()).not.toContain('metrics-token-0123456789');
   });
 });
+
+describe('request ids', () => {
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+  it("keep a client's or proxy's safe X-Request-Id: echoed in the answer and written in the request line", async () => {
+    const logged = await loggedApp('info');
+    const given = 'edge-7f3a.b_9-01';
+    const res = await logged.app.inject({ url: '/v1/users/me', headers: { 'x-request-id': given } });
+    expect(res.statusCode).toBe(401);
+    expect(res.headers['x-request-id']).toBe(given);
+    expect(requestLines(logged.lines).map((line) => [line.reqId, line.status])).toEqual([[given, 401]]);
+  });
+
+  it('give a request without one an id of its own, different each time, on answers of every kind', async () => {
+    const logged = await loggedApp('info');
+    const answers = [
+      await logged.app.inject({ url: '/v1/health/live' }),
+      await logged.app.inject({ url: '/v1/no-such-route' }),
+      await logged.app.inject({ method: 'POST', url: '/v1/users/token', payload: { email: 1 } }),
+    ];
+    expect(answers.map((res) => res.statusCode)).toEqual([200, 404, 400]);
+    const ids = answers.map((res) => String(res.headers['x-request-id']));
+    for (const id of ids) expect(id).toMatch(UUID);
+    expect(new Set(ids).size).toBe(3);
+    expect(requestLines(logged.lines).map((line) => line.reqId)).toEqual(ids.slice(1));
+  });
+
+  it('replace an id that is too long or holds other characters, so it cannot forge a log line', async () => {
+    const logged = await loggedApp('info');
+    const refused = ['a'.repeat(65), 'two words', 'id"quoted', 'line%0Abreak', 'é-accent', 'id/slash'];
+    for (const given of refused) {
+      const res = await logged.app.inject({ url: '/v1/users/me', headers: { 'x-request-id': given } });
+      expect(res.headers['x-request-id']).toMatch(UUID);
+    }
+    const accepted = await logged.app.inject({
+      url: '/v1/users/me',
+      headers: { 'x-request-id': 'a'.repeat(64) },
+    });
+    expect(accepted.headers['x-request-id']).toBe('a'.repeat(64));
+    const ids = requestLines(logged.lines).map((line) => String(line.reqId));
+    expect(ids.slice(0, refused.length).every((id) => UUID.test(id))).toBe(true);
+    for (const given of refused) expect(logged.text()).not.toContain(given);
+  });
+});

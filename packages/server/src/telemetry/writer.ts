@@ -8,6 +8,7 @@ import type { TelemetryHooks } from './hooks.ts';
 import { storeBatch, type BatchEntry, type Outcome, type StoredBatch } from './batch-store.ts';
 import { flowboxRows, notifyLiveMany, type BatchFlowbox } from './telemetry.repo.ts';
 import { ConsumptionThrottle, LIVE_MEMORY } from './live-throttle.ts';
+import { inSpan, type Tracing } from '../tracing/tracing.ts';
 
 export type { Outcome } from './batch-store.ts';
 
@@ -22,6 +23,8 @@ export type WriterOptions = {
   liveEveryMs?: number;
   /** Told how long each batch took to write (retries and splits included), committed or not. */
   onBatchWritten?: (seconds: number) => void;
+  /** With tracing on: a span per batch, its queries its children (docs/operations.md "Tracing"). */
+  tracing?: Tracing;
 };
 
 type Logger = { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
@@ -75,6 +78,7 @@ export class TelemetryWriter {
   private readonly flowboxNotified = new Map<string, number>();
   private readonly live: ConsumptionThrottle;
   private readonly onBatchWritten: ((seconds: number) => void) | undefined;
+  private readonly tracing: Tracing | undefined;
 
   constructor(
     private readonly ctx: Context,
@@ -87,6 +91,7 @@ export class TelemetryWriter {
     this.concurrency = options.concurrency ?? 1;
     this.liveEveryMs = options.liveEveryMs ?? 1000;
     this.onBatchWritten = options.onBatchWritten;
+    this.tracing = options.tracing;
     this.live = new ConsumptionThrottle(ctx, log, this.liveEveryMs);
   }
 
@@ -153,7 +158,15 @@ export class TelemetryWriter {
     this.counters.largest_batch = Math.max(this.counters.largest_batch, batch.length);
     const startedAt = performance.now();
     try {
-      await this.writeOrSplit(batch);
+      // A root span: a batch gathers many devices' readings, none of whose work it is part of.
+      if (this.tracing)
+        await inSpan(
+          this.tracing,
+          'telemetry.batch',
+          { kind: 'consumer', root: true, attributes: { 'messaging.batch.message_count': batch.length } },
+          () => this.writeOrSplit(batch),
+        );
+      else await this.writeOrSplit(batch);
     } finally {
       this.onBatchWritten?.((performance.now() - startedAt) / 1000);
     }
