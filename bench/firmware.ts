@@ -63,7 +63,7 @@ async function serve(): Promise<void> {
   const { firmwareUpdates } = await import('../packages/server/src/db/schema.ts');
   const harness = await import('../packages/server/src/test/harness.ts');
   const { createZones, pairDirectly } = await import('../packages/server/src/telemetry/testing.ts');
-  const { firmwareForm } = await import('../packages/server/src/firmware/testing.ts');
+  const { firmwareForm } = await import('../packages/server/src/firmware/catalogue.testing.ts');
   const { signDownloadToken } = await import('../packages/server/src/firmware/index.ts');
   const database = await harness.openUnguardedTestDatabase(20);
   const config = harness.testConfig({ accessTokenTtl: 3_600 });

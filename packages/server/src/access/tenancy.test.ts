@@ -45,7 +45,7 @@ import {
   type TestApp,
   type World,
 } from '../test/harness.ts';
-import { firmwareForm } from '../firmware/testing.ts';
+import { firmwareForm } from '../firmware/catalogue.testing.ts';
 
 /*
  * The tenant-isolation matrix (spec §2, §6; docs/permissions.md): every endpoint, called by every

@@ -2,7 +2,7 @@ import { ROLES } from '@flowbox/shared';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, flowboxes, userTokens } from '../db/schema.ts';
-import { uploadFirmware } from '../firmware/testing.ts';
+import { uploadFirmware } from '../firmware/catalogue.testing.ts';
 import { subscribe } from '../flowboxes/testing.ts';
 import { createLinkToken } from '../auth/tokens.ts';
 import {

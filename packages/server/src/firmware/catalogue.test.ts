@@ -13,7 +13,7 @@ import {
   type TestApp,
   type World,
 } from '../test/harness.ts';
-import { firmwareForm, sha256Of, uploadFirmware } from './testing.ts';
+import { firmwareForm, sha256Of, uploadFirmware } from './catalogue.testing.ts';
 
 let t: TestApp;
 let w: World;

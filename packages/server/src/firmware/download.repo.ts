@@ -29,15 +29,25 @@ export async function findDownloadUpdate(db: Db, updateId: string): Promise<Down
 }
 
 /**
- * Counts a download of the update (the first one and each resume) and says whether it may go on:
+ * Counts a download of the update (the first one and each resume, `fromByte` where it starts) and
+ * says whether it may go on:
  * past FIRMWARE_DOWNLOAD_ATTEMPTS the update is `block_download_failed` (docs/firmware.md "What the
  * server decides") and this download, like every later one, is refused.
  */
-export async function recordDownloadStart(db: Db, updateId: string, at: Date): Promise<boolean> {
+export async function recordDownloadStart(
+  db: Db,
+  updateId: string,
+  fromByte: number,
+  at: Date,
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [row] = await tx
       .update(firmwareUpdates)
-      .set({ downloadAttempts: sql`${firmwareUpdates.downloadAttempts} + 1` })
+      .set({
+        downloadAttempts: sql`${firmwareUpdates.downloadAttempts} + 1`,
+        // A resume from byte N says the device holds N bytes already.
+        bytes: sql`greatest(coalesce(${firmwareUpdates.bytes}, 0), ${fromByte})`,
+      })
       .where(
         and(eq(firmwareUpdates.id, updateId), inArray(firmwareUpdates.state, [...FIRMWARE_ACTIVE_STATES])),
       )

@@ -80,7 +80,7 @@ export class FirmwareDownloadService {
     if (!file) throw new AppError('errors.firmware_download_gone');
     const answer = rangeAnswer(file.byteSize, request.headers, etagOf(file));
     const fromByte = answer.status === 206 ? answer.start : 0;
-    if (request.sendsBytes && !(await recordDownloadStart(this.ctx.db, update.id, now)))
+    if (request.sendsBytes && !(await recordDownloadStart(this.ctx.db, update.id, fromByte, now)))
       throw new AppError('errors.firmware_download_gone');
     return { download: await this.images.download(this.ctx.db, file), fromByte };
   }

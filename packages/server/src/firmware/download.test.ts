@@ -13,7 +13,7 @@ import { firmwareUpdates, firmwareUpdateSteps } from '../db/schema.ts';
 import { createZones, pairDirectly, type PairedDevice } from '../telemetry/testing.ts';
 import { createTestApp, createWorld, loginAs, type TestApp } from '../test/harness.ts';
 import { signDownloadToken } from './download-token.ts';
-import { sha256Of, uploadFirmware } from './testing.ts';
+import { sha256Of, uploadFirmware } from './catalogue.testing.ts';
 
 let t: TestApp;
 let device: PairedDevice;

@@ -40,7 +40,7 @@ import {
   type TestApp,
   type World,
 } from '../test/harness.ts';
-import { firmwareForm } from '../firmware/testing.ts';
+import { firmwareForm } from '../firmware/catalogue.testing.ts';
 
 /*
  * Whatever a client sends, the answer is the one error shape `{ code, message, details? }` from the
