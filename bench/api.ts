@@ -132,7 +132,7 @@ async function main(): Promise<void> {
 
 async function run(label: string, env: Record<string, string>): Promise<void> {
   const child = fork(import.meta.filename, [], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--conditions=source', '--import', 'tsx'],
     env: { ...process.env, ...env, BENCH_API_ROLE: 'server' },
   });
   const exited = new Promise<never>((_, reject) =>

@@ -40,6 +40,7 @@ import { ConsumptionService } from './consumption/consumption.service.ts';
 import { PricingPlansService } from './billing/plans.service.ts';
 import { ZoneSubscriptionsService } from './billing/subscriptions.service.ts';
 import { AuthService } from './auth/auth.service.ts';
+import { sessionCacheMetrics } from './auth/index.ts';
 import type { Config, TrustProxy } from './config.ts';
 import { statusOf } from './errors.ts';
 import type { Context } from './context.ts';
@@ -233,11 +234,12 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     now: options.now ?? (() => new Date()),
     config: options.config,
   };
-  const auth = new AuthService(ctx, app.log);
+  const live = new LiveHub(options.db, app.log);
+  // The sessions' cache hears the changes to users on the live updates' connection (before start).
+  const auth = new AuthService(ctx, app.log, live);
   // Emails decided by an anonymous call go out after its answer (auth.service.ts); let them finish.
   app.addHook('onClose', async () => auth.settled());
   const deviceLink = new DeviceLink();
-  const live = new LiveHub(options.db, app.log);
   const readiness = options.readiness ?? new Readiness();
   const commands = new CommandsService(ctx, deviceLink);
   const alertOptions = {
@@ -286,6 +288,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   mailMetrics(metrics, mailer);
   liveMetrics(metrics, live);
   firmwareDownloadMetrics(metrics, services.firmwareDownloads);
+  sessionCacheMetrics(metrics, auth.cache);
   services.telemetry.register(services.automation.listener());
   services.telemetry.register(monitoringListener());
   services.telemetry.register(clockSkewListener());

@@ -8,7 +8,10 @@ import {
 } from '@flowbox/shared';
 import { forbidden } from '../errors.ts';
 
-/** The caller of an authenticated request, loaded fresh on every request (a role change takes effect at once). */
+/**
+ * The caller of an authenticated request, as its session's lookup or the instance's cache of it
+ * has it (auth/session-cache.ts): a role change takes effect at the next request, on every instance.
+ */
 export type Actor = {
   id: string;
   /** "firstname lastname", as the activity log shows who did what. */

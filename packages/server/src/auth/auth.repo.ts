@@ -3,6 +3,12 @@ import type { Db } from '../db/client.ts';
 import { refreshTokens, registrations, sessions, users, userTokens } from '../db/schema.ts';
 import type { UserRow } from '../users/index.ts';
 
+/**
+ * The channel on which the database tells every instance that a user, its sites or one of its
+ * sessions changed (the payload is the user's id); the triggers of drizzle/0013 send it.
+ */
+export const AUTH_CHANNEL = 'flowbox_auth';
+
 export async function markLoggedIn(db: Db, userId: string, at: Date): Promise<void> {
   await db.update(users).set({ lastLoggedIn: at }).where(eq(users.id, userId));
 }

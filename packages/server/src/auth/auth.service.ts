@@ -6,8 +6,10 @@ import type { Db } from '../db/client.ts';
 import { recordChange } from '../events/index.ts';
 import { AppError } from '../errors.ts';
 import { invitationEmail, registrationExistsEmail, resetPasswordEmail } from '../mail/templates.ts';
+import type { LiveHub } from '../live/index.ts';
 import { findUserByEmail, findUserById, type UserRow } from '../users/index.ts';
 import {
+  AUTH_CHANNEL,
   claimLinkToken,
   claimRefreshToken,
   expireLinkTokens,
@@ -28,6 +30,7 @@ import {
   touchSession,
 } from './auth.repo.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
+import { SessionCache, type SessionUser } from './session-cache.ts';
 import { ANONYMOUS_LIMITS, linkKey, LoginThrottle, registrationKey, resetKey, THROTTLE } from './throttle.ts';
 import { createLinkToken, hashLinkToken, TokenSigner } from './tokens.ts';
 
@@ -53,16 +56,24 @@ export const RESET_TTL_MINUTES = 60;
 
 type Client = { ip: string; userAgent: string | undefined };
 
+/** What the sessions' cache needs of the instance's listening connection (live/live.ts). */
+export type Notifications = Pick<LiveHub, 'listenTo' | 'onHearingChange' | 'listening' | 'heard'>;
+
 /** Sessions, passwords and emailed links (spec §4, §7). */
 export class AuthService {
   readonly signer: TokenSigner;
   private readonly throttle: LoginThrottle;
+  readonly cache: SessionCache;
+  /** The record and sites each actor was made of, for the caller's own profile (`recordOf`). */
+  private readonly records = new WeakMap<Actor, SessionUser>();
 
   private readonly background = new Set<Promise<void>>();
 
+  /** Without notifications (a tool, a test of its own) nothing is cached: every request looks up. */
   constructor(
     private readonly ctx: Context,
     private readonly log: { error: (obj: object, msg: string) => void },
+    private readonly notifications?: Notifications,
   ) {
     this.signer = new TokenSigner(
       ctx.config.jwtSecret,
@@ -70,6 +81,12 @@ export class AuthService {
       ctx.now,
     );
     this.throttle = new LoginThrottle(ctx.db, ctx.now);
+    this.cache = new SessionCache(ctx.now);
+    if (notifications) {
+      notifications.listenTo(AUTH_CHANNEL, (userId) => this.cache.forgetUser(userId));
+      notifications.onHearingChange((hearing) => this.cache.trust(hearing));
+      this.cache.trust(notifications.listening);
+    }
   }
 
   async login(email: string, password: string, client: Client): Promise<Tokens> {
@@ -132,12 +149,54 @@ export class AuthService {
     return { access_token, refresh_token, token_type: 'Bearer', expires_in: this.signer.accessTtl };
   }
 
-  /** Checks an access token and loads its user; a revoked session or a deleted user ends here. */
+  /**
+   * Checks an access token and loads its user; a revoked session or a deleted user ends here. Both
+   * are remembered (auth/session-cache.ts): a change to the user, its sites or its sessions,
+   * committed on any instance before this request, has been heard and forgotten before the
+   * remembered user is used.
+   */
   async authenticate(accessToken: string): Promise<Actor> {
-    const claims = await this.signer.verifyAccess(accessToken);
+    const claims = await this.verifiedAccess(accessToken);
+    if (this.cache.sessionUser(claims) && (await this.heardEverything())) {
+      const known = this.cache.sessionUser(claims);
+      if (known) {
+        this.cache.hits++;
+        return known.actor;
+      }
+    }
+    this.cache.misses++;
+    const version = this.cache.version;
     const row = await findSessionUser(this.ctx.db, claims.sessionId, claims.userId);
     if (!row || row.revokedAt) throw new AppError('errors.auth_expired');
-    return makeActor(row.user, row.siteIds, claims.sessionId);
+    const actor = makeActor(row.user, row.siteIds, claims.sessionId);
+    // Shared by the requests of this session from now on: nobody may change it.
+    Object.freeze(actor.siteIds);
+    const value = { actor: Object.freeze(actor), user: row.user, siteIds: row.siteIds };
+    this.records.set(value.actor, value);
+    this.cache.rememberSession(claims, value, version);
+    return value.actor;
+  }
+
+  /** The caller's own record and sites, as its session's lookup read them (kept current as the actor is). */
+  recordOf(actor: Actor): { user: UserRow; siteIds: string[] } | undefined {
+    return this.records.get(actor);
+  }
+
+  /** Whether every change committed until now has reached the cache (false: look it up instead). */
+  private async heardEverything(): Promise<boolean> {
+    if (!this.notifications) return false;
+    return this.notifications.heard().then(
+      () => true,
+      () => false,
+    );
+  }
+
+  private async verifiedAccess(token: string) {
+    const known = this.cache.claimsOf(token);
+    if (known) return known;
+    const { expiresAt, ...claims } = await this.signer.verifyAccess(token);
+    this.cache.rememberToken(token, claims, expiresAt);
+    return claims;
   }
 
   async logout(actor: Actor): Promise<void> {

@@ -4,6 +4,8 @@ import { AppError } from '../errors.ts';
 
 export type AccessClaims = { userId: string; sessionId: string };
 export type RefreshClaims = AccessClaims & { tokenId: string };
+/** A checked access token's claims, and when it stops being valid (epoch milliseconds). */
+export type VerifiedAccess = AccessClaims & { expiresAt: number };
 
 type TokenKind = 'access' | 'refresh';
 
@@ -35,9 +37,9 @@ export class TokenSigner {
     return new Date(this.now().getTime() + this.ttl.refresh * 1000);
   }
 
-  async verifyAccess(token: string): Promise<AccessClaims> {
+  async verifyAccess(token: string): Promise<VerifiedAccess> {
     const payload = await this.verify(token, 'access');
-    return { userId: payload.sub, sessionId: payload.sid };
+    return { userId: payload.sub, sessionId: payload.sid, expiresAt: payload.exp * 1000 };
   }
 
   async verifyRefresh(token: string): Promise<RefreshClaims> {
@@ -69,11 +71,12 @@ export class TokenSigner {
       payload?.typ !== kind ||
       typeof payload.sub !== 'string' ||
       typeof payload.sid !== 'string' ||
+      typeof payload.exp !== 'number' ||
       !payload.jti
     ) {
       throw new AppError('errors.auth_expired');
     }
-    return { sub: payload.sub, sid: payload.sid, jti: payload.jti };
+    return { sub: payload.sub, sid: payload.sid, jti: payload.jti, exp: payload.exp };
   }
 }
 

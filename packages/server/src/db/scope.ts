@@ -1,4 +1,4 @@
-import { and, eq, type SQL } from 'drizzle-orm';
+import { and, eq, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgColumn, PgSelect } from 'drizzle-orm/pg-core';
 import type { BuildingPath, SitePath, ZonePath } from '../http/params.ts';
 import { buildings, sites, zones, type flowboxes } from './schema.ts';
@@ -13,6 +13,12 @@ import { buildings, sites, zones, type flowboxes } from './schema.ts';
  * it dynamic: drizzle types a select whose columns are generic too loosely to join it, but keeps a
  * dynamic one's types exact.
  */
+
+/**
+ * A path of ids, or of placeholders for a prepared query (db/prepared.ts) that fills them in at
+ * each run.
+ */
+type Ids<P> = { [K in keyof P]: P[K] | SQLWrapper };
 
 /** A select once it has its `from`, dynamic or not. */
 type Selecting = { $dynamic(): PgSelect };
@@ -45,22 +51,22 @@ export const zoneScopeColumns = {
 };
 
 /** The site the path names, if it is the customer's (a query over `sites`). */
-export function siteAt(path: SitePath): SQL {
+export function siteAt(path: Ids<SitePath>): SQL {
   return and(eq(sites.id, path.siteId), eq(sites.customerId, path.customerId))!;
 }
 
 /** The buildings of the site the path names, if it is the customer's (`withBuildingScope`). */
-export function buildingsOf(path: SitePath): SQL {
+export function buildingsOf(path: Ids<SitePath>): SQL {
   return and(eq(buildings.siteId, path.siteId), eq(sites.customerId, path.customerId))!;
 }
 
 /** The building the path names, if it is in that site of that customer (`withBuildingScope`). */
-export function buildingAt(path: BuildingPath): SQL {
+export function buildingAt(path: Ids<BuildingPath>): SQL {
   return and(eq(buildings.id, path.buildingId), buildingsOf(path))!;
 }
 
 /** The zones of the building the path names, if it is in that site of that customer (`withZoneScope`). */
-export function zonesOf(path: BuildingPath): SQL {
+export function zonesOf(path: Ids<BuildingPath>): SQL {
   return and(eq(zones.buildingId, path.buildingId), buildingsOf(path))!;
 }
 
@@ -68,7 +74,7 @@ export function zonesOf(path: BuildingPath): SQL {
  * The zone the path names, if it is in that building, site and customer (`withZoneScope`): a zone
  * asked for under another building, site or customer is not found.
  */
-export function zoneAt(path: ZonePath): SQL {
+export function zoneAt(path: Ids<ZonePath>): SQL {
   return and(eq(zones.id, path.zoneId), zonesOf(path))!;
 }
 

@@ -4,29 +4,106 @@ import pg from 'pg';
 import type { Db } from '../db/client.ts';
 import { LIVE_CHANNEL } from './live.repo.ts';
 
+/**
+ * A `heard` round trip slower than this fails (its callers look up instead): a listening
+ * connection that stopped answering without an error must not hold requests.
+ */
+const HEARD_TIMEOUT_MS = 2000;
+
+async function answeredWithin(query: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  try {
+    await Promise.race([query, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 type Logger = { warn: (obj: object, msg: string) => void };
 export type LiveListener = (message: LiveMessage) => void;
+/** Told each time the instance starts or stops hearing notifications (the connection's state). */
+export type HearingListener = (hearing: boolean) => void;
 
 /**
  * Fan-out of live messages through PostgreSQL LISTEN/NOTIFY, so a change made on any instance
  * reaches the browsers connected to every other (DESIGN.md §6). PGlite delivers notifications of
  * its own connection in-process; PostgreSQL needs one dedicated connection, reopened if it drops.
+ * Other channels (the sessions' invalidations, auth/session-cache.ts) share that connection.
  */
 export class LiveHub {
   private readonly listeners = new Set<LiveListener>();
+  private readonly channels = new Map<string, (payload: string) => void>([
+    [LIVE_CHANNEL, (payload) => this.dispatch(payload)],
+  ]);
+  private readonly hearingListeners = new Set<HearingListener>();
   private stop: (() => Promise<void>) | undefined;
   private closed = false;
+  private hearing = false;
+  /** PostgreSQL: one round trip on the listening connection (see `heard`). */
+  private roundTrip: (() => Promise<void>) | undefined;
+  /** The `heard` round trip not sent yet, which callers share; and the one before it. */
+  private nextCheck: Promise<void> | undefined;
+  private lastCheck: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly db: Db,
     private readonly log: Logger,
   ) {}
 
+  /** Another channel on the same connection; before `start`. */
+  listenTo(channel: string, handler: (payload: string) => void): void {
+    this.channels.set(channel, handler);
+  }
+
+  /**
+   * Whether every notification sent from now on reaches this instance: false before start, after
+   * close, and from the moment the listening connection breaks until it listens again.
+   */
+  get listening(): boolean {
+    return this.hearing;
+  }
+
+  /**
+   * Resolves once every notification of a transaction committed before this call has been handed
+   * to its channel's handler; rejects when the instance is not listening. PGlite hands them over
+   * within the commit itself. PostgreSQL sends a session the notifications it was told of before
+   * each ReadyForQuery, on the same connection: one round trip there, sent after this call, is
+   * enough. Callers whose round trip is not sent yet share it, so a busy instance sends one for
+   * many requests.
+   */
+  heard(): Promise<void> {
+    if (!this.hearing) return Promise.reject(new Error('not listening'));
+    if (!this.roundTrip) return Promise.resolve();
+    if (!this.nextCheck) {
+      const check = this.lastCheck.then(() => {
+        this.nextCheck = undefined;
+        if (!this.roundTrip) throw new Error('not listening');
+        return this.roundTrip();
+      });
+      this.nextCheck = check;
+      this.lastCheck = check.catch(() => undefined);
+    }
+    return this.nextCheck;
+  }
+
+  onHearingChange(listener: HearingListener): () => void {
+    this.hearingListeners.add(listener);
+    return () => this.hearingListeners.delete(listener);
+  }
+
   async start(): Promise<void> {
     const client: unknown = (this.db as { $client?: unknown }).$client;
     if (client instanceof PGlite) {
-      const unlisten = await client.listen(LIVE_CHANNEL, (payload) => this.dispatch(payload));
-      this.stop = unlisten;
+      const unlistens = await Promise.all(
+        [...this.channels].map(([channel, handler]) => client.listen(channel, handler)),
+      );
+      this.stop = async () => {
+        await Promise.all(unlistens.map((unlisten) => unlisten()));
+      };
+      this.setHearing(true);
     } else if (client instanceof pg.Pool) {
       await this.listenOnPool(client);
     } else {
@@ -45,8 +122,15 @@ export class LiveHub {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.setHearing(false);
     this.listeners.clear();
     await this.stop?.();
+  }
+
+  private setHearing(hearing: boolean): void {
+    if (this.hearing === hearing) return;
+    this.hearing = hearing;
+    for (const listener of this.hearingListeners) listener(hearing);
   }
 
   /**
@@ -61,15 +145,19 @@ export class LiveHub {
       // one reconnection, or there would be two listening connections and every message twice.
       if (lost) return;
       lost = true;
+      // First of all: whatever is sent from now until the next LISTEN is missed.
+      this.roundTrip = undefined;
+      this.setHearing(false);
       this.log.warn({ err: error }, 'live updates: listening connection lost, reconnecting');
       connection.removeAllListeners('notification');
       void connection.end().catch(() => undefined);
       if (!this.closed) setTimeout(() => void this.reconnect(pool), 1000).unref();
     };
     connection.on('error', onError);
+    const listen = [...this.channels.keys()].map((channel) => `LISTEN ${channel};`).join(' ');
     try {
       await connection.connect();
-      await connection.query(`LISTEN ${LIVE_CHANNEL}`);
+      await connection.query(listen);
     } catch (error) {
       connection.off('error', onError);
       await connection.end().catch(() => undefined);
@@ -84,9 +172,14 @@ export class LiveHub {
       return;
     }
     connection.on('notification', (n: pg.Notification) => {
-      if (n.channel === LIVE_CHANNEL && n.payload) this.dispatch(n.payload);
+      if (n.payload) this.channels.get(n.channel)?.(n.payload);
     });
+    // The round trip of `heard`: LISTEN again changes nothing, and keeps the connection's query
+    // in pg_stat_activity what an operator looks for.
+    this.roundTrip = () => answeredWithin(connection.query(listen), HEARD_TIMEOUT_MS);
+    this.setHearing(true);
     this.stop = async () => {
+      this.roundTrip = undefined;
       connection.off('error', onError);
       await connection.end().catch(() => undefined);
     };

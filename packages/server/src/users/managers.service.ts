@@ -73,8 +73,12 @@ export class ManagersService {
   }
 
   async info(actor: Actor, family: Family, managerId: string): Promise<User> {
-    if (actor.id === managerId) this.requireOwnFamily(actor, family);
-    else this.requireRead(actor, family);
+    if (actor.id === managerId) {
+      this.requireOwnFamily(actor, family);
+      // The caller's own record was read with its session (kept current as the actor is): no lookup.
+      const own = this.auth.recordOf(actor);
+      if (own) return toApiUser(own.user, own.siteIds);
+    } else this.requireRead(actor, family);
     const row = await this.findInFamily(family, managerId);
     return this.present(row);
   }

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import type { ListQuery, Zone, ZoneDirectoryQuery, ZoneSummary } from '@flowbox/shared';
 import { withZoneScope, zoneAt, zonesOf } from '../db/scope.ts';
+import { preparedPerDb } from '../db/prepared.ts';
 import { decimalOrNull, escapeLike } from '../db/values.ts';
 import type { Db } from '../db/client.ts';
 import { buildings, floors, sites, zones } from '../db/schema.ts';
@@ -103,9 +104,23 @@ export async function listCustomerZones(
   };
 }
 
+// A zone's overview is among the most frequent reads (the zone page, its refreshes).
+const zoneAtPath = preparedPerDb((db) =>
+  withZoneScope(db.select(answerColumns).from(zones))
+    .where(
+      zoneAt({
+        customerId: sql.placeholder('customerId'),
+        siteId: sql.placeholder('siteId'),
+        buildingId: sql.placeholder('buildingId'),
+        zoneId: sql.placeholder('zoneId'),
+      }),
+    )
+    .prepare('find_zone'),
+);
+
 /** The zone at that place in the hierarchy: under another building, site or customer it is not found. */
 export async function findZone(db: Db, path: ZonePath): Promise<Zone | undefined> {
-  const [row] = await withZoneScope(db.select(answerColumns).from(zones)).where(zoneAt(path));
+  const [row] = (await zoneAtPath(db).execute(path)) as AnswerRow[];
   return row ? toApiZone(row) : undefined;
 }
 
