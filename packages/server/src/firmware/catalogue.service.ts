@@ -9,6 +9,7 @@ import {
   type FirmwareImagePatchSchema,
   type FirmwareImagesQuerySchema,
   type FirmwareImageStatus,
+  type FlowboxModel,
 } from '@flowbox/shared';
 import type { z } from 'zod';
 import { isProvider, requirePermission, requireRole, siteFilterFor, type Actor } from '../access/access.ts';
@@ -164,10 +165,9 @@ export class FirmwareCatalogueService {
     });
   }
 
-  private async requireNewVersion(db: Db, version: string, models: string[]): Promise<void> {
+  private async requireNewVersion(db: Db, version: string, models: FlowboxModel[]): Promise<void> {
     const taken = await modelsOfVersion(db, version);
-    if (models.some((model) => taken.includes(model as (typeof taken)[number])))
-      throw new AppError('errors.firmware_duplicate');
+    if (models.some((model) => taken.includes(model))) throw new AppError('errors.firmware_duplicate');
   }
 
   private async requireCustomers(ids: string[]): Promise<void> {
