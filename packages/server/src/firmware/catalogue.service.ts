@@ -33,6 +33,7 @@ import {
   type CatalogueReader,
   type FleetScope,
 } from './catalogue.repo.ts';
+import { changedFields, limitedTo, notesOf, statusAction, toApiImage } from './catalogue.rules.ts';
 
 type CreateInput = z.infer<typeof FirmwareImageCreateSchema>;
 type PatchInput = z.infer<typeof FirmwareImagePatchSchema>;
@@ -197,26 +198,7 @@ export class FirmwareCatalogueService {
       images.map((i) => i.id),
       fleetOf(actor),
     );
-    return images.map((image) => ({
-      id: image.id,
-      version: image.version,
-      models: image.models,
-      file_name: image.fileName,
-      size: image.size,
-      sha256: image.sha256,
-      notes_en: image.notesEn,
-      notes_fr: image.notesFr,
-      status: image.status,
-      // Others than the provider learn only whether their own customer is in the list.
-      released_to: image.releasedToAll
-        ? 'all'
-        : isProvider(actor)
-          ? image.customerIds
-          : image.customerIds.filter((id) => id === actor.customerId),
-      uploaded_at: image.createdAt.toISOString(),
-      uploaded_by_name: image.uploadedByName,
-      installed_count: counts.get(image.id) ?? 0,
-    }));
+    return images.map((image) => toApiImage(image, actor, counts.get(image.id) ?? 0));
   }
 }
 
@@ -235,44 +217,6 @@ function readerOf(actor: Actor): CatalogueReader {
 function fleetOf(actor: Actor): FleetScope {
   if (isProvider(actor) || actor.customerId === null) return 'all';
   return { customerId: actor.customerId, siteIds: siteFilterFor(actor) };
-}
-
-/** Passes the bytes on, refusing the upload (413) as soon as they pass `max`. */
-async function* limitedTo(bytes: AsyncIterable<Buffer>, max: number): AsyncGenerator<Buffer> {
-  let total = 0;
-  for await (const piece of bytes) {
-    total += piece.length;
-    if (total > max) throw new AppError('errors.firmware_too_large', { max: max / 2 ** 20 });
-    yield piece;
-  }
-}
-
-/** Notes as stored: none rather than an empty text; undefined leaves them as they are. */
-function notesOf(text: string | undefined): string | null | undefined {
-  return text === undefined ? undefined : text || null;
-}
-
-/** The fields a patch really changes, by their API names. */
-function changedFields(image: CatalogueImage, input: PatchInput): string[] {
-  const released = image.releasedToAll ? 'all' : image.customerIds.join(',');
-  const asked =
-    input.released_to === undefined
-      ? undefined
-      : input.released_to === 'all'
-        ? 'all'
-        : [...new Set(input.released_to)].sort().join(',');
-  return [
-    input.notes_en !== undefined && notesOf(input.notes_en) !== image.notesEn ? 'notes_en' : null,
-    input.notes_fr !== undefined && notesOf(input.notes_fr) !== image.notesFr ? 'notes_fr' : null,
-    asked !== undefined && asked !== released ? 'released_to' : null,
-    input.status !== undefined && input.status !== image.status ? 'status' : null,
-  ].filter((field): field is string => field !== null);
-}
-
-function statusAction(status: FirmwareImageStatus): EventAction {
-  if (status === 'deprecated') return 'deprecated';
-  if (status === 'withdrawn') return 'withdrawn';
-  return 'updated';
 }
 
 /** Catalogue lines belong to no customer (the provider's catalogue), like pricing plans. */
