@@ -22,13 +22,14 @@ const featureBoundaries = (feature) =>
 
 /**
  * ESLint config: a web feature imports another feature only through its index.ts (what features
- * share); the app also takes a feature's pages.ts (its routed pages), which no feature imports, so
- * that a page composing several features never closes an import cycle.
+ * share); the app also takes a feature's pages.ts (its routed pages; a page that must load apart
+ * from the others, such as the sign-in page, has its own `<name>-pages.ts`), which no feature
+ * imports, so that a page composing several features never closes an import cycle.
  */
 export const webBoundaries = [
   {
     files: ['packages/web/src/*.{ts,tsx}', 'packages/web/src/{app,components,lib}/**/*.{ts,tsx}'],
-    rules: restrict('(^|/)features/[^/]+/(?!(index|pages)\\.ts$)'),
+    rules: restrict('(^|/)features/[^/]+/(?!(index|([a-z-]+-)?pages)\\.ts$)'),
   },
   ...FEATURES.flatMap(featureBoundaries),
 ];

@@ -1,15 +1,13 @@
 import { z } from 'zod';
 import { DATE_MAX, DATE_MIN, daysBetween, isBackendDate, isSupportedDate } from './dates.ts';
 import { isMessageKey, translate, type MessageKey } from './i18n/messages.ts';
+import { NAME_MAX, PASSWORD_MIN_LENGTH, TEXT_MAX } from './limits.ts';
 import type { Language } from './roles.ts';
 
 /**
  * Field building blocks whose messages are catalogue keys (spec §5), so the server and the web
  * translate the same issue into the same sentence.
  */
-export const PASSWORD_MIN_LENGTH = 8;
-export const NAME_MAX = 120;
-export const TEXT_MAX = 500;
 
 export const requiredText = (max = NAME_MAX) =>
   z

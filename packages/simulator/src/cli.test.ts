@@ -30,6 +30,8 @@ describe('flowbox-sim options', () => {
       'fault',
       'offline',
       'autotest-result',
+      'firmware-fault',
+      'firmware-retry',
       'load',
       'connect-concurrency',
       'report',
@@ -68,6 +70,27 @@ describe('flowbox-sim options', () => {
     expect(fleet.offline).toEqual([{ from: 1_300_000, until: 1_420_000, serials: ['LOAD-0003'] }]);
   });
 
+  it('gives firmware faults to every device, a share of the fleet picked by the seed, or one device', () => {
+    const options = parse([
+      '--count=40',
+      '--seed=5',
+      '--firmware-retry=0.5',
+      '--firmware-fault=slow=65536',
+      '--firmware-fault=corrupt:10%',
+      '--firmware-fault=silent:0.05',
+      '--firmware-fault=interrupted=500000:SIM-0007',
+    ]);
+    expect(options.firmwareFaults).toEqual([
+      { fault: { kind: 'slow', bytesPerS: 65_536 } },
+      { fault: { kind: 'corrupt' }, share: 0.1 },
+      { fault: { kind: 'silent', atPct: 50 }, share: 0.05 },
+      { fault: { kind: 'interrupted', afterBytes: 500_000 }, serials: ['SIM-0007'] },
+    ]);
+    const fleet = fleetOptionsFrom(options, 0);
+    expect(fleet.firmwareFaults).toBe(options.firmwareFaults);
+    expect(fleet.devices[0]?.firmwareRetryDelayMs).toBe(500);
+  });
+
   it.each([
     [['--speed=fast'], '--speed'],
     [['--interval=0'], '--interval'],
@@ -76,6 +99,11 @@ describe('flowbox-sim options', () => {
     [['--fault=flood'], '--fault'],
     [['--fault=slow_leak:NOPE-1'], 'no simulated device'],
     [['--offline=soon'], '--offline'],
+    [['--firmware-fault=melt'], '--firmware-fault'],
+    [['--firmware-fault=slow'], 'slow needs =<bytes/s>'],
+    [['--firmware-fault=silent=120'], '--firmware-fault'],
+    [['--firmware-fault=corrupt:150%'], 'more than the whole fleet'],
+    [['--firmware-fault=rollback:NOPE-1'], 'no simulated device'],
     [['--timezone=Mars/Olympus'], '--timezone'],
     [['--broker=http://x'], '--broker'],
     [['--pair'], '--pair'],

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
   AUTOTEST_RESULTS,
+  FIRMWARE_MAX_BYTES,
   FLOWBOX_MODELS,
   MAX_TELEMETRY_INTERVAL_S,
   MIN_TELEMETRY_INTERVAL_S,
@@ -24,6 +25,7 @@ import {
   type ZoneSpec,
 } from './consumption.ts';
 import { exampleFleet } from './example-fleet.ts';
+import { FIRMWARE_FAULT_KINDS, type FirmwareFault, type FleetFirmwareFault } from './firmware-faults.ts';
 import { createFleet, type FleetOptions, type OfflinePeriod } from './fleet.ts';
 
 export const HELP = `flowbox-sim: simulated flowboxes speaking the device protocol (docs/protocol.md)
@@ -68,6 +70,20 @@ Faults and troubles
   --autotest-result <r>     what autotests find: ${AUTOTEST_RESULTS.join(', ')}
                             (default all_succeeded)
 
+Firmware updates (update_firmware, docs/firmware.md)
+  --firmware-retry <s>      real seconds before a failed download is tried again (default 2)
+  --firmware-fault <fault[:share|:serial]>
+                            a firmware fault for every device, a share of the fleet (0.05 or
+                            5%, the devices picked by --seed) or one device (repeatable):
+                              slow=<bytes/s>       download rate cap
+                              interrupted=<bytes>  each connection cut after that many
+                                                   bytes; the device resumes with Range
+                              corrupt              a flipped byte: checksum_mismatch, fresh
+                                                   downloads, then block_download_failed
+                              rollback             the install fails: back on the old version
+                              silent[=<pct>]       says nothing more once it has pct % of the
+                                                   image (default 50): the server times it out
+
 Load generation
   --load                    load-generator mode: no per-device lines, a rate report instead
   --connect-concurrency <n> connections opened at once (default 50)
@@ -79,6 +95,7 @@ Examples
   flowbox-sim --count 3 --speed 60 --fault running_toilet:SIM-0002
   flowbox-sim --devices fleet.json --broker mqtt://broker:1883 --profile housing
   flowbox-sim --load --count 5000 --interval 10 --report 5
+  flowbox-sim --count 500 --firmware-fault corrupt:5% --firmware-fault slow=262144
 `;
 
 /** One device of a `--devices` file (README "fleet.json"). */
@@ -110,6 +127,8 @@ export type CliOptions = {
   faults: Array<{ kind: FaultKind; serial: string | null }>;
   offline: Array<{ startS: number; lengthS: number; serial: string | null }>;
   autotestResult: AutotestResult;
+  firmwareFaults: FleetFirmwareFault[];
+  firmwareRetryS: number;
   load: boolean;
   connectConcurrency: number;
   reportS: number;
@@ -178,6 +197,36 @@ export function parseDevices(json: unknown, source: string): FleetFileEntry[] {
   });
 }
 
+/** A share of the fleet: `0.05` or `5%`. A serial holds neither a dot nor a percent sign. */
+const SHARE_PATTERN = /^(\d*\.\d+|\d+(?:\.\d+)?%)$/;
+
+/** `--firmware-fault kind[=value][:share|:serial]` (see HELP). */
+function parseFirmwareFault(text: string, serials: ReadonlySet<string>): FleetFirmwareFault {
+  const [spec = '', target] = text.split(':');
+  const [name = '', value] = spec.split('=');
+  const kind = oneOf('firmware-fault', name, FIRMWARE_FAULT_KINDS);
+  const needed = (what: string) => {
+    if (value === undefined) throw new CliError(`--firmware-fault: ${kind} needs =<${what}>`);
+    return value;
+  };
+  const fault: FirmwareFault =
+    kind === 'slow'
+      ? { kind, bytesPerS: numberIn('firmware-fault', needed('bytes/s'), 1, 10 ** 9, true) }
+      : kind === 'interrupted'
+        ? { kind, afterBytes: numberIn('firmware-fault', needed('bytes'), 1, FIRMWARE_MAX_BYTES, true) }
+        : kind === 'silent'
+          ? { kind, atPct: numberIn('firmware-fault', value ?? '50', 0, 99) }
+          : { kind };
+  if (target === undefined) return { fault };
+  if (SHARE_PATTERN.test(target)) {
+    const share = target.endsWith('%') ? Number(target.slice(0, -1)) / 100 : Number(target);
+    if (share > 1) throw new CliError(`--firmware-fault: "${target}" is more than the whole fleet`);
+    return { fault, share };
+  }
+  if (!serials.has(target)) throw new CliError(`--firmware-fault: no simulated device is "${target}"`);
+  return { fault, serials: [target] };
+}
+
 /** Reads the command line into options, or throws a CliError naming the bad option. */
 export function parseCliOptions(argv: string[]): CliOptions | 'help' {
   let parsed;
@@ -205,6 +254,8 @@ export function parseCliOptions(argv: string[]): CliOptions | 'help' {
         fault: { type: 'string', multiple: true, default: [] },
         offline: { type: 'string', multiple: true, default: [] },
         'autotest-result': { type: 'string', default: 'all_succeeded' },
+        'firmware-fault': { type: 'string', multiple: true, default: [] },
+        'firmware-retry': { type: 'string', default: '2' },
         load: { type: 'boolean', default: false },
         'connect-concurrency': { type: 'string', default: '50' },
         report: { type: 'string', default: '10' },
@@ -271,6 +322,8 @@ export function parseCliOptions(argv: string[]): CliOptions | 'help' {
       return { startS: Number(match[1]), lengthS: Number(match[2]), serial };
     }),
     autotestResult: oneOf('autotest-result', v['autotest-result'], AUTOTEST_RESULTS),
+    firmwareFaults: v['firmware-fault'].map((text) => parseFirmwareFault(text, serials)),
+    firmwareRetryS: numberIn('firmware-retry', v['firmware-retry'], 0, 3600),
     load: v.load,
     connectConcurrency: numberIn('connect-concurrency', v['connect-concurrency'], 1, 10_000, true),
     reportS: numberIn('report', v.report, 0.1, 3600),
@@ -298,6 +351,7 @@ export function fleetOptionsFrom(options: CliOptions, startMs: number): FleetOpt
       .filter((f) => f.serial === null || f.serial === entry.serial)
       .map((f): FaultSpec => ({ kind: f.kind })),
     autotestResult: options.autotestResult,
+    firmwareRetryDelayMs: options.firmwareRetryS * 1000,
   }));
   const offline: OfflinePeriod[] = options.offline.map((o) => ({
     from: startMs + o.startS * 1000,
@@ -313,6 +367,7 @@ export function fleetOptionsFrom(options: CliOptions, startMs: number): FleetOpt
     // Check intervals often enough for the speed-up, never more than 20 times a second.
     tickMs: Math.max(50, Math.min(1000, (options.intervalS * 1000) / options.speed / 2)),
     offline,
+    firmwareFaults: options.firmwareFaults,
     connectConcurrency: options.connectConcurrency,
   };
 }

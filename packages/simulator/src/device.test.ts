@@ -4,10 +4,9 @@ import { ManualClock } from './clock.ts';
 import type { ZoneSpec } from './consumption.ts';
 import { createDevice, type DeviceOptions, type SimulatedFlowbox } from './device.ts';
 import {
-  brokerReachable,
   DeviceObserver,
-  MOSQUITTO_URL,
   startAedes,
+  testBrokers,
   uniqueSerial,
   until,
   type TestBroker,
@@ -22,22 +21,16 @@ const office: ZoneSpec = {
   water_points: [{ type: 'toilet', count: 4 }],
 };
 
-const mosquittoUp = await brokerReachable(MOSQUITTO_URL);
-if (!mosquittoUp && process.env.CI) throw new Error(`Mosquitto is not reachable at ${MOSQUITTO_URL}`);
-
 /**
  * The same behaviour against the broker the server embeds and against Mosquitto, the external
  * broker of production set-ups. Serials are unique per run, so runs never see each other.
  */
-describe.each([
-  ['embedded Aedes', true],
-  ['Mosquitto', mosquittoUp],
-])('a simulated flowbox on %s', (_name, available) => {
+describe.each(await testBrokers())('a simulated flowbox on %s', (_name, available, startBroker) => {
   let broker: TestBroker;
   const started: Array<{ device: SimulatedFlowbox; observer: DeviceObserver }> = [];
 
   beforeAll(async () => {
-    broker = _name === 'embedded Aedes' ? await startAedes() : { url: MOSQUITTO_URL, close: async () => {} };
+    broker = await startBroker();
   });
   afterEach(async () => {
     for (const { device, observer } of started.splice(0)) {
@@ -205,7 +198,7 @@ describe.each([
 
   it.skipIf(!available)('refuses what it cannot run and never runs a command twice', async () => {
     const { observer, clock } = await boot();
-    const unknown = await observer.send('update_firmware', { version: '3.0.0' });
+    const unknown = await observer.send('calibrate_meter', { factor: 1.02 });
     expect(await observer.waitForFinalAck(unknown)).toMatchObject({
       result: 'refused',
       reason: 'unknown_command',

@@ -39,6 +39,8 @@ import {
   type FaultSpec,
   type ZoneSpec,
 } from './consumption.ts';
+import type { FirmwareFault } from './firmware-faults.ts';
+import { runFirmwareUpdate, type FirmwareReport, type UpdateFirmwareCommand } from './firmware-update.ts';
 import { deriveSeed, seededRandom, type Random } from './random.ts';
 
 export type DeviceCredentials = { username: string; password: string };
@@ -72,6 +74,10 @@ export type DeviceOptions = {
   autotestResult?: AutotestResult;
   /** Real milliseconds a reboot keeps the device away. */
   rebootDelayMs?: number;
+  /** What goes wrong when it updates its firmware (`firmware-faults.ts`); nothing by default. */
+  firmwareFaults?: readonly FirmwareFault[];
+  /** Real milliseconds before a firmware download is tried again (2 s by default). */
+  firmwareRetryDelayMs?: number;
   /** Real milliseconds between reconnection attempts after a network loss or a refused CONNECT. */
   reconnectPeriodMs?: number;
   /** Real milliseconds between pairing requests while waiting for an answer. */
@@ -236,6 +242,15 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
   private rebooting = false;
   private pendingRebootEvent = false;
   private rebootReason: RebootReason = 'command';
+  /** Runs while the device is down in a reboot: a firmware install switches images there. */
+  private installOnReboot: (() => void) | null = null;
+  /** Called once a reboot is over and its event queued: a firmware update says how it ended. */
+  private readonly afterReboot: Array<() => void> = [];
+  /**
+   * The firmware update under way (one at a time). One silenced by a fault stays, saying nothing,
+   * until the device stops.
+   */
+  private firmwareUpdate: { commandId: string; silenced: boolean; abort: AbortController } | null = null;
   private telemetrySeq: number;
   private eventSeq: number;
   private lastWindowEnd: number;
@@ -364,6 +379,8 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
 
   /** A clean stop: says `offline` / `shutdown`, then disconnects without firing the will. */
   async stop(): Promise<void> {
+    this.firmwareUpdate?.abort.abort();
+    this.firmwareUpdate = null;
     const connection = this.leave();
     if (!connection) return;
     if (connection.open)
@@ -715,6 +732,11 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
       this.enqueue('acks', { ...known, at: this.stamp() });
       return;
     }
+    if (this.firmwareUpdate?.commandId === command.id) {
+      // The update under way: still accepted, never started twice; a silenced one says nothing.
+      if (!this.firmwareUpdate.silenced) this.acknowledge(command.id, 'accepted');
+      return;
+    }
     if (this.pendingRebootAcks.has(command.id)) {
       // A reboot under way: it is still accepted, and one reboot is enough.
       this.acknowledge(command.id, 'accepted');
@@ -759,7 +781,58 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
         this.pendingRebootAcks.add(command.id);
         this.reboot('command').catch((error: Error) => this.emit('problem', error));
         return;
+      case 'update_firmware':
+        if (this.firmwareUpdate) {
+          this.finish(command.id, 'refused', 'busy');
+          return;
+        }
+        this.acknowledge(command.id, 'accepted');
+        this.updateFirmware(command);
+        return;
     }
+  }
+
+  /** docs/firmware.md "Device protocol": the update runs on its own; its final ack ends it. */
+  private updateFirmware(command: UpdateFirmwareCommand): void {
+    const { update_id, version } = command.params;
+    const run = { commandId: command.id, silenced: false, abort: new AbortController() };
+    this.firmwareUpdate = run;
+    const device = {
+      serial: this.serial,
+      model: this.status.model,
+      secret: this.credentials?.password,
+      faults: this.options.firmwareFaults ?? [],
+      retryDelayMs: this.options.firmwareRetryDelayMs ?? 2000,
+      now: () => this.protocolClock.now(),
+      report: (report: FirmwareReport) =>
+        this.emitEvent({ type: 'firmware_progress', update_id, version, ...report }),
+      install: (newVersion: string, rollsBack: boolean) => this.installFirmware(newVersion, rollsBack),
+    };
+    runFirmwareUpdate(device, command.params, run.abort.signal)
+      .then((end) => {
+        if (end.ack === null && end.silenced) {
+          run.silenced = true;
+          return;
+        }
+        if (this.firmwareUpdate === run) this.firmwareUpdate = null;
+        if (end.ack === 'done') this.finish(command.id, 'done');
+        else if (end.ack === 'refused') this.finish(command.id, 'refused', end.reason);
+      })
+      .catch((error: Error) => this.emit('problem', error));
+  }
+
+  /**
+   * Reboots into the new image (`versions.firmware` changes while the device is down, so the state
+   * it publishes on its return carries it), or, rolling back, into the old one.
+   */
+  private installFirmware(version: string, rollsBack: boolean): Promise<void> {
+    return new Promise((resolve) => {
+      this.afterReboot.push(resolve);
+      this.installOnReboot = () => {
+        if (!rollsBack) this.status.versions = { ...this.status.versions, firmware: version };
+      };
+      this.reboot('firmware_update').catch((error: Error) => this.emit('problem', error));
+    });
   }
 
   private runAutotest(commandId: string | null): void {
@@ -792,6 +865,8 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
         connection.client.end(true);
       }
       await new Promise((resolve) => setTimeout(resolve, this.options.rebootDelayMs ?? 1000));
+      this.installOnReboot?.();
+      this.installOnReboot = null;
       this.pendingRebootEvent = true;
       if (this.wanted) await this.start();
     } finally {
@@ -805,6 +880,7 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
     this.emitEvent({ type: 'reboot', reason: this.rebootReason });
     for (const commandId of this.pendingRebootAcks) this.finish(commandId, 'done');
     this.pendingRebootAcks.clear();
+    for (const resume of this.afterReboot.splice(0)) resume();
   }
 
   private acknowledge(commandId: string, result: 'accepted'): void {

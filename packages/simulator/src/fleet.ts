@@ -1,6 +1,7 @@
 import { HEARTBEAT_PERIOD_S, TELEMETRY_INTERVAL_S } from '@flowbox/shared';
 import { systemClock, type Clock } from './clock.ts';
 import { SimulatedFlowbox, type DeviceOptions } from './device.ts';
+import { firmwareFaultsBySerial, type FleetFirmwareFault } from './firmware-faults.ts';
 import { deriveSeed } from './random.ts';
 
 /** A stretch of simulated time during which some devices lose their network. */
@@ -26,6 +27,11 @@ export type FleetOptions = {
   /** Real milliseconds between checks of the devices' intervals; 1 s by default. */
   tickMs?: number;
   offline?: readonly OfflinePeriod[];
+  /**
+   * Firmware faults for a share of the fleet or for named devices (`--firmware-fault corrupt:0.05`),
+   * added to each device's own; which devices carry a share follows the fleet's seed.
+   */
+  firmwareFaults?: readonly FleetFirmwareFault[];
   /** Connections opened at once on start, so thousands of devices do not storm the broker. */
   connectConcurrency?: number;
   /** Where devices' troubles go (network errors they ride out); printed on stderr by default. */
@@ -53,10 +59,16 @@ export function createFleet(options: FleetOptions): Fleet {
   const intervalS = options.intervalS ?? TELEMETRY_INTERVAL_S;
   const seed = options.seed ?? 1;
   const onProblem = options.onProblem ?? ((error, serial) => console.error(`${serial}: ${error.message}`));
+  const firmwareFaults = firmwareFaultsBySerial(
+    options.devices.map((d) => d.serial),
+    options.firmwareFaults ?? [],
+    seed,
+  );
   const devices = options.devices.map((device) => {
     const flowbox = new SimulatedFlowbox({
       intervalPhaseMs: deriveSeed(seed, device.serial) % (intervalS * 1000),
       ...device,
+      firmwareFaults: [...(device.firmwareFaults ?? []), ...(firmwareFaults.get(device.serial) ?? [])],
       brokerUrl: options.brokerUrl,
       clock,
       protocolClock: options.protocolClock ?? clock,

@@ -22,5 +22,13 @@ export {
   type DeviceNotices,
   type DeviceOptions,
 } from './device.ts';
+export {
+  FIRMWARE_FAULT_KINDS,
+  firmwareFaultsBySerial,
+  serialsCarrying,
+  type FirmwareFault,
+  type FirmwareFaultKind,
+  type FleetFirmwareFault,
+} from './firmware-faults.ts';
 export { createFleet, type Fleet, type FleetOptions, type FleetStats, type OfflinePeriod } from './fleet.ts';
 export { pastReadings, type PastReading, type PastReadingsOptions } from './history.ts';

@@ -47,6 +47,22 @@ export async function brokerReachable(url: string): Promise<boolean> {
   }
 }
 
+/**
+ * The brokers device behaviour is tested against: the one the server embeds, and Mosquitto, the
+ * external broker of production set-ups (skipped when it is not running, failing in CI). Each
+ * comes with a start that answers the broker to use.
+ */
+export async function testBrokers(): Promise<
+  Array<[name: string, available: boolean, start: () => Promise<TestBroker>]>
+> {
+  const mosquittoUp = await brokerReachable(MOSQUITTO_URL);
+  if (!mosquittoUp && process.env.CI) throw new Error(`Mosquitto is not reachable at ${MOSQUITTO_URL}`);
+  return [
+    ['embedded Aedes', true, () => startAedes()],
+    ['Mosquitto', mosquittoUp, () => Promise.resolve({ url: MOSQUITTO_URL, close: async () => {} })],
+  ];
+}
+
 /** A serial no other test run uses, so runs sharing one broker never see each other. */
 export function uniqueSerial(label: string): string {
   return `SIM-${label}-${randomBytes(4).toString('hex')}`;
@@ -144,9 +160,9 @@ export class DeviceObserver {
     });
   }
 
-  /** Publishes a command as the server would; answers it for `waitForAck`. */
+  /** Publishes a command as the server would (or one no device knows); answers its id. */
   async send(
-    name: Command['name'] | 'update_firmware',
+    name: Command['name'] | 'calibrate_meter',
     params: object = {},
     options: { id?: string; issuedAt?: number; ttlS?: number } = {},
   ): Promise<string> {

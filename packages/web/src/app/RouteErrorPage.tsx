@@ -1,17 +1,32 @@
+import { useEffect } from 'react';
 import { useRouteError } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ButtonLink } from '../components/Button.tsx';
 import { useDocumentTitle } from '../components/PageHeader.tsx';
 import { PageRefused } from '../components/QueryBoundary.tsx';
+import { LoadingState } from '../components/Spinner.tsx';
 import { paths } from '../paths.ts';
+import { isMissingChunk, mayReload, RELOADED_AT_KEY } from './stale-chunk.ts';
 
 /**
  * A signed-in page that could not be shown, inside the shell: refused ("Access denied"), not there
- * ("Not found"), or broken ("Error!"); each with its title, the reason, and the way back.
+ * ("Not found"), or broken ("Error!"); each with its title, the reason, and the way back. A page
+ * whose code cannot be fetched after a deploy reloads the tab once, onto the new build.
  */
 export function RouteErrorPage() {
-  const { t } = useTranslation();
   const error = useRouteError();
+  const reloading = isMissingChunk(error) && mayReload();
+  useEffect(() => {
+    if (!reloading) return;
+    window.sessionStorage.setItem(RELOADED_AT_KEY, String(Date.now()));
+    window.location.reload();
+  }, [reloading]);
+  if (reloading) return <LoadingState />;
+  return <RouteError error={error} />;
+}
+
+function RouteError({ error }: { error: unknown }) {
+  const { t } = useTranslation();
   const kind = error instanceof PageRefused ? error.kind : 'broken';
   const title =
     kind === 'forbidden' ? t('forbidden.title') : kind === 'missing' ? t('missing.title') : t('dialog.error');

@@ -1,5 +1,7 @@
+import { lazy, Suspense, type ReactNode } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { PublicLayout } from '../components/layout/PublicLayout.tsx';
+import { LoadingState } from '../components/Spinner.tsx';
 import {
   ANY_ROLE,
   CUSTOMER_OR_SITE,
@@ -9,177 +11,209 @@ import {
   RequireRole,
   ShellWhenSignedIn,
 } from '../features/auth/index.ts';
-import {
-  LoginPage,
-  RegisterPage,
-  ResetPasswordPage,
-  ResetPasswordRequestPage,
-  SetPasswordPage,
-} from '../features/auth/pages.ts';
-import {
-  BuildingAddPage,
-  BuildingEditPage,
-  BuildingEventsPage,
-  BuildingOverviewPage,
-} from '../features/buildings/pages.ts';
-import {
-  CustomerAddPage,
-  CustomerEditPage,
-  CustomerEventsPage,
-  CustomerOverviewPage,
-  CustomersPage,
-  CUSTOMER_MANAGERS,
-} from '../features/customers/pages.ts';
-import { DashboardPage } from '../features/dashboard/pages.ts';
-import {
-  FLOVEA_MANAGERS,
-  ManagerAddPage,
-  ManagerEditPage,
-  ManagerPermissionsPage,
-  ManagersListPage,
-} from '../features/managers/pages.ts';
-import { HelpPage, NotFoundPage, PrivacyPage, StatusPage, TermsPage } from '../features/legal/pages.ts';
-import { OutboxPage } from '../features/outbox/pages.ts';
-import { AlertSettingsPage, AlertsPage } from '../features/alerts/pages.ts';
-import { ProfileEditPage, ProfilePage, UpdatePasswordPage } from '../features/profile/pages.ts';
-import {
-  SiteAddPage,
-  SiteEditPage,
-  SiteEventsPage,
-  SiteOverviewPage,
-  SitesPage,
-  SITE_MANAGERS,
-} from '../features/sites/pages.ts';
-import {
-  WaterPointAddPage,
-  WaterPointsPage,
-  ZoneAddPage,
-  ZoneEditPage,
-  ZoneEventsPage,
-  ZoneOverviewPage,
-} from '../features/zones/pages.ts';
+import { loadFeatureTexts } from '../lib/i18n/index.ts';
 import { paths } from '../paths.ts';
-import { AssistantPage } from '../features/assistant/pages.ts';
-import { FlowboxDetailPage } from '../features/flowboxes/pages.ts';
-import { ScheduleAddPage, ScheduleEditPage } from '../features/schedules/pages.ts';
-import {
-  PricingPlanAddPage,
-  PricingPlanEditPage,
-  PricingPlansPage,
-  SubscriptionsPage,
-  ZoneSubscriptionPage,
-} from '../features/billing/pages.ts';
-import { AppLayout } from './AppLayout.tsx';
 import { RouteErrorPage } from './RouteErrorPage.tsx';
+
+// Each feature's pages are one chunk, fetched when one of its routes first opens, so the sign-in
+// pages load neither the shell nor the other features (issue 16: /login within 150 KB gzipped).
+const alerts = () => import('../features/alerts/pages.ts');
+const assistant = () => import('../features/assistant/pages.ts');
+const auth = () => import('../features/auth/pages.ts');
+const login = () => import('../features/auth/login-pages.ts');
+const billing = () => import('../features/billing/pages.ts');
+const buildings = () => import('../features/buildings/pages.ts');
+const customers = () => import('../features/customers/pages.ts');
+const dashboard = () => import('../features/dashboard/pages.ts');
+const flowboxes = () => import('../features/flowboxes/pages.ts');
+const legal = () => import('../features/legal/pages.ts');
+const managers = () => import('../features/managers/pages.ts');
+const outbox = () => import('../features/outbox/pages.ts');
+const profile = () => import('../features/profile/pages.ts');
+const schedules = () => import('../features/schedules/pages.ts');
+const sites = () => import('../features/sites/pages.ts');
+const zones = () => import('../features/zones/pages.ts');
+const managersOfCustomers = () => Promise.all([managers(), customers()]);
+const managersOfSites = () => Promise.all([managers(), sites()]);
+/** The shell comes with the signed-in screens' texts. */
+const appLayout = async () => (await Promise.all([import('./AppLayout.tsx'), loadFeatureTexts()]))[0];
+
+/**
+ * A route whose page comes from a lazily loaded feature chunk. The router fetches the chunks of
+ * every route a navigation matches at once, keeping the current page on screen meanwhile; on the
+ * first load the layout shows with a spinner where the page will be.
+ */
+function page<Pages>(load: () => Promise<Pages>, render: (pages: Pages) => ReactNode): RouteObject {
+  return {
+    lazy: async () => ({ element: render(await load()) }),
+    hydrateFallbackElement: <LoadingState />,
+  };
+}
+
+/** The shell around the footer's pages for a signed-in user: the same chunk as the app's routes. */
+const LazyAppLayout = lazy(async () => ({ default: (await appLayout()).AppLayout }));
 
 /** spec §2 role limits, route by route. */
 const routes: RouteObject[] = [
   {
-    element: <PublicLayout />,
-    children: [
-      { path: paths.login.path, element: <LoginPage /> },
-      { path: paths.register.path, element: <RegisterPage /> },
-      { path: paths.resetPasswordRequest.path, element: <ResetPasswordRequestPage /> },
-      { path: paths.resetPassword.path, element: <ResetPasswordPage /> },
-      { path: paths.setPassword.path, element: <SetPasswordPage /> },
-      { path: '*', element: <NotFoundPage /> },
-    ],
-  },
-  {
-    // The footer's pages: inside the shell when signed in, standing alone when not.
-    element: <ShellWhenSignedIn shell={<AppLayout />} alone={<PublicLayout />} />,
-    children: [
-      { path: paths.terms.path, element: <TermsPage /> },
-      { path: paths.privacy.path, element: <PrivacyPage /> },
-      { path: paths.status.path, element: <StatusPage /> },
-      { path: paths.help.path, element: <HelpPage /> },
-    ],
-  },
-  {
-    element: <RequireAuth />,
+    // A chunk that fails to load lands here (RouteErrorPage reloads once after a deploy).
+    errorElement: <RouteErrorPage />,
     children: [
       {
-        element: <AppLayout />,
+        element: <PublicLayout />,
+        children: [
+          { path: paths.login.path, ...page(login, (p) => <p.LoginPage />) },
+          { path: paths.register.path, ...page(auth, (p) => <p.RegisterPage />) },
+          { path: paths.resetPasswordRequest.path, ...page(auth, (p) => <p.ResetPasswordRequestPage />) },
+          { path: paths.resetPassword.path, ...page(auth, (p) => <p.ResetPasswordPage />) },
+          { path: paths.setPassword.path, ...page(auth, (p) => <p.SetPasswordPage />) },
+          { path: '*', ...page(legal, (p) => <p.NotFoundPage />) },
+        ],
+      },
+      {
+        // The footer's pages: inside the shell when signed in, standing alone when not.
+        element: (
+          <ShellWhenSignedIn
+            shell={
+              <Suspense fallback={<LoadingState />}>
+                <LazyAppLayout />
+              </Suspense>
+            }
+            alone={<PublicLayout />}
+          />
+        ),
+        children: [
+          { path: paths.terms.path, ...page(legal, (p) => <p.TermsPage />) },
+          { path: paths.privacy.path, ...page(legal, (p) => <p.PrivacyPage />) },
+          { path: paths.status.path, ...page(legal, (p) => <p.StatusPage />) },
+          { path: paths.help.path, ...page(legal, (p) => <p.HelpPage />) },
+        ],
+      },
+      {
+        element: <RequireAuth />,
         children: [
           {
-            errorElement: <RouteErrorPage />,
-            element: <RequireRole roles={ANY_ROLE} />,
+            lazy: async () => ({ Component: (await appLayout()).AppLayout }),
+            hydrateFallbackElement: <LoadingState />,
             children: [
-              { path: paths.home.path, element: <DashboardPage /> },
-              { path: paths.alerts.path, element: <AlertsPage /> },
-              { path: paths.alertSettings.path, element: <AlertSettingsPage /> },
-              { path: paths.profile.path, element: <ProfilePage /> },
-              { path: paths.profileEdit.path, element: <ProfileEditPage /> },
-              { path: paths.profileUpdatePassword.path, element: <UpdatePasswordPage /> },
-              { path: paths.sites.path, element: <SitesPage /> },
-              { path: paths.site.path, element: <SiteOverviewPage /> },
-              { path: paths.siteEvents.path, element: <SiteEventsPage /> },
-              { path: paths.zoneAdd.path, element: <ZoneAddPage /> },
-              { path: paths.zone.path, element: <ZoneOverviewPage /> },
-              { path: paths.zoneEdit.path, element: <ZoneEditPage /> },
-              { path: paths.zoneEvents.path, element: <ZoneEventsPage /> },
-              { path: paths.flowbox.path, element: <FlowboxDetailPage /> },
-              { path: paths.waterPoints.path, element: <WaterPointsPage /> },
-              { path: paths.waterPointAdd.path, element: <WaterPointAddPage /> },
-              { path: paths.scheduleAdd.path, element: <ScheduleAddPage /> },
-              { path: paths.scheduleEdit.path, element: <ScheduleEditPage /> },
-              { path: paths.zoneSubscription.path, element: <ZoneSubscriptionPage /> },
-              { path: paths.buildingAdd.path, element: <BuildingAddPage /> },
-              { path: paths.building.path, element: <BuildingOverviewPage /> },
-              { path: paths.buildingEdit.path, element: <BuildingEditPage /> },
-              { path: paths.buildingEvents.path, element: <BuildingEventsPage /> },
-            ],
-          },
-          {
-            errorElement: <RouteErrorPage />,
-            element: <RequireRole roles={FLOVEA} />,
-            children: [
-              { path: paths.customers.path, element: <CustomersPage /> },
-              { path: paths.customerAdd.path, element: <CustomerAddPage /> },
-              { path: paths.floveaManagers.path, element: <ManagersListPage family={FLOVEA_MANAGERS} /> },
-              { path: paths.floveaManagerAdd.path, element: <ManagerAddPage family={FLOVEA_MANAGERS} /> },
-              { path: paths.floveaManagerEdit.path, element: <ManagerEditPage family={FLOVEA_MANAGERS} /> },
               {
-                path: paths.floveaManagerPermissions.path,
-                element: <ManagerPermissionsPage family={FLOVEA_MANAGERS} />,
-              },
-              { path: paths.outbox.path, element: <OutboxPage /> },
-              { path: paths.subscriptions.path, element: <SubscriptionsPage /> },
-              { path: paths.pricingPlans.path, element: <PricingPlansPage /> },
-              { path: paths.pricingPlanAdd.path, element: <PricingPlanAddPage /> },
-              { path: paths.pricingPlanEdit.path, element: <PricingPlanEditPage /> },
-            ],
-          },
-          {
-            errorElement: <RouteErrorPage />,
-            element: <RequireRole roles={CUSTOMER_OR_SITE} />,
-            children: [{ path: paths.assistant.path, element: <AssistantPage /> }],
-          },
-          {
-            errorElement: <RouteErrorPage />,
-            element: <RequireRole roles={FLOVEA_OR_CUSTOMER} />,
-            children: [
-              { path: paths.customer.path, element: <CustomerOverviewPage /> },
-              { path: paths.customerEdit.path, element: <CustomerEditPage /> },
-              { path: paths.customerEvents.path, element: <CustomerEventsPage /> },
-              { path: paths.customerManagers.path, element: <ManagersListPage family={CUSTOMER_MANAGERS} /> },
-              { path: paths.customerManagerAdd.path, element: <ManagerAddPage family={CUSTOMER_MANAGERS} /> },
-              {
-                path: paths.customerManagerEdit.path,
-                element: <ManagerEditPage family={CUSTOMER_MANAGERS} />,
+                errorElement: <RouteErrorPage />,
+                element: <RequireRole roles={ANY_ROLE} />,
+                children: [
+                  { path: paths.home.path, ...page(dashboard, (p) => <p.DashboardPage />) },
+                  { path: paths.alerts.path, ...page(alerts, (p) => <p.AlertsPage />) },
+                  { path: paths.alertSettings.path, ...page(alerts, (p) => <p.AlertSettingsPage />) },
+                  { path: paths.profile.path, ...page(profile, (p) => <p.ProfilePage />) },
+                  { path: paths.profileEdit.path, ...page(profile, (p) => <p.ProfileEditPage />) },
+                  {
+                    path: paths.profileUpdatePassword.path,
+                    ...page(profile, (p) => <p.UpdatePasswordPage />),
+                  },
+                  { path: paths.sites.path, ...page(sites, (p) => <p.SitesPage />) },
+                  { path: paths.site.path, ...page(sites, (p) => <p.SiteOverviewPage />) },
+                  { path: paths.siteEvents.path, ...page(sites, (p) => <p.SiteEventsPage />) },
+                  { path: paths.zoneAdd.path, ...page(zones, (p) => <p.ZoneAddPage />) },
+                  { path: paths.zone.path, ...page(zones, (p) => <p.ZoneOverviewPage />) },
+                  { path: paths.zoneEdit.path, ...page(zones, (p) => <p.ZoneEditPage />) },
+                  { path: paths.zoneEvents.path, ...page(zones, (p) => <p.ZoneEventsPage />) },
+                  { path: paths.flowbox.path, ...page(flowboxes, (p) => <p.FlowboxDetailPage />) },
+                  { path: paths.waterPoints.path, ...page(zones, (p) => <p.WaterPointsPage />) },
+                  { path: paths.waterPointAdd.path, ...page(zones, (p) => <p.WaterPointAddPage />) },
+                  { path: paths.scheduleAdd.path, ...page(schedules, (p) => <p.ScheduleAddPage />) },
+                  { path: paths.scheduleEdit.path, ...page(schedules, (p) => <p.ScheduleEditPage />) },
+                  { path: paths.zoneSubscription.path, ...page(billing, (p) => <p.ZoneSubscriptionPage />) },
+                  { path: paths.buildingAdd.path, ...page(buildings, (p) => <p.BuildingAddPage />) },
+                  { path: paths.building.path, ...page(buildings, (p) => <p.BuildingOverviewPage />) },
+                  { path: paths.buildingEdit.path, ...page(buildings, (p) => <p.BuildingEditPage />) },
+                  { path: paths.buildingEvents.path, ...page(buildings, (p) => <p.BuildingEventsPage />) },
+                ],
               },
               {
-                path: paths.customerManagerPermissions.path,
-                element: <ManagerPermissionsPage family={CUSTOMER_MANAGERS} />,
+                errorElement: <RouteErrorPage />,
+                element: <RequireRole roles={FLOVEA} />,
+                children: [
+                  { path: paths.customers.path, ...page(customers, (p) => <p.CustomersPage />) },
+                  { path: paths.customerAdd.path, ...page(customers, (p) => <p.CustomerAddPage />) },
+                  {
+                    path: paths.floveaManagers.path,
+                    ...page(managers, (p) => <p.ManagersListPage family={p.FLOVEA_MANAGERS} />),
+                  },
+                  {
+                    path: paths.floveaManagerAdd.path,
+                    ...page(managers, (p) => <p.ManagerAddPage family={p.FLOVEA_MANAGERS} />),
+                  },
+                  {
+                    path: paths.floveaManagerEdit.path,
+                    ...page(managers, (p) => <p.ManagerEditPage family={p.FLOVEA_MANAGERS} />),
+                  },
+                  {
+                    path: paths.floveaManagerPermissions.path,
+                    ...page(managers, (p) => <p.ManagerPermissionsPage family={p.FLOVEA_MANAGERS} />),
+                  },
+                  { path: paths.outbox.path, ...page(outbox, (p) => <p.OutboxPage />) },
+                  { path: paths.subscriptions.path, ...page(billing, (p) => <p.SubscriptionsPage />) },
+                  { path: paths.pricingPlans.path, ...page(billing, (p) => <p.PricingPlansPage />) },
+                  { path: paths.pricingPlanAdd.path, ...page(billing, (p) => <p.PricingPlanAddPage />) },
+                  { path: paths.pricingPlanEdit.path, ...page(billing, (p) => <p.PricingPlanEditPage />) },
+                ],
               },
-              { path: paths.siteAdd.path, element: <SiteAddPage /> },
-              { path: paths.siteEdit.path, element: <SiteEditPage /> },
-              { path: paths.siteManagers.path, element: <ManagersListPage family={SITE_MANAGERS} /> },
-              { path: paths.siteManagerAdd.path, element: <ManagerAddPage family={SITE_MANAGERS} /> },
-              { path: paths.siteManagerEdit.path, element: <ManagerEditPage family={SITE_MANAGERS} /> },
               {
-                path: paths.siteManagerPermissions.path,
-                element: <ManagerPermissionsPage family={SITE_MANAGERS} />,
+                errorElement: <RouteErrorPage />,
+                element: <RequireRole roles={CUSTOMER_OR_SITE} />,
+                children: [{ path: paths.assistant.path, ...page(assistant, (p) => <p.AssistantPage />) }],
+              },
+              {
+                errorElement: <RouteErrorPage />,
+                element: <RequireRole roles={FLOVEA_OR_CUSTOMER} />,
+                children: [
+                  { path: paths.customer.path, ...page(customers, (p) => <p.CustomerOverviewPage />) },
+                  { path: paths.customerEdit.path, ...page(customers, (p) => <p.CustomerEditPage />) },
+                  { path: paths.customerEvents.path, ...page(customers, (p) => <p.CustomerEventsPage />) },
+                  {
+                    path: paths.customerManagers.path,
+                    ...page(managersOfCustomers, ([p, f]) => (
+                      <p.ManagersListPage family={f.CUSTOMER_MANAGERS} />
+                    )),
+                  },
+                  {
+                    path: paths.customerManagerAdd.path,
+                    ...page(managersOfCustomers, ([p, f]) => (
+                      <p.ManagerAddPage family={f.CUSTOMER_MANAGERS} />
+                    )),
+                  },
+                  {
+                    path: paths.customerManagerEdit.path,
+                    ...page(managersOfCustomers, ([p, f]) => (
+                      <p.ManagerEditPage family={f.CUSTOMER_MANAGERS} />
+                    )),
+                  },
+                  {
+                    path: paths.customerManagerPermissions.path,
+                    ...page(managersOfCustomers, ([p, f]) => (
+                      <p.ManagerPermissionsPage family={f.CUSTOMER_MANAGERS} />
+                    )),
+                  },
+                  { path: paths.siteAdd.path, ...page(sites, (p) => <p.SiteAddPage />) },
+                  { path: paths.siteEdit.path, ...page(sites, (p) => <p.SiteEditPage />) },
+                  {
+                    path: paths.siteManagers.path,
+                    ...page(managersOfSites, ([p, f]) => <p.ManagersListPage family={f.SITE_MANAGERS} />),
+                  },
+                  {
+                    path: paths.siteManagerAdd.path,
+                    ...page(managersOfSites, ([p, f]) => <p.ManagerAddPage family={f.SITE_MANAGERS} />),
+                  },
+                  {
+                    path: paths.siteManagerEdit.path,
+                    ...page(managersOfSites, ([p, f]) => <p.ManagerEditPage family={f.SITE_MANAGERS} />),
+                  },
+                  {
+                    path: paths.siteManagerPermissions.path,
+                    ...page(managersOfSites, ([p, f]) => (
+                      <p.ManagerPermissionsPage family={f.SITE_MANAGERS} />
+                    )),
+                  },
+                ],
               },
             ],
           },

@@ -1,7 +1,11 @@
 import { ALERT_CATEGORIES, ALERT_STATES, ALERT_TRANSITIONS, EVENT_ACTIONS } from '@flowbox/shared';
 import { describe, expect, it } from 'vitest';
-import { en } from '../../lib/i18n/en.ts';
-import { fr } from '../../lib/i18n/fr.ts';
+import { en as coreEn } from '../../lib/i18n/en.ts';
+import { featuresEn, featuresFr } from '../../lib/i18n/features.ts';
+import { fr as coreFr } from '../../lib/i18n/fr.ts';
+
+const en = { ...coreEn, ...featuresEn };
+const fr = { ...coreFr, ...featuresFr };
 
 /*
  * Every text of the alert screens and of alert lines in the activity log exists in English and in

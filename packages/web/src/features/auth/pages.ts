@@ -1,4 +1,3 @@
-export { LoginPage } from './components/LoginPage.tsx';
 export { RegisterPage } from './components/RegisterPage.tsx';
 export { ResetPasswordPage } from './components/ResetPasswordPage.tsx';
 export { ResetPasswordRequestPage } from './components/ResetPasswordRequestPage.tsx';

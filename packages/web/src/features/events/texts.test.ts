@@ -8,8 +8,12 @@ import {
   TRIGGERS,
 } from '@flowbox/shared';
 import { describe, expect, it } from 'vitest';
-import { en } from '../../lib/i18n/en.ts';
-import { fr } from '../../lib/i18n/fr.ts';
+import { en as coreEn } from '../../lib/i18n/en.ts';
+import { featuresEn, featuresFr } from '../../lib/i18n/features.ts';
+import { fr as coreFr } from '../../lib/i18n/fr.ts';
+
+const en = { ...coreEn, ...featuresEn };
+const fr = { ...coreFr, ...featuresFr };
 
 /*
  * The activity log names every action and object the server can record (the shared enums type

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { en } from '../../lib/i18n/en.ts';
-import { fr } from '../../lib/i18n/fr.ts';
+import { en as coreEn } from '../../lib/i18n/en.ts';
+import { featuresEn, featuresFr } from '../../lib/i18n/features.ts';
+import { fr as coreFr } from '../../lib/i18n/fr.ts';
 import type { CommandStatus, Flowbox, FlowboxCommand, FlowboxCommandName } from '@flowbox/shared';
 import {
   clockState,
@@ -10,6 +11,9 @@ import {
   pendingCommand,
   switchState,
 } from './format.ts';
+
+const en = { ...coreEn, ...featuresEn };
+const fr = { ...coreFr, ...featuresFr };
 
 describe('the device clock line of the flowbox page', () => {
   it('says on time within 5 s, else ahead or behind, and nothing before a first reading', () => {

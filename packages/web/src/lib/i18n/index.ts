@@ -2,7 +2,6 @@ import { DEFAULT_LANGUAGE, LANGUAGES, MESSAGES, type Language } from '@flowbox/s
 import i18next from 'i18next';
 import { initReactI18next, useTranslation } from 'react-i18next';
 import { en } from './en.ts';
-import { fr } from './fr.ts';
 
 export { isTranslationKey, type TranslationKey } from './keys.ts';
 
@@ -24,13 +23,13 @@ function reflectOnDocument(language: string): void {
   document.documentElement.lang = language;
 }
 
+const firstLanguage = initialLanguage();
+
 // Keys are flat ("errors.forbidden"), shared with the server catalogue, so '.' is no separator.
+// English is the source and the fallback, in the entry; French is a chunk loaded when chosen.
 void i18next.use(initReactI18next).init({
-  resources: {
-    en: { translation: { ...MESSAGES.en, ...en } },
-    fr: { translation: { ...MESSAGES.fr, ...fr } },
-  },
-  lng: initialLanguage(),
+  resources: { en: { translation: { ...MESSAGES.en, ...en } } },
+  lng: firstLanguage,
   fallbackLng: DEFAULT_LANGUAGE,
   supportedLngs: [...LANGUAGES],
   keySeparator: false,
@@ -43,13 +42,43 @@ i18next.on('languageChanged', reflectOnDocument);
 
 export const i18n = i18next;
 
+const loading = new Map<Language, Promise<void>>();
+
+/** Fetches a language's texts once (English is always there); switch to it only after. */
+function loadLanguage(language: Language): Promise<void> {
+  if (language === DEFAULT_LANGUAGE) return Promise.resolve();
+  let load = loading.get(language);
+  if (!load) {
+    load = import('./fr.ts').then(({ fr }) => {
+      i18next.addResourceBundle('fr', 'translation', { ...MESSAGES.fr, ...fr });
+    });
+    loading.set(language, load);
+  }
+  return load;
+}
+
+/** Resolves when the first screen's language is ready: main.tsx renders after it, never in the wrong one. */
+export const firstLanguageReady = loadLanguage(firstLanguage);
+
 export function currentLanguage(): Language {
   return isLanguage(i18next.language) ? i18next.language : DEFAULT_LANGUAGE;
+}
+
+let featureTexts: Promise<void> | undefined;
+
+/** Adds the signed-in screens' texts (features.ts), once; the shell's route awaits it. */
+export function loadFeatureTexts(): Promise<void> {
+  featureTexts ??= import('./features.ts').then(({ featuresEn, featuresFr }) => {
+    i18next.addResourceBundle('en', 'translation', featuresEn);
+    i18next.addResourceBundle('fr', 'translation', featuresFr);
+  });
+  return featureTexts;
 }
 
 /** Switches the UI and remembers the choice on this browser. */
 export async function changeLanguage(language: Language): Promise<void> {
   window.localStorage.setItem(STORAGE_KEY, language);
+  await loadLanguage(language);
   await i18next.changeLanguage(language);
 }
 
@@ -59,6 +88,7 @@ export async function changeLanguage(language: Language): Promise<void> {
  */
 export async function adoptUserLanguage(language: Language): Promise<void> {
   if (isLanguage(window.localStorage.getItem(STORAGE_KEY))) return;
+  await loadLanguage(language);
   await i18next.changeLanguage(language);
 }
 

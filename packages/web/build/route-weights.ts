@@ -1,0 +1,70 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { constants, gzipSync } from 'node:zlib';
+
+/** One chunk of Vite's build manifest (dist/.vite/manifest.json), keyed by its source. */
+type ManifestChunk = { file: string; imports?: string[]; css?: string[]; isEntry?: boolean };
+export type Manifest = Record<string, ManifestChunk>;
+
+/** What every signed-in page loads: the shell and the signed-in screens' texts (router.tsx). */
+const SHELL = ['src/app/AppLayout.tsx', 'src/lib/i18n/features.ts'];
+
+/**
+ * The lazily loaded modules (router.tsx) that a route fetches besides the entry; the signed-in
+ * pages all load the shell. The consumption graphs' ECharts chunk is not listed: it loads with the
+ * first graph, after the page is on screen.
+ */
+export const ROUTE_MODULES = {
+  '/login': ['src/features/auth/login-pages.ts'],
+  '/register': ['src/features/auth/pages.ts'],
+  '/ (dashboard)': [...SHELL, 'src/features/dashboard/pages.ts'],
+  '/…/zone/:zoneId': [...SHELL, 'src/features/zones/pages.ts'],
+  '/…/flowbox/:flowboxId': [...SHELL, 'src/features/flowboxes/pages.ts'],
+} as const;
+export type RouteName = keyof typeof ROUTE_MODULES;
+
+/** The first screen's budget (issue 16): JavaScript and CSS of /login, gzipped. */
+export const LOGIN_BUDGET_KB = 150;
+
+export async function readManifest(distDir: string): Promise<Manifest> {
+  return JSON.parse(await readFile(join(distDir, '.vite/manifest.json'), 'utf8')) as Manifest;
+}
+
+/** Every JavaScript and CSS file a route needs before it shows: the entry, its lazy modules, their static imports. */
+export function routeFiles(manifest: Manifest, modules: readonly string[]): string[] {
+  const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
+  if (!entry) throw new Error('The build manifest has no entry');
+  const files = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`The build manifest has no chunk ${key}`);
+    files.add(chunk.file);
+    for (const css of chunk.css ?? []) files.add(css);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  for (const key of [entry, ...modules]) visit(key);
+  return [...files].sort();
+}
+
+/** Gzipped at the level the build's precompressed copies use (build/precompress.ts). */
+export async function gzippedKb(distDir: string, files: readonly string[]): Promise<number> {
+  let bytes = 0;
+  for (const file of files) {
+    const content = await readFile(join(distDir, file));
+    bytes += gzipSync(content, { level: constants.Z_BEST_COMPRESSION }).length;
+  }
+  return bytes / 1024;
+}
+
+/** Each route's JavaScript and CSS in KB gzipped, from a built dist directory. */
+export async function routeWeights(distDir: string): Promise<Record<RouteName, number>> {
+  const manifest = await readManifest(distDir);
+  const weights = {} as Record<RouteName, number>;
+  for (const [route, modules] of Object.entries(ROUTE_MODULES) as [RouteName, readonly string[]][]) {
+    weights[route] = await gzippedKb(distDir, routeFiles(manifest, modules));
+  }
+  return weights;
+}
