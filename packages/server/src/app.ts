@@ -57,6 +57,11 @@ import { FirmwareDownloadService } from './firmware/download.service.ts';
 import { eventsRoutes } from './events/events.routes.ts';
 import { CommandsService } from './flowboxes/commands.service.ts';
 import { flowboxesRoutes } from './flowboxes/flowboxes.routes.ts';
+import { RolloutRunner } from './firmware/index.ts';
+import { rolloutsRoutes } from './firmware/rollouts.routes.ts';
+import { RolloutsService } from './firmware/rollouts.service.ts';
+import { firmwareUpdatesRoutes } from './firmware/updates.routes.ts';
+import { FirmwareUpdatesService } from './firmware/updates.service.ts';
 import { FlowboxesService } from './flowboxes/flowboxes.service.ts';
 import { TelemetryHooks } from './telemetry/index.ts';
 import { LiveHub, liveMetrics } from './live/index.ts';
@@ -144,6 +149,11 @@ export type Services = {
   firmwareDownloads: FirmwareDownloadService;
   flowboxes: FlowboxesService;
   commands: CommandsService;
+  /** Firmware updates of one flowbox (docs/firmware.md); server.ts runs their timeout job. */
+  firmwareUpdates: FirmwareUpdatesService;
+  rollouts: RolloutsService;
+  /** The rollout job; server.ts runs its passes. */
+  rolloutRunner: RolloutRunner;
   /** The way to the devices; device messaging (server.ts) attaches the broker to it. */
   deviceLink: DeviceLink;
   live: LiveHub;
@@ -242,6 +252,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   const deviceLink = new DeviceLink();
   const readiness = options.readiness ?? new Readiness();
   const commands = new CommandsService(ctx, deviceLink);
+  const firmwareUpdates = new FirmwareUpdatesService(ctx, commands);
+  commands.firmware.register(firmwareUpdates.listener());
+  const rolloutRunner = new RolloutRunner(ctx, firmwareUpdates, commands);
   const alertOptions = {
     escalationIntervalMs: options.alertEscalationIntervalMs ?? ALERT_ESCALATION_INTERVAL_MS,
     communicationTimeoutMs: options.communicationTimeoutMs ?? COMMUNICATION_TIMEOUT_MS,
@@ -264,6 +277,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     firmwareDownloads: new FirmwareDownloadService(ctx),
     flowboxes: new FlowboxesService(ctx, deviceLink),
     commands,
+    firmwareUpdates,
+    rollouts: new RolloutsService(ctx, rolloutRunner),
+    rolloutRunner,
     deviceLink,
     live,
     context: ctx,
@@ -420,6 +436,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
         imagesRoutes(protectedApi, services.images);
         firmwareCatalogueRoutes(protectedApi, services.firmwareCatalogue);
         flowboxesRoutes(protectedApi, services.flowboxes, services.commands);
+        firmwareUpdatesRoutes(protectedApi, services.firmwareUpdates);
+        rolloutsRoutes(protectedApi, services.rollouts);
         liveTicketRoutes(protectedApi, liveOptions);
         metricsRoutes(protectedApi, deviceLink, services.jobs);
         billingRoutes(protectedApi, services.pricingPlans, services.subscriptions);

@@ -10,6 +10,7 @@ import { scheduleJob } from './schedules/index.ts';
 import { safetyCloseJob } from './automation/index.ts';
 import { alertEmailJob } from './alerts/index.ts';
 import { importUploadedImages } from './images/index.ts';
+import { firmwareTimeoutJob } from './firmware/index.ts';
 import { ensureAdmin, seedDemo } from './seed/index.ts';
 import { startTracing } from './tracing/tracing.ts';
 
@@ -81,6 +82,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
       scheduleJob(services.scheduleRunner),
       safetyCloseJob(services.automation),
       alertEmailJob(services.alertNotifier),
+      firmwareTimeoutJob(services.firmwareUpdates),
+      services.rolloutRunner.job(),
     ]) {
       const running = services.jobs.start(job);
       closers.unshift(() => running.stop());

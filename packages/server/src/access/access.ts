@@ -96,6 +96,28 @@ export function requireSiteRead(actor: Actor, customerId: string, siteId: string
 }
 
 /**
+ * Reading what spans a place that may be wider than a site (a firmware rollout): the whole fleet
+ * (no customer) is the provider's; a whole customer is its customer managers' too; a site is read
+ * as any site is.
+ */
+export function canReadPlace(actor: Actor, customerId: string | null, siteId: string | null): boolean {
+  if (customerId === null) return actor.role === ROLES.flovea_manager;
+  if (siteId === null) return actor.role !== ROLES.site_manager && canReadCustomer(actor, customerId);
+  return canReadSite(actor, customerId, siteId);
+}
+
+/** Acting on such a place (rolling out firmware over it): reading it, and the permission. */
+export function requirePlaceManage(
+  actor: Actor,
+  customerId: string | null,
+  siteId: string | null,
+  permission: Permission,
+): void {
+  if (!canReadPlace(actor, customerId, siteId)) throw forbidden();
+  requirePermission(actor, permission);
+}
+
+/**
  * Managing what lies inside one site (buildings, floors, zones, water points): provider managers,
  * the customer's managers, and a site manager on its own sites; each needs the permission.
  */

@@ -46,6 +46,7 @@ import {
   type World,
 } from '../test/harness.ts';
 import { firmwareForm } from '../firmware/catalogue.testing.ts';
+import { insertImage } from '../firmware/testing.ts';
 
 /*
  * The tenant-isolation matrix (spec §2, §6; docs/permissions.md): every endpoint, called by every
@@ -569,6 +570,22 @@ const ROWS: Row[] = [
   ...consumptionRows('a2'),
   ...alertRows('a1'),
   ...alertRows('a2'),
+  ...firmwareRows('a1'),
+  ...firmwareRows('a2'),
+  {
+    action: 'list the firmware rollouts (each gets what it may see)',
+    call: () => ({ method: 'GET', url: '/v1/firmware/rollouts' }),
+    expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200 },
+  },
+  {
+    action: 'roll firmware out over the whole fleet',
+    call: async () => ({
+      method: 'POST',
+      url: '/v1/firmware/rollouts',
+      body: { image_id: await firmwareImage(), target: {} },
+    }),
+    expected: withStatus(allowProviderOnly, 200, 201),
+  },
   {
     action: 'list the alerts (each gets what it may see)',
     call: () => ({ method: 'GET', url: '/v1/alerts/list' }),
@@ -1294,6 +1311,80 @@ function alertRows(site: 'a1' | 'a2'): Row[] {
     })),
   ];
 }
+
+/**
+ * Firmware (docs/firmware.md "Who may do what"): a flowbox's card and update like its site, with
+ * `firmware.update`; rollouts over a place by whoever may read it (a fresh flowbox or rollout for
+ * each actor, so each tries on its own).
+ */
+function firmwareRows(site: 'a1' | 'a2'): Row[] {
+  const read = site === 'a1' ? readSiteA1 : readCustomerA;
+  const on = `on site ${site}`;
+  const target = () => ({
+    customer_id: w.customers.a.id,
+    site_id: w.sites[site].id,
+    building_id: targets[site].building,
+    zone_id: targets[site].zone,
+  });
+  const rollout = async (state: 'running' | 'paused' = 'running') => {
+    const res = await clients.provider.post('/v1/firmware/rollouts', {
+      image_id: await firmwareImage(),
+      target: target(),
+    });
+    const id = res.json().id as string;
+    if (state === 'paused') await clients.provider.post(`/v1/firmware/rollouts/${id}/pause`, {});
+    return id;
+  };
+  return [
+    {
+      action: `read a flowbox's firmware ${on}`,
+      call: () => ({ method: 'GET', url: `${flowboxTargets[site].path}/firmware` }),
+      expected: read,
+    },
+    {
+      action: `update a flowbox's firmware ${on}`,
+      call: async () => ({
+        method: 'POST',
+        url: `${(await flowboxIn(site, 'ready')).path}/firmware`,
+        body: { image_id: await firmwareImage() },
+      }),
+      expected: withStatus(read, 200, 201),
+    },
+    {
+      action: `roll firmware out over a zone ${on}`,
+      call: async () => ({
+        method: 'POST',
+        url: '/v1/firmware/rollouts',
+        body: { image_id: await firmwareImage(), target: target() },
+      }),
+      expected: withStatus(read, 200, 201),
+    },
+    {
+      action: `read a firmware rollout ${on}`,
+      call: async () => ({ method: 'GET', url: `/v1/firmware/rollouts/${await rollout()}` }),
+      expected: read,
+    },
+    {
+      action: `list a firmware rollout's devices ${on}`,
+      call: async () => ({ method: 'GET', url: `/v1/firmware/rollouts/${await rollout()}/devices` }),
+      expected: read,
+    },
+    ...(['pause', 'cancel'] as const).map((action): Row => ({
+      action: `${action} a firmware rollout ${on}`,
+      call: async () => ({ method: 'POST', url: `/v1/firmware/rollouts/${await rollout()}/${action}` }),
+      expected: read,
+    })),
+    {
+      action: `resume a paused firmware rollout ${on}`,
+      call: async () => ({ method: 'POST', url: `/v1/firmware/rollouts/${await rollout('paused')}/resume` }),
+      expected: read,
+    },
+  ];
+}
+
+/** One image in the catalogue, released to every customer, for the firmware rows. */
+let image: Promise<string> | undefined;
+const firmwareImage = () => (image ??= insertImage(t.db, { version: '9.0.0' }).then((row) => row.id));
 
 /** A new alert of its own cause in the target zone of a site, opened as a detection would, then put in `state`. */
 async function alertIn(site: 'a1' | 'a2', state: 'open' | 'silenced'): Promise<string> {

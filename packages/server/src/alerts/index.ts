@@ -10,9 +10,11 @@ export { AlertNotifier, alertEmailJob } from './notifier.ts';
 export {
   autotestAlert,
   clockSkewListener,
+  firmwareUpdateAlert,
   judgeClocks,
   monitoringListener,
   rebootAlert,
+  rolloutHaltedAlert,
   valveCommandAlert,
 } from './raisers.ts';
 export { alertsRoutes } from './alerts.routes.ts';

@@ -345,3 +345,50 @@ async function sweepWaterMismatch(tx: Db, now: Date): Promise<void> {
   for (const a of await waterMismatchAlertsFixed(tx))
     await clearAlert(tx, { zoneId: a.zoneId, cause: a.cause, at: now });
 }
+
+/**
+ * flowbox_internal_status (docs/firmware.md "Alerts"): a firmware update that ended in a failure
+ * opens one on the flowbox; a later update that succeeds resolves it.
+ */
+export async function firmwareUpdateAlert(
+  tx: Db,
+  located: LocatedFlowbox,
+  outcome: { state: string; version: string; reason: string | null },
+  at: Date,
+): Promise<void> {
+  const device = deviceOf(located);
+  const cause = `firmware_update_failed:${device.id}`;
+  if (outcome.state === 'success') await clearAlert(tx, { zoneId: device.scope.zoneId, cause, at }, 'device');
+  else
+    await raiseAlert(tx, {
+      category: 'flowbox_internal_status',
+      zoneId: device.scope.zoneId,
+      flowboxId: device.id,
+      flowboxSerial: device.serial,
+      cause,
+      details: { firmware_update: outcome.state, version: outcome.version, reason: outcome.reason },
+      at,
+    });
+}
+
+/**
+ * flowbox_internal_status: a rollout halted by itself, on the zone of the device whose failure
+ * halted it (every alert belongs to a zone), naming the rollout and why.
+ */
+export async function rolloutHaltedAlert(
+  tx: Db,
+  located: LocatedFlowbox,
+  rollout: { id: string; label: string; version: string; reason: string },
+  at: Date,
+): Promise<void> {
+  const device = deviceOf(located);
+  await raiseAlert(tx, {
+    category: 'flowbox_internal_status',
+    zoneId: device.scope.zoneId,
+    flowboxId: device.id,
+    flowboxSerial: device.serial,
+    cause: `firmware_rollout_halted:${rollout.id}`,
+    details: { rollout_halted: rollout.reason, rollout: rollout.label, version: rollout.version },
+    at,
+  });
+}

@@ -8,6 +8,11 @@ import { actorOf } from '../http/types.ts';
 
 /** The exit is the one change a locked zone accepts (spec §4). */
 export const EXIT_ROUTE_SUFFIX = '/automation/exit';
+/**
+ * A flowbox's firmware update refuses a locked zone itself, saying why
+ * (`errors.firmware_zone_locked`, docs/firmware.md), as its rollouts skip such a zone's devices.
+ */
+const FIRMWARE_ROUTE_SUFFIX = '/firmware';
 
 /** For services: "No action allowed" (spec §8) while automatic closing holds the zone. */
 export async function assertZoneNotLocked(db: Db, path: ZonePath): Promise<void> {
@@ -27,7 +32,8 @@ export function lockedZoneGuard(db: Db) {
   return async (request: FastifyRequest): Promise<void> => {
     if (request.method === 'GET' || request.method === 'HEAD') return;
     const url = request.routeOptions.url ?? '';
-    if (!ZONE_ROUTE.test(url) || url.endsWith(EXIT_ROUTE_SUFFIX)) return;
+    if (!ZONE_ROUTE.test(url) || url.endsWith(EXIT_ROUTE_SUFFIX) || url.endsWith(FIRMWARE_ROUTE_SUFFIX))
+      return;
     const params = request.params as Partial<ZonePath>;
     const { customerId, siteId, buildingId, zoneId } = params;
     if (!customerId || !siteId || !buildingId || !zoneId) return;

@@ -612,7 +612,8 @@ export const deviceCommands = pgTable(
     flowboxId: uuid('flowbox_id')
       .notNull()
       .references(() => flowboxes.id, { onDelete: 'cascade' }),
-    name: text('name').notNull().$type<FlowboxCommandName>(),
+    /** An API command's name, or `update_firmware` (sent by firmware updates, not by the commands API). */
+    name: text('name').notNull().$type<FlowboxCommandName | 'update_firmware'>(),
     params: jsonb('params').$type<Record<string, unknown>>().notNull().default({}),
     issuedBy: uuid('issued_by').references(() => users.id, { onDelete: 'set null' }),
     issuedByName: text('issued_by_name'),

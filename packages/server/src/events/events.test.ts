@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, flowboxes, userTokens } from '../db/schema.ts';
 import { uploadFirmware } from '../firmware/catalogue.testing.ts';
 import { subscribe } from '../flowboxes/testing.ts';
+import { insertImage } from '../firmware/testing.ts';
 import { createLinkToken } from '../auth/tokens.ts';
 import {
   ApiClient,
@@ -879,5 +880,92 @@ describe('the firmware catalogue in the activity log (issue 17)', () => {
     // A patch that changes nothing writes no line either.
     expect((await provider.patch(url, { status: 'withdrawn' })).statusCode).toBe(200);
     expect(await eventCount()).toBe(before);
+  });
+});
+
+describe('firmware in the activity log (issue #17)', () => {
+  beforeAll(async () => {
+    provider = await loginAs(t.app, 'provider@test.io');
+    cmA = await loginAs(t.app, 'cm.a@test.io');
+  });
+
+  it("a flowbox's update requested by a user, each state by its origin; a rollout's life by users and the system; nothing when refused", async () => {
+    const site = `${A()}/sites/${w.sites.a1.id}`;
+    const b = (await cmA.post(`${site}/buildings/create`, buildingBody({ name: 'Firmware' }))).json()
+      .id as string;
+    const zoneId = (
+      await cmA.post(`${site}/buildings/${b}/zones/create`, zoneBody({ name: 'Firmware zone' }))
+    ).json().id as string;
+    const scope = { customerId: w.customers.a.id, siteId: w.sites.a1.id, buildingId: b, zoneId };
+    const [flowbox] = await t.db
+      .insert(flowboxes)
+      .values({
+        serial: 'LOG-FW-1',
+        zoneId,
+        pairingState: 'ready',
+        model: 'one_inch_v1',
+        firmwareVersion: '2.4.0',
+        connected: true,
+      })
+      .returning();
+    const image = await insertImage(t.db, { version: '5.0.0' });
+    const path = `${site}/buildings/${b}/zones/${zoneId}/flowboxes/${flowbox!.id}/firmware`;
+
+    const requested = await theEventOf(() => cmA.post(path, { image_id: image.id }));
+    expect(requested).toMatchObject({
+      actionName: 'firmware_update',
+      objectName: 'flowbox',
+      objectId: flowbox!.id,
+      origin: 'web',
+      userName: 'Cara Amanager',
+      changedFields: ['requested', '5.0.0'],
+      ...scope,
+    });
+    const before = await eventCount();
+    const refused = await cmA.post(path, { image_id: image.id });
+    expect(refused.statusCode).toBe(409);
+    expect(await eventCount()).toBe(before);
+    const t0 = t.clock.now();
+    t.clock.advance(3_600_000);
+    await t.services.firmwareUpdates.timeOutSilent();
+    const [timedOut] = (await t.db.select().from(events).where(eq(events.objectId, flowbox!.id))).filter(
+      (e) => e.createdAt > t0,
+    );
+    expect(timedOut).toMatchObject({ origin: 'system', changedFields: ['timeout', '5.0.0'], userName: null });
+
+    cmA = await loginAs(t.app, 'cm.a@test.io');
+    const created = await theEventOf(() =>
+      cmA.post('/v1/firmware/rollouts', {
+        image_id: image.id,
+        target: { customer_id: w.customers.a.id, site_id: w.sites.a1.id, building_id: b, zone_id: zoneId },
+      }),
+    );
+    expect(created).toMatchObject({
+      actionName: 'rollout_created',
+      objectName: 'firmware_rollout',
+      origin: 'web',
+      changedFields: ['5.0.0'],
+      ...scope,
+    });
+    const rollout = created.objectId!;
+    for (const [action, logged] of [
+      ['pause', 'rollout_paused'],
+      ['resume', 'rollout_resumed'],
+    ] as const)
+      expect(
+        await theEventOf(() => cmA.post(`/v1/firmware/rollouts/${rollout}/${action}`, {})),
+      ).toMatchObject({
+        actionName: logged,
+        origin: 'web',
+        userName: 'Cara Amanager',
+      });
+    // Cancelling logs the rollout's line (the user's) and its waiting device's (the system's).
+    const known = new Set((await t.db.select({ id: events.id }).from(events)).map((e) => e.id));
+    expect((await cmA.post(`/v1/firmware/rollouts/${rollout}/cancel`, {})).statusCode).toBe(200);
+    const added = (await t.db.select().from(events)).filter((e) => !known.has(e.id));
+    expect(added.map((e) => [e.actionName, e.origin, e.changedFields[0] ?? null]).sort()).toEqual([
+      ['firmware_update', 'system', 'cancelled'],
+      ['rollout_cancelled', 'web', null],
+    ]);
   });
 });

@@ -7,7 +7,8 @@ import { findFile } from '../files/files.store.ts';
 import { rangeAnswer } from '../files/ranges.ts';
 import { deviceAuthenticator } from '../flowboxes/index.ts';
 import { verifyDownloadToken } from './download-token.ts';
-import { findDownloadUpdate, recordDownloadStart } from './download.repo.ts';
+import { recordDownloadStart } from './updates.moves.ts';
+import { findUpdateForDownload } from './updates.repo.ts';
 import { ImageCache } from './image-cache.ts';
 
 /** A device's GET of its image: the URL's token, its HTTP Basic credentials, its range headers. */
@@ -70,7 +71,7 @@ export class FirmwareDownloadService {
     const claims = verifyDownloadToken(request.token, this.ctx.config.jwtSecret, now);
     // Another device's genuine token is refused like a forged one: it opens nothing to this device.
     if (!claims || claims.serial !== credentials.serial) throw forbidden();
-    const update = await findDownloadUpdate(this.ctx.db, claims.updateId);
+    const update = await findUpdateForDownload(this.ctx.db, claims.updateId);
     // A genuine token whose update is gone (its flowbox removed) will never work again.
     if (!update) throw new AppError('errors.firmware_download_gone');
     if (update.serial !== claims.serial || update.imageId !== claims.imageId) throw forbidden();

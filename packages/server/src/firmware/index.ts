@@ -1,2 +1,6 @@
 export { signDownloadToken, verifyDownloadToken, type DownloadClaims } from './download-token.ts';
 export { firmwareDownloadMetrics } from './download.metrics.ts';
+export { findUpdateForDownload, type DownloadableUpdate } from './updates.repo.ts';
+export { recordDownloadStart } from './updates.moves.ts';
+export { RolloutRunner } from './rollouts.runner.ts';
+export { firmwareTimeoutJob } from './updates.job.ts';

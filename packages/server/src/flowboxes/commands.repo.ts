@@ -1,16 +1,22 @@
-import { and, desc, eq, gt, gte, inArray, lte, notInArray } from 'drizzle-orm';
+import type { FlowboxCommandName } from '@flowbox/shared';
+import { and, desc, eq, gt, gte, inArray, lte, ne, notInArray } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { deviceCommands, flowboxes } from '../db/schema.ts';
 
 export type CommandRow = typeof deviceCommands.$inferSelect;
 export type NewCommandRow = typeof deviceCommands.$inferInsert;
+/** An API command's row: every command but `update_firmware`, which its firmware update speaks for. */
+export type ApiCommandRow = CommandRow & { name: FlowboxCommandName };
 
 /** A command in one of these is still on its way: it may be sent, acknowledged or expire. */
 export const OPEN_STATUSES = ['pending', 'sent', 'acked'] as const;
 
-export async function insertCommand(db: Db, values: NewCommandRow): Promise<CommandRow> {
+export async function insertCommand<N extends CommandRow['name']>(
+  db: Db,
+  values: NewCommandRow & { name: N },
+): Promise<CommandRow & { name: N }> {
   const [row] = await db.insert(deviceCommands).values(values).returning();
-  return row!;
+  return row as CommandRow & { name: N };
 }
 
 export async function findCommand(db: Db, id: string): Promise<CommandRow | undefined> {
@@ -18,14 +24,15 @@ export async function findCommand(db: Db, id: string): Promise<CommandRow | unde
   return row;
 }
 
-/** The flowbox's latest commands, newest first. */
-export async function listCommands(db: Db, flowboxId: string, limit: number): Promise<CommandRow[]> {
-  return db
+/** The flowbox's latest API commands, newest first (firmware commands are their updates'). */
+export async function listCommands(db: Db, flowboxId: string, limit: number): Promise<ApiCommandRow[]> {
+  const rows = await db
     .select()
     .from(deviceCommands)
-    .where(eq(deviceCommands.flowboxId, flowboxId))
+    .where(and(eq(deviceCommands.flowboxId, flowboxId), ne(deviceCommands.name, 'update_firmware')))
     .orderBy(desc(deviceCommands.issuedAt))
     .limit(limit);
+  return rows as ApiCommandRow[];
 }
 
 /**
@@ -102,7 +109,7 @@ export async function completeAutotest(
   flowboxId: string,
   outcome: Record<string, unknown>,
   at: Date,
-): Promise<CommandRow | undefined> {
+): Promise<ApiCommandRow | undefined> {
   const [row] = await db
     .update(deviceCommands)
     .set({ status: 'done', result: outcome, completedAt: at })
@@ -110,11 +117,12 @@ export async function completeAutotest(
       and(
         eq(deviceCommands.id, commandId),
         eq(deviceCommands.flowboxId, flowboxId),
+        eq(deviceCommands.name, 'autotest'),
         notInArray(deviceCommands.status, ['refused', 'expired']),
       ),
     )
     .returning();
-  return row;
+  return row as ApiCommandRow | undefined;
 }
 
 /** The system's valve closes to these flowboxes issued since `since` and still on their way. */

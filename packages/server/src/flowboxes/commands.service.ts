@@ -30,12 +30,25 @@ import {
   OPEN_STATUSES,
   updateCommand,
   valveCommandOnItsWay,
+  type ApiCommandRow,
   type CommandRow,
 } from './commands.repo.ts';
 import { findFlowbox, findFlowboxById, type FlowboxPath } from './flowboxes.repo.ts';
 import { autotestAlert, valveCommandAlert } from '../alerts/index.ts';
+import { FirmwareHooks } from './firmware-hooks.ts';
 
 type CreateInput = z.output<typeof FlowboxCommandCreateSchema>;
+const isApiCommand = (row: CommandRow): row is ApiCommandRow => row.name !== 'update_firmware';
+
+/** The `update_firmware` command's params (docs/firmware.md "Device protocol" step 1). */
+export type FirmwareCommandParams = {
+  update_id: string;
+  version: string;
+  file_name: string;
+  size: number;
+  sha256: string;
+  url: string;
+};
 
 /** The protocol command (docs/protocol.md) that carries each command of the API. */
 function protocolCommandOf(input: CreateInput): { name: CommandName; params: Record<string, unknown> } {
@@ -91,6 +104,9 @@ const CLAIM_BATCH = 100;
  * instances each attempt is made once, and a restart picks up where the last one stopped.
  */
 export class CommandsService {
+  /** The firmware domain's ears on `update_firmware` answers and firmware messages (app.ts registers it). */
+  readonly firmware = new FirmwareHooks();
+
   constructor(
     private readonly ctx: Context,
     private readonly link: DeviceLink,
@@ -124,7 +140,8 @@ export class CommandsService {
       return created;
     });
     await this.dispatchDue();
-    return toApiCommand((await findCommand(this.ctx.db, row.id)) ?? row);
+    const stored = await findCommand(this.ctx.db, row.id);
+    return toApiCommand(stored && isApiCommand(stored) ? stored : row);
   }
 
   /**
@@ -150,6 +167,32 @@ export class CommandsService {
       status: 'pending',
     });
     await this.notify(db, located, created);
+  }
+
+  /**
+   * A firmware update's command, queued in the caller's transaction with its update (sent, retried
+   * and expired like every command; its answers go to `firmware`, which logs them as the update's
+   * states). Not in the commands API: it is the update's, read through the firmware routes.
+   */
+  async queueFirmware(
+    db: Db,
+    flowboxId: string,
+    params: FirmwareCommandParams,
+    at: { now: Date; expiresAt: Date },
+    origin: { origin: 'web' | 'system'; by: Pick<Actor, 'id' | 'name'> | null },
+  ): Promise<CommandRow> {
+    return insertCommand(db, {
+      flowboxId,
+      name: 'update_firmware',
+      params,
+      issuedBy: origin.by?.id ?? null,
+      issuedByName: origin.by?.name ?? null,
+      origin: origin.origin,
+      issuedAt: at.now,
+      expiresAt: at.expiresAt,
+      nextAttemptAt: at.now,
+      status: 'pending',
+    });
   }
 
   /**
@@ -181,7 +224,7 @@ export class CommandsService {
     requireSiteRead(actor, path.customerId, path.siteId);
     const located = await findFlowbox(this.ctx.db, path);
     const row = await findCommand(this.ctx.db, commandId);
-    if (!located || !row || row.flowboxId !== located.flowbox.id) throw notFound();
+    if (!located || !row || row.flowboxId !== located.flowbox.id || !isApiCommand(row)) throw notFound();
     return toApiCommand(row);
   }
 
@@ -208,12 +251,13 @@ export class CommandsService {
     await this.ctx.db.transaction(async (tx) => {
       const command = await lockDeviceCommand(tx, ack.command_id, serial);
       if (!command || !(OPEN_STATUSES as readonly string[]).includes(command.status)) return;
+      if (!isApiCommand(command)) return this.answerFirmware(tx, command, ack.result, ack.reason, now);
       if (ack.result === 'accepted') {
         const row = await updateCommand(tx, command.id, {
           status: 'acked',
           nextAttemptAt: command.expiresAt,
         });
-        await this.notifyById(tx, row);
+        await this.notifyById(tx, row as ApiCommandRow);
         return;
       }
       const result = ack.result === 'refused' ? { reason: ack.reason } : null;
@@ -245,8 +289,28 @@ export class CommandsService {
     if (command) await this.notify(db, located, command);
   }
 
+  /** An `update_firmware` answer: the command's status here, the update's state in the firmware domain. */
+  private async answerFirmware(
+    db: Db,
+    command: CommandRow,
+    answer: Ack['result'],
+    reason: string | null,
+    now: Date,
+  ): Promise<void> {
+    await updateCommand(
+      db,
+      command.id,
+      answer === 'accepted'
+        ? { status: 'acked', nextAttemptAt: command.expiresAt }
+        : { status: answer, result: reason ? { reason } : null, completedAt: now },
+    );
+    await this.firmware.commandAnswered(db, command, answer, reason, now);
+  }
+
   private async send(db: Db, command: CommandRow, serial: string, now: Date): Promise<void> {
-    const protocol = protocolCommandOf(commandInput(command));
+    const protocol = isApiCommand(command)
+      ? protocolCommandOf(commandInput(command))
+      : { name: command.name, params: command.params };
     const sent = this.link.send(serial, 'commands', {
       v: PROTOCOL_VERSION,
       id: command.id,
@@ -264,7 +328,7 @@ export class CommandsService {
       lastSentAt: now,
       nextAttemptAt: next,
     });
-    if (command.status === 'pending') await this.notifyById(db, row);
+    if (command.status === 'pending' && isApiCommand(row)) await this.notifyById(db, row);
   }
 
   /** Accepted but not finished (a long autotest): nothing to resend, it expires at its expiry. */
@@ -280,7 +344,9 @@ export class CommandsService {
     now: Date,
     { alerting = true, withdrawnBy }: { alerting?: boolean; withdrawnBy?: Pick<Actor, 'id' | 'name'> } = {},
   ): Promise<void> {
-    const row = await updateCommand(db, command.id, { status, result, completedAt: now });
+    if (!isApiCommand(command))
+      return this.answerFirmware(db, command, status, result?.reason ? String(result.reason) : null, now);
+    const row = (await updateCommand(db, command.id, { status, result, completedAt: now })) as ApiCommandRow;
     const located = await findFlowboxById(db, command.flowboxId);
     if (!located) return;
     const action =
@@ -306,12 +372,12 @@ export class CommandsService {
     await this.notify(db, located, row);
   }
 
-  private async notifyById(db: Db, command: CommandRow): Promise<void> {
+  private async notifyById(db: Db, command: ApiCommandRow): Promise<void> {
     const located = await findFlowboxById(db, command.flowboxId);
     if (located) await this.notify(db, located, command);
   }
 
-  private notify(db: Db, located: LocatedFlowbox, command: CommandRow): Promise<void> {
+  private notify(db: Db, located: LocatedFlowbox, command: ApiCommandRow): Promise<void> {
     return notifyLive(db, {
       type: 'command',
       command: toApiCommand(command),
@@ -323,13 +389,13 @@ export class CommandsService {
 }
 
 /** The API input a stored command came from (its params keep the leak-detection timeout). */
-function commandInput(command: CommandRow): CreateInput {
+function commandInput(command: ApiCommandRow): CreateInput {
   if (command.name === 'leak_detection_on')
     return { name: 'leak_detection_on', timeout_minutes: Number(command.params.timeout_s) / 60 };
   return { name: command.name };
 }
 
-function toApiCommand(row: CommandRow): FlowboxCommand {
+function toApiCommand(row: ApiCommandRow): FlowboxCommand {
   return {
     id: row.id,
     flowbox_id: row.flowboxId,

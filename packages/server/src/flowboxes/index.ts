@@ -1,8 +1,11 @@
 /** What the rest of the server uses of the flowboxes domain (docs/architecture.md). */
-export { openSystemClosesSince, valveClosesSince } from './commands.repo.ts';
+export { openSystemClosesSince, valveClosesSince, valveCommandOnItsWay } from './commands.repo.ts';
+export type { FirmwareListener, FirmwareProgressEvent, FirmwareCommandAnswer } from './firmware-hooks.ts';
 export { deviceAuthenticator } from './device-auth.ts';
 export {
   backedAccounts,
+  findFlowbox,
+  findFlowboxById,
   findFlowboxBySerial,
   insertCredential,
   listFlowboxes,
@@ -10,6 +13,7 @@ export {
   lockDeviceAccounts,
   revokeOrphanCredentials,
   toApiFlowbox,
+  type FlowboxPath,
   type FlowboxRow,
 } from './flowboxes.repo.ts';
 export { retireFlowboxesUnder } from './removal.ts';

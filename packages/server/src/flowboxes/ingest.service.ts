@@ -218,7 +218,16 @@ export class FlowboxIngest {
   }
 
   private async applyState(located: LocatedFlowbox, state: DeviceState): Promise<void> {
-    await this.update(located, {
+    const now = this.ctx.now();
+    await this.ctx.db.transaction(async (tx) => {
+      await this.write(tx, located, this.statePatch(located, state), now);
+      // The version a state reports ends an installing update (docs/firmware.md "What the server decides").
+      await this.commands.firmware.versionReported(tx, located, state.versions.firmware, now);
+    });
+  }
+
+  private statePatch(located: LocatedFlowbox, state: DeviceState): Partial<NewFlowboxRow> {
+    return {
       ...this.connection(located),
       valve: state.valve,
       maintenanceMode: state.maintenance_mode,
@@ -234,7 +243,7 @@ export class FlowboxIngest {
       wifiSsid: state.network.wifi_ssid,
       ...(state.temperature_c !== null ? { temperature: String(state.temperature_c) } : {}),
       ...(state.humidity_pct !== null ? { humidity: String(state.humidity_pct) } : {}),
-    });
+    };
   }
 
   /** Events happen once: a redelivery (same flowbox + seq) finds its receipt and changes nothing. */
@@ -279,7 +288,8 @@ export class FlowboxIngest {
           await rebootAlert(tx, located, event.reason, now);
           break;
         case 'firmware_progress':
-          // Firmware updates are requested by the firmware feature, which records their progress.
+          // The update's own state machine (docs/firmware.md), in the event's transaction.
+          await this.commands.firmware.progress(tx, located, event, now);
           break;
       }
       await this.write(tx, located, patch, now);

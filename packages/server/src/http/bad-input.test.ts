@@ -601,6 +601,22 @@ const BODY_ENDPOINTS: BodyEndpoint[] = [
     ...confirm,
   },
   {
+    name: "update a flowbox's firmware",
+    method: 'POST',
+    path: () => `${Z()}/flowboxes/${ids.flowbox}/firmware`,
+    valid: () => ({ image_id: GHOST }),
+    required: { image_id: 'validation.invalid' },
+    wrongTypeMessages: { image_id: 'validation.invalid' },
+  },
+  {
+    name: 'roll firmware out',
+    method: 'POST',
+    path: () => '/v1/firmware/rollouts',
+    valid: () => ({ image_id: GHOST, target: { customer_id: w.customers.a.id }, max_concurrent: 10 }),
+    required: { image_id: 'validation.invalid', target: 'validation.required' },
+    wrongTypeMessages: { image_id: 'validation.invalid', max_concurrent: 'validation.number' },
+  },
+  {
     name: 'change an alert category setting',
     method: 'PUT',
     path: () => '/v1/alerts/settings/maintenance/update',
@@ -788,6 +804,9 @@ const ID_ROUTES: [Method, string, Record<string, unknown>?][] = [
   ['POST', '/v1/alerts/:a/silence'],
   ['POST', '/v1/alerts/:a/unsilence'],
   ['POST', '/v1/alerts/:a/resolve'],
+  ['GET', '/v1/firmware/rollouts/:r'],
+  ['GET', '/v1/firmware/rollouts/:r/devices'],
+  ['POST', '/v1/firmware/rollouts/:r/pause'],
 ];
 
 /** Consumption calls of each scope (docs/consumption.md). */
@@ -845,6 +864,8 @@ function hierarchyIdRoutes(): [Method, string, Record<string, unknown>?][] {
     ['POST', `${zone}/flowboxes/:x/commands/send`, { name: 'reboot' }],
     ['GET', `${zone}/flowboxes/:x/commands/list`],
     ['GET', `${zone}/flowboxes/:x/commands/:k/info`],
+    ['GET', `${zone}/flowboxes/:x/firmware`],
+    ['POST', `${zone}/flowboxes/:x/firmware`, { image_id: GHOST }],
     ['GET', `${zone}/automation/info`],
     [
       'PUT',
@@ -881,8 +902,9 @@ const PARAM_NAMES: Record<string, string> = {
   ':k': 'commandId',
   ':d': 'scheduleId',
   ':a': 'alertId',
+  ':r': 'rolloutId',
 };
-const ID_PARAM = /:[csmbfzwipxkda]\b/g;
+const ID_PARAM = /:[csmbfzwipxkdar]\b/g;
 
 function fillPath(template: string, replace: Record<string, string> = {}): string {
   const real: Record<string, string> = {
@@ -903,6 +925,7 @@ function fillPath(template: string, replace: Record<string, string> = {}): strin
     ':k': ids.command,
     ':d': ids.schedule,
     ':a': ids.alert,
+    ':r': GHOST,
     ...replace,
   };
   return template.replace(ID_PARAM, (p) => real[p]!);

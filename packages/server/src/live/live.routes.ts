@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { LiveTicketSchema, type LiveMessage } from '@flowbox/shared';
 import { z } from 'zod';
-import { canReadSite, type Actor } from '../access/access.ts';
+import { canReadPlace, canReadSite, type Actor } from '../access/access.ts';
 import { TokenSigner } from '../auth/index.ts';
 import { actorOf, bearerToken, errorResponses, type App } from '../http/types.ts';
 import type { LiveHub } from './live.ts';
@@ -22,6 +22,7 @@ type LiveOptions = {
 
 /** Who sees a live message: whoever may read its site, as with the REST calls (docs/permissions.md). */
 export function mayReceive(actor: Actor, message: LiveMessage): boolean {
+  if (message.type === 'firmware_rollout') return canReadPlace(actor, message.customer_id, message.site_id);
   const { customer_id, site_id } = message.type === 'flowbox' ? message.flowbox : message;
   return canReadSite(actor, customer_id, site_id);
 }

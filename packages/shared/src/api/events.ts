@@ -26,6 +26,8 @@ export const EVENT_OBJECTS = [
   'alert_category',
   /** A firmware image of the catalogue (docs/firmware.md): the provider's, no customer. */
   'firmware_image',
+  /** docs/firmware.md: a staged firmware rollout (its place in the scope columns, when it has one). */
+  'firmware_rollout',
 ] as const;
 export type EventObject = (typeof EVENT_OBJECTS)[number];
 
@@ -87,6 +89,16 @@ export const EVENT_ACTIONS = [
   // changed `updated` (the fields in changed_fields); its status moves on by these, never back.
   'deprecated',
   'withdrawn',
+  // docs/firmware.md: each state an update of a flowbox reaches (the state, the version and the
+  // reason in changed_fields), and a rollout's life (created, paused, resumed, cancelled, halted
+  // with its reason in changed_fields, completed).
+  'firmware_update',
+  'rollout_created',
+  'rollout_paused',
+  'rollout_resumed',
+  'rollout_cancelled',
+  'rollout_halted',
+  'rollout_completed',
 ] as const;
 export type EventAction = (typeof EVENT_ACTIONS)[number];
 

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { AutomationSchema } from '../automation/settings.ts';
 import { AlertSchema } from './alerts.ts';
+import { FirmwareUpdateSchema } from './firmware.ts';
+import { ROLLOUT_STATES } from '../firmware.ts';
 import { SCHEDULE_LIVE_CHANGES } from './schedules.ts';
 import { LEAK_DETECTION_MAX_TIMEOUT_S } from '../protocol/messages.ts';
 import { DeviceSecretSchema, SERIAL_PATTERN } from '../protocol/topics.ts';
@@ -220,6 +222,25 @@ export const LiveMessageSchema = z.discriminatedUnion('type', [
     customer_id: z.uuid(),
     site_id: z.uuid(),
     zone_id: z.uuid(),
+  }),
+  /** A flowbox's firmware update changed state or progress (docs/firmware.md). */
+  z.object({
+    type: z.literal('firmware_update'),
+    update: FirmwareUpdateSchema.omit({ steps: true }),
+    customer_id: z.uuid(),
+    site_id: z.uuid(),
+    zone_id: z.uuid(),
+  }),
+  /**
+   * A rollout changed (state, wave, counts): open rollout pages read it again. Its place decides
+   * who receives it: null customer, the whole fleet (provider managers); null site, a customer.
+   */
+  z.object({
+    type: z.literal('firmware_rollout'),
+    rollout_id: z.uuid(),
+    state: z.enum(ROLLOUT_STATES),
+    customer_id: z.uuid().nullable(),
+    site_id: z.uuid().nullable(),
   }),
 ]);
 export type LiveMessage = z.infer<typeof LiveMessageSchema>;

@@ -38,6 +38,19 @@ const TEXTS = {
     asked_at_lock: 'asked for by automatic closing {{when}}',
     reboot_crash: 'The flowbox restarted after a crash',
     reboot_watchdog: 'The flowbox restarted by itself: it had stopped responding (watchdog)',
+    firmware_failed: 'The firmware update to version {{version}} failed',
+    firmware_rolled_back:
+      'The firmware update to version {{version}} failed: the flowbox went back to its former firmware',
+    firmware_invalid_naming:
+      'The firmware update to version {{version}} was refused: the file’s name does not fit this flowbox',
+    firmware_timeout:
+      'The firmware update to version {{version}} stopped: the flowbox no longer reported its progress',
+    firmware_block_download_failed:
+      'The firmware update to version {{version}} stopped: the image could not be downloaded',
+    rollout_failure_threshold:
+      'The firmware rollout of version {{version}} ({{rollout}}) halted: too many flowboxes failed to update',
+    rollout_image_withdrawn:
+      'The firmware rollout of version {{version}} ({{rollout}}) halted: this version was withdrawn',
     humidity: 'Humidity inside the flowbox at {{value}}, {{side}} the {{threshold}} alert level',
     temperature: 'Water at {{value}}, {{side}} the {{threshold}} alert level',
     side_above: 'above',
@@ -75,6 +88,19 @@ const TEXTS = {
     asked_at_lock: 'demandée par la fermeture automatique {{when}}',
     reboot_crash: 'Le flowbox a redémarré après un plantage',
     reboot_watchdog: 'Le flowbox a redémarré de lui-même : il ne répondait plus (chien de garde)',
+    firmware_failed: 'La mise à jour du firmware vers la version {{version}} a échoué',
+    firmware_rolled_back:
+      'La mise à jour du firmware vers la version {{version}} a échoué : le flowbox est revenu à son ancien firmware',
+    firmware_invalid_naming:
+      'La mise à jour du firmware vers la version {{version}} a été refusée : le nom du fichier ne convient pas à ce flowbox',
+    firmware_timeout:
+      'La mise à jour du firmware vers la version {{version}} s’est arrêtée : le flowbox ne donnait plus de nouvelles',
+    firmware_block_download_failed:
+      'La mise à jour du firmware vers la version {{version}} s’est arrêtée : l’image n’a pas pu être téléchargée',
+    rollout_failure_threshold:
+      'Le déploiement du firmware {{version}} ({{rollout}}) s’est arrêté : trop de flowbox n’ont pas pu être mis à jour',
+    rollout_image_withdrawn:
+      'Le déploiement du firmware {{version}} ({{rollout}}) s’est arrêté : cette version a été retirée',
     humidity: 'Humidité dans le flowbox à {{value}}, {{side}} seuil d’alerte de {{threshold}}',
     temperature: 'Eau à {{value}}, {{side}} seuil d’alerte de {{threshold}}',
     side_above: 'au-dessus du',
@@ -289,10 +315,39 @@ function thresholdText(
   });
 }
 
+/** docs/firmware.md "Alerts": a device's failed update, or a rollout that halted. */
+function firmwareText(w: Writer, f: Facts): string | null {
+  const version = f.string('version');
+  if (version === null) return null;
+  const halted = f.string('rollout_halted', ['failure_threshold', 'image_withdrawn']);
+  const rollout = f.string('rollout');
+  if (halted !== null && rollout !== null)
+    return w.text(halted === 'image_withdrawn' ? 'rollout_image_withdrawn' : 'rollout_failure_threshold', {
+      version,
+      rollout,
+    });
+  const state = f.string('firmware_update');
+  const key =
+    state === 'failed'
+      ? f.string('reason', ['rolled_back'])
+        ? 'firmware_rolled_back'
+        : 'firmware_failed'
+      : state === 'invalid_naming'
+        ? 'firmware_invalid_naming'
+        : state === 'timeout'
+          ? 'firmware_timeout'
+          : state === 'block_download_failed'
+            ? 'firmware_block_download_failed'
+            : null;
+  return key === null ? null : w.text(key, { version });
+}
+
 const internalStatus: Sentence = (w, f) => {
   const reboot = f.string('reboot', ['crash', 'watchdog']);
   if (reboot === 'crash') return w.text('reboot_crash');
   if (reboot === 'watchdog') return w.text('reboot_watchdog');
+  const firmware = firmwareText(w, f);
+  if (firmware !== null) return firmware;
   const humidity = f.number('humidity');
   const threshold = f.number('threshold');
   if (humidity !== null && threshold !== null) return thresholdText(w, 'humidity', humidity, threshold, ' %');

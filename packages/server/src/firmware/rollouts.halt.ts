@@ -1,0 +1,90 @@
+import { waveBreachesThreshold, type RolloutHaltReason } from '@flowbox/shared';
+import type { Db } from '../db/client.ts';
+import type { LocatedFlowbox } from '../db/scope.ts';
+import { rolloutHaltedAlert } from '../alerts/index.ts';
+import { recordEvent } from '../events/index.ts';
+import { notifyLive } from '../live/index.ts';
+import { lockRollout, patchRollout, waveFailures, type RolloutRow } from './rollouts.repo.ts';
+
+/*
+ * A rollout stops itself (docs/firmware.md "Automatic halt"): checked on each failure of one of its
+ * devices, in the transaction that records the failure, so no device of a later wave can start
+ * after the failure that breached the threshold.
+ */
+
+export async function haltOnFailure(
+  db: Db,
+  rolloutId: string,
+  wave: number,
+  failing: LocatedFlowbox,
+  version: string,
+  at: Date,
+): Promise<void> {
+  const rollout = await lockRollout(db, rolloutId);
+  if (!rollout || (rollout.state !== 'running' && rollout.state !== 'paused')) return;
+  const { failures, size } = await waveFailures(db, rolloutId, wave);
+  if (!waveBreachesThreshold(failures, size, rollout.failureThresholdPct)) return;
+  await haltRollout(db, rollout, 'failure_threshold', { failing, version }, at);
+}
+
+/** Halts the rollout with its reason: logged, alerted on the failing device's zone, told live. */
+export async function haltRollout(
+  db: Db,
+  rollout: RolloutRow,
+  reason: RolloutHaltReason,
+  cause: { failing: LocatedFlowbox; version: string } | null,
+  at: Date,
+): Promise<RolloutRow> {
+  const halted = await patchRollout(db, rollout.id, { state: 'halted', haltReason: reason, updatedAt: at });
+  await recordRolloutEvent(db, halted, 'rollout_halted', null, at, [reason]);
+  if (cause)
+    await rolloutHaltedAlert(
+      db,
+      cause.failing,
+      { id: rollout.id, label: rollout.label, version: cause.version, reason },
+      at,
+    );
+  await notifyRollout(db, halted);
+  return halted;
+}
+
+export function recordRolloutEvent(
+  db: Db,
+  rollout: RolloutRow,
+  action:
+    | 'rollout_created'
+    | 'rollout_paused'
+    | 'rollout_resumed'
+    | 'rollout_cancelled'
+    | 'rollout_halted'
+    | 'rollout_completed',
+  by: { id: string; name: string } | null,
+  at: Date,
+  changedFields: string[] = [],
+): Promise<void> {
+  return recordEvent(db, at, {
+    action,
+    object: 'firmware_rollout',
+    objectId: rollout.id,
+    objectLabel: rollout.label,
+    scope: {
+      customerId: rollout.customerId,
+      siteId: rollout.siteId,
+      buildingId: rollout.buildingId,
+      zoneId: rollout.zoneId,
+    },
+    by,
+    origin: by ? 'web' : 'system',
+    changedFields,
+  });
+}
+
+export function notifyRollout(db: Db, rollout: RolloutRow): Promise<void> {
+  return notifyLive(db, {
+    type: 'firmware_rollout',
+    rollout_id: rollout.id,
+    state: rollout.state,
+    customer_id: rollout.customerId,
+    site_id: rollout.siteId,
+  });
+}

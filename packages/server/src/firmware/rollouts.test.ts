@@ -1,0 +1,265 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ROLES, type Rollout } from '@flowbox/shared';
+import { buildApp } from '../app.ts';
+import { alerts, deviceCommands, firmwareUpdates, flowboxes, zoneAutomation } from '../db/schema.ts';
+import { FlowboxIngest } from '../flowboxes/ingest.service.ts';
+import {
+  createTestApp,
+  createUser,
+  loginAs,
+  testConfig,
+  type ApiClient,
+  type TestApp,
+} from '../test/harness.ts';
+import { createZones } from '../telemetry/testing.ts';
+import { FirmwareDevice, insertImage } from './testing.ts';
+import type { RolloutRunner } from './index.ts';
+
+let t: TestApp;
+let ingest: FlowboxIngest;
+let provider: ApiClient;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  ingest = new FlowboxIngest(
+    t.services.context,
+    t.services.flowboxes,
+    t.services.commands,
+    { warn: () => {} },
+    180,
+  );
+  await createUser(t.db, { email: 'ro.provider@test.io', role: ROLES.flovea_manager });
+});
+afterAll(() => t.close());
+beforeEach(async () => {
+  provider = await loginAs(t.app, 'ro.provider@test.io');
+});
+
+/** A customer with `count` connected one_inch_v1 flowboxes on 2.4.0, spread over ten zones. */
+async function fleet(count: number, prefix: string) {
+  const zones = await createZones(t.db, 'Europe/Paris', 10);
+  const rows = await t.db
+    .insert(flowboxes)
+    .values(
+      Array.from({ length: count }, (_, i) => ({
+        serial: `${prefix}-${String(i).padStart(4, '0')}`,
+        zoneId: zones[i % zones.length]!.zoneId,
+        pairingState: 'ready' as const,
+        model: 'one_inch_v1' as const,
+        firmwareVersion: '2.4.0',
+        connected: true,
+        connectionChangedAt: new Date(Date.now() - 3_600_000),
+        lastSeenAt: new Date(),
+      })),
+    )
+    .returning();
+  return { customerId: zones[0]!.customerId, zones, flowboxes: rows };
+}
+
+async function createRollout(body: Record<string, unknown>): Promise<Rollout> {
+  const res = await provider.post('/v1/firmware/rollouts', body);
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json<Rollout>();
+}
+
+async function updatesOf(rolloutId: string) {
+  return t.db
+    .select({ update: firmwareUpdates, serial: flowboxes.serial })
+    .from(firmwareUpdates)
+    .innerJoin(flowboxes, eq(flowboxes.id, firmwareUpdates.flowboxId))
+    .where(eq(firmwareUpdates.rolloutId, rolloutId));
+}
+
+/** Every device whose update was requested answers, through the real ingest: success or failure. */
+async function devicesAnswer(rolloutId: string, version: string, fails: (serial: string) => boolean) {
+  let answered = 0;
+  for (const { update, serial } of await updatesOf(rolloutId)) {
+    if (update.state !== 'requested') continue;
+    const device = new FirmwareDevice(ingest, serial);
+    if (fails(serial)) await device.progress(update.id, version, 'failed', { reason: 'install_failed' });
+    else {
+      // Back up on the new image: its retained state first, then the event.
+      await device.state(version);
+      await device.progress(update.id, version, 'success', { progress_pct: 100 });
+    }
+    answered += 1;
+  }
+  return answered;
+}
+
+async function rolloutState(id: string): Promise<Rollout> {
+  return (await provider.get(`/v1/firmware/rollouts/${id}`)).json<Rollout>();
+}
+
+describe('a staged rollout', () => {
+  it('over 500 flowboxes halts when its first wave fails, and no device of a later wave starts', async () => {
+    const { customerId, flowboxes: devices } = await fleet(500, 'HALT');
+    const image = await insertImage(t.db, { version: '4.0.0' });
+    const rollout = await createRollout({
+      image_id: image.id,
+      target: { customer_id: customerId },
+      start_jitter_s: 0,
+    });
+    expect(rollout).toMatchObject({ state: 'running', total: 500, current_wave: 1 });
+    expect(rollout.waves.map((w) => w.size)).toEqual([25, 100, 125, 250]);
+    // 5 % of the fleet fails: the 25 first serials, which are the first wave (the canary).
+    const failing = new Set(devices.slice(0, 25).map((d) => d.serial));
+    for (let pass = 0; pass < 6; pass++) {
+      await t.services.rolloutRunner.advanceAll();
+      await devicesAnswer(rollout.id, '4.0.0', (serial) => failing.has(serial));
+    }
+    const after = await rolloutState(rollout.id);
+    expect(after).toMatchObject({ state: 'halted', halt_reason: 'failure_threshold', current_wave: 1 });
+    const rows = await updatesOf(rollout.id);
+    expect(rows.filter((r) => (r.update.wave ?? 0) > 1 && r.update.state !== 'scheduled')).toEqual([]);
+    expect(rows.filter((r) => r.update.wave === 1 && r.update.state === 'failed')).toHaveLength(25);
+    const [alert] = await t.db
+      .select()
+      .from(alerts)
+      .where(eq(alerts.cause, `firmware_rollout_halted:${rollout.id}`));
+    expect(alert).toMatchObject({ category: 'flowbox_internal_status' });
+    // Halted: further passes start nothing.
+    expect(await t.services.rolloutRunner.advanceAll()).toBe(0);
+  }, 120_000);
+
+  it('reaches 100 % success with each device updated once, two instances passing together', async () => {
+    const { customerId, flowboxes: devices } = await fleet(120, 'CLEAN');
+    const image = await insertImage(t.db, { version: '4.1.0' });
+    const rollout = await createRollout({
+      image_id: image.id,
+      target: { customer_id: customerId },
+      start_jitter_s: 0,
+      max_concurrent: 20,
+    });
+    const second = await secondInstance();
+    try {
+      for (let pass = 0; pass < 40; pass++) {
+        await Promise.all([t.services.rolloutRunner.advanceAll(), second.runner.advanceAll()]);
+        await devicesAnswer(rollout.id, '4.1.0', () => false);
+        if ((await rolloutState(rollout.id)).state === 'completed') break;
+      }
+    } finally {
+      await second.close();
+    }
+    const done = await rolloutState(rollout.id);
+    expect(done).toMatchObject({ state: 'completed' });
+    expect(done.counts.success).toBe(120);
+    const commands = await t.db
+      .select({ flowboxId: deviceCommands.flowboxId, n: sql<number>`count(*)::int` })
+      .from(deviceCommands)
+      .where(
+        and(
+          eq(deviceCommands.name, 'update_firmware'),
+          inArray(
+            deviceCommands.flowboxId,
+            devices.map((d) => d.id),
+          ),
+        ),
+      )
+      .groupBy(deviceCommands.flowboxId);
+    expect(commands).toHaveLength(120);
+    expect(commands.every((c) => c.n === 1)).toBe(true);
+    const versions = await t.db
+      .select({ v: flowboxes.firmwareVersion })
+      .from(flowboxes)
+      .where(
+        inArray(
+          flowboxes.id,
+          devices.map((d) => d.id),
+        ),
+      );
+    expect(new Set(versions.map((v) => v.v))).toEqual(new Set(['4.1.0']));
+  }, 120_000);
+
+  it('pauses (nothing new starts), resumes, and cancels (waiting devices become cancelled)', async () => {
+    const { customerId } = await fleet(40, 'CTRL');
+    const image = await insertImage(t.db, { version: '4.2.0' });
+    const rollout = await createRollout({
+      image_id: image.id,
+      target: { customer_id: customerId },
+      start_jitter_s: 0,
+      waves_pct: [10, 100],
+    });
+    const act = (action: string) => provider.post(`/v1/firmware/rollouts/${rollout.id}/${action}`, {});
+    expect((await act('pause')).json()).toMatchObject({ state: 'paused' });
+    expect((await act('pause')).json()).toMatchObject({ code: 'errors.rollout_state' });
+    expect(await t.services.rolloutRunner.advanceAll()).toBe(0);
+    expect((await act('resume')).json()).toMatchObject({ state: 'running' });
+    expect(await t.services.rolloutRunner.advanceAll()).toBe(4);
+    const cancelled = (await act('cancel')).json<Rollout>();
+    expect(cancelled).toMatchObject({ state: 'cancelled' });
+    expect(cancelled.counts).toMatchObject({ requested: 4, cancelled: 36, scheduled: 0 });
+    expect(await t.services.rolloutRunner.advanceAll()).toBe(0);
+    expect((await act('resume')).json()).toMatchObject({ code: 'errors.rollout_state' });
+  });
+
+  it('skips, when their turn comes, devices offline, in a locked zone, or with a valve command pending', async () => {
+    const { customerId, zones, flowboxes: devices } = await fleet(30, 'GUARD');
+    const image = await insertImage(t.db, { version: '4.3.0' });
+    await t.db.update(flowboxes).set({ firmwareVersion: '4.3.0' }).where(eq(flowboxes.id, devices[29]!.id));
+    const rollout = await createRollout({
+      image_id: image.id,
+      target: { customer_id: customerId },
+      start_jitter_s: 0,
+      waves_pct: [100],
+    });
+    await t.db.update(flowboxes).set({ connected: false }).where(eq(flowboxes.id, devices[0]!.id));
+    await t.db.insert(zoneAutomation).values({ zoneId: zones[1]!.zoneId, lockedAt: new Date() });
+    const now = t.clock.now();
+    await t.db.insert(deviceCommands).values({
+      flowboxId: devices[2]!.id,
+      name: 'valve_open',
+      origin: 'web',
+      issuedAt: now,
+      expiresAt: new Date(now.getTime() + 60_000),
+      nextAttemptAt: new Date(now.getTime() + 60_000),
+      status: 'sent',
+    });
+    await t.services.rolloutRunner.advanceAll();
+    const reasons = new Map(
+      (await updatesOf(rollout.id)).map((r) => [r.serial, `${r.update.state}:${r.update.reason ?? ''}`]),
+    );
+    expect(reasons.get(devices[0]!.serial)).toBe('skipped:offline');
+    // Zone 2 holds devices 1, 11, 21.
+    expect(reasons.get(devices[1]!.serial)).toBe('skipped:zone_locked');
+    expect(reasons.get(devices[11]!.serial)).toBe('skipped:zone_locked');
+    expect(reasons.get(devices[2]!.serial)).toBe('skipped:valve_command_pending');
+    expect(reasons.get(devices[29]!.serial)).toBe('skipped:already_on_version');
+    expect(reasons.get(devices[3]!.serial)).toBe('requested:');
+  });
+
+  it('is refused when nothing can take the image, and for an image the customer was not given', async () => {
+    const { customerId } = await fleet(3, 'NONE');
+    const otherModel = await insertImage(t.db, { version: '4.4.0', models: ['two_inches_v1'] });
+    const res = await provider.post('/v1/firmware/rollouts', {
+      image_id: otherModel.id,
+      target: { customer_id: customerId },
+    });
+    expect(res.json()).toMatchObject({ code: 'errors.rollout_no_devices' });
+    const notReleased = await insertImage(t.db, { version: '4.4.1', customers: [] });
+    const refused = await provider.post('/v1/firmware/rollouts', {
+      image_id: notReleased.id,
+      target: { customer_id: customerId },
+    });
+    expect(refused.statusCode).toBe(403);
+    // Nothing was stored for either.
+    const stored = await t.db
+      .select({ id: firmwareUpdates.id })
+      .from(firmwareUpdates)
+      .where(inArray(firmwareUpdates.imageId, [otherModel.id, notReleased.id]));
+    expect(stored).toEqual([]);
+  });
+});
+
+/** Another app on the same database and clock (see schedules.test.ts): a second server instance. */
+async function secondInstance(): Promise<{ runner: RolloutRunner; close: () => Promise<void> }> {
+  const { app, services } = await buildApp({
+    config: testConfig(),
+    db: t.db,
+    now: t.clock.now,
+    logger: false,
+  });
+  await app.ready();
+  return { runner: services.rolloutRunner, close: () => app.close() };
+}

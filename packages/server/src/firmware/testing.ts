@@ -1,0 +1,142 @@
+import { randomBytes } from 'node:crypto';
+import {
+  encodePayload,
+  FIRMWARE_MAX_BYTES,
+  firmwareFileName,
+  PROTOCOL_VERSION,
+  type DeviceState,
+  type FirmwareFailureReason,
+  type FlowboxModel,
+} from '@flowbox/shared';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { firmwareImageCustomers, firmwareImages, flowboxes } from '../db/schema.ts';
+import { writeFile } from '../files/files.store.ts';
+import { deviceState } from '../flowboxes/testing.ts';
+import type { FlowboxIngest } from '../flowboxes/ingest.service.ts';
+
+/*
+ * Test fixtures for firmware updates: catalogue images written directly (the catalogue's upload is
+ * its own domain) and a device that speaks the firmware protocol through the real ingest path.
+ */
+
+export async function insertImage(
+  db: Db,
+  fields: { version: string; models?: FlowboxModel[]; customers?: string[]; status?: 'active' | 'withdrawn' },
+) {
+  const models = fields.models ?? ['one_inch_v1'];
+  const file = await writeFile(db, randomBytes(2048), {
+    contentType: 'application/octet-stream',
+    maxBytes: FIRMWARE_MAX_BYTES,
+  });
+  const [image] = await db
+    .insert(firmwareImages)
+    .values({
+      fileId: file.id,
+      version: fields.version,
+      models,
+      fileName: firmwareFileName(models, fields.version),
+      size: file.byteSize,
+      sha256: file.sha256,
+      status: fields.status ?? 'active',
+      releasedToAll: fields.customers === undefined,
+    })
+    .returning();
+  if (fields.customers?.length)
+    await db
+      .insert(firmwareImageCustomers)
+      .values(fields.customers.map((customerId) => ({ imageId: image!.id, customerId })));
+  return image!;
+}
+
+/** A paired flowbox as a device reports it: its model, version and connection. */
+export async function setDevice(
+  db: Db,
+  flowboxId: string,
+  fields: { model?: FlowboxModel; firmware?: string; connected?: boolean } = {},
+): Promise<void> {
+  await db
+    .update(flowboxes)
+    .set({
+      model: fields.model ?? 'one_inch_v1',
+      firmwareVersion: fields.firmware ?? '2.4.0',
+      connected: fields.connected ?? true,
+      connectionChangedAt: new Date(Date.now() - 3_600_000),
+      lastSeenAt: new Date(),
+    })
+    .where(eq(flowboxes.id, flowboxId));
+}
+
+/** One device's messages, handed to the real ingest as the broker would hand them. */
+export class FirmwareDevice {
+  private seq = 0;
+  constructor(
+    private readonly ingest: FlowboxIngest,
+    readonly serial: string,
+  ) {}
+
+  private send(kind: string, message: object): Promise<void> {
+    return this.ingest.handle(
+      `flowbox/${this.serial}/${kind}`,
+      new TextEncoder().encode(encodePayload(message)),
+    );
+  }
+
+  progress(
+    updateId: string,
+    version: string,
+    state:
+      | 'requesting'
+      | 'started'
+      | 'downloaded'
+      | 'success'
+      | 'failed'
+      | 'invalid_naming'
+      | 'block_download_failed',
+    more: { progress_pct?: number | null; bytes?: number; reason?: FirmwareFailureReason; seq?: number } = {},
+  ): Promise<void> {
+    this.seq = more.seq ?? this.seq + 1;
+    return this.send('events', {
+      v: PROTOCOL_VERSION,
+      seq: this.seq,
+      at: new Date().toISOString(),
+      type: 'firmware_progress',
+      update_id: updateId,
+      state,
+      version,
+      progress_pct: more.progress_pct ?? null,
+      ...(more.bytes !== undefined ? { bytes: more.bytes } : {}),
+      ...(more.reason ? { reason: more.reason } : {}),
+    });
+  }
+
+  ack(
+    commandId: string,
+    result: 'accepted' | 'done' | 'refused',
+    reason: string | null = null,
+  ): Promise<void> {
+    return this.send('acks', {
+      v: PROTOCOL_VERSION,
+      command_id: commandId,
+      at: new Date().toISOString(),
+      result,
+      reason,
+    });
+  }
+
+  state(firmware: string, overrides: Partial<DeviceState> = {}): Promise<void> {
+    return this.send(
+      'state',
+      deviceState({ versions: { esp: '5.1.2', board: 'B3', firmware }, ...overrides }),
+    );
+  }
+
+  presence(status: 'online' | 'offline'): Promise<void> {
+    return this.send(
+      'presence',
+      status === 'online'
+        ? { v: PROTOCOL_VERSION, at: new Date().toISOString(), status }
+        : { v: PROTOCOL_VERSION, at: new Date().toISOString(), status, reason: 'reboot' },
+    );
+  }
+}

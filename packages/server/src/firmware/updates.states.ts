@@ -1,0 +1,31 @@
+import { isFinalFirmwareState, type FirmwareUpdateState } from '@flowbox/shared';
+
+/*
+ * The order of an update's states (docs/firmware.md "Device protocol"): a device's message never
+ * moves an update backwards, and nothing moves a finished one. Pure, so it is tested without a
+ * database.
+ */
+
+const RANK: Record<FirmwareUpdateState, number> = {
+  scheduled: 0,
+  requested: 1,
+  requesting: 2,
+  started: 3,
+  downloaded: 4,
+  success: 5,
+  failed: 5,
+  invalid_naming: 5,
+  timeout: 5,
+  block_download_failed: 5,
+  skipped: 5,
+  cancelled: 5,
+};
+
+/** What a reported state does to an update in `current`. */
+export type Judgement = 'late' | 'backwards' | 'progress' | 'move';
+
+export function judgeReportedState(current: FirmwareUpdateState, reported: FirmwareUpdateState): Judgement {
+  if (isFinalFirmwareState(current)) return 'late';
+  if (reported === current) return 'progress';
+  return RANK[reported] > RANK[current] ? 'move' : 'backwards';
+}

@@ -1,0 +1,283 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  FIRMWARE_COMMAND_TTL_S,
+  FIRMWARE_DOWNLOAD_ATTEMPTS,
+  FIRMWARE_INSTALL_TIMEOUT_S,
+  ROLES,
+  type FirmwareUpdate,
+  type FlowboxFirmware,
+} from '@flowbox/shared';
+import { createTestApp, createUser, loginAs, type ApiClient, type TestApp } from '../test/harness.ts';
+import { createZones, pairDirectly, type TelemetryZone } from '../telemetry/testing.ts';
+import { FlowboxIngest } from '../flowboxes/ingest.service.ts';
+import {
+  alerts,
+  deviceCommands,
+  events,
+  firmwareUpdates,
+  firmwareUpdateSteps,
+  flowboxes,
+  zoneAutomation,
+} from '../db/schema.ts';
+import { FirmwareDevice, insertImage, setDevice } from './testing.ts';
+import { findUpdateForDownload, recordDownloadStart, verifyDownloadToken } from './index.ts';
+
+let t: TestApp;
+let ingest: FlowboxIngest;
+let zone: TelemetryZone;
+let provider: ApiClient;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  ingest = new FlowboxIngest(
+    t.services.context,
+    t.services.flowboxes,
+    t.services.commands,
+    { warn: () => {} },
+    180,
+  );
+  [zone] = (await createZones(t.db, 'Europe/Paris')) as [TelemetryZone];
+  await createUser(t.db, { email: 'fw.provider@test.io', role: ROLES.flovea_manager });
+});
+afterAll(() => t.close());
+// Tests move the clock past the access token's life: each signs in afresh.
+beforeEach(async () => {
+  provider = await loginAs(t.app, 'fw.provider@test.io');
+});
+
+const flowboxUrl = (flowboxId: string) =>
+  `/v1/customers/${zone.customerId}/sites/${zone.siteId}/buildings/${zone.buildingId}/zones/${zone.zoneId}/flowboxes/${flowboxId}/firmware`;
+
+/** A connected one_inch_v1 flowbox on 2.4.0, and its device speaking through the real ingest. */
+async function connectedFlowbox() {
+  const paired = await pairDirectly(t.db, zone);
+  await setDevice(t.db, paired.flowboxId);
+  return { ...paired, device: new FirmwareDevice(ingest, paired.serial) };
+}
+
+async function requestUpdate(flowboxId: string, imageId: string): Promise<FirmwareUpdate> {
+  const res = await provider.post(flowboxUrl(flowboxId), { image_id: imageId });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json<FirmwareUpdate>();
+}
+
+async function updateRow(id: string) {
+  const [row] = await t.db.select().from(firmwareUpdates).where(eq(firmwareUpdates.id, id));
+  return row!;
+}
+
+async function stepStates(id: string) {
+  const rows = await t.db
+    .select()
+    .from(firmwareUpdateSteps)
+    .where(eq(firmwareUpdateSteps.updateId, id))
+    .orderBy(firmwareUpdateSteps.id);
+  return rows.map((r) => (r.reason ? `${r.state}:${r.reason}` : r.state));
+}
+
+async function commandOf(updateId: string) {
+  const update = await updateRow(updateId);
+  const [command] = await t.db.select().from(deviceCommands).where(eq(deviceCommands.id, update.commandId!));
+  return command!;
+}
+
+describe('a single firmware update driven by the device', () => {
+  it('goes requested → requesting → started → downloaded → success, and the flowbox takes the new version', async () => {
+    const image = await insertImage(t.db, { version: '2.5.0' });
+    const { flowboxId, serial, device } = await connectedFlowbox();
+    const update = await requestUpdate(flowboxId, image.id);
+    expect(update).toMatchObject({ state: 'requested', from_version: '2.4.0', target_version: '2.5.0' });
+
+    const command = await commandOf(update.id);
+    expect(command.name).toBe('update_firmware');
+    const params = command.params as Record<string, unknown>;
+    expect(params).toMatchObject({
+      update_id: update.id,
+      version: '2.5.0',
+      file_name: 'flowbox-one_inch_v1-2.5.0.bin',
+      size: 2048,
+      sha256: image.sha256,
+    });
+    const token = String(params.url).replace('http://flowbox.test/v1/firmware/download/', '');
+    expect(verifyDownloadToken(token, t.services.context.config.jwtSecret, t.clock.now())).toMatchObject({
+      serial,
+      imageId: image.id,
+      updateId: update.id,
+    });
+    // Not an API command: the flowbox's command list does not show it.
+    const list = await provider.get(flowboxUrl(flowboxId).replace('/firmware', '/commands/list'));
+    expect(list.statusCode).toBe(200);
+    expect(JSON.stringify(list.json())).not.toContain(command.id);
+
+    await device.ack(command.id, 'accepted');
+    await device.progress(update.id, '2.5.0', 'requesting');
+    expect(await recordDownloadStart(t.db, update.id, 0, t.clock.now())).toBe(true);
+    await device.progress(update.id, '2.5.0', 'started', { progress_pct: 0, bytes: 0 });
+    await device.progress(update.id, '2.5.0', 'started', { progress_pct: 50, bytes: 1024 });
+    expect(await updateRow(update.id)).toMatchObject({ state: 'started', progressPct: 50, bytes: 1024 });
+    await device.progress(update.id, '2.5.0', 'downloaded', { progress_pct: 100, bytes: 2048 });
+    await device.presence('offline');
+    await device.presence('online');
+    await device.state('2.5.0');
+    await device.progress(update.id, '2.5.0', 'success', { progress_pct: 100 });
+    await device.ack(command.id, 'done');
+
+    expect(await updateRow(update.id)).toMatchObject({ state: 'success', reason: null });
+    expect(await stepStates(update.id)).toEqual([
+      'requested',
+      'requesting',
+      'started',
+      'downloaded',
+      'success',
+    ]);
+    const [fb] = await t.db.select().from(flowboxes).where(eq(flowboxes.id, flowboxId));
+    expect(fb!.firmwareVersion).toBe('2.5.0');
+    expect((await commandOf(update.id)).status).toBe('done');
+    // The late `success` after the state's success is counted, not applied twice.
+    expect(t.services.firmwareUpdates.counters.late).toBeGreaterThanOrEqual(1);
+    const lines = await t.db
+      .select()
+      .from(events)
+      .where(and(eq(events.objectId, flowboxId), eq(events.actionName, 'firmware_update')))
+      .orderBy(events.createdAt);
+    expect(lines.map((l) => [l.changedFields[0], l.origin])).toEqual([
+      ['requested', 'web'],
+      ['requesting', 'device'],
+      ['started', 'device'],
+      ['downloaded', 'device'],
+      ['success', 'device'],
+    ]);
+    const card = (await provider.get(flowboxUrl(flowboxId))).json<FlowboxFirmware>();
+    expect(card.versions.firmware).toBe('2.5.0');
+    expect(card.current).toBeNull();
+    expect(card.history[0]!.steps.map((s) => s.state)).toEqual([
+      'requested',
+      'requesting',
+      'started',
+      'downloaded',
+      'success',
+    ]);
+    expect(card.compatible.map((i) => i.version)).not.toContain('2.5.0');
+  });
+
+  it('never goes backwards: an older state after a newer one is counted and ignored', async () => {
+    const image = await insertImage(t.db, { version: '2.5.1' });
+    const { flowboxId, device } = await connectedFlowbox();
+    const update = await requestUpdate(flowboxId, image.id);
+    await device.progress(update.id, '2.5.1', 'downloaded', { progress_pct: 100 });
+    const before = t.services.firmwareUpdates.counters.out_of_order;
+    await device.progress(update.id, '2.5.1', 'started', { progress_pct: 40 });
+    expect((await updateRow(update.id)).state).toBe('downloaded');
+    expect(t.services.firmwareUpdates.counters.out_of_order).toBe(before + 1);
+  });
+
+  it('reports a rollback as failed (rolled_back) when the rebooted device shows its old version', async () => {
+    const image = await insertImage(t.db, { version: '2.5.2' });
+    const { flowboxId, device } = await connectedFlowbox();
+    const update = await requestUpdate(flowboxId, image.id);
+    await device.progress(update.id, '2.5.2', 'started', { progress_pct: 10 });
+    await device.progress(update.id, '2.5.2', 'downloaded', { progress_pct: 100 });
+    // A state before the reboot still shows the old version: the install has not happened yet.
+    await device.state('2.4.0');
+    expect((await updateRow(update.id)).state).toBe('downloaded');
+    await device.presence('offline');
+    await device.presence('online');
+    await device.state('2.4.0');
+    expect(await updateRow(update.id)).toMatchObject({ state: 'failed', reason: 'rolled_back' });
+    const [alert] = await t.db
+      .select()
+      .from(alerts)
+      .where(eq(alerts.cause, `firmware_update_failed:${flowboxId}`));
+    expect(alert).toMatchObject({ category: 'flowbox_internal_status' });
+    const [fb] = await t.db.select().from(flowboxes).where(eq(flowboxes.id, flowboxId));
+    expect(fb!.firmwareVersion).toBe('2.4.0');
+  });
+
+  it('fails (refused) when the device refuses the command', async () => {
+    const image = await insertImage(t.db, { version: '2.5.3' });
+    const { flowboxId, device } = await connectedFlowbox();
+    const update = await requestUpdate(flowboxId, image.id);
+    await device.ack((await commandOf(update.id)).id, 'refused', 'busy');
+    expect(await updateRow(update.id)).toMatchObject({ state: 'failed', reason: 'refused' });
+  });
+
+  it('times out without an answer within the command TTL, and after downloaded without success', async () => {
+    const image = await insertImage(t.db, { version: '2.5.4' });
+    const silent = await connectedFlowbox();
+    const installing = await connectedFlowbox();
+    const first = await requestUpdate(silent.flowboxId, image.id);
+    const second = await requestUpdate(installing.flowboxId, image.id);
+    await installing.device.progress(second.id, '2.5.4', 'downloaded', { progress_pct: 100 });
+    t.clock.advance((FIRMWARE_COMMAND_TTL_S + 1) * 1000);
+    await t.services.firmwareUpdates.timeOutSilent();
+    expect((await updateRow(first.id)).state).toBe('timeout');
+    expect((await updateRow(second.id)).state).toBe('downloaded');
+    t.clock.advance(FIRMWARE_INSTALL_TIMEOUT_S * 1000);
+    await t.services.firmwareUpdates.timeOutSilent();
+    expect((await updateRow(second.id)).state).toBe('timeout');
+    const [line] = await t.db
+      .select()
+      .from(events)
+      .where(and(eq(events.objectId, silent.flowboxId), eq(events.actionName, 'firmware_update')))
+      .orderBy(events.createdAt)
+      .offset(1);
+    expect(line).toMatchObject({ origin: 'system', changedFields: ['timeout', '2.5.4'] });
+  });
+
+  it('blocks the download after too many attempts (block_download_failed), and refuses further ones', async () => {
+    const image = await insertImage(t.db, { version: '2.5.5' });
+    const { flowboxId, serial } = await connectedFlowbox();
+    const update = await requestUpdate(flowboxId, image.id);
+    expect(await findUpdateForDownload(t.db, update.id)).toMatchObject({
+      serial,
+      state: 'requested',
+      fileId: image.fileId,
+      pairingState: 'ready',
+    });
+    for (let i = 0; i < FIRMWARE_DOWNLOAD_ATTEMPTS; i++)
+      expect(await recordDownloadStart(t.db, update.id, i * 100, t.clock.now())).toBe(true);
+    expect(await recordDownloadStart(t.db, update.id, 600, t.clock.now())).toBe(false);
+    expect(await updateRow(update.id)).toMatchObject({ state: 'block_download_failed', downloadAttempts: 6 });
+    expect(await recordDownloadStart(t.db, update.id, 0, t.clock.now())).toBe(false);
+  });
+});
+
+describe('a single update is refused', () => {
+  it('for a withdrawn image, an image not released to the customer, another model, a running update', async () => {
+    const { flowboxId } = await connectedFlowbox();
+    const withdrawn = await insertImage(t.db, { version: '3.0.0', status: 'withdrawn' });
+    const otherCustomer = await insertImage(t.db, { version: '3.0.1', customers: [] });
+    const otherModel = await insertImage(t.db, { version: '3.0.2', models: ['two_inches_v1'] });
+    const good = await insertImage(t.db, { version: '3.0.3' });
+    const post = (imageId: string) => provider.post(flowboxUrl(flowboxId), { image_id: imageId });
+    expect((await post(withdrawn.id)).json()).toMatchObject({ code: 'errors.firmware_withdrawn' });
+    expect((await post(otherCustomer.id)).statusCode).toBe(403);
+    expect((await post(otherModel.id)).json()).toMatchObject({ code: 'errors.firmware_incompatible' });
+    expect((await post(good.id)).statusCode).toBe(201);
+    const again = await post(good.id);
+    expect([again.statusCode, again.json().code]).toEqual([409, 'errors.firmware_update_running']);
+  });
+
+  it('while the zone is locked, a valve command is pending, or the flowbox is not paired', async () => {
+    const image = await insertImage(t.db, { version: '3.1.0' });
+    const { flowboxId } = await connectedFlowbox();
+    const post = () => provider.post(flowboxUrl(flowboxId), { image_id: image.id });
+    await t.db.insert(zoneAutomation).values({ zoneId: zone.zoneId, lockedAt: new Date() });
+    expect((await post()).json()).toMatchObject({ code: 'errors.firmware_zone_locked' });
+    await t.db.delete(zoneAutomation).where(eq(zoneAutomation.zoneId, zone.zoneId));
+    const now = t.clock.now();
+    await t.db.insert(deviceCommands).values({
+      flowboxId,
+      name: 'valve_close',
+      origin: 'web',
+      issuedAt: now,
+      expiresAt: new Date(now.getTime() + 60_000),
+      nextAttemptAt: new Date(now.getTime() + 60_000),
+      status: 'sent',
+    });
+    expect((await post()).json()).toMatchObject({ code: 'errors.valve_command_pending' });
+    await t.db.update(flowboxes).set({ pairingState: 'pending' }).where(eq(flowboxes.id, flowboxId));
+    expect((await post()).json()).toMatchObject({ code: 'errors.flowbox_not_ready' });
+  });
+});
