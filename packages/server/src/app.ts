@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
@@ -48,6 +49,11 @@ import { BuildingsService } from './buildings/buildings.service.ts';
 import { FloorsService } from './buildings/floors.service.ts';
 import { customersRoutes } from './customers/customers.routes.ts';
 import { EventsService } from './events/events.service.ts';
+import { firmwareDownloadMetrics } from './firmware/index.ts';
+import { firmwareCatalogueRoutes } from './firmware/catalogue.routes.ts';
+import { FirmwareCatalogueService } from './firmware/catalogue.service.ts';
+import { downloadRateKey, firmwareDownloadRoutes } from './firmware/download.routes.ts';
+import { FirmwareDownloadService } from './firmware/download.service.ts';
 import { eventsRoutes } from './events/events.routes.ts';
 import { CommandsService } from './flowboxes/commands.service.ts';
 import { flowboxesRoutes } from './flowboxes/flowboxes.routes.ts';
@@ -138,6 +144,9 @@ export type Services = {
   zones: ZonesService;
   waterPoints: WaterPointsService;
   images: ImagesService;
+  firmwareCatalogue: FirmwareCatalogueService;
+  /** Devices' downloads of their firmware images (no user token: HTTP Basic). */
+  firmwareDownloads: FirmwareDownloadService;
   flowboxes: FlowboxesService;
   commands: CommandsService;
   /** Firmware updates of one flowbox (docs/firmware.md); server.ts runs their timeout job. */
@@ -189,6 +198,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     // Fastify's own two lines per request carry the raw URL (a query can hold a ticket or a token):
     // logRequests below writes one line of chosen fields instead.
     logController: new LogController({ disableRequestLogging: true }),
+    // A firmware download's token is one path parameter of about 170 characters (100 by default).
+    routerOptions: { maxParamLength: 400 },
     // docs/operations.md "Request ids": the client's or proxy's X-Request-Id when safe, else a UUID.
     genReqId: requestIdOf,
   }).withTypeProvider<ZodTypeProvider>();
@@ -262,6 +273,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     zones: new ZonesService(ctx, deviceLink),
     waterPoints: new WaterPointsService(ctx),
     images: new ImagesService(ctx),
+    firmwareCatalogue: new FirmwareCatalogueService(ctx),
+    firmwareDownloads: new FirmwareDownloadService(ctx),
     flowboxes: new FlowboxesService(ctx, deviceLink),
     commands,
     firmwareUpdates,
@@ -290,6 +303,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   jobMetrics(metrics, services.jobs);
   mailMetrics(metrics, mailer);
   liveMetrics(metrics, live);
+  firmwareDownloadMetrics(metrics, services.firmwareDownloads);
   sessionCacheMetrics(metrics, auth.cache);
   services.telemetry.register(services.automation.listener());
   services.telemetry.register(monitoringListener());
@@ -324,7 +338,13 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     openapi: {
       info: { title: 'Flowbox Manager API', version: '1' },
       servers: [{ url: '/' }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          // A flowbox's serial and secret (its MQTT credentials): firmware downloads.
+          device: { type: 'http', scheme: 'basic' },
+        },
+      },
     },
     transform: documentTransform,
   });
@@ -344,6 +364,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
         maxStreamS: options.config.accessTokenTtl,
       };
       liveStreamRoutes(v1, liveOptions);
+      firmwareDownloadRoutes(v1, services.firmwareDownloads);
       // Readiness (docs/reliability.md "Database failures"): 503 naming the parts that are down.
       const readinessSchema = {
         tags: ['health'],
@@ -413,6 +434,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
         buildingsRoutes(protectedApi, services.buildings, services.floors);
         zonesRoutes(protectedApi, services.zones, services.waterPoints);
         imagesRoutes(protectedApi, services.images);
+        firmwareCatalogueRoutes(protectedApi, services.firmwareCatalogue);
         flowboxesRoutes(protectedApi, services.flowboxes, services.commands);
         firmwareUpdatesRoutes(protectedApi, services.firmwareUpdates);
         rolloutsRoutes(protectedApi, services.rollouts);
@@ -465,9 +487,16 @@ const publicState = (reason: string) =>
  * The rate limit's client key: request.ip (the client's, through a trusted proxy), with the
  * plugin's own grouping of an IPv6 address by its /64 (one host holds a whole /64). A client gone
  * before its request was handled has no address any more; the plugin's default key generator
- * then failed with "reading 'toLowerCase'", an error logged for nobody to answer.
+ * then failed with "reading 'toLowerCase'", an error logged for nobody to answer. A firmware
+ * download counts against its device instead (download.routes.ts).
  */
-export function rateLimitKey(request: { ip: string | undefined }): string {
+export function rateLimitKey(request: {
+  ip: string | undefined;
+  url?: string;
+  headers?: IncomingHttpHeaders;
+}): string {
+  const device = downloadRateKey(request);
+  if (device) return device;
   return request.ip ? normalizeIP(request.ip) : 'disconnected-client';
 }
 

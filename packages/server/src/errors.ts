@@ -20,6 +20,8 @@ const STATUS_OF = {
   'errors.invalid_token': 400,
   'errors.auth_expired': 401,
   'errors.login_failed': 401,
+  // A firmware download's HTTP Basic serial:secret (docs/firmware.md "Device protocol").
+  'errors.device_auth_failed': 401,
   'errors.forbidden': 403,
   'errors.premium_required': 403,
   'errors.not_found': 404,
@@ -45,6 +47,8 @@ const STATUS_OF = {
   'errors.firmware_zone_locked': 409,
   'errors.rollout_no_devices': 409,
   'errors.rollout_state': 409,
+  // The update of a firmware download URL is final or cancelled: the URL will never work again.
+  'errors.firmware_download_gone': 410,
   'errors.payload_too_large': 413,
   'errors.image_too_large': 413,
   'errors.firmware_too_large': 413,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { ROLES, type Role } from '@flowbox/shared';
 import { eq } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
@@ -12,6 +13,9 @@ import {
   flowboxes,
   emails,
   events,
+  files,
+  firmwareImageCustomers,
+  firmwareImages,
   floors,
   images,
   pricingPlanRanges,
@@ -41,6 +45,7 @@ import {
   type TestApp,
   type World,
 } from '../test/harness.ts';
+import { firmwareForm } from '../firmware/catalogue.testing.ts';
 import { insertImage } from '../firmware/testing.ts';
 
 /*
@@ -61,7 +66,7 @@ const LABEL: Record<ActorName, string> = {
 };
 
 type Call = {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   body?: unknown;
   headers?: Record<string, string>;
@@ -312,6 +317,32 @@ const ROWS: Row[] = [
       };
     },
     expected: { provider: 204, cmA: 403, smA: 403, cmB: 403, smB: 403 },
+  },
+
+  // Firmware catalogue (docs/firmware.md): the provider's; others read what is released to them.
+  {
+    action: 'list the firmware catalogue',
+    call: () => ({ method: 'GET', url: '/v1/firmware/images' }),
+    expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200 },
+  },
+  {
+    action: 'upload a firmware image',
+    call: () => ({ method: 'POST', url: '/v1/firmware/images', ...firmwareUpload() }),
+    expected: withStatus(allowProviderOnly, 200, 201),
+  },
+  {
+    action: 'read a firmware image released to A',
+    call: async () => ({ method: 'GET', url: `/v1/firmware/images/${await firmwareForA()}` }),
+    expected: readSiteA1,
+  },
+  {
+    action: 'deprecate a firmware image released to A',
+    call: async () => ({
+      method: 'PATCH',
+      url: `/v1/firmware/images/${await firmwareForA()}`,
+      body: { status: 'deprecated' },
+    }),
+    expected: allowProviderOnly,
   },
 
   // Sites
@@ -871,6 +902,31 @@ function planBody(name: string) {
   };
 }
 
+/** An image of a new version each call, as the upload form sends it. */
+const firmwareUpload = () => {
+  const { payload, headers } = firmwareForm(
+    { version: `9.${++sequence}.0`, models: 'one_inch_v1' },
+    randomBytes(1024),
+    `flowbox-one_inch_v1-9.${sequence}.0.bin`,
+  );
+  return { body: payload, headers };
+};
+
+/** A firmware image released to customer A only, uploaded once. */
+let targetFirmware: Promise<string> | undefined;
+function firmwareForA(): Promise<string> {
+  return (targetFirmware ??= (async () => {
+    const { payload, headers } = firmwareForm(
+      { version: '8.8.8', models: 'one_inch_v1', released_to: w.customers.a.id },
+      randomBytes(1024),
+      'flowbox-one_inch_v1-8.8.8.bin',
+    );
+    const res = await clients.provider.request('POST', '/v1/firmware/images', payload, headers);
+    if (res.statusCode !== 201) throw new Error(res.body);
+    return res.json<{ id: string }>().id;
+  })());
+}
+
 const imageUpload = () => {
   const { payload, headers } = multipartFile(TINY_PNG);
   return { body: payload, headers };
@@ -1379,6 +1435,9 @@ async function databaseState(): Promise<unknown[][]> {
       zoneAutomation,
       alerts,
       alertCategorySettings,
+      firmwareImages,
+      firmwareImageCustomers,
+      files,
     ].map(dump),
   );
 }
@@ -1775,6 +1834,8 @@ const NOT_IN_MATRIX: Record<string, string> = {
   'GET /v1/health/ready': 'public',
   'GET /v1/health/live': 'public',
   'GET /v1/live/stream': 'reached with a ticket from POST /v1/live/ticket, which is in the matrix',
+  'GET /v1/firmware/download/{token}':
+    'a device’s call (HTTP Basic serial:secret, no user): its refusals are in firmware/download.test.ts',
 };
 
 describe('the matrix covers the API', () => {

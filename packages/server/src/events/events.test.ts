@@ -2,6 +2,7 @@ import { ROLES } from '@flowbox/shared';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, flowboxes, userTokens } from '../db/schema.ts';
+import { uploadFirmware } from '../firmware/catalogue.testing.ts';
 import { subscribe } from '../flowboxes/testing.ts';
 import { insertImage } from '../firmware/testing.ts';
 import { createLinkToken } from '../auth/tokens.ts';
@@ -842,6 +843,43 @@ describe('alerts in the activity log (issue #8)', () => {
     for (const res of failures) expect(res.statusCode).toBeGreaterThanOrEqual(400);
     expect(await eventCount()).toBe(before);
     await provider.put('/v1/alerts/settings/maintenance/update', { email: true, premium_only: false });
+  });
+});
+
+describe('the firmware catalogue in the activity log (issue 17)', () => {
+  it('an upload, a release, a deprecation and a withdrawal, in no customer; nothing when refused', async () => {
+    const created = await theEventOf(() => uploadFirmware(provider, { version: '3.1.4' }));
+    expect(created).toMatchObject({
+      actionName: 'created',
+      objectName: 'firmware_image',
+      objectLabel: 'flowbox-one_inch_v1-3.1.4.bin',
+      userId: w.users.provider.id,
+      origin: 'web',
+      customerId: null,
+    });
+    const url = `/v1/firmware/images/${created.objectId}`;
+    const released = await theEventOf(() => provider.patch(url, { released_to: [w.customers.a.id] }));
+    expect(released).toMatchObject({ actionName: 'updated', changedFields: ['released_to'] });
+    expect(await theEventOf(() => provider.patch(url, { status: 'deprecated' }))).toMatchObject({
+      actionName: 'deprecated',
+      changedFields: ['status'],
+    });
+    expect(await theEventOf(() => provider.patch(url, { status: 'withdrawn' }))).toMatchObject({
+      actionName: 'withdrawn',
+      changedFields: ['status'],
+    });
+    const before = await eventCount();
+    const failures = [
+      await provider.patch(url, { status: 'active' }),
+      await cmA.patch(url, { notes_en: 'Mine' }),
+      await uploadFirmware(provider, { version: '3.1.4' }),
+      await uploadFirmware(provider, { version: '3.1.5', fileName: 'flowbox-one_inch_v1-3.1.4.bin' }),
+      await uploadFirmware(cmA, { version: '3.1.6' }),
+    ];
+    for (const res of failures) expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    // A patch that changes nothing writes no line either.
+    expect((await provider.patch(url, { status: 'withdrawn' })).statusCode).toBe(200);
+    expect(await eventCount()).toBe(before);
   });
 });
 

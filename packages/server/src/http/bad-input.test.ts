@@ -10,6 +10,8 @@ import {
   customers,
   deviceCommands,
   flowboxCredentials,
+  files,
+  firmwareImages,
   flowboxes,
   emails,
   events,
@@ -38,6 +40,7 @@ import {
   type TestApp,
   type World,
 } from '../test/harness.ts';
+import { firmwareForm } from '../firmware/catalogue.testing.ts';
 
 /*
  * Whatever a client sends, the answer is the one error shape `{ code, message, details? }` from the
@@ -142,6 +145,8 @@ async function rowCounts() {
     scheduleRuns,
     alerts,
     alertCategorySettings,
+    firmwareImages,
+    files,
   };
   const counts: Record<string, number> = {};
   for (const [name, table] of Object.entries(tables)) counts[name] = await rows(table);
@@ -172,7 +177,7 @@ function expectCatalogueError(res: LightMyRequestResponse, language: Language, s
   return body as { code: string; message: string; details?: { path: string; message: string }[] };
 }
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type BodyEndpoint = {
   name: string;
   method: Method;
@@ -623,6 +628,14 @@ const BODY_ENDPOINTS: BodyEndpoint[] = [
     }),
     required: {},
   },
+  {
+    name: 'change a firmware image',
+    method: 'PATCH',
+    path: () => `/v1/firmware/images/${GHOST}`,
+    valid: () => ({ notes_en: 'Notes', notes_fr: 'Notes', released_to: 'all', status: 'deprecated' }),
+    required: {},
+    wrongTypeMessages: { status: 'validation.select' },
+  },
 ];
 
 /** The same kind of value never fits: a number for a string, a string for a boolean, an array for an object. */
@@ -781,6 +794,8 @@ const ID_ROUTES: [Method, string, Record<string, unknown>?][] = [
   ['PUT', '/v1/customers/:c/sites/:s/images/plan'],
   ['PUT', '/v1/customers/:c/sites/:s/buildings/:b/images/picture'],
   ['GET', '/v1/images/:i'],
+  ['GET', '/v1/firmware/images/:i'],
+  ['PATCH', '/v1/firmware/images/:i', { status: 'deprecated' }],
   ['GET', '/v1/pricing_plans/:p/info'],
   ['PUT', '/v1/pricing_plans/:p/update', { name: 'Renamed' }],
   ['DELETE', '/v1/pricing_plans/:p/delete', { confirm_name: 'x' }],
@@ -1375,4 +1390,62 @@ describe('alert calls (docs/alerts.md)', () => {
       }
     },
   );
+});
+
+describe('the firmware upload form (docs/firmware.md "Catalogue")', () => {
+  const upload = (language: Language, payload: unknown, headers: Record<string, string>) =>
+    providers[language].request('POST', '/v1/firmware/images', payload, headers);
+
+  it.each(LANGUAGES)(
+    'asks for the file of a form that has none, or of a body that is no form (%s)',
+    async (language) => {
+      const before = await rowCounts();
+      const fileRequired = [{ path: 'file', message: translate('validation.required', language) }];
+      const json = await upload(language, { version: '1.0.0' }, {});
+      expect(expectCatalogueError(json, language, 400).details).toEqual(fileRequired);
+      const noBoundary = await upload(language, 'x', { 'content-type': 'multipart/form-data' });
+      expect(expectCatalogueError(noBoundary, language, 400).details).toEqual(fileRequired);
+      const boundary = 'fieldsonly';
+      const fieldsOnly = await upload(
+        language,
+        `--${boundary}\r\nContent-Disposition: form-data; name="version"\r\n\r\n1.0.0\r\n--${boundary}--\r\n`,
+        { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      );
+      expect(expectCatalogueError(fieldsOnly, language, 400).details).toEqual(fileRequired);
+      expect(await rowCounts()).toEqual(before);
+    },
+  );
+
+  it.each(LANGUAGES)('names each bad field of the form, and stores nothing (%s)', async (language) => {
+    const before = await rowCounts();
+    const { payload, headers } = firmwareForm(
+      {
+        version: 'v2',
+        models: ['one_inch_v1', 'three_inches'],
+        released_to: 'everyone',
+        notes_en: 'x'.repeat(4001),
+      },
+      Buffer.alloc(64, 1),
+      'flowbox-one_inch_v1-2.0.0.bin',
+    );
+    const body = expectCatalogueError(await upload(language, payload, headers), language, 400);
+    expect(body.details?.map((d) => d.path).sort()).toEqual([
+      'models.1',
+      'notes_en',
+      'released_to.0',
+      'version',
+    ]);
+    expect(body.details).toContainEqual({
+      path: 'version',
+      message: translate('validation.firmware_version', language),
+    });
+    expect(await rowCounts()).toEqual(before);
+  });
+
+  it.each(['model=three_inches', 'status=gone'])('the catalogue list refuses %s', async (query) => {
+    const res = await providers.en.get(`/v1/firmware/images?${query}`);
+    expect(expectCatalogueError(res, 'en', 400).details).toEqual([
+      { path: query.split('=')[0], message: translate('validation.select', 'en') },
+    ]);
+  });
 });

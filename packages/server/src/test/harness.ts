@@ -291,7 +291,7 @@ export class ApiClient {
   }
 
   request(
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     url: string,
     body?: unknown,
     headers: Record<string, string> = {},
@@ -311,6 +311,7 @@ export class ApiClient {
   get = (url: string) => this.request('GET', url);
   post = (url: string, body?: unknown) => this.request('POST', url, body);
   put = (url: string, body?: unknown) => this.request('PUT', url, body);
+  patch = (url: string, body?: unknown) => this.request('PATCH', url, body);
   delete = (url: string, body?: unknown) => this.request('DELETE', url, body);
   /** PUT of one file as a multipart form, as the image uploads take it. */
   upload = (url: string, bytes: Buffer, fileName?: string, contentType?: string) => {

@@ -24,6 +24,8 @@ export const EVENT_OBJECTS = [
   'alert',
   /** spec §3 alert settings of one category, the whole service's (no customer). */
   'alert_category',
+  /** A firmware image of the catalogue (docs/firmware.md): the provider's, no customer. */
+  'firmware_image',
   /** docs/firmware.md: a staged firmware rollout (its place in the scope columns, when it has one). */
   'firmware_rollout',
 ] as const;
@@ -83,6 +85,10 @@ export const EVENT_ACTIONS = [
   // spec §4 monitoring: a flowbox's temperature or humidity status changed (the new one in changed_fields).
   'temperature_status_changed',
   'humidity_status_changed',
+  // Firmware catalogue (docs/firmware.md): an image uploaded is `created`, its release or notes
+  // changed `updated` (the fields in changed_fields); its status moves on by these, never back.
+  'deprecated',
+  'withdrawn',
   // docs/firmware.md: each state an update of a flowbox reaches (the state, the version and the
   // reason in changed_fields), and a rollout's life (created, paused, resumed, cancelled, halted
   // with its reason in changed_fields, completed).

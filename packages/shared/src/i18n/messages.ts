@@ -47,6 +47,8 @@ export const MESSAGES = {
     'errors.firmware_update_failed': 'Firmware update failed',
     'errors.firmware_too_large': 'The firmware image is too large: {{max}} MB at most',
     'errors.firmware_empty': 'The firmware image is empty',
+    'errors.firmware_download_gone': 'This firmware download is over: the update is no longer downloading',
+    'errors.device_auth_failed': 'The device could not be authenticated',
     'errors.firmware_duplicate':
       'This firmware is already in the catalogue (same version for one of these models, or the same file)',
     'errors.firmware_withdrawn': 'This firmware version has been withdrawn: it can no longer be installed',
@@ -153,6 +155,9 @@ export const MESSAGES = {
     'errors.firmware_update_failed': 'La mise à jour du firmware a échoué',
     'errors.firmware_too_large': 'L’image du firmware est trop lourde : {{max}} Mo au plus',
     'errors.firmware_empty': 'L’image du firmware est vide',
+    'errors.firmware_download_gone':
+      'Ce téléchargement de firmware est terminé : la mise à jour n’en est plus au téléchargement',
+    'errors.device_auth_failed': 'L’appareil n’a pas pu être authentifié',
     'errors.firmware_duplicate':
       'Ce firmware est déjà au catalogue (même version pour l’un de ces modèles, ou même fichier)',
     'errors.firmware_withdrawn': 'Cette version du firmware a été retirée : elle ne peut plus être installée',

@@ -5,6 +5,7 @@ import { billingEn, billingFr } from './billing.ts';
 import { buildingsEn, buildingsFr } from './buildings.ts';
 import { consumptionEn, consumptionFr } from './consumption.ts';
 import { firmwareEn, firmwareFr } from './firmware.ts';
+import { firmwareLogEn, firmwareLogFr } from './firmware-log.ts';
 import { flowboxesEn, flowboxesFr } from './flowboxes.ts';
 import { schedulesEn, schedulesFr } from './schedules.ts';
 import { screensEn, screensFr } from './screens.ts';
@@ -26,6 +27,7 @@ export const featuresEn = {
   ...assistantEn,
   ...consumptionEn,
   ...alertsEn,
+  ...firmwareLogEn,
 };
 
 export type FeatureMessageKey = keyof typeof featuresEn;
@@ -42,4 +44,5 @@ export const featuresFr: Record<FeatureMessageKey, string> = {
   ...assistantFr,
   ...consumptionFr,
   ...alertsFr,
+  ...firmwareLogFr,
 };
