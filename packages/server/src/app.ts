@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import type { IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
@@ -49,7 +48,7 @@ import { BuildingsService } from './buildings/buildings.service.ts';
 import { FloorsService } from './buildings/floors.service.ts';
 import { customersRoutes } from './customers/customers.routes.ts';
 import { EventsService } from './events/events.service.ts';
-import { firmwareDownloadMetrics } from './firmware/index.ts';
+import { firmwareDownloadMetrics, verifyDownloadToken, type DownloadClaims } from './firmware/index.ts';
 import { firmwareCatalogueRoutes } from './firmware/catalogue.routes.ts';
 import { FirmwareCatalogueService } from './firmware/catalogue.service.ts';
 import { downloadRateKey, firmwareDownloadRoutes } from './firmware/download.routes.ts';
@@ -327,7 +326,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     global: false,
     max: options.rateLimitPerMinute ?? 1200,
     timeWindow: '1 minute',
-    keyGenerator: rateLimitKey,
+    keyGenerator: (request) =>
+      rateLimitKey(request, (token) => verifyDownloadToken(token, options.config.jwtSecret, ctx.now())),
   });
   // At the root, so on every request and before the routes' own hooks: as the plugin's per-route
   // hook it ran after the protected routes' authentication, so requests with a bad token (and
@@ -490,12 +490,11 @@ const publicState = (reason: string) =>
  * then failed with "reading 'toLowerCase'", an error logged for nobody to answer. A firmware
  * download counts against its device instead (download.routes.ts).
  */
-export function rateLimitKey(request: {
-  ip: string | undefined;
-  url?: string;
-  headers?: IncomingHttpHeaders;
-}): string {
-  const device = downloadRateKey(request);
+export function rateLimitKey(
+  request: { ip: string | undefined; url?: string },
+  verifyDownload?: (token: string) => DownloadClaims | null,
+): string {
+  const device = verifyDownload && downloadRateKey(request, verifyDownload);
   if (device) return device;
   return request.ip ? normalizeIP(request.ip) : 'disconnected-client';
 }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { AppError } from '../errors.ts';
 import { sendFile } from '../files/files.http.ts';
 import { errorResponses, type App } from '../http/types.ts';
+import type { DownloadClaims } from './download-token.ts';
 import type { FirmwareDownloadService } from './download.service.ts';
 
 export const DOWNLOAD_PATH = '/v1/firmware/download/';
@@ -74,15 +75,18 @@ export function basicCredentials(headers: IncomingHttpHeaders): { serial: string
 /**
  * The rate limit's key for a download: the device's serial, not its address. A fleet behind one
  * NAT shares an address, and a rollout's downloads would otherwise use up the budget of every
- * browser behind it (docs/firmware.md "Downloads and limits").
+ * browser behind it (docs/firmware.md "Downloads and limits"). The serial is the one a genuine,
+ * unexpired token names (an HMAC, no database): a serial in a header anyone can write would give
+ * each forged request a budget of its own.
  */
-export function downloadRateKey(request: {
-  url?: string;
-  headers?: IncomingHttpHeaders;
-}): string | undefined {
-  if (!request.url?.startsWith(DOWNLOAD_PATH) || !request.headers) return undefined;
-  const credentials = basicCredentials(request.headers);
-  return credentials ? `device:${credentials.serial}` : undefined;
+export function downloadRateKey(
+  request: { url?: string },
+  verify: (token: string) => DownloadClaims | null,
+): string | undefined {
+  if (!request.url?.startsWith(DOWNLOAD_PATH)) return undefined;
+  const token = request.url.slice(DOWNLOAD_PATH.length).split('?')[0] ?? '';
+  const claims = verify(token);
+  return claims ? `device:${claims.serial}` : undefined;
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import {
   FIRMWARE_ACTIVE_STATES,
   FIRMWARE_DOWNLOAD_ATTEMPTS,
@@ -12,7 +12,7 @@ import { rateLimitKey } from '../app.ts';
 import { firmwareUpdates, firmwareUpdateSteps } from '../db/schema.ts';
 import { createZones, pairDirectly, type PairedDevice } from '../telemetry/testing.ts';
 import { createTestApp, createWorld, loginAs, type TestApp } from '../test/harness.ts';
-import { signDownloadToken } from './download-token.ts';
+import { signDownloadToken, verifyDownloadToken } from './download-token.ts';
 import { sha256Of, uploadFirmware } from './catalogue.testing.ts';
 
 let t: TestApp;
@@ -182,30 +182,58 @@ describe("a device's firmware download", () => {
 
 describe('downloads and the rate limit', () => {
   it("counts a download against its device, not its address: a fleet behind one NAT keeps the users' budget", async () => {
+    const secret = t.services.context.config.jwtSecret;
+    const verify = (token: string) => verifyDownloadToken(token, secret, new Date());
+    const tokenFor = (serial: string) =>
+      signDownloadToken(
+        { serial, imageId: randomUUID(), updateId: randomUUID(), expiresAt: new Date(Date.now() + 60_000) },
+        secret,
+      );
     const request = (serial: string) => ({
       ip: '203.0.113.7',
-      url: '/v1/firmware/download/x',
-      headers: { authorization: basic(serial, 's') },
+      url: `/v1/firmware/download/${tokenFor(serial)}`,
     });
-    expect(rateLimitKey(request('FBX-1'))).toBe('device:FBX-1');
-    expect(rateLimitKey(request('FBX-2'))).toBe('device:FBX-2');
-    expect(rateLimitKey({ ...request('FBX-1'), url: '/v1/users/me' })).toBe('203.0.113.7');
-    expect(rateLimitKey({ ...request('FBX-1'), headers: {} })).toBe('203.0.113.7');
+    expect(rateLimitKey(request('FBX-1'), verify)).toBe('device:FBX-1');
+    expect(rateLimitKey(request('FBX-2'), verify)).toBe('device:FBX-2');
+    expect(rateLimitKey({ ...request('FBX-1'), url: '/v1/users/me' }, verify)).toBe('203.0.113.7');
+    // A serial only a forged or garbled token names counts against the address.
+    expect(rateLimitKey({ ...request('FBX-1'), url: '/v1/firmware/download/f1.FBX-9.a.b.1.x' }, verify)).toBe(
+      '203.0.113.7',
+    );
+    expect(rateLimitKey(request('FBX-1'), () => null)).toBe('203.0.113.7');
 
     const limited = await createTestApp({ rateLimitPerMinute: 3 });
     try {
       const [zone] = await createZones(limited.db, 'Europe/Paris');
       const fleet = await Promise.all(Array.from({ length: 4 }, () => pairDirectly(limited.db, zone!)));
-      const answers = await Promise.all(
+      const limitedSecret = limited.services.context.config.jwtSecret;
+      const fetchAs = (d: PairedDevice, token: string) =>
+        limited.app.inject({
+          method: 'GET',
+          url: `/v1/firmware/download/${token}`,
+          headers: { authorization: basic(d.serial, d.password) },
+        });
+      const genuine = await Promise.all(
         fleet.map((d) =>
-          limited.app.inject({
-            method: 'GET',
-            url: '/v1/firmware/download/not-a-token',
-            headers: { authorization: basic(d.serial, d.password) },
-          }),
+          fetchAs(
+            d,
+            signDownloadToken(
+              {
+                serial: d.serial,
+                imageId: randomUUID(),
+                updateId: randomUUID(),
+                expiresAt: new Date(Date.now() + 60_000),
+              },
+              limitedSecret,
+            ),
+          ),
         ),
       );
-      expect(answers.map((a) => a.statusCode)).toEqual([403, 403, 403, 403]);
+      expect(genuine.map((a) => a.statusCode).filter((s) => s === 429)).toEqual([]);
+      // Made-up tokens (any serial in the header) share the address's budget: the fourth is refused.
+      const forged = [];
+      for (const d of fleet) forged.push((await fetchAs(d, 'not-a-token')).statusCode);
+      expect(forged.at(-1)).toBe(429);
     } finally {
       await limited.close();
     }
