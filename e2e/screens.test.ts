@@ -207,3 +207,35 @@ describe('tables on a phone', () => {
     await context.close();
   });
 });
+
+describe('the dashboard', () => {
+  it("does not move while today's figures load, on a phone and a desktop (issue 16: layout shift)", async () => {
+    for (const width of [390, 1280]) {
+      const context = await browser.newContext({
+        baseURL: baseUrl(),
+        locale: 'en-US',
+        viewport: { width, height: width < 640 ? 844 : 800 },
+      });
+      // The shifts of the page's own load, as Lighthouse sums them (none after an input counts).
+      await context.addInitScript(() => {
+        (window as unknown as { layoutShift: number }).layoutShift = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as (PerformanceEntry & {
+            value: number;
+            hadRecentInput: boolean;
+          })[])
+            if (!entry.hadRecentInput)
+              (window as unknown as { layoutShift: number }).layoutShift += entry.value;
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      const page = await context.newPage();
+      await signIn(page, DEMO.provider);
+      await page.reload();
+      await page.getByTestId('today-volume').waitFor();
+      await page.getByRole('table').first().waitFor();
+      const shift = await page.evaluate(() => (window as unknown as { layoutShift: number }).layoutShift);
+      expect(shift, `${width} px`).toBeLessThan(0.05);
+      await context.close();
+    }
+  });
+});

@@ -40,9 +40,9 @@ describe('the first screen (issue 16)', () => {
     expect(weights['/login']).toBeLessThanOrEqual(LOGIN_BUDGET_KB);
   });
 
-  it('/login fetches neither the shell, nor zod, nor the charts, nor the signed-in screens', async () => {
+  it('/login fetches neither the shell, nor zod, nor the charts, nor the signed-in screens, nor French', async () => {
     const files = routeFiles(await readManifest(outDir), ['src/features/auth/login-pages.ts']);
-    for (const heavy of [/AppLayout/, /zod/, /echarts/, /features-/, /dashboard/]) {
+    for (const heavy of [/AppLayout/, /zod/, /echarts/, /features-/, /dashboard/, /\/fr-/, /messages-fr/]) {
       expect(files.filter((file) => heavy.test(file))).toEqual([]);
     }
   });

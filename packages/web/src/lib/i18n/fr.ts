@@ -1,6 +1,9 @@
 import type { CoreMessageKey } from './en.ts';
 import { shellFr } from './shell.ts';
 
+/** The server's messages in French travel with the UI's: the entry carries English only (issue 16). */
+export { MESSAGES_FR } from '@flowbox/shared';
+
 /** UI texts, French: the type demands every English key. */
 export const fr: Record<CoreMessageKey, string> = {
   'common.actions': 'Actions',

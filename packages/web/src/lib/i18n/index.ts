@@ -1,4 +1,4 @@
-import { DEFAULT_LANGUAGE, LANGUAGES, MESSAGES, type Language } from '@flowbox/shared';
+import { DEFAULT_LANGUAGE, LANGUAGES, MESSAGES_EN, type Language } from '@flowbox/shared';
 import i18next from 'i18next';
 import { initReactI18next, useTranslation } from 'react-i18next';
 import { en } from './en.ts';
@@ -28,7 +28,7 @@ const firstLanguage = initialLanguage();
 // Keys are flat ("errors.forbidden"), shared with the server catalogue, so '.' is no separator.
 // English is the source and the fallback, in the entry; French is a chunk loaded when chosen.
 void i18next.use(initReactI18next).init({
-  resources: { en: { translation: { ...MESSAGES.en, ...en } } },
+  resources: { en: { translation: { ...MESSAGES_EN, ...en } } },
   lng: firstLanguage,
   fallbackLng: DEFAULT_LANGUAGE,
   supportedLngs: [...LANGUAGES],
@@ -49,8 +49,8 @@ function loadLanguage(language: Language): Promise<void> {
   if (language === DEFAULT_LANGUAGE) return Promise.resolve();
   let load = loading.get(language);
   if (!load) {
-    load = import('./fr.ts').then(({ fr }) => {
-      i18next.addResourceBundle('fr', 'translation', { ...MESSAGES.fr, ...fr });
+    load = import('./fr.ts').then(({ fr, MESSAGES_FR }) => {
+      i18next.addResourceBundle('fr', 'translation', { ...MESSAGES_FR, ...fr });
     });
     loading.set(language, load);
   }

@@ -1,4 +1,4 @@
-import { MESSAGES, type MessageKey } from '@flowbox/shared';
+import { MESSAGES_EN, type MessageKey } from '@flowbox/shared';
 import i18next from 'i18next';
 import { en, type UiMessageKey } from './en.ts';
 
@@ -9,5 +9,5 @@ export type TranslationKey = MessageKey | UiMessageKey;
 export function isTranslationKey(text: string): text is TranslationKey {
   // The signed-in screens' texts are known once loaded (features.ts), which is before those screens
   // show; an i18next not yet initialised answers undefined.
-  return text in en || text in MESSAGES.en || i18next.exists(text) === true;
+  return text in en || text in MESSAGES_EN || i18next.exists(text) === true;
 }
