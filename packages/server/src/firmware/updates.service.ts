@@ -5,8 +5,6 @@ import {
   FIRMWARE_PROGRESS_TIMEOUT_S,
   FIRMWARE_URL_TTL_S,
   isFinalFirmwareState,
-  ROLES,
-  type FirmwareImage,
   type FirmwareUpdate,
   type FirmwareUpdateCreateSchema,
   type FlowboxFirmware,
@@ -26,6 +24,7 @@ import {
   type FirmwareListener,
   type FlowboxPath,
 } from '../flowboxes/index.ts';
+import { toApiImage } from './catalogue.rules.ts';
 import { signDownloadToken } from './download-token.ts';
 import {
   claimSilentUpdates,
@@ -82,7 +81,16 @@ export class FirmwareUpdatesService {
     const compatible = await Promise.all(
       images
         .filter((image) => image.version !== flowbox.firmwareVersion)
-        .map((image) => this.toApiImage(actor, image, located.scope.customerId)),
+        .map(async (image) =>
+          toApiImage(
+            {
+              ...image,
+              customerIds: image.releasedToAll ? [] : await releasedCustomers(this.ctx.db, image.id),
+            },
+            actor,
+            await installedCount(this.ctx.db, image.version, located.scope.customerId),
+          ),
+        ),
     );
     const history = await this.updatesOf(this.ctx.db, flowbox.id);
     return {
@@ -289,29 +297,6 @@ export class FirmwareUpdatesService {
         steps.filter((s) => s.updateId === p.update.id),
       ),
     );
-  }
-
-  private async toApiImage(actor: Actor, image: ImageRow, customerId: string): Promise<FirmwareImage> {
-    const provider = actor.role === ROLES.flovea_manager;
-    return {
-      id: image.id,
-      version: image.version,
-      models: image.models,
-      file_name: image.fileName,
-      size: image.size,
-      sha256: image.sha256,
-      notes_en: image.notesEn,
-      notes_fr: image.notesFr,
-      status: image.status,
-      released_to: image.releasedToAll
-        ? 'all'
-        : provider
-          ? await releasedCustomers(this.ctx.db, image.id)
-          : [customerId],
-      uploaded_at: image.createdAt.toISOString(),
-      uploaded_by_name: image.uploadedByName,
-      installed_count: await installedCount(this.ctx.db, image.version, customerId),
-    };
   }
 }
 
