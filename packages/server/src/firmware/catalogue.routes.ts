@@ -54,10 +54,10 @@ export function firmwareCatalogueRoutes(app: App, catalogue: FirmwareCatalogueSe
         security,
         summary: 'The firmware catalogue: every image (provider), or those released to your customer',
         querystring: FirmwareImagesQuerySchema,
-        response: { 200: z.array(FirmwareImageSchema), ...errorResponses },
+        response: { 200: z.object({ items: z.array(FirmwareImageSchema) }), ...errorResponses },
       },
     },
-    (request) => catalogue.list(actorOf(request), request.query),
+    async (request) => ({ items: await catalogue.list(actorOf(request), request.query) }),
   );
   app.post(
     '/firmware/images',

@@ -47,7 +47,7 @@ const rows = async () => ({
 const listed = async (client: ApiClient, query = '') => {
   const res = await client.get(`/v1/firmware/images${query}`);
   expect(res.statusCode, res.body).toBe(200);
-  return res.json<FirmwareImage[]>();
+  return res.json<{ items: FirmwareImage[] }>().items;
 };
 
 describe('uploading a firmware image', () => {

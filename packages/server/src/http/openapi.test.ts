@@ -136,11 +136,16 @@ function alertRoutes(): string[] {
   ];
 }
 
-/** Issue #17: a flowbox's firmware and staged rollouts (the catalogue's routes are its own). */
+/** Issue #17: the firmware catalogue, the devices' download, a flowbox's firmware and staged rollouts. */
 function firmwareUpdateRoutes(): string[] {
   const flowbox =
     '/v1/customers/{customerId}/sites/{siteId}/buildings/{buildingId}/zones/{zoneId}/flowboxes/{flowboxId}';
   return [
+    'GET /v1/firmware/images',
+    'POST /v1/firmware/images',
+    'GET /v1/firmware/images/{imageId}',
+    'PATCH /v1/firmware/images/{imageId}',
+    'GET /v1/firmware/download/{token}',
     `GET ${flowbox}/firmware`,
     `POST ${flowbox}/firmware`,
     'GET /v1/firmware/rollouts',
@@ -217,6 +222,9 @@ const LIVE_STREAM = 'GET /v1/live/stream';
 /** Image uploads take a multipart form; images are served as binary. */
 const isImageUpload = (route: string) => /^PUT .*(\/logo|\/images\/\{kind\})$/.test(route);
 const IMAGE_READ = 'GET /v1/images/{imageId}';
+/** A device's firmware download: the image's bytes, behind the device's own credentials (HTTP Basic). */
+const FIRMWARE_DOWNLOAD = 'GET /v1/firmware/download/{token}';
+const FIRMWARE_UPLOAD = 'POST /v1/firmware/images';
 
 const PUBLIC_ROUTES = [
   'POST /v1/users/token',
@@ -314,6 +322,10 @@ describe('the OpenAPI document', () => {
         expect(Object.keys(answer.content ?? {}), route).toEqual(['text/event-stream']);
         continue;
       }
+      if (route === FIRMWARE_DOWNLOAD) {
+        expect(Object.keys(answer.content ?? {}), route).toEqual(['application/octet-stream']);
+        continue;
+      }
       expect(answer.content?.['application/json']?.schema, route).toMatchObject({ type: 'object' });
     }
   });
@@ -321,6 +333,7 @@ describe('the OpenAPI document', () => {
   it('asks for the Bearer token on every route but the public authentication ones', () => {
     for (const [route, op] of operations()) {
       if (PUBLIC_ROUTES.includes(route)) expect(op.security, route).toBeUndefined();
+      else if (route === FIRMWARE_DOWNLOAD) expect(op.security, route).toEqual([{ device: [] }]);
       else expect(op.security, route).toEqual([{ bearer: [] }]);
     }
   });
@@ -331,7 +344,11 @@ describe('the OpenAPI document', () => {
       const pathParams = (op.parameters ?? []).filter((p) => p.in === 'path');
       expect(pathParams.map((p) => p.name).sort(), route).toEqual(ids.sort());
       for (const p of pathParams) expect(p.required, route).toBe(true);
-      if (isImageUpload(route)) {
+      if (route === FIRMWARE_UPLOAD) {
+        const form = op.requestBody?.content['multipart/form-data']?.schema as Schema | undefined;
+        expect(form?.required, route).toContain('file');
+        expect(form?.properties?.file, route).toMatchObject({ type: 'string', format: 'binary' });
+      } else if (isImageUpload(route)) {
         expect(op.requestBody?.content['multipart/form-data']?.schema, route).toMatchObject({
           required: ['file'],
           properties: { file: { type: 'string', format: 'binary' } },

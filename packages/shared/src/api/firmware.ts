@@ -17,7 +17,7 @@ import { FLOWBOX_MODELS } from './zones.ts';
 
 /**
  * Firmware catalogue, updates and rollouts (docs/firmware.md). Routes:
- * - `GET /v1/firmware/images` (FirmwareImagesQuery → FirmwareImage[]), `POST /v1/firmware/images`
+ * - `GET /v1/firmware/images` (FirmwareImagesQuery → { items: FirmwareImage[] }), `POST /v1/firmware/images`
  *   (multipart: `file` + the FirmwareImageCreateSchema fields as form fields; `models` repeated or
  *   comma-separated), `GET|PATCH /v1/firmware/images/{imageId}` (FirmwareImagePatchSchema).
  * - `GET /v1/firmware/download/{token}`: the device's download (HTTP Basic serial:secret, ranges).

@@ -6,7 +6,8 @@ import { FIRMWARE_KEY } from './keys.ts';
 export type ImageFilters = { model?: FlowboxModel; status?: FirmwareImageStatus };
 
 /** The catalogue as the caller may see it: all of it for the provider, what is released to them for others. */
-export const listImages = (filters: ImageFilters) => api.get<FirmwareImage[]>('/firmware/images', filters);
+export const listImages = async (filters: ImageFilters) =>
+  (await api.get<{ items: FirmwareImage[] }>('/firmware/images', filters)).items;
 
 export const imagesQueryOptions = (filters: ImageFilters) =>
   queryOptions({
