@@ -76,6 +76,8 @@ describe('npm start on embedded defaults', () => {
       'alert_emails',
       'command_dispatch',
       'delivery_probe',
+      'firmware_rollouts',
+      'firmware_timeouts',
       'heartbeat_check',
       'safety_close_supervision',
       'scheduled_closings',
