@@ -1,6 +1,7 @@
 import { createDevice, type FirmwareFault, type SimulatedFlowbox } from '@flowbox/simulator';
 import {
   FIRMWARE_DOWNLOAD_ATTEMPTS,
+  FIRMWARE_PROGRESS_TIMEOUT_S,
   isFinalFirmwareState,
   ROLES,
   type FirmwareUpdate,
@@ -9,7 +10,7 @@ import {
 } from '@flowbox/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { firmwareUpdates, firmwareUpdateSteps, flowboxes } from '../db/schema.ts';
+import { deviceCommands, firmwareUpdates, firmwareUpdateSteps, flowboxes } from '../db/schema.ts';
 import { startMessaging, until } from '../flowboxes/testing.ts';
 import type { DeviceMessaging } from '../mqtt/messaging.ts';
 import { createZones, pairDirectly, type TelemetryZone } from '../telemetry/testing.ts';
@@ -116,6 +117,15 @@ async function finished(id: string) {
   return updateRow(id);
 }
 
+/** The status of the update's `update_firmware` command, once the device's final ack is in. */
+async function finalAck(updateId: string) {
+  const { commandId } = await updateRow(updateId);
+  return until(async () => {
+    const [command] = await t.db.select().from(deviceCommands).where(eq(deviceCommands.id, commandId!));
+    return ['done', 'refused'].includes(command!.status) && command!.status;
+  });
+}
+
 async function stepStates(id: string) {
   const rows = await t.db
     .select()
@@ -134,6 +144,7 @@ describe('a single update with a simulated device', () => {
 
     expect(await finished(update.id)).toMatchObject({ state: 'success', reason: null, downloadAttempts: 1 });
     expect(device.snapshot().versions.firmware).toBe('2.5.0');
+    expect(await finalAck(update.id)).toBe('done');
     expect(await stepStates(update.id)).toEqual([
       'requested',
       'requesting',
@@ -171,6 +182,9 @@ describe('updates with faulty simulated devices', () => {
       'started',
       'block_download_failed:checksum_mismatch',
     ]);
+    // The final `refused` ack (hardware_fault) does not turn the update into failed (refused).
+    expect(await finalAck(update.id)).toBe('refused');
+    expect((await updateRow(update.id)).state).toBe('block_download_failed');
     expect(device.snapshot().versions.firmware).toBe('2.4.0');
     const [fb] = await t.db.select().from(flowboxes).where(eq(flowboxes.id, flowboxId));
     expect(fb!.firmwareVersion).toBe('2.4.0');
@@ -179,9 +193,12 @@ describe('updates with faulty simulated devices', () => {
   it('an interrupted download resumes with ranges and succeeds', async () => {
     const imageId = await uploadImage('2.5.2');
     const { flowboxId, device } = await simulatedFlowbox(zone, [{ kind: 'interrupted', afterBytes: 1500 }]);
+    const { downloads } = t.services.firmwareDownloads.counters;
+    const resumed = downloads.resumed;
     const update = await requestUpdate(flowboxId, imageId);
-    // 4 KiB cut every 1500 bytes: the whole request, then two resumes.
+    // 4 KiB cut every 1500 bytes: the whole request, then two resumes from a byte past 0.
     expect(await finished(update.id)).toMatchObject({ state: 'success', downloadAttempts: 3 });
+    expect(downloads.resumed).toBe(resumed + 2);
     expect(device.snapshot().versions.firmware).toBe('2.5.2');
   });
 
@@ -197,9 +214,35 @@ describe('updates with faulty simulated devices', () => {
       'downloaded',
       'failed:rolled_back',
     ]);
+    expect(await finalAck(update.id)).toBe('refused');
+    expect((await updateRow(update.id)).reason).toBe('rolled_back');
     expect(device.snapshot().versions.firmware).toBe('2.4.0');
     const [fb] = await t.db.select().from(flowboxes).where(eq(flowboxes.id, flowboxId));
     expect(fb!.firmwareVersion).toBe('2.4.0');
+  });
+  it('a device whose update timed out mid-download is answered 410, stops there, and is free again', async () => {
+    const imageId = await uploadImage('2.5.4');
+    const { flowboxId, device } = await simulatedFlowbox(zone, [
+      { kind: 'slow', bytesPerS: 2048 },
+      { kind: 'interrupted', afterBytes: 1024 },
+    ]);
+    const update = await requestUpdate(flowboxId, imageId);
+    await until(async () => (await updateRow(update.id)).state === 'started');
+    const { downloads } = t.services.firmwareDownloads.counters;
+    const gone = downloads.gone;
+    // Progress stamped after a jump keeps the update alive: jump again until it times out.
+    await until(async () => {
+      t.clock.advance((FIRMWARE_PROGRESS_TIMEOUT_S + 1) * 1000);
+      return (await t.services.firmwareUpdates.timeOutSilent()) === 1;
+    });
+    await until(() => downloads.gone === gone + 1);
+    // The device ended the update at its 410 (progress sent before it, still on its way, is late):
+    // a new one is accepted (not refused busy) and runs to success, with no retry of the old URL.
+    const again = await requestUpdate(flowboxId, imageId);
+    expect(await finished(again.id)).toMatchObject({ state: 'success' });
+    expect(downloads.gone).toBe(gone + 1);
+    expect((await stepStates(update.id)).at(-1)).toBe('timeout');
+    expect(device.snapshot().versions.firmware).toBe('2.5.4');
   });
 });
 
