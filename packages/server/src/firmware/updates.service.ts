@@ -240,7 +240,12 @@ export class FirmwareUpdatesService {
             located,
             {
               state: event.state,
-              reason: event.state === 'failed' ? (event.reason ?? null) : null,
+              // docs/firmware.md: `failed` and `block_download_failed` say why (rolled_back,
+              // checksum_mismatch, download_failed…).
+              reason:
+                event.state === 'failed' || event.state === 'block_download_failed'
+                  ? (event.reason ?? null)
+                  : null,
               progressPct:
                 event.state === 'downloaded' || event.state === 'success' ? 100 : event.progress_pct,
               ...(event.bytes !== undefined ? { bytes: event.bytes } : {}),

@@ -27,5 +27,8 @@ export type Judgement = 'late' | 'backwards' | 'progress' | 'move';
 export function judgeReportedState(current: FirmwareUpdateState, reported: FirmwareUpdateState): Judgement {
   if (isFinalFirmwareState(current)) return 'late';
   if (reported === current) return 'progress';
+  // docs/firmware.md "Device protocol" 4: after a checksum mismatch the device starts over from
+  // byte 0 and says so with `requesting`; the update is still downloading, not going backwards.
+  if (reported === 'requesting' && current === 'started') return 'progress';
   return RANK[reported] > RANK[current] ? 'move' : 'backwards';
 }

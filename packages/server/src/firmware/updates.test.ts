@@ -172,6 +172,30 @@ describe('a single firmware update driven by the device', () => {
     expect(t.services.firmwareUpdates.counters.out_of_order).toBe(before + 1);
   });
 
+  it('takes a requesting during started as the device starting over, and keeps why the download was blocked', async () => {
+    const image = await insertImage(t.db, { version: '2.5.6' });
+    const { flowboxId, device } = await connectedFlowbox();
+    const update = await requestUpdate(flowboxId, image.id);
+    await device.progress(update.id, '2.5.6', 'requesting');
+    await device.progress(update.id, '2.5.6', 'started', { progress_pct: 100, bytes: 2048 });
+    const before = t.services.firmwareUpdates.counters.out_of_order;
+    // The image did not match its checksum: the device downloads it again from byte 0.
+    await device.progress(update.id, '2.5.6', 'requesting');
+    expect(t.services.firmwareUpdates.counters.out_of_order).toBe(before);
+    expect(await updateRow(update.id)).toMatchObject({ state: 'started', progressPct: null });
+    await device.progress(update.id, '2.5.6', 'block_download_failed', { reason: 'checksum_mismatch' });
+    expect(await updateRow(update.id)).toMatchObject({
+      state: 'block_download_failed',
+      reason: 'checksum_mismatch',
+    });
+    expect(await stepStates(update.id)).toEqual([
+      'requested',
+      'requesting',
+      'started',
+      'block_download_failed:checksum_mismatch',
+    ]);
+  });
+
   it('reports a rollback as failed (rolled_back) when the rebooted device shows its old version', async () => {
     const image = await insertImage(t.db, { version: '2.5.2' });
     const { flowboxId, device } = await connectedFlowbox();

@@ -25,7 +25,8 @@ export async function startMessaging(
   t: TestApp,
   mqttUrl?: string,
   shareGroup?: string,
-  more: Pick<MessagingOptions, 'dynsec' | 'accountsReconcileMs' | 'writer'> = {},
+  more: Pick<MessagingOptions, 'dynsec' | 'accountsReconcileMs' | 'writer'> &
+    Partial<Pick<MessagingOptions, 'log'>> = {},
 ): Promise<DeviceMessaging & { port: number }> {
   const port = await freePort();
   const messaging = await startDeviceMessaging({
