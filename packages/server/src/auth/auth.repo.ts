@@ -5,7 +5,7 @@ import type { UserRow } from '../users/index.ts';
 
 /**
  * The channel on which the database tells every instance that a user, its sites or one of its
- * sessions changed (the payload is the user's id); the triggers of drizzle/0013 send it.
+ * sessions changed (the payload is the user's id); the triggers of drizzle/0014 send it.
  */
 export const AUTH_CHANNEL = 'flowbox_auth';
 

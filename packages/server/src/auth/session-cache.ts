@@ -26,7 +26,7 @@ type Entry = SessionUser & { userId: string; loadedAt: number };
  * database round trip (docs/performance.md "API"). A token's check depends only on the token and
  * the clock, so it is kept until the token expires. A session's user is kept only while the
  * instance hears every change to users, their sites and their sessions (the `flowbox_auth`
- * notifications, drizzle/0013): the first change, or any doubt (the listening connection lost),
+ * notifications, drizzle/0014): the first change, or any doubt (the listening connection lost),
  * forgets it. Rules in docs/decisions.md "Sessions cached per instance".
  */
 export class SessionCache {
