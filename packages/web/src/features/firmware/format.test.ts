@@ -1,6 +1,6 @@
 import { ALL_FIRMWARE_UPDATE_STATES } from '@flowbox/shared';
 import { describe, expect, it } from 'vitest';
-import { formatPercent, formatSize, groupCounts, groupOf, stateTone } from './format.ts';
+import { formatPercent, formatSize, groupCounts, groupOf, stateTone, targetLabel } from './format.ts';
 
 describe('firmware states as the screens group them', () => {
   it('puts each of the twelve states in one group', () => {
@@ -59,5 +59,18 @@ describe('sizes and percents in the user’s language', () => {
   it('rounds percents to whole numbers', () => {
     expect(formatPercent(42.4, 'en')).toBe('42%');
     expect(formatPercent(10, 'fr')).toMatch(/^10\s%$/);
+  });
+});
+
+describe('a rollout target', () => {
+  const place = { customer_id: null, site_id: null, building_id: null, zone_id: null, label: 'Fleet' };
+  it('says the whole fleet in the reader’s words, and a place by its names', () => {
+    expect(targetLabel(place, 'Tout le parc')).toBe('Tout le parc');
+    expect(
+      targetLabel(
+        { ...place, customer_id: '6f1c1e4e-5b0e-4c53-9d43-0c8e2a3b9a10', label: 'Acme' },
+        'Tout le parc',
+      ),
+    ).toBe('Acme');
   });
 });

@@ -1,4 +1,5 @@
 import {
+  type Rollout,
   ALL_FIRMWARE_UPDATE_STATES,
   FIRMWARE_ACTIVE_STATES,
   FIRMWARE_FAILURE_STATES,
@@ -61,4 +62,13 @@ export function formatPercent(pct: number, language: Language): string {
 /** The share of `part` in `whole`, 0 to 100; 0 for an empty whole. */
 export function percentOf(part: number, whole: number): number {
   return whole > 0 ? (part * 100) / whole : 0;
+}
+
+/**
+ * The place a rollout runs over, for display: the server stores the hierarchy's names, and for the
+ * whole fleet no name at all, which is said in the reader's language.
+ */
+export function targetLabel(target: Rollout['target'], wholeFleet: string): string {
+  const { customer_id, site_id, building_id, zone_id } = target;
+  return (customer_id ?? site_id ?? building_id ?? zone_id) ? target.label : wholeFleet;
 }

@@ -1,3 +1,4 @@
+import { targetLabel } from '../format.ts';
 import { ROLES, type Rollout, type RolloutAction } from '@flowbox/shared';
 import { useState } from 'react';
 import { Button } from '../../../components/Button.tsx';
@@ -34,7 +35,10 @@ export function RolloutControls({ rollout }: { rollout: Rollout }) {
         title={asking ? t(`firmware.action.${asking}_title`) : ''}
         text={
           asking
-            ? t(`firmware.action.${asking}_text`, { version: rollout.version, target: rollout.target.label })
+            ? t(`firmware.action.${asking}_text`, {
+                version: rollout.version,
+                target: targetLabel(rollout.target, t('firmware.place.whole_fleet')),
+              })
             : ''
         }
         confirmLabel={asking ? t(`firmware.action.${asking}`) : ''}

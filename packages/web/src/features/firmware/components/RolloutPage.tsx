@@ -8,7 +8,7 @@ import { useLanguage } from '../../../lib/i18n/index.ts';
 import { useRequiredParam } from '../../../lib/params.ts';
 import { paths } from '../../../paths.ts';
 import { useRollout } from '../api/get-rollout.ts';
-import { formatPercent, groupCounts, STATE_GROUPS } from '../format.ts';
+import { formatPercent, groupCounts, STATE_GROUPS, targetLabel } from '../format.ts';
 import { rolloutDonePct } from '../waves.ts';
 import { LazyStatesChart } from './LazyStatesChart.tsx';
 import { ProgressBar } from './ProgressBar.tsx';
@@ -110,7 +110,10 @@ function RolloutSettings({ rollout }: { rollout: Rollout }) {
     <Card title={t('firmware.settings')}>
       <DescriptionList
         items={[
-          { label: t('firmware.target'), value: rollout.target.label },
+          {
+            label: t('firmware.target'),
+            value: targetLabel(rollout.target, t('firmware.place.whole_fleet')),
+          },
           { label: t('firmware.waves'), value: rollout.waves_pct.map(pct).join(' → ') },
           {
             label: t('firmware.start_jitter'),
@@ -146,7 +149,7 @@ function RolloutView({ rollout }: { rollout: Rollout }) {
         title={t('firmware.rollout_title', { version: rollout.version })}
         description={
           <span className="flex flex-wrap items-center gap-2">
-            {rollout.target.label}
+            {targetLabel(rollout.target, t('firmware.place.whole_fleet'))}
             <RolloutStateBadge state={rollout.state} />
           </span>
         }

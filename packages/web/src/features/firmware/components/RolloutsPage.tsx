@@ -10,7 +10,7 @@ import { formatDateTime } from '../../../lib/dates.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
 import { useRollouts } from '../api/list-rollouts.ts';
-import { formatPercent, groupCounts } from '../format.ts';
+import { formatPercent, groupCounts, targetLabel } from '../format.ts';
 import { rolloutDonePct } from '../waves.ts';
 import { ProgressBar } from './ProgressBar.tsx';
 import { RolloutStateBadge } from './RolloutStateBadge.tsx';
@@ -34,7 +34,11 @@ export function RolloutsPage() {
         </Link>
       ),
     },
-    { key: 'target', header: t('firmware.target'), cell: (r) => r.target.label },
+    {
+      key: 'target',
+      header: t('firmware.target'),
+      cell: (r) => targetLabel(r.target, t('firmware.place.whole_fleet')),
+    },
     { key: 'state', header: t('firmware.state_label'), cell: (r) => <RolloutStateBadge state={r.state} /> },
     {
       key: 'progress',
