@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import {
   FIRMWARE_ACTIVE_STATES,
   FIRMWARE_FAILURE_STATES,
@@ -122,46 +122,37 @@ export async function waveFailures(
 
 /** The rollout's updates between `requested` and `downloaded`. */
 export async function activeCount(db: Db, rolloutId: string): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(firmwareUpdates)
-    .where(
-      and(
-        eq(firmwareUpdates.rolloutId, rolloutId),
-        inArray(firmwareUpdates.state, [...FIRMWARE_ACTIVE_STATES]),
-      ),
-    );
-  return row?.n ?? 0;
+  return countUpdates(
+    db,
+    and(
+      eq(firmwareUpdates.rolloutId, rolloutId),
+      inArray(firmwareUpdates.state, [...FIRMWARE_ACTIVE_STATES]),
+    ),
+  );
 }
 
 /** Devices of the wave still waiting (scheduled), whatever their start delay. */
 export async function scheduledInWave(db: Db, rolloutId: string, wave: number): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(firmwareUpdates)
-    .where(
-      and(
-        eq(firmwareUpdates.rolloutId, rolloutId),
-        eq(firmwareUpdates.wave, wave),
-        eq(firmwareUpdates.state, 'scheduled'),
-      ),
-    );
-  return row?.n ?? 0;
+  return countUpdates(
+    db,
+    and(
+      eq(firmwareUpdates.rolloutId, rolloutId),
+      eq(firmwareUpdates.wave, wave),
+      eq(firmwareUpdates.state, 'scheduled'),
+    ),
+  );
 }
 
 /** Unfinished updates of the wave (scheduled or on their way). */
 export async function openInWave(db: Db, rolloutId: string, wave: number): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(firmwareUpdates)
-    .where(
-      and(
-        eq(firmwareUpdates.rolloutId, rolloutId),
-        eq(firmwareUpdates.wave, wave),
-        isNull(firmwareUpdates.finishedAt),
-      ),
-    );
-  return row?.n ?? 0;
+  return countUpdates(
+    db,
+    and(
+      eq(firmwareUpdates.rolloutId, rolloutId),
+      eq(firmwareUpdates.wave, wave),
+      isNull(firmwareUpdates.finishedAt),
+    ),
+  );
 }
 
 /** The wave's scheduled devices whose start delay has passed, in start order. */
@@ -376,5 +367,14 @@ export async function lastWave(db: Db, rolloutId: string): Promise<number> {
     .select({ n: sql<number>`coalesce(max(${firmwareUpdates.wave}), 0)::int` })
     .from(firmwareUpdates)
     .where(eq(firmwareUpdates.rolloutId, rolloutId));
+  return row?.n ?? 0;
+}
+
+/** How many of the rollout's updates meet `where`. */
+async function countUpdates(db: Db, where: SQL | undefined): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(firmwareUpdates)
+    .where(where);
   return row?.n ?? 0;
 }
