@@ -33,6 +33,7 @@ import {
 } from './alerts/index.ts';
 import { AutomationService, automationRoutes, lockedZoneGuard } from './automation/index.ts';
 import { authRoutes, publicAuthRoutes } from './auth/auth.routes.ts';
+import { FleetService, fleetRoutes } from './fleet/index.ts';
 import { billingRoutes } from './billing/billing.routes.ts';
 import { consumptionRoutes } from './consumption/consumption.routes.ts';
 import { ConsumptionService } from './consumption/consumption.service.ts';
@@ -48,7 +49,12 @@ import { BuildingsService } from './buildings/buildings.service.ts';
 import { FloorsService } from './buildings/floors.service.ts';
 import { customersRoutes } from './customers/customers.routes.ts';
 import { EventsService } from './events/events.service.ts';
-import { firmwareDownloadMetrics, verifyDownloadToken, type DownloadClaims } from './firmware/index.ts';
+import {
+  firmwareDownloadMetrics,
+  firmwareMessageMetrics,
+  verifyDownloadToken,
+  type DownloadClaims,
+} from './firmware/index.ts';
 import { firmwareCatalogueRoutes } from './firmware/catalogue.routes.ts';
 import { FirmwareCatalogueService } from './firmware/catalogue.service.ts';
 import { downloadRateKey, firmwareDownloadRoutes } from './firmware/download.routes.ts';
@@ -63,7 +69,7 @@ import { firmwareUpdatesRoutes } from './firmware/updates.routes.ts';
 import { FirmwareUpdatesService } from './firmware/updates.service.ts';
 import { FlowboxesService } from './flowboxes/flowboxes.service.ts';
 import { TelemetryHooks } from './telemetry/index.ts';
-import { LiveHub, liveMetrics } from './live/index.ts';
+import { heardCacheMetrics, LiveHub, liveMetrics } from './live/index.ts';
 import { liveStreamRoutes, liveTicketRoutes } from './live/live.routes.ts';
 import { DeviceLink, deviceMetrics, type DeviceMetrics } from './devices/index.ts';
 import { JobRunner, jobMetrics } from './jobs/index.ts';
@@ -82,9 +88,14 @@ import { requestLanguage } from './http/language.ts';
 import { actorOf, bearerToken, errorResponses, type App } from './http/types.ts';
 import { Mailer } from './mail/mailer.ts';
 import { mailMetrics } from './mail/metrics.ts';
+import { DEFAULT_MAP_TILE_URL, PlumbersService, plumbersRoutes } from './plumbers/index.ts';
 import { sitesRoutes } from './sites/sites.routes.ts';
 import { SitesService } from './sites/sites.service.ts';
 import { managersRoutes } from './users/managers.routes.ts';
+import { peopleRoutes } from './users/people.routes.ts';
+import { PeopleService } from './users/people.service.ts';
+import { endUsersRoutes } from './endusers/endusers.routes.ts';
+import { EndUsersService } from './endusers/endusers.service.ts';
 import { answersWithin } from './health/database-watch.ts';
 import { migrationsApplied } from './db/migrations.ts';
 import { Readiness } from './health/readiness.ts';
@@ -96,6 +107,7 @@ import { ManagersService } from './users/managers.service.ts';
 import { WaterPointsService } from './zones/water-points.service.ts';
 import { zonesRoutes } from './zones/zones.routes.ts';
 import { ZonesService } from './zones/zones.service.ts';
+import { zoneOverviewCache } from './zones/index.ts';
 import type { Tracing } from './tracing/tracing.ts';
 
 export type AppOptions = {
@@ -114,7 +126,12 @@ export type AppOptions = {
      * No cap when not given (tests, benchmarks); the product's comes from HTTP_MAX_CONNECTIONS_PER_ADDRESS.
      * No trusted proxy and no metrics token when not given.
      */
-    Partial<Pick<Config, 'httpMaxConnectionsPerAddress' | 'trustProxy' | 'metricsToken'>>;
+    Partial<
+      Pick<
+        Config,
+        'httpMaxConnectionsPerAddress' | 'trustProxy' | 'metricsToken' | 'mapTileUrl' | 'mapTileAttribution'
+      >
+    >;
   db: Db;
   now?: () => Date;
   /** How long before an unsilenced critical alert is emailed again (default 30 minutes). */
@@ -135,8 +152,10 @@ export type AppOptions = {
 export type Services = {
   auth: AuthService;
   managers: ManagersService;
+  endUsers: EndUsersService;
   customers: CustomersService;
   sites: SitesService;
+  plumbers: PlumbersService;
   events: EventsService;
   buildings: BuildingsService;
   floors: FloorsService;
@@ -171,6 +190,7 @@ export type Services = {
   automation: AutomationService;
   /** Alerts (docs/alerts.md): raised by the rules, handled by users; the email job sends them. */
   alerts: AlertsService;
+  fleet: FleetService;
   alertNotifier: AlertNotifier;
   /** The instance's periodic jobs (jobs/): the renewals here, the others started by server.ts. */
   jobs: JobRunner;
@@ -246,6 +266,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   const live = new LiveHub(options.db, app.log);
   // The sessions' cache hears the changes to users on the live updates' connection (before start).
   const auth = new AuthService(ctx, app.log, live);
+  // So do the zone overviews' (zones/overview-cache.ts).
+  const zoneOverviews = { cache: zoneOverviewCache(live), notifications: live };
   // Emails decided by an anonymous call go out after its answer (auth.service.ts); let them finish.
   app.addHook('onClose', async () => auth.settled());
   const deviceLink = new DeviceLink();
@@ -264,12 +286,17 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   const services: Services = {
     auth,
     managers: new ManagersService(ctx, auth),
+    endUsers: new EndUsersService(ctx),
     customers: new CustomersService(ctx, deviceLink),
     sites: new SitesService(ctx, deviceLink),
+    plumbers: new PlumbersService(ctx, {
+      tileUrl: options.config.mapTileUrl,
+      attribution: options.config.mapTileAttribution,
+    }),
     events: new EventsService(ctx),
     buildings: new BuildingsService(ctx, deviceLink),
     floors: new FloorsService(ctx),
-    zones: new ZonesService(ctx, deviceLink),
+    zones: new ZonesService(ctx, deviceLink, zoneOverviews),
     waterPoints: new WaterPointsService(ctx),
     images: new ImagesService(ctx),
     firmwareCatalogue: new FirmwareCatalogueService(ctx),
@@ -293,6 +320,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
       await alerts.raise(tx, { ...alert, zoneId: alert.scope.zoneId });
     }),
     alerts,
+    fleet: new FleetService(ctx),
     alertNotifier: new AlertNotifier(ctx, alertOptions),
     jobs: new JobRunner({ log: app.log }),
     metrics,
@@ -303,7 +331,14 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   mailMetrics(metrics, mailer);
   liveMetrics(metrics, live);
   firmwareDownloadMetrics(metrics, services.firmwareDownloads);
+  firmwareMessageMetrics(metrics, services.firmwareUpdates);
   sessionCacheMetrics(metrics, auth.cache);
+  heardCacheMetrics(
+    metrics,
+    'zone_overview_lookups_total',
+    "Zone overviews by where they came from: this instance's cache, or the database",
+    zoneOverviews.cache,
+  );
   services.telemetry.register(services.automation.listener());
   services.telemetry.register(monitoringListener());
   services.telemetry.register(clockSkewListener());
@@ -423,14 +458,18 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
       await v1.register(async (secured) => {
         const protectedApi = secured.withTypeProvider<ZodTypeProvider>();
         protectedApi.addHook('onRequest', async (request) => {
+          request.heardMark = live.mark();
           request.actor = await auth.authenticate(bearerToken(request));
         });
         // spec §4: a zone locked by automatic closing refuses every change but the exit.
         protectedApi.addHook('preHandler', lockedZoneGuard(options.db));
         authRoutes(protectedApi, auth, services.managers);
         managersRoutes(protectedApi, services.managers);
+        peopleRoutes(protectedApi, new PeopleService(ctx));
+        endUsersRoutes(protectedApi, services.endUsers);
         customersRoutes(protectedApi, services.customers);
         sitesRoutes(protectedApi, services.sites);
+        plumbersRoutes(protectedApi, services.plumbers);
         buildingsRoutes(protectedApi, services.buildings, services.floors);
         zonesRoutes(protectedApi, services.zones, services.waterPoints);
         imagesRoutes(protectedApi, services.images);
@@ -446,6 +485,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
         automationRoutes(protectedApi, services.automation);
         eventsRoutes(protectedApi, services.events);
         alertsRoutes(protectedApi, services.alerts);
+        fleetRoutes(protectedApi, services.fleet);
         protectedApi.get(
           '/outbox',
           {
@@ -467,7 +507,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     { prefix: '/v1' },
   );
 
-  await serveWebApp(app, options.config.webDist);
+  await serveWebApp(app, options.config.webDist, webCsp(options.config.mapTileUrl ?? DEFAULT_MAP_TILE_URL));
   return { app, services };
 }
 
@@ -544,28 +584,34 @@ const PERMISSIONS_POLICY = [
   'browsing-topics=()',
 ].join(', ');
 
-/** The web app loads only its own scripts and talks only to this server. */
-const WEB_CSP = [
-  "default-src 'self'",
-  "img-src 'self' data: blob:",
-  "style-src 'self' 'unsafe-inline'",
-  "script-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+/**
+ * The web app loads only its own scripts and talks only to this server; its images come from it,
+ * and the maps' tiles from the tile server's origin (MAP_TILE_URL, {s} subdomains as a wildcard).
+ */
+export function webCsp(tileUrl: string): string {
+  const tileOrigin = /^https?:\/\/[^/]+/.exec(tileUrl.replace(/\{s\}/g, '*'))?.[0];
+  return [
+    "default-src 'self'",
+    `img-src 'self' data: blob:${tileOrigin ? ` ${tileOrigin}` : ''}`,
+    "style-src 'self' 'unsafe-inline'",
+    "script-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 /** Vite names every built asset by its content hash, so a browser may keep them for good. */
 const HASHED_ASSETS = '/assets/';
 
 /** The built SPA: static files, and index.html for any other non-API path (client-side routes). */
-async function serveWebApp(app: App, webDist: string): Promise<void> {
+async function serveWebApp(app: App, webDist: string, csp: string): Promise<void> {
   const hasWeb = existsSync(join(webDist, 'index.html'));
   const sendIndex = (reply: FastifyReply) =>
     reply
       .header('cache-control', 'no-cache')
-      .header('content-security-policy', WEB_CSP)
+      .header('content-security-policy', csp)
       .type('text/html')
       .sendFile('index.html', { cacheControl: false });
   if (hasWeb) {

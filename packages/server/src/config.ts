@@ -138,6 +138,15 @@ const EnvSchema = z.object({
       'must be one of fatal, error, warn, info, debug, trace, silent',
     )
     .default('info'),
+  MAP_TILE_URL: z
+    .string()
+    .max(500)
+    .refine(
+      (v) => /^https?:\/\/[^/\s]+\/\S*$/.test(v) && ['{z}', '{x}', '{y}'].every((p) => v.includes(p)),
+      'must be an http(s) URL with {z}, {x} and {y}',
+    )
+    .optional(),
+  MAP_TILE_ATTRIBUTION: z.string().min(1).max(500).optional(),
   OTEL_EXPORTER_OTLP_ENDPOINT: urlWithScheme(['http', 'https']).optional(),
   OTEL_EXPORTER_OTLP_HEADERS: keyValueList.optional(),
   OTEL_SERVICE_NAME: z.string().min(1).max(200).optional(),
@@ -222,6 +231,13 @@ export type Config = {
   demoLeaks: { firstAfterS: number } | false;
   logLevel: string;
   /**
+   * The maps' tile server (docs/operations.md "Maps"): a Leaflet URL template with {z}, {x}, {y}
+   * (and {s} for subdomains); undefined: OpenStreetMap's. The web app's CSP allows its origin.
+   */
+  mapTileUrl: string | undefined;
+  /** What the maps credit for their tiles (HTML); undefined: OpenStreetMap's credit. */
+  mapTileAttribution: string | undefined;
+  /**
    * OpenTelemetry traces (docs/operations.md "Tracing"), on when OTEL_EXPORTER_OTLP_ENDPOINT is set;
    * undefined: off, and the SDK is never loaded.
    */
@@ -290,6 +306,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoHistory: e.DEMO_HISTORY ?? true,
     demoLeaks: (e.DEMO_LEAKS ?? true) && { firstAfterS: e.DEMO_FIRST_LEAK_S },
     logLevel: e.LOG_LEVEL,
+    mapTileUrl: e.MAP_TILE_URL,
+    mapTileAttribution: e.MAP_TILE_ATTRIBUTION,
     tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT
       ? {
           endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, ''),

@@ -37,6 +37,8 @@ const STATUS_OF = {
   'errors.water_temperature_mismatch': 409,
   'errors.flowbox_already_paired': 409,
   'errors.pairing_step': 409,
+  'errors.registration_decided': 409,
+  'errors.invalid_zone_list': 400,
   'errors.flowbox_not_ready': 409,
   'errors.valve_command_pending': 409,
   'errors.scheduled_closing_not_authorised': 409,

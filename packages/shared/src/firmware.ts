@@ -115,6 +115,24 @@ export function isFirmwareFailure(state: FirmwareUpdateState): boolean {
   return (FIRMWARE_FAILURE_STATES as readonly string[]).includes(state);
 }
 
+/**
+ * How the screens group an update's states (docs/firmware.md "Rollout page"): waiting its turn, on
+ * its way (requested to downloaded), updated, failed, or left out (skipped, cancelled).
+ */
+export const FIRMWARE_STATE_GROUPS = ['waiting', 'running', 'success', 'failed', 'left_out'] as const;
+export type FirmwareStateGroup = (typeof FIRMWARE_STATE_GROUPS)[number];
+
+export function firmwareStateGroup(state: FirmwareUpdateState): FirmwareStateGroup {
+  if (state === 'scheduled') return 'waiting';
+  if ((FIRMWARE_ACTIVE_STATES as readonly string[]).includes(state)) return 'running';
+  if (state === 'success') return 'success';
+  if (isFirmwareFailure(state)) return 'failed';
+  return 'left_out';
+}
+
+/** At most this many points in a rollout's states over time (GET /firmware/rollouts/{id}/timeline). */
+export const ROLLOUT_TIMELINE_MAX_POINTS = 240;
+
 /** Why a failed update failed, as the device or the server says it. */
 export const FIRMWARE_FAILURE_REASONS = [
   'checksum_mismatch',

@@ -8,6 +8,7 @@ import { ROLES, type Role } from './roles.ts';
 export const PERMISSIONS = [
   'sites.manage',
   'managers.manage',
+  'end_users.manage',
   'buildings.manage',
   'flowboxes.pair',
   'valves.control',
@@ -24,6 +25,23 @@ export type PermissionValue = 'authorised' | 'denied';
 export type PermissionSet = Record<Permission, PermissionValue>;
 
 const ALL_AUTHORISED = Object.fromEntries(PERMISSIONS.map((p) => [p, 'authorised'])) as PermissionSet;
+const ALL_DENIED = Object.fromEntries(PERMISSIONS.map((p) => [p, 'denied'])) as PermissionSet;
+
+/**
+ * The permissions a role can ever hold (docs/permissions.md): outside them a stored "authorised" is
+ * read as denied, so no permission screen can lift a role limit. Managers can hold every one.
+ */
+const CEILING: Partial<Record<Role, readonly Permission[]>> = {
+  // The person in the flat: the valve (and the zone's leak-detection mode), its schedules, its export.
+  [ROLES.end_user]: ['valves.control', 'schedules.manage', 'consumption.export'],
+  // The installer on an assigned site: the pairing steps, autotests and maintenance mode.
+  [ROLES.plumber]: ['flowboxes.pair', 'valves.control'],
+};
+
+/** The permissions a role may be granted (what a permission screen offers for it). */
+export function grantablePermissions(role: Role): readonly Permission[] {
+  return CEILING[role] ?? PERMISSIONS;
+}
 
 /** What each role may do by default; site managers do not manage sites or other managers. */
 export function defaultPermissions(role: Role): PermissionSet {
@@ -35,6 +53,10 @@ export function defaultPermissions(role: Role): PermissionSet {
       'managers.manage': 'denied',
       'subscriptions.manage': 'denied',
     };
+  // An end user acts on its valve, schedules and leak detection only when its zone's manager grants it.
+  if (role === ROLES.end_user) return { ...ALL_DENIED, 'consumption.export': 'authorised' };
+  if (role === ROLES.plumber)
+    return { ...ALL_DENIED, 'flowboxes.pair': 'authorised', 'valves.control': 'authorised' };
   return { ...ALL_AUTHORISED };
 }
 
@@ -43,5 +65,9 @@ export function effectivePermissions(
   role: Role,
   stored: Partial<PermissionSet> | null | undefined,
 ): PermissionSet {
-  return { ...defaultPermissions(role), ...(stored ?? {}) };
+  const merged = { ...defaultPermissions(role), ...(stored ?? {}) };
+  const ceiling = CEILING[role];
+  if (!ceiling) return merged;
+  for (const permission of PERMISSIONS) if (!ceiling.includes(permission)) merged[permission] = 'denied';
+  return merged;
 }

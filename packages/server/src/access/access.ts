@@ -1,6 +1,8 @@
 import {
   ROLES,
   effectivePermissions,
+  isManagerRole,
+  type FlowboxCommandName,
   type Language,
   type Permission,
   type PermissionSet,
@@ -18,7 +20,10 @@ export type Actor = {
   name: string;
   role: Role;
   customerId: string | null;
+  /** A site manager's or a plumber's sites (spec §3 site_id); empty for the others. */
   siteIds: string[];
+  /** An end user's zones (user_zones); empty for the others. */
+  zoneIds: string[];
   language: Language;
   permissions: PermissionSet;
   sessionId: string;
@@ -36,6 +41,7 @@ export function makeActor(
   },
   siteIds: string[],
   sessionId: string,
+  zoneIds: string[] = [],
 ): Actor {
   return {
     id: row.id,
@@ -43,6 +49,7 @@ export function makeActor(
     role: row.role,
     customerId: row.customerId,
     siteIds,
+    zoneIds,
     language: row.language,
     permissions: effectivePermissions(row.role, row.permissions),
     sessionId,
@@ -67,13 +74,38 @@ export function isProvider(actor: Actor): boolean {
   return actor.role === ROLES.flovea_manager;
 }
 
-/** Reading a customer's records: provider managers, and that customer's own managers. */
+/** The three manager families (spec §2); end users and plumbers are not managers. */
+export function isManager(actor: Actor): boolean {
+  return isManagerRole(actor.role);
+}
+
+/** What only managers do, whatever the permissions (docs/permissions.md "End users and plumbers"). */
+export function requireManager(actor: Actor): void {
+  if (!isManager(actor)) throw forbidden();
+}
+
+/**
+ * Reading a customer's records: provider managers, and that customer's own managers. End users and
+ * plumbers never read at customer level (docs/permissions.md): their lists go through their zones
+ * or sites (`siteFilterFor`, `zoneFilterFor`).
+ */
 export function canReadCustomer(actor: Actor, customerId: string): boolean {
-  return actor.role === ROLES.flovea_manager || actor.customerId === customerId;
+  if (actor.role === ROLES.flovea_manager) return true;
+  return isManager(actor) && actor.customerId === customerId;
 }
 
 export function requireCustomerRead(actor: Actor, customerId: string): void {
   if (!canReadCustomer(actor, customerId)) throw forbidden();
+}
+
+/**
+ * Listing inside a customer what is then filtered to the actor's own places (its sites, its
+ * zones): the customer's readers, plus its plumbers and end users, who get only theirs.
+ */
+export function requireCustomerList(actor: Actor, customerId: string): void {
+  if (canReadCustomer(actor, customerId)) return;
+  if (!isManager(actor) && actor.customerId === customerId) return;
+  throw forbidden();
 }
 
 /** Managing inside a customer (sites, managers): provider managers, and that customer's customer managers. */
@@ -84,10 +116,14 @@ export function requireCustomerManage(actor: Actor, customerId: string, permissi
   throw forbidden();
 }
 
-/** Reading one site: the customer's managers, or a site manager to whom the site is assigned. */
+/**
+ * Reading one site: the customer's managers, or a site manager or plumber to whom the site is
+ * assigned. An end user reads no site as a whole, only its zones (`canReadZone`).
+ */
 export function canReadSite(actor: Actor, customerId: string, siteId: string): boolean {
-  if (actor.role === ROLES.site_manager)
+  if (actor.role === ROLES.site_manager || actor.role === ROLES.plumber)
     return actor.customerId === customerId && actor.siteIds.includes(siteId);
+  if (actor.role === ROLES.end_user) return false;
   return canReadCustomer(actor, customerId);
 }
 
@@ -96,11 +132,77 @@ export function requireSiteRead(actor: Actor, customerId: string, siteId: string
 }
 
 /**
+ * Reading a site's records that are managers' business (its activity log, its billing): the
+ * site's readers but plumbers, who see the site's devices and alerts only.
+ */
+export function requireSiteManagerRead(actor: Actor, customerId: string, siteId: string): void {
+  requireManager(actor);
+  requireSiteRead(actor, customerId, siteId);
+}
+
+type ZoneRef = { customerId: string; siteId: string; zoneId: string };
+
+/** Reading one zone: whoever reads its site, and an end user bound to it (user_zones). */
+export function canReadZone(actor: Actor, zone: ZoneRef): boolean {
+  if (actor.role === ROLES.end_user)
+    return actor.customerId === zone.customerId && actor.zoneIds.includes(zone.zoneId);
+  return canReadSite(actor, zone.customerId, zone.siteId);
+}
+
+export function requireZoneRead(actor: Actor, zone: ZoneRef): void {
+  if (!canReadZone(actor, zone)) throw forbidden();
+}
+
+/** Acting inside one zone (its valve, its schedules): reading it, and the permission. */
+export function requireZoneManage(actor: Actor, zone: ZoneRef, permission: Permission): void {
+  if (!canReadZone(actor, zone)) throw forbidden();
+  requirePermission(actor, permission);
+}
+
+/** Consumption and costs: managers, and end users (their zones); a plumber sees devices, not bills. */
+export function readsConsumption(actor: Actor): boolean {
+  return actor.role !== ROLES.plumber;
+}
+
+/** Reading a zone's consumption: reading the zone, and reading consumption at all. */
+export function requireConsumptionRead(actor: Actor, zone: ZoneRef): void {
+  if (!readsConsumption(actor)) throw forbidden();
+  requireZoneRead(actor, zone);
+}
+
+/**
+ * The commands each non-manager role may send (with `valves.control`, docs/permissions.md): an end
+ * user its valve and leak detection; a plumber maintenance mode and autotests. Managers send all.
+ */
+const COMMANDS_OF: Partial<Record<Role, readonly FlowboxCommandName[]>> = {
+  [ROLES.end_user]: ['valve_open', 'valve_close', 'leak_detection_on', 'leak_detection_off'],
+  [ROLES.plumber]: ['maintenance_on', 'maintenance_off', 'autotest'],
+};
+
+export function requireCommand(actor: Actor, zone: ZoneRef, name: FlowboxCommandName): void {
+  requireZoneManage(actor, zone, 'valves.control');
+  const allowed = COMMANDS_OF[actor.role];
+  if (allowed && !allowed.includes(name)) throw forbidden();
+}
+
+/** The zone modes each non-manager role may switch (a zone update with those fields only). */
+const ZONE_MODES_OF: Partial<Record<Role, readonly string[]>> = {
+  [ROLES.end_user]: ['leak_detection_mode'],
+  [ROLES.plumber]: ['maintenance_mode'],
+};
+
+/** The zone modes an actor who is not a manager may switch; undefined for managers. */
+export function zoneModesOf(actor: Actor): readonly string[] | undefined {
+  return ZONE_MODES_OF[actor.role];
+}
+
+/**
  * Reading what spans a place that may be wider than a site (a firmware rollout): the whole fleet
  * (no customer) is the provider's; a whole customer is its customer managers' too; a site is read
- * as any site is.
+ * as any site is, by managers (firmware is no plumber's or end user's business).
  */
 export function canReadPlace(actor: Actor, customerId: string | null, siteId: string | null): boolean {
+  if (!isManager(actor)) return false;
   if (customerId === null) return actor.role === ROLES.flovea_manager;
   if (siteId === null) return actor.role !== ROLES.site_manager && canReadCustomer(actor, customerId);
   return canReadSite(actor, customerId, siteId);
@@ -119,7 +221,8 @@ export function requirePlaceManage(
 
 /**
  * Managing what lies inside one site (buildings, floors, zones, water points): provider managers,
- * the customer's managers, and a site manager on its own sites; each needs the permission.
+ * the customer's managers, and a site manager on its own sites; each needs the permission. A
+ * plumber passes only for what its permissions allow (the pairing steps).
  */
 export function requireSiteManage(
   actor: Actor,
@@ -131,7 +234,54 @@ export function requireSiteManage(
   requirePermission(actor, permission);
 }
 
-/** The sites an actor sees inside a customer: all of them, or (site manager) only its own. */
+/** The sites an actor sees inside a customer: all of them, or only its own (site manager, plumber; none for an end user). */
 export function siteFilterFor(actor: Actor): string[] | 'all' {
-  return actor.role === ROLES.site_manager ? actor.siteIds : 'all';
+  if (actor.role === ROLES.site_manager || actor.role === ROLES.plumber) return actor.siteIds;
+  if (actor.role === ROLES.end_user) return [];
+  return 'all';
+}
+
+/** The zones an actor sees: an end user its own; everyone else what its sites allow. */
+export function zoneFilterFor(actor: Actor): string[] | 'all' {
+  return actor.role === ROLES.end_user ? actor.zoneIds : 'all';
+}
+
+/*
+ * The plumber directory and the maps (docs/maps.md). The managers' roles only: a customer's
+ * entries are read by its managers (site managers included) and managed by its customer managers
+ * and the provider managers ('sites.manage'); the provider's shared entries (no customer) are read
+ * by every manager and managed by the provider managers.
+ */
+export function canReadPlumbersOf(actor: Actor, customerId: string | null): boolean {
+  if (!isManager(actor)) return false;
+  return customerId === null || canReadCustomer(actor, customerId);
+}
+
+export function requirePlumbersManage(actor: Actor, customerId: string | null): void {
+  if (customerId !== null) return requireCustomerManage(actor, customerId, 'sites.manage');
+  requireRole(actor, ROLES.flovea_manager);
+  requirePermission(actor, 'sites.manage');
+}
+
+/**
+ * Whom an actor sees on the people screen (`/v1/users/list`, issue 18): a provider manager
+ * everyone; a customer manager its customer's people; a site manager the site managers, end users
+ * and plumbers of its own sites (and of their zones); end users and plumbers no one (403).
+ */
+export type PeopleScope =
+  | { kind: 'all' }
+  | { kind: 'customer'; customerId: string }
+  | { kind: 'sites'; customerId: string; siteIds: string[]; roles: Role[] };
+
+export function peopleScopeFor(actor: Actor): PeopleScope {
+  requireManager(actor);
+  if (actor.role === ROLES.flovea_manager) return { kind: 'all' };
+  if (!actor.customerId) throw forbidden();
+  if (actor.role === ROLES.customer_manager) return { kind: 'customer', customerId: actor.customerId };
+  return {
+    kind: 'sites',
+    customerId: actor.customerId,
+    siteIds: actor.siteIds,
+    roles: [ROLES.site_manager, ROLES.end_user, ROLES.plumber],
+  };
 }

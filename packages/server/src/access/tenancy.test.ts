@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   alertCategorySettings,
   alerts,
+  plumbers,
+  claimCodes,
   buildings,
   customers,
   deviceCommands,
@@ -21,12 +23,14 @@ import {
   pricingPlanRanges,
   pricingPlans,
   pricingPlanVersions,
+  registrations,
   scheduleRuns,
   schedules,
   sites,
   users,
   userSites,
   userTokens,
+  userZones,
   waterPoints,
   zoneAutomation,
   zones,
@@ -54,16 +58,22 @@ import { insertImage } from '../firmware/testing.ts';
  * recovery" and writes nothing.
  */
 
-type ActorName = 'provider' | 'cmA' | 'smA' | 'cmB' | 'smB' | 'anonymous';
-const ACTORS: ActorName[] = ['provider', 'cmA', 'smA', 'cmB', 'smB', 'anonymous'];
+type ActorName = 'provider' | 'cmA' | 'smA' | 'cmB' | 'smB' | 'euA' | 'plA' | 'anonymous';
+const ACTORS: ActorName[] = ['provider', 'cmA', 'smA', 'cmB', 'smB', 'euA', 'plA', 'anonymous'];
 const LABEL: Record<ActorName, string> = {
   provider: 'a provider manager',
   cmA: 'a customer manager of A',
   smA: 'a site manager of A (site a1)',
   cmB: 'a customer manager of B',
   smB: 'a site manager of B',
+  euA: 'an end user of the target zone of site a1',
+  plA: 'a plumber of A (site a1)',
   anonymous: 'someone not signed in',
 };
+/** Managers, whose expected answer every row states. */
+type Manager = 'provider' | 'cmA' | 'smA' | 'cmB' | 'smB';
+/** End users and plumbers (docs/permissions.md): refused unless a row says otherwise (deny by default). */
+type Person = 'euA' | 'plA';
 
 type Call = {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -75,7 +85,7 @@ type Row = {
   action: string;
   /** Builds the call for one actor; deletions get a fresh target, so each actor tries on its own. */
   call: (actor: ActorName) => Call | Promise<Call>;
-  expected: Record<Exclude<ActorName, 'anonymous'>, number>;
+  expected: Record<Manager, number> & Partial<Record<Person, number>>;
   /** The actors whose 403 is not the tenant refusal but this error (a basic zone's premium details). */
   refusedWith?: Partial<Record<Exclude<ActorName, 'anonymous'>, string>>;
 };
@@ -85,6 +95,7 @@ let w: World;
 const clients = {} as Record<ActorName, ApiClient>;
 /** More targets: a second customer manager of A and of B, a site manager of a2 and of b2, a second provider. */
 const more = { cmA2: '', smA2: '', cmB2: '', smB2: '', provider2: '' };
+let endUserId = '';
 
 beforeAll(async () => {
   // Every actor signs in once, and the matrix can outlast the 15-minute token life on a loaded machine.
@@ -122,18 +133,41 @@ beforeAll(async () => {
     smB2: smB2.id,
     provider2: provider2.id,
   });
+  // docs/permissions.md: an end user (of the target zone of a1, below), a plumber assigned to site a1.
+  const [endUser] = await Promise.all([
+    createUser(t.db, {
+      email: 'eu.a@test.io',
+      role: ROLES.end_user,
+      customerId: w.customers.a.id,
+      firstname: 'Eve',
+      lastname: 'Enduser',
+    }),
+    createUser(t.db, {
+      email: 'pl.a@test.io',
+      role: ROLES.plumber,
+      customerId: w.customers.a.id,
+      siteIds: [w.sites.a1.id],
+      firstname: 'Paul',
+      lastname: 'Plumber',
+    }),
+  ]);
+  endUserId = endUser.id;
   const loginEmail: Record<Exclude<ActorName, 'anonymous'>, string> = {
     provider: 'provider@test.io',
     cmA: 'cm.a@test.io',
     smA: 'sm.a@test.io',
     cmB: 'cm.b@test.io',
     smB: 'sm.b@test.io',
+    euA: 'eu.a@test.io',
+    plA: 'pl.a@test.io',
   };
   for (const [actor, email] of Object.entries(loginEmail))
     clients[actor as ActorName] = await loginAs(t.app, email);
   clients.anonymous = new ApiClient(t.app);
   for (const site of ['a1', 'a2'] as const) targets[site] = await hierarchyIn(w.sites[site].id);
   targets.b1 = await hierarchyIn(w.sites.b1.id);
+  // docs/permissions.md: the end user is bound to the target zone of a1 once it exists.
+  await t.db.insert(userZones).values({ userId: endUserId, zoneId: targets.a1.zone });
   await createFlowboxTargets();
   const logo = imageUpload();
   await clients.provider.request('PUT', `${A()}/logo`, logo.body, logo.headers);
@@ -240,6 +274,11 @@ const allowProviderOnly = { provider: 200, cmA: 403, smA: 403, cmB: 403, smB: 40
 const readCustomerA = { provider: 200, cmA: 200, smA: 403, cmB: 403, smB: 403 };
 const readSiteA1 = { provider: 200, cmA: 200, smA: 200, cmB: 403, smB: 403 };
 const manageInA = { provider: 200, cmA: 200, smA: 403, cmB: 403, smB: 403 };
+/** Customer A's records any of its managers reads, site managers included. */
+const readInA = { provider: 200, cmA: 200, smA: 200, cmB: 403, smB: 403 };
+/** On site a1, the given end user or plumber is answered as the site manager of a1 is. */
+const also = (base: Row['expected'], site: 'a1' | 'a2', ...who: Person[]): Row['expected'] =>
+  site === 'a1' ? { ...base, ...Object.fromEntries(who.map((p) => [p, base.smA])) } : base;
 const withStatus = (base: Row['expected'], from: number, to: number): Row['expected'] =>
   Object.fromEntries(Object.entries(base).map(([k, v]) => [k, v === from ? to : v])) as Row['expected'];
 /** spec §6: who may read the zone is refused for want of premium, the others as for any zone of A. */
@@ -257,7 +296,7 @@ const ROWS: Row[] = [
   {
     action: 'read its own profile',
     call: () => ({ method: 'GET', url: '/v1/users/me' }),
-    expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200 },
+    expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200, euA: 200, plA: 200 },
   },
   {
     action: 'change its password given a wrong current one',
@@ -266,7 +305,7 @@ const ROWS: Row[] = [
       url: '/v1/users/update_password',
       body: { current_password: 'not-my-password-1', password: 'new-password-2' },
     }),
-    expected: { provider: 400, cmA: 400, smA: 400, cmB: 400, smB: 400 },
+    expected: { provider: 400, cmA: 400, smA: 400, cmB: 400, smB: 400, euA: 400, plA: 400 },
   },
   {
     action: 'read the email outbox',
@@ -349,12 +388,12 @@ const ROWS: Row[] = [
   {
     action: 'list the sites of A',
     call: () => ({ method: 'GET', url: `${A()}/sites/list` }),
-    expected: readSiteA1,
+    expected: { ...readSiteA1, euA: 200, plA: 200 },
   },
   {
     action: 'read site a1',
     call: () => ({ method: 'GET', url: `${A()}/sites/${w.sites.a1.id}/info` }),
-    expected: readSiteA1,
+    expected: { ...readSiteA1, plA: 200 },
   },
   {
     action: 'read site a2',
@@ -525,6 +564,17 @@ const ROWS: Row[] = [
 
   // Provider managers
   {
+    // The people screen (issue 18): each manager gets its own scope; end users and plumbers none.
+    action: 'list the people (each gets what it may see)',
+    call: () => ({ method: 'GET', url: '/v1/users/list?limit=200' }),
+    expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200, euA: 403, plA: 403 },
+  },
+  {
+    action: 'list the plumbers among the people',
+    call: () => ({ method: 'GET', url: '/v1/users/list?role=plumber&search=a' }),
+    expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200, euA: 403, plA: 403 },
+  },
+  {
     action: 'list the provider managers',
     call: () => ({ method: 'GET', url: '/v1/flovea_managers/list' }),
     expected: allowProviderOnly,
@@ -589,7 +639,7 @@ const ROWS: Row[] = [
   {
     action: 'list the alerts (each gets what it may see)',
     call: () => ({ method: 'GET', url: '/v1/alerts/list' }),
-    expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200 },
+    expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200, euA: 200, plA: 200 },
   },
   {
     // A site manager may name its own customer: it gets its own sites' alerts in it.
@@ -598,14 +648,45 @@ const ROWS: Row[] = [
     expected: readSiteA1,
   },
   {
+    action: 'list the fleet (each gets what it may see)',
+    call: () => ({ method: 'GET', url: '/v1/fleet/list?offline=true&sort=open_alerts&dir=desc' }),
+    expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200 },
+  },
+  {
+    // A site manager may name its own customer: it gets its own sites' flowboxes in it.
+    action: "list customer A's fleet",
+    call: () => ({ method: 'GET', url: `/v1/fleet/list?customer_id=${w.customers.a.id}` }),
+    expected: readSiteA1,
+  },
+  {
+    action: "list the fleet of A's site a1",
+    call: () => ({ method: 'GET', url: `/v1/fleet/list?site_id=${w.sites.a1.id}` }),
+    expected: readSiteA1,
+  },
+  {
+    action: "list the fleet of A's site a2",
+    call: () => ({ method: 'GET', url: `/v1/fleet/list?site_id=${w.sites.a2.id}` }),
+    expected: readCustomerA,
+  },
+  {
+    action: 'export the fleet as CSV (each gets what it may see)',
+    call: () => ({ method: 'GET', url: '/v1/fleet/export.csv' }),
+    expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200 },
+  },
+  {
+    action: "export customer A's fleet as CSV",
+    call: () => ({ method: 'GET', url: `/v1/fleet/export.csv?customer_id=${w.customers.a.id}` }),
+    expected: readSiteA1,
+  },
+  {
     action: 'count the open alerts (each counts what it may see)',
     call: () => ({ method: 'GET', url: '/v1/alerts/count' }),
-    expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200 },
+    expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200, euA: 200, plA: 200 },
   },
   {
     action: 'read the alert category settings',
     call: () => ({ method: 'GET', url: '/v1/alerts/settings/list' }),
-    expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200 },
+    expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200, euA: 200, plA: 200 },
   },
   {
     // spec §3 alert settings are the whole service's: provider managers only.
@@ -626,7 +707,7 @@ const ROWS: Row[] = [
   {
     action: "read today's dashboard figures (each gets what it may see)",
     call: () => ({ method: 'GET', url: '/v1/dashboard/today' }),
-    expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200 },
+    expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200, euA: 200, plA: 200 },
   },
 
   // Pricing plans and subscriptions (docs/billing.md)
@@ -703,7 +784,7 @@ const ROWS: Row[] = [
   {
     action: "list the zones of customer A's sites (a site manager gets its own sites' only)",
     call: () => ({ method: 'GET', url: `${A()}/zones/list` }),
-    expected: readSiteA1,
+    expected: { ...readSiteA1, euA: 200, plA: 200 },
   },
   {
     action: 'list the zones of site a2 of customer A',
@@ -718,12 +799,12 @@ const ROWS: Row[] = [
       {
         action: `list the flowboxes of a zone on site ${site}`,
         call: () => ({ method: 'GET', url: `${zonePath(site)}/flowboxes/list` }),
-        expected: read,
+        expected: also(read, site, 'euA', 'plA'),
       },
       {
         action: `read a flowbox on site ${site}`,
         call: () => ({ method: 'GET', url: `${flowboxTargets[site].path}/info` }),
-        expected: read,
+        expected: also(read, site, 'euA', 'plA'),
       },
       {
         action: `prepare a pairing in a subscribed zone on site ${site}`,
@@ -732,17 +813,17 @@ const ROWS: Row[] = [
           url: `${await subscribedZone(site)}/flowboxes/pair`,
           body: { serial: `TEN-${++sequence}`, factory_secret: 'f'.repeat(43) },
         }),
-        expected: withStatus(manage, 200, 201),
+        expected: also(withStatus(manage, 200, 201), site, 'plA'),
       },
       {
         action: `validate the pairing of a flowbox on site ${site}`,
         call: async () => ({ method: 'POST', url: `${(await flowboxIn(site, 'pending')).path}/validate` }),
-        expected: manage,
+        expected: also(manage, site, 'plA'),
       },
       {
         action: `refuse the pairing of a flowbox on site ${site}`,
         call: async () => ({ method: 'POST', url: `${(await flowboxIn(site, 'pending')).path}/refuse` }),
-        expected: withStatus(manage, 200, 204),
+        expected: also(withStatus(manage, 200, 204), site, 'plA'),
       },
       {
         action: `unpair a flowbox on site ${site}`,
@@ -768,9 +849,19 @@ const ROWS: Row[] = [
         expected: withStatus(manage, 200, 202),
       },
       {
+        // docs/permissions.md: a plumber runs autotests (and maintenance); an end user never does.
+        action: `run the autotest of a flowbox on site ${site}`,
+        call: async () => ({
+          method: 'POST',
+          url: `${(await flowboxIn(site, 'ready')).path}/commands/send`,
+          body: { name: 'autotest' },
+        }),
+        expected: also(withStatus(manage, 200, 202), site, 'plA'),
+      },
+      {
         action: `list the commands of a flowbox on site ${site}`,
         call: () => ({ method: 'GET', url: `${flowboxTargets[site].path}/commands/list` }),
-        expected: read,
+        expected: also(read, site, 'euA', 'plA'),
       },
       {
         action: `read a command of a flowbox on site ${site}`,
@@ -778,14 +869,14 @@ const ROWS: Row[] = [
           method: 'GET',
           url: `${flowboxTargets[site].path}/commands/${flowboxTargets[site].command}/info`,
         }),
-        expected: read,
+        expected: also(read, site, 'euA', 'plA'),
       },
     ];
   }),
   {
     action: 'get a ticket for the live channel (each receives what it may read)',
     call: () => ({ method: 'POST', url: '/v1/live/ticket' }),
-    expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200 },
+    expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200, euA: 200, plA: 200 },
   },
   {
     action: 'read the device messaging counters',
@@ -806,6 +897,23 @@ const ROWS: Row[] = [
     },
     expected: { provider: 200, cmA: 200, smA: 200, cmB: 403, smB: 403 },
   },
+  ...peopleRows('a1'),
+  ...peopleRows('a2'),
+  {
+    action: "list customer A's registrations (a site manager gets its own sites' only)",
+    call: () => ({ method: 'GET', url: `${A()}/registrations/list` }),
+    expected: readSiteA1,
+  },
+  {
+    action: "list customer A's end users (a site manager gets its own sites' only)",
+    call: () => ({ method: 'GET', url: `${A()}/end_users/list` }),
+    expected: readSiteA1,
+  },
+  {
+    action: "list customer A's plumbers (a site manager gets its own sites' only)",
+    call: () => ({ method: 'GET', url: `${A()}/plumbers/list` }),
+    expected: readSiteA1,
+  },
   ...(['a1', 'a2'] as const).flatMap((site): Row[] => [
     {
       action: `upload the plan of site ${site}`,
@@ -818,10 +926,93 @@ const ROWS: Row[] = [
         const [row] = await t.db.select().from(buildings).where(eq(buildings.id, targets[site].building));
         return { method: 'GET', url: row!.picture! };
       },
-      expected: site === 'a1' ? readSiteA1 : readCustomerA,
+      expected: also(site === 'a1' ? readSiteA1 : readCustomerA, site, 'plA'),
     },
   ]),
+  // Issue 18: the plumber directory (customer A's entries and the provider's shared ones), the maps.
+  {
+    action: 'list the plumbers it sees',
+    call: () => ({ method: 'GET', url: '/v1/plumbers/list' }),
+    expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200 },
+  },
+  {
+    action: 'list the plumbers customer A sees',
+    call: () => ({ method: 'GET', url: `/v1/plumbers/list?customer_id=${w.customers.a.id}` }),
+    expected: readInA,
+  },
+  {
+    action: 'create a plumber of customer A',
+    call: () => ({
+      method: 'POST',
+      url: '/v1/plumbers/create',
+      body: { company: 'Matrix plumbing', customer_id: w.customers.a.id },
+    }),
+    expected: withStatus(manageInA, 200, 201),
+  },
+  {
+    action: 'create a plumber shared with every customer',
+    call: () => ({ method: 'POST', url: '/v1/plumbers/create', body: { company: 'Matrix shared' } }),
+    expected: withStatus(allowProviderOnly, 200, 201),
+  },
+  ...(['ofA', 'shared'] as const).flatMap((owner): Row[] => [
+    {
+      action: `read a plumber ${owner === 'ofA' ? 'of customer A' : 'shared by the provider'}`,
+      call: async () => ({ method: 'GET', url: `/v1/plumbers/${await plumberTarget(owner)}/info` }),
+      expected: owner === 'ofA' ? readInA : { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200 },
+    },
+    {
+      action: `update a plumber ${owner === 'ofA' ? 'of customer A' : 'shared by the provider'}`,
+      call: async () => ({
+        method: 'PUT',
+        url: `/v1/plumbers/${await plumberTarget(owner)}/update`,
+        body: { availability: 'Always' },
+      }),
+      expected: owner === 'ofA' ? manageInA : allowProviderOnly,
+    },
+    {
+      action: `delete a plumber ${owner === 'ofA' ? 'of customer A' : 'shared by the provider'}`,
+      call: async () => {
+        const id = await disposablePlumber(owner === 'ofA' ? w.customers.a.id : null);
+        return {
+          method: 'DELETE',
+          url: `/v1/plumbers/${id}/delete`,
+          body: { confirm_name: 'Disposable plumber' },
+        };
+      },
+      expected: withStatus(owner === 'ofA' ? manageInA : allowProviderOnly, 200, 204),
+    },
+  ]),
+  ...(['a1', 'a2'] as const).map((site): Row => ({
+    action: `read the nearest plumbers of site ${site}`,
+    call: () => ({ method: 'GET', url: `${A()}/sites/${w.sites[site].id}/plumbers/nearest` }),
+    expected: site === 'a1' ? readSiteA1 : readCustomerA,
+  })),
+  {
+    action: 'read the map settings',
+    call: () => ({ method: 'GET', url: '/v1/map/settings' }),
+    expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200 },
+  },
+  {
+    action: 'read the map of the sites it sees',
+    call: () => ({ method: 'GET', url: '/v1/map/sites' }),
+    expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200 },
+  },
+  {
+    action: "read the map of customer A's sites",
+    call: () => ({ method: 'GET', url: `/v1/map/sites?customer_id=${w.customers.a.id}` }),
+    expected: readInA,
+  },
 ];
+
+/** A directory entry to read and update: customer A's, or the provider's shared one. */
+const plumberTargets: Partial<Record<'ofA' | 'shared', Promise<string>>> = {};
+function plumberTarget(owner: 'ofA' | 'shared'): Promise<string> {
+  return (plumberTargets[owner] ??= disposablePlumber(owner === 'ofA' ? w.customers.a.id : null));
+}
+async function disposablePlumber(customerId: string | null): Promise<string> {
+  const [row] = await t.db.insert(plumbers).values({ customerId, company: 'Disposable plumber' }).returning();
+  return row!.id;
+}
 
 /** The path of the target zone of a site, or of another zone of its target building. */
 const zonePath = (site: 'a1' | 'a2' | 'b1', zoneId = targets[site].zone) => {
@@ -950,12 +1141,12 @@ function hierarchyRows(site: 'a1' | 'a2'): Row[] {
     {
       action: `list the buildings ${on}`,
       call: () => ({ method: 'GET', url: `${sitePath()}/buildings/list` }),
-      expected: read,
+      expected: also(read, site, 'plA'),
     },
     {
       action: `read a building ${on}`,
       call: () => ({ method: 'GET', url: `${building()}/info` }),
-      expected: read,
+      expected: also(read, site, 'plA'),
     },
     {
       action: `create a building ${on}`,
@@ -1000,7 +1191,7 @@ function hierarchyRows(site: 'a1' | 'a2'): Row[] {
     {
       action: `list the floors of a building ${on}`,
       call: () => ({ method: 'GET', url: `${building()}/floors/list` }),
-      expected: read,
+      expected: also(read, site, 'plA'),
     },
     {
       action: `add a floor to a building ${on}`,
@@ -1035,9 +1226,19 @@ function hierarchyRows(site: 'a1' | 'a2'): Row[] {
     {
       action: `list the zones of a building ${on}`,
       call: () => ({ method: 'GET', url: `${building()}/zones/list` }),
-      expected: read,
+      expected: also(read, site, 'plA'),
     },
-    { action: `read a zone ${on}`, call: () => ({ method: 'GET', url: `${zone()}/info` }), expected: read },
+    {
+      action: `read a zone ${on}`,
+      call: () => ({ method: 'GET', url: `${zone()}/info` }),
+      expected: also(read, site, 'euA', 'plA'),
+    },
+    {
+      // docs/permissions.md: a plumber switches maintenance mode, and nothing else of the zone.
+      action: `put a zone in maintenance mode ${on}`,
+      call: () => ({ method: 'PUT', url: `${zone()}/update`, body: { maintenance_mode: false } }),
+      expected: also(manage, site, 'plA'),
+    },
     {
       action: `create a zone ${on}`,
       call: () => ({ method: 'POST', url: `${building()}/zones/create`, body: zoneBody() }),
@@ -1072,7 +1273,7 @@ function hierarchyRows(site: 'a1' | 'a2'): Row[] {
     {
       action: `list the water points of a zone ${on}`,
       call: () => ({ method: 'GET', url: `${zone()}/water_points/list` }),
-      expected: read,
+      expected: also(read, site, 'euA', 'plA'),
     },
     {
       action: `add a water point to a zone ${on}`,
@@ -1173,12 +1374,12 @@ function scheduleRows(site: 'a1' | 'a2'): Row[] {
     {
       action: `list the scheduled closings of a zone ${on}`,
       call: async () => ({ method: 'GET', url: `${(await zone()).path}/schedules/list` }),
-      expected: read,
+      expected: also(read, site, 'plA'),
     },
     {
       action: `read the next scheduled closings of a zone ${on}`,
       call: async () => ({ method: 'GET', url: `${(await zone()).path}/schedules/occurrences` }),
-      expected: read,
+      expected: also(read, site, 'plA'),
     },
     {
       action: `read a scheduled closing ${on}`,
@@ -1186,7 +1387,7 @@ function scheduleRows(site: 'a1' | 'a2'): Row[] {
         const z = await zone();
         return { method: 'GET', url: `${z.path}/schedules/${z.schedule}/info` };
       },
-      expected: read,
+      expected: also(read, site, 'plA'),
     },
     {
       action: `create a scheduled closing ${on}`,
@@ -1238,7 +1439,7 @@ function automationRows(site: 'a1' | 'a2'): Row[] {
     {
       action: `read the automatic closing ${on}`,
       call: () => ({ method: 'GET', url: `${zonePath(site)}/automation/info` }),
-      expected: read,
+      expected: also(read, site, 'euA', 'plA'),
     },
     {
       action: `save the automatic-closing margins ${on}`,
@@ -1280,22 +1481,22 @@ function alertRows(site: 'a1' | 'a2'): Row[] {
     {
       action: `list the alerts of the site ${on}`,
       call: () => ({ method: 'GET', url: `/v1/alerts/list?site_id=${w.sites[site].id}` }),
-      expected: read,
+      expected: also(read, site, 'plA'),
     },
     {
       action: `list the alerts of a building ${on}`,
       call: () => ({ method: 'GET', url: `/v1/alerts/list?building_id=${targets[site].building}` }),
-      expected: read,
+      expected: also(read, site, 'plA'),
     },
     {
       action: `list the alerts of a zone ${on}`,
       call: () => ({ method: 'GET', url: `/v1/alerts/list?zone_id=${targets[site].zone}&state=resolved` }),
-      expected: read,
+      expected: also(read, site, 'euA', 'plA'),
     },
     {
       action: `read an alert ${on}`,
       call: async () => ({ method: 'GET', url: `/v1/alerts/${await alertIn(site, 'open')}/info` }),
-      expected: read,
+      expected: also(read, site, 'euA', 'plA'),
     },
     ...(
       [
@@ -1369,6 +1570,11 @@ function firmwareRows(site: 'a1' | 'a2'): Row[] {
       call: async () => ({ method: 'GET', url: `/v1/firmware/rollouts/${await rollout()}/devices` }),
       expected: read,
     },
+    {
+      action: `read a firmware rollout's states over time ${on}`,
+      call: async () => ({ method: 'GET', url: `/v1/firmware/rollouts/${await rollout()}/timeline` }),
+      expected: read,
+    },
     ...(['pause', 'cancel'] as const).map((action): Row => ({
       action: `${action} a firmware rollout ${on}`,
       call: async () => ({ method: 'POST', url: `/v1/firmware/rollouts/${await rollout()}/${action}` }),
@@ -1415,6 +1621,9 @@ async function databaseState(): Promise<unknown[][]> {
       sites,
       users,
       userSites,
+      userZones,
+      claimCodes,
+      registrations,
       emails,
       userTokens,
       buildings,
@@ -1438,13 +1647,14 @@ async function databaseState(): Promise<unknown[][]> {
       firmwareImages,
       firmwareImageCustomers,
       files,
+      plumbers,
     ].map(dump),
   );
 }
 
 const cases = ROWS.flatMap((row) =>
   ACTORS.map((actor) => {
-    const status = actor === 'anonymous' ? 401 : row.expected[actor];
+    const status = actor === 'anonymous' ? 401 : (row.expected[actor] ?? 403);
     const code = actor === 'anonymous' ? undefined : row.refusedWith?.[actor];
     const verdict =
       status < 300
@@ -1482,6 +1692,73 @@ describe('tenant isolation on targets of customer A', () => {
       if (isRefusedWrite) expect(await databaseState()).toEqual(before);
     });
   }
+});
+
+describe('an end user and the zone next door (docs/permissions.md)', () => {
+  /** A zone in the same building as the end user's, with what an end user would read of its own. */
+  let next = '';
+  beforeAll(async () => {
+    const [zone] = await t.db
+      .insert(zones)
+      .values({ ...zoneRow(), buildingId: targets.a1.building, name: 'Zone next door' })
+      .returning();
+    next = zonePath('a1', zone!.id);
+    nextZoneId = zone!.id;
+  });
+  let nextZoneId = '';
+  const calls: [string, () => Call][] = [
+    ['read the zone', () => ({ method: 'GET', url: `${next}/info` })],
+    ['list its flowboxes', () => ({ method: 'GET', url: `${next}/flowboxes/list` })],
+    ['list its water points', () => ({ method: 'GET', url: `${next}/water_points/list` })],
+    ['read its consumption', () => ({ method: 'GET', url: `${next}/consumption?window=day` })],
+    ['read its automatic closing', () => ({ method: 'GET', url: `${next}/automation/info` })],
+    ['list its scheduled closings', () => ({ method: 'GET', url: `${next}/schedules/list` })],
+    ['list its alerts', () => ({ method: 'GET', url: `/v1/alerts/list?zone_id=${nextZoneId}` })],
+    [
+      'switch its leak detection',
+      () => ({ method: 'PUT', url: `${next}/update`, body: { leak_detection_mode: true } }),
+    ],
+  ];
+  for (const [what, call] of calls)
+    it(`an end user cannot ${what} (403), its neighbour's`, async () => {
+      const { method, url, body } = call();
+      const res = await clients.euA.request(method, url, body);
+      expect(res.statusCode, res.body).toBe(403);
+      expect(res.json().code).toBe('errors.forbidden');
+    });
+
+  it('lists only its own zone in the directory, and names no site', async () => {
+    const res = await clients.euA.request('GET', `${A()}/zones/list`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().items.map((z: { id: string }) => z.id)).toEqual([targets.a1.zone]);
+    expect((await clients.euA.request('GET', `${A()}/sites/list`)).json().items).toEqual([]);
+  });
+
+  it("sees only its own zone's alerts in the lists and counts", async () => {
+    await t.db.transaction((tx) =>
+      t.services.alerts.raise(tx, {
+        category: 'flowbox_dysfunction',
+        zoneId: nextZoneId,
+        cause: 'next-door',
+        details: {},
+      }),
+    );
+    const res = await clients.euA.request('GET', '/v1/alerts/list?state=active&limit=100');
+    expect(res.statusCode).toBe(200);
+    const zonesSeen = new Set(res.json().items.map((a: { zone_id: string }) => a.zone_id));
+    expect([...zonesSeen].filter((z) => z !== targets.a1.zone)).toEqual([]);
+  });
+});
+
+describe('a plumber outside its sites (docs/permissions.md)', () => {
+  it('lists only its own sites and zones', async () => {
+    const sitesRes = await clients.plA.request('GET', `${A()}/sites/list`);
+    expect(sitesRes.json().items.map((x: { id: string }) => x.id)).toEqual([w.sites.a1.id]);
+    const zonesRes = await clients.plA.request('GET', `${A()}/zones/list?limit=100`);
+    expect(new Set(zonesRes.json().items.map((z: { site_id: string }) => z.site_id))).toEqual(
+      new Set([w.sites.a1.id]),
+    );
+  });
 });
 
 describe('a target under the wrong customer', () => {
@@ -1700,6 +1977,25 @@ describe('a target under the wrong customer', () => {
     const missingZone = await clients.smB.get(`/v1/alerts/list?zone_id=${ghost}`);
     expect([realZone.statusCode, missingZone.statusCode]).toEqual([403, 403]);
     expect(missingZone.json()).toEqual(realZone.json());
+    const realSite = await clients.smB.get(`/v1/fleet/list?site_id=${w.sites.a1.id}`);
+    const missingSite = await clients.smB.get(`/v1/fleet/list?site_id=${ghost}`);
+    expect([realSite.statusCode, missingSite.statusCode]).toEqual([403, 403]);
+    expect(missingSite.json()).toEqual(realSite.json());
+  });
+
+  it("lists and exports no flowbox of A in the fleet of B's managers, nor of site a2 to a1's", async () => {
+    const serialsOf = async (client: ApiClient) =>
+      (await client.get('/v1/fleet/list?limit=200')).json<{
+        items: { customer_id: string; site_id: string }[];
+      }>().items;
+    for (const actor of ['cmB', 'smB'] as const) {
+      expect((await serialsOf(clients[actor])).filter((r) => r.customer_id === w.customers.a.id)).toEqual([]);
+      expect((await clients[actor].get('/v1/fleet/export.csv')).body).not.toContain('A site');
+    }
+    const a1 = await serialsOf(clients.smA);
+    expect(a1.length).toBeGreaterThan(0);
+    expect(a1.filter((r) => r.site_id !== w.sites.a1.id)).toEqual([]);
+    expect((await serialsOf(clients.cmA)).some((r) => r.site_id === w.sites.a2.id)).toBe(true);
   });
 });
 
@@ -1714,7 +2010,7 @@ function consumptionRows(site: 'a1' | 'a2'): Row[] {
     ...(['day', 'week', 'month', 'year'] as const).map((window): Row => ({
       action: `read a zone's ${window} consumption ${on}`,
       call: () => ({ method: 'GET', url: `${zone()}/consumption?window=${window}` }),
-      expected: read,
+      expected: also(read, site, 'euA'),
     })),
     {
       action: `read a building's consumption ${on}`,
@@ -1739,12 +2035,12 @@ function consumptionRows(site: 'a1' | 'a2'): Row[] {
     {
       action: `read the price tiers that bill a zone ${on}`,
       call: () => ({ method: 'GET', url: `${zone()}/consumption/price_tiers` }),
-      expected: read,
+      expected: also(read, site, 'euA'),
     },
     {
       action: `export a zone's consumption as CSV ${on}`,
       call: () => ({ method: 'GET', url: `${zone()}/consumption/export.csv?window=day` }),
-      expected: read,
+      expected: also(read, site, 'euA'),
     },
     {
       action: `export a building's consumption as CSV ${on}`,
@@ -1781,6 +2077,120 @@ function consumptionRows(site: 'a1' | 'a2'): Row[] {
       }),
       ...premiumOnly(read),
     })),
+  ];
+}
+
+/**
+ * Claim codes, registrations, end users and plumbers of one site of A (docs/permissions.md): its
+ * managers with `end_users.manage`; never an end user or a plumber. A fresh target for each actor.
+ */
+function peopleRows(site: 'a1' | 'a2'): Row[] {
+  const read = site === 'a1' ? readSiteA1 : readCustomerA;
+  const codes = () => `${zonePath(site)}/claim_codes`;
+  const on = `on site ${site}`;
+  const n = () => ++sequence;
+  const registration = async () => {
+    const [row] = await t.db
+      .insert(registrations)
+      .values({
+        firstname: 'Reg',
+        lastname: `Istered${n()}`,
+        email: `registered${sequence}@test.io`,
+        passwordHash: 'x',
+        language: 'en',
+        status: 'pending',
+        zoneId: targets[site].zone,
+      })
+      .returning();
+    return row!.id;
+  };
+  const person = async (role: Role) => {
+    const k = n();
+    const user = await createUser(t.db, {
+      email: `person${k}@test.io`,
+      role,
+      customerId: w.customers.a.id,
+      ...(role === ROLES.end_user ? { zoneIds: [targets[site].zone] } : { siteIds: [w.sites[site].id] }),
+      firstname: 'Per',
+      lastname: `Son${k}`,
+    });
+    return { id: user.id, name: `Per Son${k}` };
+  };
+  const family = { end_users: ROLES.end_user, plumbers: ROLES.plumber } as const;
+  return [
+    {
+      action: `list the claim codes of a zone ${on}`,
+      call: () => ({ method: 'GET', url: `${codes()}/list` }),
+      expected: read,
+    },
+    {
+      action: `issue a claim code for a zone ${on}`,
+      call: () => ({ method: 'POST', url: `${codes()}/create`, body: {} }),
+      expected: withStatus(read, 200, 201),
+    },
+    {
+      action: `revoke a claim code of a zone ${on}`,
+      call: async () => {
+        const [row] = await t.db
+          .insert(claimCodes)
+          .values({
+            zoneId: targets[site].zone,
+            codeHash: `hash-${n()}`,
+            hint: 'ABCD',
+            expiresAt: new Date(Date.now() + 86_400_000),
+          })
+          .returning();
+        return { method: 'POST', url: `${codes()}/${row!.id}/revoke` };
+      },
+      expected: read,
+    },
+    ...(['approve', 'refuse'] as const).map((decision): Row => ({
+      action: `${decision} a registration for a zone ${on}`,
+      call: async () => ({ method: 'POST', url: `${A()}/registrations/${await registration()}/${decision}` }),
+      expected: read,
+    })),
+    ...(['end_users', 'plumbers'] as const).flatMap((kind): Row[] => [
+      {
+        action: `read one of the ${kind} ${on}`,
+        call: async () => ({ method: 'GET', url: `${A()}/${kind}/${(await person(family[kind])).id}/info` }),
+        expected: read,
+      },
+      {
+        action: `invite one of the ${kind} ${on}`,
+        call: () => ({
+          method: 'POST',
+          url: `${A()}/${kind}/create`,
+          body: {
+            firstname: 'In',
+            lastname: 'Vited',
+            email: `invited${n()}@test.io`,
+            ...(kind === 'end_users' ? { zone_id: [targets[site].zone] } : { site_id: [w.sites[site].id] }),
+          },
+        }),
+        expected: withStatus(read, 200, 201),
+      },
+      {
+        action: `suspend one of the ${kind} ${on}`,
+        call: async () => ({
+          method: 'PUT',
+          url: `${A()}/${kind}/${(await person(family[kind])).id}/update`,
+          body: { suspended: true },
+        }),
+        expected: read,
+      },
+      {
+        action: `remove one of the ${kind} ${on}`,
+        call: async () => {
+          const target = await person(family[kind]);
+          return {
+            method: 'DELETE',
+            url: `${A()}/${kind}/${target.id}/delete`,
+            body: { confirm_name: target.name },
+          };
+        },
+        expected: withStatus(read, 200, 204),
+      },
+    ]),
   ];
 }
 
@@ -1825,6 +2235,7 @@ async function detailsZone(site: 'a1' | 'a2' | 'b1', level: DetailsLevel): Promi
 const NOT_IN_MATRIX: Record<string, string> = {
   'POST /v1/users/token': 'public',
   'POST /v1/users/register': 'public',
+  'POST /v1/users/register/confirm': 'public (the emailed link of a registration)',
   'POST /v1/users/request_reset_password': 'public',
   'POST /v1/users/set_password': 'public',
   'POST /v1/users/reset_password': 'public',

@@ -137,12 +137,13 @@ export async function updateAlert(
 }
 
 /** What a caller may see: everything (provider), one customer, or some sites of one customer. */
-export type AlertScope = { customerId?: string; siteIds?: string[] };
+export type AlertScope = { customerId?: string; siteIds?: string[]; zoneIds?: string[] };
 
 function scopeConditions(scope: AlertScope): SQL[] {
   const conditions: SQL[] = [];
   if (scope.customerId) conditions.push(eq(alerts.customerId, scope.customerId));
   if (scope.siteIds) conditions.push(inArray(alerts.siteId, scope.siteIds.length ? scope.siteIds : [NONE]));
+  if (scope.zoneIds) conditions.push(inArray(alerts.zoneId, scope.zoneIds.length ? scope.zoneIds : [NONE]));
   return conditions;
 }
 

@@ -20,6 +20,9 @@ import {
   requirePermission,
   requireRole,
   requireSiteRead,
+  requireZoneRead,
+  siteFilterFor,
+  zoneFilterFor,
   type Actor,
 } from '../access/access.ts';
 import type { Context } from '../context.ts';
@@ -101,7 +104,7 @@ export class AlertsService {
   async info(actor: Actor, id: string): Promise<Alert> {
     const row = await findAlertRow(this.ctx.db, id);
     if (!row) throw unknownTo(actor);
-    requireSiteRead(actor, row.customerId, row.siteId);
+    requireZoneRead(actor, row);
     const zone = await findAlertZone(this.ctx.db, row.zoneId);
     if (!zone) throw notFound();
     return toApiAlert(row, zone);
@@ -113,7 +116,7 @@ export class AlertsService {
     return this.ctx.db.transaction(async (tx) => {
       const current = await findAlertRow(tx, id, true);
       if (!current) throw unknownTo(actor);
-      requireSiteRead(actor, current.customerId, current.siteId);
+      requireZoneRead(actor, current);
       requirePermission(actor, 'alerts.manage');
       const zone = await findAlertZone(tx, current.zoneId);
       if (!zone) throw notFound();
@@ -220,7 +223,7 @@ export class AlertsService {
     if (query.zone_id) {
       const zone = await findAlertZone(db, query.zone_id);
       if (!zone) throw unknownTo(actor);
-      requireSiteRead(actor, zone.customerId, zone.siteId);
+      requireZoneRead(actor, { customerId: zone.customerId, siteId: zone.siteId, zoneId: query.zone_id });
     }
   }
 }
@@ -315,11 +318,17 @@ function publishAlert(tx: Db, alert: Alert): Promise<void> {
   });
 }
 
-/** The alerts a caller sees: everything (provider), its customer's, or a site manager's sites. */
+/**
+ * The alerts a caller sees: everything (provider), its customer's, a site manager's or plumber's
+ * sites, an end user's zones (docs/permissions.md).
+ */
 export function scopeOf(actor: Actor): AlertScope {
-  if (actor.role === ROLES.flovea_manager) return {};
-  if (actor.role === ROLES.customer_manager) return { customerId: actor.customerId ?? NO_CUSTOMER };
-  return { customerId: actor.customerId ?? NO_CUSTOMER, siteIds: actor.siteIds };
+  if (isProvider(actor)) return {};
+  const customerId = actor.customerId ?? NO_CUSTOMER;
+  const zoneIds = zoneFilterFor(actor);
+  if (zoneIds !== 'all') return { customerId, zoneIds: [...zoneIds] };
+  const siteIds = siteFilterFor(actor);
+  return siteIds === 'all' ? { customerId } : { customerId, siteIds: [...siteIds] };
 }
 
 const NO_CUSTOMER = '00000000-0000-0000-0000-000000000000';

@@ -5,12 +5,16 @@ import { emails, registrations } from '../db/schema.ts';
 import { buildApp } from '../app.ts';
 import { startSlowSmtp } from '../mail/smtp.testing.ts';
 import { createTestApp, createUser, openTestDatabase, testConfig, type TestApp } from '../test/harness.ts';
+import { claimCodeFor, zoneForRegistrations } from '../endusers/testing.ts';
 import { ANONYMOUS_LIMITS, THROTTLE } from './throttle.ts';
 
 let t: TestApp;
+/** A claim code of a zone (docs/permissions.md "Registration"), so that new addresses are recorded. */
+let code = '';
 beforeAll(async () => {
   t = await createTestApp();
   await createUser(t.db, { email: 'taken@test.io', role: ROLES.flovea_manager, firstname: 'Tess' });
+  code = await claimCodeFor(t.db, (await zoneForRegistrations(t.db)).zoneId, { maxUses: null });
 });
 afterAll(() => t.close());
 
@@ -32,7 +36,7 @@ const registration = (email: string) => ({
   email,
   password: 'end-user-pass-1',
   language: 'en',
-  flowbox_serial: 'FBX-000123',
+  claim_code: code,
   terms_accepted: true,
 });
 

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { refreshTokens, registrations, sessions, users, userTokens } from '../db/schema.ts';
+import { refreshTokens, sessions, users, userTokens } from '../db/schema.ts';
 import type { UserRow } from '../users/index.ts';
 
 /**
@@ -47,7 +47,7 @@ export async function touchSession(db: Db, sessionId: string, at: Date): Promise
   await db.update(sessions).set({ lastUsedAt: at }).where(eq(sessions.id, sessionId));
 }
 
-/** The session, its user and the user's sites, in one round trip (it runs on every request). */
+/** The session, its user and the user's sites and zones, in one round trip (it runs on every request). */
 export async function findSessionUser(db: Db, sessionId: string, userId: string) {
   const [row] = await db
     .select({
@@ -56,6 +56,9 @@ export async function findSessionUser(db: Db, sessionId: string, userId: string)
       siteIds: sql<
         string[]
       >`coalesce((SELECT array_agg(us.site_id::text ORDER BY us.site_id) FROM user_sites AS us WHERE us.user_id = "users"."id"), '{}')`,
+      zoneIds: sql<
+        string[]
+      >`coalesce((SELECT array_agg(uz.zone_id::text ORDER BY uz.zone_id) FROM user_zones AS uz WHERE uz.user_id = "users"."id"), '{}')`,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -169,21 +172,4 @@ export async function expireLinkTokens(db: Db, userId: string, at: Date): Promis
     .update(userTokens)
     .set({ usedAt: at })
     .where(and(eq(userTokens.userId, userId), isNull(userTokens.usedAt)));
-}
-
-/** Serialises the registrations of one address, on every instance, until the transaction ends. */
-export async function lockRegistration(tx: Db, email: string): Promise<void> {
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`register:${email}`}, 0))`);
-}
-
-export async function hasPendingRegistration(db: Db, email: string): Promise<boolean> {
-  const [pending] = await db
-    .select({ id: registrations.id })
-    .from(registrations)
-    .where(and(eq(registrations.email, email), eq(registrations.status, 'pending')));
-  return Boolean(pending);
-}
-
-export async function insertRegistration(db: Db, values: typeof registrations.$inferInsert): Promise<void> {
-  await db.insert(registrations).values(values);
 }

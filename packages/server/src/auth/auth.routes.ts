@@ -4,6 +4,8 @@ import {
   MessageSchema,
   PasswordSetSchema,
   RegisterSchema,
+  RegistrationConfirmSchema,
+  translate,
   RequestResetPasswordSchema,
   TokenPasswordSchema,
   TokensSchema,
@@ -103,6 +105,28 @@ export function publicAuthRoutes(app: App, auth: AuthService): void {
           ? "Votre demande d'inscription a bien été reçue. Nous vous écrirons à cette adresse dès qu'elle aura été examinée."
           : 'Your registration request has been received. We will write to this address as soon as it has been reviewed.';
       return reply.status(201).send({ message });
+    },
+  );
+
+  app.post(
+    '/users/register/confirm',
+    {
+      schema: {
+        tags,
+        body: RegistrationConfirmSchema,
+        response: {
+          200: MessageSchema.extend({ status: z.enum(['pending', 'approved']) }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const status = await auth.confirmRegistration(request.body.token, request.ip);
+      const key =
+        status === 'approved'
+          ? 'message.registration_confirmed_active'
+          : 'message.registration_confirmed_pending';
+      return { message: translate(key, requestLanguage(request)), status };
     },
   );
 }

@@ -1,12 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import type { EventAction, Language, RegisterInput, Tokens } from '@flowbox/shared';
+import {
+  normaliseClaimCode,
+  type EventAction,
+  type Language,
+  type RegisterInput,
+  type Tokens,
+} from '@flowbox/shared';
 import { makeActor, type Actor } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { recordChange } from '../events/index.ts';
 import { AppError } from '../errors.ts';
 import { invitationEmail, registrationExistsEmail, resetPasswordEmail } from '../mail/templates.ts';
-import type { LiveHub } from '../live/index.ts';
+import { forgetOnNotify, heardEverything, type Notifications } from '../live/index.ts';
 import { findUserByEmail, findUserById, type UserRow } from '../users/index.ts';
 import {
   AUTH_CHANNEL,
@@ -16,25 +22,37 @@ import {
   expireRefreshTokens,
   findSessionRevokedAt,
   findSessionUser,
-  hasPendingRegistration,
   hasSessionFrom,
   insertLinkToken,
   insertRefreshToken,
-  insertRegistration,
   insertSession,
-  lockRegistration,
   markLoggedIn,
   revokeSessionRow,
   revokeUserSessions,
   setPasswordHash,
   touchSession,
 } from './auth.repo.ts';
+import {
+  activateRegistration,
+  claimConfirmation,
+  confirmRegistrationEmail,
+  findUsableCode,
+  hasOpenRegistration,
+  hashClaimCode,
+  insertRegistrationRow,
+  lockAddress,
+  placeOfZone,
+  serialInZone,
+  useClaimCode,
+} from '../endusers/index.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { SessionCache, type SessionUser } from './session-cache.ts';
 import { ANONYMOUS_LIMITS, linkKey, LoginThrottle, registrationKey, resetKey, THROTTLE } from './throttle.ts';
 import { createLinkToken, hashLinkToken, TokenSigner } from './tokens.ts';
 
 export const INVITE_TTL_DAYS = 7;
+/** How long a registration's confirmation link works (docs/permissions.md "Registration"). */
+export const REGISTRATION_CONFIRM_HOURS = 48;
 
 /** A user setting their own password: the log says so, never what it is. */
 function recordPasswordEvent(db: Db, at: Date, action: EventAction, user: UserRow): Promise<void> {
@@ -57,7 +75,7 @@ export const RESET_TTL_MINUTES = 60;
 type Client = { ip: string; userAgent: string | undefined };
 
 /** What the sessions' cache needs of the instance's listening connection (live/live.ts). */
-export type Notifications = Pick<LiveHub, 'listenTo' | 'onHearingChange' | 'listening' | 'heard'>;
+export type { Notifications };
 
 /** Sessions, passwords and emailed links (spec §4, §7). */
 export class AuthService {
@@ -82,11 +100,11 @@ export class AuthService {
     );
     this.throttle = new LoginThrottle(ctx.db, ctx.now);
     this.cache = new SessionCache(ctx.now);
-    if (notifications) {
-      notifications.listenTo(AUTH_CHANNEL, (userId) => this.cache.forgetUser(userId));
-      notifications.onHearingChange((hearing) => this.cache.trust(hearing));
-      this.cache.trust(notifications.listening);
-    }
+    if (notifications)
+      forgetOnNotify(notifications, AUTH_CHANNEL, {
+        forget: (userId) => this.cache.forgetUser(userId),
+        trust: (hearing) => this.cache.trust(hearing),
+      });
   }
 
   async login(email: string, password: string, client: Client): Promise<Tokens> {
@@ -94,7 +112,8 @@ export class AuthService {
     const known = user ? await this.signedInFrom(user.id, client.ip) : false;
     const attempt = await this.throttle.reserveLogin(email, client.ip, known);
     const ok = await verifyPassword(user?.passwordHash ?? null, password);
-    if (!user || !ok) throw new AppError('errors.login_failed');
+    // A suspended account is refused as a wrong password is (docs/permissions.md): no session.
+    if (!user || !ok || user.suspendedAt) throw new AppError('errors.login_failed');
     await this.throttle.loginSucceeded(attempt);
     await markLoggedIn(this.ctx.db, user.id, this.ctx.now());
     return this.openSession(user.id, client);
@@ -157,7 +176,7 @@ export class AuthService {
    */
   async authenticate(accessToken: string): Promise<Actor> {
     const claims = await this.verifiedAccess(accessToken);
-    if (this.cache.sessionUser(claims) && (await this.heardEverything())) {
+    if (this.cache.sessionUser(claims) && (await heardEverything(this.notifications))) {
       const known = this.cache.sessionUser(claims);
       if (known) {
         this.cache.hits++;
@@ -167,10 +186,11 @@ export class AuthService {
     this.cache.misses++;
     const version = this.cache.version;
     const row = await findSessionUser(this.ctx.db, claims.sessionId, claims.userId);
-    if (!row || row.revokedAt) throw new AppError('errors.auth_expired');
-    const actor = makeActor(row.user, row.siteIds, claims.sessionId);
+    if (!row || row.revokedAt || row.user.suspendedAt) throw new AppError('errors.auth_expired');
+    const actor = makeActor(row.user, row.siteIds, claims.sessionId, row.zoneIds);
     // Shared by the requests of this session from now on: nobody may change it.
     Object.freeze(actor.siteIds);
+    Object.freeze(actor.zoneIds);
     const value = { actor: Object.freeze(actor), user: row.user, siteIds: row.siteIds };
     this.records.set(value.actor, value);
     this.cache.rememberSession(claims, value, version);
@@ -180,15 +200,6 @@ export class AuthService {
   /** The caller's own record and sites, as its session's lookup read them (kept current as the actor is). */
   recordOf(actor: Actor): { user: UserRow; siteIds: string[] } | undefined {
     return this.records.get(actor);
-  }
-
-  /** Whether every change committed until now has reached the cache (false: look it up instead). */
-  private async heardEverything(): Promise<boolean> {
-    if (!this.notifications) return false;
-    return this.notifications.heard().then(
-      () => true,
-      () => false,
-    );
   }
 
   private async verifiedAccess(token: string) {
@@ -317,25 +328,50 @@ export class AuthService {
   }
 
   /**
-   * A new address gets one pending registration, however often it is sent; an address with an
-   * account gets an email telling its owner, who alone may learn that it exists.
+   * docs/permissions.md "Registration": a usable claim code (and, when given, a serial of its zone)
+   * records an unconfirmed registration and emails its confirmation link; an address with an
+   * account gets an email telling its owner, who alone may learn that it exists. A wrong code or
+   * serial records and sends nothing: the answer, already sent, was the same.
    */
   private async recordRegistration(input: RegisterInput, passwordHash: string): Promise<void> {
-    const existingUser = await this.ctx.db.transaction(async (tx) => {
-      await lockRegistration(tx, input.email);
+    const now = this.ctx.now();
+    const codeHash = hashClaimCode(normaliseClaimCode(input.claim_code));
+    const token = createLinkToken();
+    const outcome = await this.ctx.db.transaction(async (tx) => {
+      await lockAddress(tx, input.email);
       const user = await findUserByEmail(tx, input.email);
-      if (user) return user;
-      if (!(await hasPendingRegistration(tx, input.email)))
-        await insertRegistration(tx, {
-          firstname: input.firstname,
-          lastname: input.lastname,
-          email: input.email,
-          passwordHash,
-          language: input.language as Language,
-          flowboxSerial: input.flowbox_serial,
-        });
-      return undefined;
+      if (user) return { existingUser: user };
+      const code = await findUsableCode(tx, codeHash, now);
+      if (!code) return {};
+      if (input.flowbox_serial && !(await serialInZone(tx, input.flowbox_serial, code.zoneId))) return {};
+      // One open request per address and zone, however often it is sent.
+      if (await hasOpenRegistration(tx, input.email, code.zoneId)) return {};
+      await insertRegistrationRow(tx, {
+        firstname: input.firstname,
+        lastname: input.lastname,
+        email: input.email,
+        passwordHash,
+        language: input.language as Language,
+        flowboxSerial: input.flowbox_serial || null,
+        status: 'unconfirmed',
+        zoneId: code.zoneId,
+        claimCodeId: code.id,
+        confirmTokenHash: token.hash,
+        confirmExpiresAt: new Date(now.getTime() + REGISTRATION_CONFIRM_HOURS * 3_600_000),
+      });
+      return { confirm: true };
     });
+    if (outcome.confirm) {
+      const mail = confirmRegistrationEmail(
+        input.language as Language,
+        input.firstname,
+        this.link('/register/confirm', token.token),
+        REGISTRATION_CONFIRM_HOURS,
+      );
+      await this.ctx.mailer.send({ to: input.email, ...mail, kind: 'registration_confirm' });
+      return;
+    }
+    const existingUser = outcome.existingUser;
     if (!existingUser) return;
     const mail = registrationExistsEmail(
       existingUser.language,
@@ -344,6 +380,31 @@ export class AuthService {
       `${this.ctx.config.publicUrl}/reset-password-request`,
     );
     await this.ctx.mailer.send({ to: existingUser.email, ...mail, kind: 'registration_exists' });
+  }
+
+  /**
+   * The registration's emailed link: the address is confirmed and the claim code counts one use.
+   * A code that approves by itself makes the account now; otherwise the zone's managers decide.
+   */
+  async confirmRegistration(token: string, clientIp: string): Promise<'pending' | 'approved'> {
+    await this.throttle.reserve(linkKey(clientIp), ANONYMOUS_LIMITS.linksPerAddress);
+    const now = this.ctx.now();
+    const status = await this.ctx.db.transaction(async (tx) => {
+      const registration = await claimConfirmation(tx, hashLinkToken(token), now);
+      if (!registration?.zoneId || !registration.claimCodeId) throw new AppError('errors.invalid_token');
+      // The code revoked, expired or used up since: the link no longer leads anywhere.
+      const code = await useClaimCode(tx, registration.claimCodeId, now);
+      if (!code) throw new AppError('errors.invalid_token');
+      const place = await placeOfZone(tx, registration.zoneId);
+      if (!place) throw new AppError('errors.invalid_token');
+      if (!code.autoApprove) return 'pending' as const;
+      // An address that got an account meanwhile stays a request for the managers to see.
+      if (await findUserByEmail(tx, registration.email)) return 'pending' as const;
+      await activateRegistration(tx, this.ctx, registration, place, null);
+      return 'approved' as const;
+    });
+    this.ctx.mailer.kick();
+    return status;
   }
 
   /**

@@ -2,6 +2,7 @@ import { ROLES } from '@flowbox/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emails, registrations, sessions } from '../db/schema.ts';
+import { claimCodeFor, zoneForRegistrations } from '../endusers/testing.ts';
 import { ApiClient, createTestApp, createUser, PASSWORD, type TestApp } from '../test/harness.ts';
 
 let t: TestApp;
@@ -346,12 +347,16 @@ describe('registration of an end user (spec §1)', () => {
     email: 'end.user@test.io',
     password: 'end-user-pass-1',
     language: 'en',
-    flowbox_serial: 'FBX-000123',
+    claim_code: 'WRONG-CODE-0000',
     terms_accepted: true,
   };
 
   it('records the request without creating an account, and never stores the password in clear', async () => {
-    const res = await anonymous().post('/v1/users/register', valid);
+    const { zoneId } = await zoneForRegistrations(t.db);
+    const res = await anonymous().post('/v1/users/register', {
+      ...valid,
+      claim_code: await claimCodeFor(t.db, zoneId),
+    });
     expect(res.statusCode).toBe(201);
     await t.services.auth.settled();
     const [row] = await t.db.select().from(registrations).where(eq(registrations.email, 'end.user@test.io'));

@@ -1,13 +1,10 @@
 import { ROLES } from '@flowbox/shared';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { secondInstance, type SecondInstance } from '../test/instances.ts';
 import { makeActor } from '../access/access.ts';
-import { buildApp, type Services } from '../app.ts';
-import { openDatabase, type Database } from '../db/client.ts';
 import { until } from '../flowboxes/testing.ts';
 import { SessionCache } from './session-cache.ts';
-import type { App } from '../http/types.ts';
 import type { UserRow } from '../users/index.ts';
 import {
   ApiClient,
@@ -16,7 +13,6 @@ import {
   createWorld,
   PASSWORD,
   TestClock,
-  testConfig,
   type TestApp,
   type World,
 } from '../test/harness.ts';
@@ -27,7 +23,7 @@ import {
 // the very next request (docs/decisions.md "Sessions cached per instance").
 let t: TestApp;
 let w: World;
-let b: { app: App; services: Services; close: () => Promise<void> };
+let b: SecondInstance;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -217,35 +213,3 @@ describe('the sessions cache itself', () => {
     expect(cache.claimsOf('token')).toBeUndefined();
   });
 });
-
-/**
- * Another app on the same database: on PostgreSQL through its own connection pool (as another
- * process would), on PGlite through the same in-process database.
- */
-async function secondInstance(
-  first: TestApp,
-): Promise<{ app: App; services: Services; close: () => Promise<void> }> {
-  const client: unknown = (first.db as { $client?: unknown }).$client;
-  let database: Database | undefined;
-  if (client instanceof pg.Pool)
-    database = await openDatabase({
-      databaseUrl: client.options.connectionString,
-      dataDir: null,
-      onConnectionError: () => undefined,
-    });
-  const { app, services } = await buildApp({
-    config: testConfig(),
-    db: database?.db ?? first.db,
-    now: first.clock.now,
-    logger: false,
-  });
-  await app.ready();
-  return {
-    app,
-    services,
-    close: async () => {
-      await app.close();
-      await database?.close();
-    },
-  };
-}

@@ -1,5 +1,6 @@
 import type { Actor } from '../access/access.ts';
 import type { UserRow } from '../users/index.ts';
+import { HeardCache } from '../live/index.ts';
 import type { AccessClaims } from './tokens.ts';
 
 /** What a session's lookup answers: its actor, and the user's record and sites it was made of. */
@@ -18,7 +19,7 @@ export const SESSION_CACHE = {
   ttlMs: 10_000,
 };
 
-type Entry = SessionUser & { userId: string; loadedAt: number };
+type Entry = SessionUser & { userId: string };
 
 /**
  * This instance's memory of verified access tokens and of their sessions' users, so that an
@@ -27,22 +28,32 @@ type Entry = SessionUser & { userId: string; loadedAt: number };
  * the clock, so it is kept until the token expires. A session's user is kept only while the
  * instance hears every change to users, their sites and their sessions (the `flowbox_auth`
  * notifications, drizzle/0014): the first change, or any doubt (the listening connection lost),
- * forgets it. Rules in docs/decisions.md "Sessions cached per instance".
+ * forgets it (live/heard-cache.ts). Rules in docs/decisions.md "Sessions cached per instance".
  */
 export class SessionCache {
   private readonly tokens = new Map<string, { claims: AccessClaims; expiresAt: number }>();
-  private readonly sessions = new Map<string, Entry>();
-  /** Counts every forgetting: a lookup that began before one may have read what it forgot. */
-  private generation = 0;
-  private trusted = false;
-  /** Requests answered from the cache, and looked up (`/metrics`). */
-  hits = 0;
-  misses = 0;
+  private readonly sessions: HeardCache<Entry>;
 
   constructor(
     private readonly now: () => Date,
     private readonly limits = SESSION_CACHE,
-  ) {}
+  ) {
+    this.sessions = new HeardCache(() => now().getTime(), { max: limits.maxSessions, ttlMs: limits.ttlMs });
+  }
+
+  /** Requests answered from the cache, and looked up (`/metrics`). */
+  get hits(): number {
+    return this.sessions.hits;
+  }
+  set hits(value: number) {
+    this.sessions.hits = value;
+  }
+  get misses(): number {
+    return this.sessions.misses;
+  }
+  set misses(value: number) {
+    this.sessions.misses = value;
+  }
 
   /** The claims of a token verified before, until its expiry. */
   claimsOf(token: string): AccessClaims | undefined {
@@ -63,20 +74,12 @@ export class SessionCache {
   /** The session's user as last looked up, if nothing may have changed it since. */
   sessionUser(claims: AccessClaims): SessionUser | undefined {
     const entry = this.sessions.get(claims.sessionId);
-    if (!entry || entry.userId !== claims.userId || !this.trusted) return undefined;
-    if (this.now().getTime() - entry.loadedAt >= this.limits.ttlMs) {
-      this.sessions.delete(claims.sessionId);
-      return undefined;
-    }
-    // Least recently used first: a hit moves the entry to the end.
-    this.sessions.delete(claims.sessionId);
-    this.sessions.set(claims.sessionId, entry);
-    return entry;
+    return entry?.userId === claims.userId ? entry : undefined;
   }
 
   /** Taken before a lookup, given back with its answer to `rememberSession`. */
   get version(): number {
-    return this.generation;
+    return this.sessions.version;
   }
 
   /**
@@ -84,27 +87,17 @@ export class SessionCache {
    * that change) or the instance is not hearing the changes.
    */
   rememberSession(claims: AccessClaims, value: SessionUser, version: number): void {
-    if (!this.trusted || version !== this.generation) return;
-    this.sessions.set(claims.sessionId, { ...value, userId: claims.userId, loadedAt: this.now().getTime() });
-    if (this.sessions.size > this.limits.maxSessions)
-      this.sessions.delete(this.sessions.keys().next().value!);
+    this.sessions.remember(claims.sessionId, { ...value, userId: claims.userId }, [claims.userId], version);
   }
 
   /** A change to this user, its sites or one of its sessions. */
   forgetUser(userId: string): void {
-    this.generation++;
-    for (const [sessionId, entry] of this.sessions)
-      if (entry.userId === userId) this.sessions.delete(sessionId);
+    this.sessions.forget(userId);
   }
 
-  /**
-   * Whether every change is heard (the listening connection is up). Either way the sessions are
-   * forgotten: changes may have been missed while it was down, or while it was coming up.
-   */
+  /** Whether every change is heard (the listening connection is up); either way, forgets the sessions. */
   trust(hearing: boolean): void {
-    this.trusted = hearing;
-    this.generation++;
-    this.sessions.clear();
+    this.sessions.trust(hearing);
   }
 
   get size(): number {

@@ -266,7 +266,9 @@ describe('a burst pipe', () => {
 
   it('answers "No action allowed" to every action on the zone, in English and French', async () => {
     const [flowbox] = (await cmA.get(`${zone.path}/flowboxes/list`)).json().items;
-    const ids = { flowboxId: flowbox.id, waterPointId, scheduleId, zoneId: zone.id };
+    // A code that does not exist: the lock answers before anything is looked up.
+    const codeId = '00000000-0000-4000-8000-000000000000';
+    const ids = { flowboxId: flowbox.id, waterPointId, scheduleId, zoneId: zone.id, codeId };
     // A valid body for each: the lock, not validation, must be what refuses the action.
     const schedule = {
       label: 'Nightly',
@@ -296,6 +298,8 @@ describe('a burst pipe', () => {
       'delete /schedules/{scheduleId}/delete': { confirm_name: 'Nightly' },
       'put /automation/update': settings({ automatic_closing_enabled: false }),
       'post /flowboxes/{flowboxId}/firmware': { image_id: '00000000-0000-4000-8000-000000000000' },
+      'post /claim_codes/create': { expires_in_days: 7 },
+      'post /claim_codes/{codeId}/revoke': {},
     };
     // A firmware update says why in its own words (docs/firmware.md), still a 409 that changes nothing.
     const ownMessage: Record<string, MessageKey> = {

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { canReadSite } from '../access/access.ts';
+import { canReadZone } from '../access/access.ts';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import type { ZonePath } from '../http/params.ts';
@@ -37,7 +37,7 @@ export function lockedZoneGuard(db: Db) {
     const params = request.params as Partial<ZonePath>;
     const { customerId, siteId, buildingId, zoneId } = params;
     if (!customerId || !siteId || !buildingId || !zoneId) return;
-    if (!canReadSite(actorOf(request), customerId, siteId)) return;
+    if (!canReadZone(actorOf(request), { customerId, siteId, zoneId })) return;
     await assertZoneNotLocked(db, { customerId, siteId, buildingId, zoneId });
   };
 }

@@ -1,5 +1,5 @@
 import { volumeMarginOutOfBounds, type AutomaticClosingSettings, type Automation } from '@flowbox/shared';
-import { requireSiteManage, requireSiteRead, type Actor } from '../access/access.ts';
+import { requireSiteManage, requireZoneRead, type Actor } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { recordChange } from '../events/index.ts';
@@ -12,7 +12,7 @@ export class AutomationSettings {
   constructor(private readonly ctx: Context) {}
 
   async info(actor: Actor, path: ZonePath): Promise<Automation> {
-    requireSiteRead(actor, path.customerId, path.siteId);
+    requireZoneRead(actor, path);
     return toApiAutomation(await findZoneAutomation(this.ctx.db, path));
   }
 

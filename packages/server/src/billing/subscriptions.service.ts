@@ -9,7 +9,7 @@ import {
   type SubscriptionsOverview,
   type ZoneSubscription,
 } from '@flowbox/shared';
-import { requireCustomerManage, requireRole, requireSiteRead, type Actor } from '../access/access.ts';
+import { requireCustomerManage, requireRole, requireSiteManagerRead, type Actor } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -43,7 +43,8 @@ export class ZoneSubscriptionsService {
   constructor(private readonly ctx: Context) {}
 
   async info(actor: Actor, path: ZonePath): Promise<ZoneSubscription> {
-    requireSiteRead(actor, path.customerId, path.siteId);
+    // Billing is managers' business: no plumber's, no end user's (docs/permissions.md).
+    requireSiteManagerRead(actor, path.customerId, path.siteId);
     return this.answer(await this.findZone(path));
   }
 

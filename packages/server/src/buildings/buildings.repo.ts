@@ -111,6 +111,8 @@ function toApiBuilding(row: {
     first_day_of_week: b.firstDayOfWeek,
     weekend: b.weekend,
     price_per_unit: decimalOrNull(b.pricePerUnit),
+    latitude: b.latitude,
+    longitude: b.longitude,
     floor_count: Number(row.floorCount),
     zone_count: Number(row.zoneCount),
     created_at: b.createdAt.toISOString(),

@@ -138,6 +138,8 @@ function valuesOf(input: UpdateInput): Partial<NewBuildingRow> {
     firstDayOfWeek: input.first_day_of_week,
     weekend: input.weekend,
     pricePerUnit: input.price_per_unit,
+    latitude: input.latitude,
+    longitude: input.longitude,
   };
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
 }

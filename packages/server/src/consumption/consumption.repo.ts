@@ -39,6 +39,8 @@ export type ZoneFilter = {
   siteId?: string;
   buildingId?: string;
   zoneId?: string;
+  /** An end user's zones (docs/permissions.md). */
+  zoneIds?: string[];
 };
 
 export async function scopeZones(db: Db, filter: ZoneFilter): Promise<ScopeZone[]> {
@@ -48,6 +50,7 @@ export async function scopeZones(db: Db, filter: ZoneFilter): Promise<ScopeZone[
   if (filter.siteId) conditions.push(eq(sites.id, filter.siteId));
   if (filter.buildingId) conditions.push(eq(buildings.id, filter.buildingId));
   if (filter.zoneId) conditions.push(eq(zones.id, filter.zoneId));
+  if (filter.zoneIds) conditions.push(inArray(zones.id, filter.zoneIds.length ? filter.zoneIds : [NONE]));
   return withZoneScope(
     db
       .select({

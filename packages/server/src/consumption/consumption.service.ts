@@ -23,8 +23,11 @@ import {
   isProvider,
   requireCustomerRead,
   requirePermission,
-  requireSiteRead,
+  readsConsumption,
+  requireConsumptionRead,
+  requireSiteManagerRead,
   siteFilterFor,
+  zoneFilterFor,
   type Actor,
 } from '../access/access.ts';
 import { requirePremium, versionInForce } from '../billing/index.ts';
@@ -114,7 +117,9 @@ export class ConsumptionService {
       return { zones };
     }
     const { customerId, siteId } = target.path;
-    requireSiteRead(actor, customerId, siteId);
+    // A zone's figures are its end users' too; a site's or a building's are managers' only.
+    if (target.scope === 'zone') requireConsumptionRead(actor, target.path);
+    else requireSiteManagerRead(actor, customerId, siteId);
     if (target.scope === 'site') {
       const [site, zones] = await Promise.all([
         findSiteRow(db, customerId, siteId),
@@ -398,9 +403,16 @@ export class ConsumptionService {
     if (!isProvider(actor)) {
       filter.customerId = actor.customerId ?? '';
       const sites = siteFilterFor(actor);
-      if (sites !== 'all') filter.siteIds = sites.filter((s) => canReadSite(actor, actor.customerId!, s));
+      const own = zoneFilterFor(actor);
+      if (own !== 'all') filter.zoneIds = [...own];
+      else if (sites !== 'all')
+        filter.siteIds = sites.filter((s) => canReadSite(actor, actor.customerId!, s));
     }
-    const zones = actor.customerId === null && !isProvider(actor) ? [] : await scopeZones(db, filter);
+    // A plumber sees devices, not consumption or costs (docs/permissions.md): nothing to sum.
+    const zones =
+      (actor.customerId === null && !isProvider(actor)) || !readsConsumption(actor)
+        ? []
+        : await scopeZones(db, filter);
     const settings = settingsOf(zones);
     const now = this.ctx.now();
     const todayOf = new Map(zones.map((z) => [z.zoneId, localDate(now, z.timezone)]));

@@ -42,6 +42,7 @@ import {
   type OpeningHours,
   type PairingState,
   type PermissionSet,
+  type PlumberSpeciality,
   type RolloutHaltReason,
   type RolloutState,
   type ScheduleFrequency,
@@ -63,17 +64,22 @@ const id = () =>
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
 
-export const customers = pgTable('customers', {
-  id: id(),
-  name: text('name').notNull(),
-  logo: text('logo'),
-  operationsContact: jsonb('operations_contact').$type<Contact>(),
-  technicalContact: jsonb('technical_contact').$type<Contact>(),
-  administrativeContact: jsonb('administrative_contact').$type<Contact>(),
-  subscriptionDate: date('subscription_date', { mode: 'string' }),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+export const customers = pgTable(
+  'customers',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    logo: text('logo'),
+    operationsContact: jsonb('operations_contact').$type<Contact>(),
+    technicalContact: jsonb('technical_contact').$type<Contact>(),
+    administrativeContact: jsonb('administrative_contact').$type<Contact>(),
+    subscriptionDate: date('subscription_date', { mode: 'string' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  // The fleet list sorted by customer walks customers in name order (docs/fleet.md "Speed").
+  (t) => [index('customers_name_idx').on(t.name)],
+);
 
 export const sites = pgTable(
   'sites',
@@ -85,6 +91,9 @@ export const sites = pgTable(
     name: text('name').notNull(),
     plan: text('plan'),
     logo: text('logo'),
+    /** WGS84 degrees, set on the map or typed (docs/maps.md); both or neither. */
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -112,6 +121,8 @@ export const users = pgTable(
       .notNull()
       .default({}),
     permissions: jsonb('permissions').$type<Partial<PermissionSet>>().notNull().default({}),
+    /** A suspended account (end users, plumbers) cannot sign in; its sessions end (docs/permissions.md). */
+    suspendedAt: timestamp('suspended_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -217,18 +228,79 @@ export const emails = pgTable(
   ],
 );
 
-/** End-user registrations (spec §1), reviewed by a provider manager before any account exists. */
-export const registrations = pgTable('registrations', {
-  id: id(),
-  firstname: text('firstname').notNull(),
-  lastname: text('lastname').notNull(),
-  email: text('email').notNull(),
-  passwordHash: text('password_hash').notNull(),
-  language: text('language').notNull().$type<'en' | 'fr'>(),
-  flowboxSerial: text('flowbox_serial').notNull(),
-  status: text('status').notNull().default('pending').$type<'pending' | 'approved' | 'rejected'>(),
-  createdAt: createdAt(),
-});
+/**
+ * End-user registrations (spec §1; docs/permissions.md "Registration"): made with a claim code,
+ * `unconfirmed` until the emailed link is opened, then `pending` until a manager of the zone
+ * approves or refuses it (or `approved` at once when the code says so).
+ */
+export const registrations = pgTable(
+  'registrations',
+  {
+    id: id(),
+    firstname: text('firstname').notNull(),
+    lastname: text('lastname').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    language: text('language').notNull().$type<'en' | 'fr'>(),
+    flowboxSerial: text('flowbox_serial'),
+    status: text('status')
+      .notNull()
+      .default('pending')
+      .$type<'unconfirmed' | 'pending' | 'approved' | 'rejected'>(),
+    zoneId: uuid('zone_id').references(() => zones.id, { onDelete: 'cascade' }),
+    claimCodeId: uuid('claim_code_id').references(() => claimCodes.id, { onDelete: 'set null' }),
+    confirmTokenHash: text('confirm_token_hash'),
+    confirmExpiresAt: timestamp('confirm_expires_at', { withTimezone: true }),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decidedBy: uuid('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('registrations_zone_idx').on(t.zoneId, t.status),
+    uniqueIndex('registrations_confirm_token_unique').on(t.confirmTokenHash),
+  ],
+);
+
+/**
+ * Claim codes (docs/permissions.md "Registration"): what a zone's manager hands its occupants. Only
+ * the code's SHA-256 is kept; `maxUses` null is unlimited until `expiresAt` or revocation.
+ */
+export const claimCodes = pgTable(
+  'claim_codes',
+  {
+    id: id(),
+    zoneId: uuid('zone_id')
+      .notNull()
+      .references(() => zones.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    /** The code's last four characters, so a manager can tell its codes apart. */
+    hint: text('hint').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    maxUses: integer('max_uses'),
+    uses: integer('uses').notNull().default(0),
+    autoApprove: boolean('auto_approve').notNull().default(false),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('claim_codes_hash_unique').on(t.codeHash), index('claim_codes_zone_idx').on(t.zoneId)],
+);
+
+/** An end user's zones (docs/permissions.md): what it sees, and all it sees. */
+export const userZones = pgTable(
+  'user_zones',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    zoneId: uuid('zone_id')
+      .notNull()
+      .references(() => zones.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.zoneId] }), index('user_zones_zone_idx').on(t.zoneId)],
+);
 
 export const appSettings = pgTable('app_settings', {
   key: text('key').primaryKey(),
@@ -291,6 +363,9 @@ export const buildings = pgTable(
     currency: text('currency').notNull().$type<Currency>(),
     firstDayOfWeek: text('first_day_of_week').notNull().$type<Weekday>(),
     weekend: jsonb('weekend').$type<Weekday[]>().notNull(),
+    /** WGS84 degrees, set on the map or typed (docs/maps.md); both or neither. */
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
     pricePerUnit: numeric('price_per_unit', { precision: 12, scale: 4 }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -574,6 +649,15 @@ export const flowboxes = pgTable(
     index('flowboxes_zone_idx').on(t.zoneId),
     index('flowboxes_floor_idx').on(t.floorId),
     index('flowboxes_connected_idx').on(t.connected, t.lastSeenAt),
+    // The fleet list (docs/fleet.md "Speed"): serial prefix search, and its sorts and filters
+    // walked in index order with the serial as tie-break (the keyset cursor's order).
+    index('flowboxes_serial_search_idx').using('btree', sql`lower(${t.serial}) text_pattern_ops`),
+    index('flowboxes_last_reading_idx').on(
+      sql`coalesce(${t.lastReadingAt}, '1970-01-01T00:00:00Z'::timestamptz)`,
+      t.serial,
+    ),
+    index('flowboxes_firmware_idx').on(sql`coalesce(${t.firmwareVersion}, '')`, t.serial),
+    index('flowboxes_model_idx').on(t.model, t.serial),
   ],
 );
 
@@ -798,34 +882,43 @@ export const scheduleRuns = pgTable(
  * state updated in the ingest transaction (so any instance continues another's work), the lock and
  * the durable one-hour block after exit. One row per zone, created on first use.
  */
-export const zoneAutomation = pgTable('zone_automation', {
-  zoneId: uuid('zone_id')
-    .primaryKey()
-    .references(() => zones.id, { onDelete: 'cascade' }),
-  automaticClosingEnabled: boolean('automatic_closing_enabled').notNull().default(false),
-  volumeMarginEnabled: boolean('volume_margin_enabled').notNull().default(false),
-  /** As entered, in `volume_margin_unit` (the building's unit then). */
-  volumeMargin: numeric('volume_margin', { precision: 14, scale: 4 }),
-  volumeMarginUnit: text('volume_margin_unit').$type<VolumeUnit>(),
-  durationMarginEnabled: boolean('duration_margin_enabled').notNull().default(false),
-  durationMarginMinutes: integer('duration_margin_minutes'),
-  eventStartedAt: timestamp('event_started_at', { withTimezone: true }),
-  lastFlowAt: timestamp('last_flow_at', { withTimezone: true }),
-  eventVolumeMl: bigint('event_volume_ml', { mode: 'number' }).notNull().default(0),
-  eventFlowS: integer('event_flow_s').notNull().default(0),
-  eventTriggered: boolean('event_triggered').notNull().default(false),
-  eventLeakRaised: boolean('event_leak_raised').notNull().default(false),
-  lastMeasuredAt: timestamp('last_measured_at', { withTimezone: true }),
-  /** spec §9: no abnormal-volume trigger before this time (server clock), survives restarts. */
-  detectionBlockedUntil: timestamp('detection_blocked_until', { withTimezone: true }),
-  /** spec §4 "triggered": set while the zone is locked. */
-  lockedAt: timestamp('locked_at', { withTimezone: true }),
-  lockedBy: text('locked_by').$type<'volume' | 'duration'>(),
-  closeConfirmedAt: timestamp('close_confirmed_at', { withTimezone: true }),
-  /** The flowbox_dysfunction alert for an unconfirmed safety close was raised. */
-  closeDysfunctionRaised: boolean('close_dysfunction_raised').notNull().default(false),
-  updatedAt: updatedAt(),
-});
+export const zoneAutomation = pgTable(
+  'zone_automation',
+  {
+    zoneId: uuid('zone_id')
+      .primaryKey()
+      .references(() => zones.id, { onDelete: 'cascade' }),
+    automaticClosingEnabled: boolean('automatic_closing_enabled').notNull().default(false),
+    volumeMarginEnabled: boolean('volume_margin_enabled').notNull().default(false),
+    /** As entered, in `volume_margin_unit` (the building's unit then). */
+    volumeMargin: numeric('volume_margin', { precision: 14, scale: 4 }),
+    volumeMarginUnit: text('volume_margin_unit').$type<VolumeUnit>(),
+    durationMarginEnabled: boolean('duration_margin_enabled').notNull().default(false),
+    durationMarginMinutes: integer('duration_margin_minutes'),
+    eventStartedAt: timestamp('event_started_at', { withTimezone: true }),
+    lastFlowAt: timestamp('last_flow_at', { withTimezone: true }),
+    eventVolumeMl: bigint('event_volume_ml', { mode: 'number' }).notNull().default(0),
+    eventFlowS: integer('event_flow_s').notNull().default(0),
+    eventTriggered: boolean('event_triggered').notNull().default(false),
+    eventLeakRaised: boolean('event_leak_raised').notNull().default(false),
+    lastMeasuredAt: timestamp('last_measured_at', { withTimezone: true }),
+    /** spec §9: no abnormal-volume trigger before this time (server clock), survives restarts. */
+    detectionBlockedUntil: timestamp('detection_blocked_until', { withTimezone: true }),
+    /** spec §4 "triggered": set while the zone is locked. */
+    lockedAt: timestamp('locked_at', { withTimezone: true }),
+    lockedBy: text('locked_by').$type<'volume' | 'duration'>(),
+    closeConfirmedAt: timestamp('close_confirmed_at', { withTimezone: true }),
+    /** The flowbox_dysfunction alert for an unconfirmed safety close was raised. */
+    closeDysfunctionRaised: boolean('close_dysfunction_raised').notNull().default(false),
+    updatedAt: updatedAt(),
+  },
+  // The fleet list's "locked" filter: the few locked zones, without reading every zone's row.
+  (t) => [
+    index('zone_automation_locked_idx')
+      .on(t.zoneId)
+      .where(sql`${t.lockedAt} IS NOT NULL`),
+  ],
+);
 
 /**
  * Alerts (spec §4, docs/alerts.md). One not-resolved alert per (zone, cause): the partial unique
@@ -870,6 +963,10 @@ export const alerts = pgTable(
     index('alerts_customer_idx').on(t.customerId, t.lastSeenAt),
     index('alerts_site_idx').on(t.siteId, t.state),
     index('alerts_notify_due_idx').on(t.notifyDueAt),
+    // The fleet list's open alerts of a flowbox (docs/fleet.md "Speed"): the few not resolved, by flowbox.
+    index('alerts_open_flowbox_idx')
+      .on(t.flowboxId)
+      .where(sql`${t.state} <> 'resolved'`),
   ],
 );
 
@@ -1053,4 +1150,30 @@ export const firmwareUpdateSteps = pgTable(
     reason: text('reason').$type<FirmwareFailureReason | FirmwareSkipReason>(),
   },
   (t) => [index('firmware_update_steps_update_idx').on(t.updateId, t.at)],
+);
+
+/**
+ * The plumber directory (docs/maps.md): a customer's own entries, or (no customer) the provider's,
+ * shared with every customer.
+ */
+export const plumbers = pgTable(
+  'plumbers',
+  {
+    id: id(),
+    customerId: uuid('customer_id').references(() => customers.id, { onDelete: 'cascade' }),
+    company: text('company').notNull(),
+    contactName: text('contact_name').notNull().default(''),
+    phone: text('phone').notNull().default(''),
+    email: text('email').notNull().default(''),
+    address: text('address').notNull().default(''),
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
+    /** How far from its address the plumber comes, in km; null: not said. */
+    serviceRadiusKm: integer('service_radius_km'),
+    specialities: jsonb('specialities').$type<PlumberSpeciality[]>().notNull().default([]),
+    availability: text('availability').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('plumbers_customer_idx').on(t.customerId, t.company)],
 );

@@ -1,5 +1,5 @@
 import { ROLES, type EventsPage, type EventsQuery } from '@flowbox/shared';
-import { requireCustomerRead, requireRole, requireSiteRead, type Actor } from '../access/access.ts';
+import { requireCustomerRead, requireRole, requireSiteManagerRead, type Actor } from '../access/access.ts';
 import { findBuildingRow } from '../buildings/index.ts';
 import type { Context } from '../context.ts';
 import { notFound } from '../errors.ts';
@@ -19,20 +19,20 @@ export class EventsService {
   }
 
   ofSite(actor: Actor, { customerId, siteId }: SitePath, query: EventsQuery): Promise<EventsPage> {
-    requireSiteRead(actor, customerId, siteId);
+    requireSiteManagerRead(actor, customerId, siteId);
     return listEvents(this.ctx.db, { customerId, siteId }, query);
   }
 
   async ofBuilding(actor: Actor, path: BuildingPath, query: EventsQuery): Promise<EventsPage> {
     const { customerId, siteId, buildingId } = path;
-    requireSiteRead(actor, customerId, siteId);
+    requireSiteManagerRead(actor, customerId, siteId);
     if (!(await findBuildingRow(this.ctx.db, path))) throw notFound();
     return listEvents(this.ctx.db, { customerId, siteId, buildingId }, query);
   }
 
   async ofZone(actor: Actor, path: ZonePath, query: EventsQuery): Promise<EventsPage> {
     const { customerId, siteId, buildingId, zoneId } = path;
-    requireSiteRead(actor, customerId, siteId);
+    requireSiteManagerRead(actor, customerId, siteId);
     if (!(await findZoneRow(this.ctx.db, path))) throw notFound();
     return listEvents(this.ctx.db, { customerId, siteId, buildingId, zoneId }, query);
   }

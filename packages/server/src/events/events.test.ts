@@ -847,7 +847,7 @@ describe('alerts in the activity log (issue #8)', () => {
 });
 
 describe('the firmware catalogue in the activity log (issue 17)', () => {
-  it('an upload, a release, a deprecation and a withdrawal, in no customer; nothing when refused', async () => {
+  it('an upload, a release, a deprecation and a withdrawal: in no customer when released to all, else naming each customer released to; nothing when refused', async () => {
     const created = await theEventOf(() => uploadFirmware(provider, { version: '3.1.4' }));
     expect(created).toMatchObject({
       actionName: 'created',
@@ -858,16 +858,37 @@ describe('the firmware catalogue in the activity log (issue 17)', () => {
       customerId: null,
     });
     const url = `/v1/firmware/images/${created.objectId}`;
+    // Released to one customer: the line names it (in its scope, so its activity log shows it).
     const released = await theEventOf(() => provider.patch(url, { released_to: [w.customers.a.id] }));
-    expect(released).toMatchObject({ actionName: 'updated', changedFields: ['released_to'] });
+    expect(released).toMatchObject({
+      actionName: 'updated',
+      changedFields: ['released_to'],
+      customerId: w.customers.a.id,
+    });
     expect(await theEventOf(() => provider.patch(url, { status: 'deprecated' }))).toMatchObject({
       actionName: 'deprecated',
       changedFields: ['status'],
+      customerId: w.customers.a.id,
     });
     expect(await theEventOf(() => provider.patch(url, { status: 'withdrawn' }))).toMatchObject({
       actionName: 'withdrawn',
       changedFields: ['status'],
+      customerId: w.customers.a.id,
     });
+    // Uploaded for two customers: a line naming each.
+    const before2 = new Set((await t.db.select({ id: events.id }).from(events)).map((e) => e.id));
+    const two = await uploadFirmware(provider, {
+      version: '3.1.7',
+      releasedTo: [w.customers.a.id, w.customers.b.id],
+    });
+    expect(two.statusCode, two.body).toBe(201);
+    const lines = (await t.db.select().from(events)).filter((e) => !before2.has(e.id));
+    expect(lines.map((l) => [l.actionName, l.objectLabel, l.customerId]).sort()).toEqual(
+      [
+        ['created', 'flowbox-one_inch_v1-3.1.7.bin', w.customers.a.id],
+        ['created', 'flowbox-one_inch_v1-3.1.7.bin', w.customers.b.id],
+      ].sort(),
+    );
     const before = await eventCount();
     const failures = [
       await provider.patch(url, { status: 'active' }),
@@ -967,5 +988,140 @@ describe('firmware in the activity log (issue #17)', () => {
       ['firmware_update', 'system', 'cancelled'],
       ['rollout_cancelled', 'web', null],
     ]);
+  });
+});
+
+describe('the plumber directory in the activity log (issue 18)', () => {
+  beforeAll(async () => {
+    provider = await loginAs(t.app, 'provider@test.io');
+    cmA = await loginAs(t.app, 'cm.a@test.io');
+  });
+
+  it("a customer's entry in its customer's log, a shared one in no customer's; nothing when refused", async () => {
+    const created = await theEventOf(() =>
+      cmA.post('/v1/plumbers/create', { company: 'Logged Plumbing', customer_id: w.customers.a.id }),
+    );
+    expect(created).toMatchObject({
+      actionName: 'created',
+      objectName: 'plumber_entry',
+      objectLabel: 'Logged Plumbing',
+      customerId: w.customers.a.id,
+      siteId: null,
+      userName: 'Cara Amanager',
+      origin: 'web',
+    });
+    const id = created.objectId!;
+    const updated = await theEventOf(() =>
+      cmA.put(`/v1/plumbers/${id}/update`, { phone: '0102030405', latitude: 45, longitude: 4 }),
+    );
+    expect(updated).toMatchObject({
+      actionName: 'updated',
+      changedFields: ['latitude', 'longitude', 'phone'],
+    });
+    const before = await eventCount();
+    const refused = [
+      await cmA.delete(`/v1/plumbers/${id}/delete`, { confirm_name: 'Wrong' }),
+      await cmA.post('/v1/plumbers/create', { company: 'Shared by a customer?' }),
+      await cmA.post('/v1/plumbers/create', { company: '', customer_id: w.customers.a.id }),
+    ];
+    for (const res of refused) expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(await eventCount()).toBe(before);
+    expect(
+      await theEventOf(() => cmA.delete(`/v1/plumbers/${id}/delete`, { confirm_name: 'Logged Plumbing' })),
+    ).toMatchObject({ actionName: 'deleted', objectId: id, customerId: w.customers.a.id });
+
+    const shared = await theEventOf(() => provider.post('/v1/plumbers/create', { company: 'Shared Logged' }));
+    expect(shared).toMatchObject({ actionName: 'created', objectName: 'plumber_entry', customerId: null });
+  });
+
+  it('a site placed on the map is an update of its coordinates', async () => {
+    const updated = await theEventOf(() =>
+      cmA.put(`${A()}/sites/${w.sites.a2.id}/update`, { latitude: 45.75, longitude: 4.85 }),
+    );
+    expect(updated).toMatchObject({ actionName: 'updated', changedFields: ['latitude', 'longitude'] });
+  });
+});
+
+describe('end users and plumbers in the activity log (issue 18)', () => {
+  it('their changes name them, with the place they happened; a refused change writes nothing; they read no log', async () => {
+    const site = `${A()}/sites/${w.sites.a1.id}`;
+    const building = (await cmA.post(`${site}/buildings/create`, buildingBody({ name: 'Their log' }))).json()
+      .id as string;
+    const zoneId = (await cmA.post(`${site}/buildings/${building}/zones/create`, zoneBody())).json()
+      .id as string;
+    const zone = `${site}/buildings/${building}/zones/${zoneId}`;
+    await subscribe(t, zoneId);
+    const scope = { customerId: w.customers.a.id, siteId: w.sites.a1.id, buildingId: building, zoneId };
+
+    const resident = await createUser(t.db, {
+      email: 'log.resident@test.io',
+      role: ROLES.end_user,
+      customerId: w.customers.a.id,
+      zoneIds: [zoneId],
+      firstname: 'Rita',
+      lastname: 'Resident',
+    });
+    await createUser(t.db, {
+      email: 'log.plumber@test.io',
+      role: ROLES.plumber,
+      customerId: w.customers.a.id,
+      siteIds: [w.sites.a1.id],
+      firstname: 'Paul',
+      lastname: 'Plumber',
+    });
+    const endUser = await loginAs(t.app, 'log.resident@test.io');
+    const plumber = await loginAs(t.app, 'log.plumber@test.io');
+
+    // The manager's grant is itself a line of the log, on the end user.
+    const granted = await theEventOf(() =>
+      cmA.put(`${A()}/end_users/${resident.id}/update`, { permissions: { 'valves.control': 'authorised' } }),
+    );
+    expect(granted).toMatchObject({ objectId: resident.id, userName: 'Cara Amanager', origin: 'web' });
+
+    expect(
+      await theEventOf(() => endUser.put(`${zone}/update`, { leak_detection_mode: true })),
+    ).toMatchObject({
+      actionName: 'updated',
+      objectName: 'zone',
+      userName: 'Rita Resident',
+      origin: 'web',
+      ...scope,
+    });
+    expect(await theEventOf(() => plumber.put(`${zone}/update`, { maintenance_mode: true }))).toMatchObject({
+      actionName: 'updated',
+      objectName: 'zone',
+      userName: 'Paul Plumber',
+      ...scope,
+    });
+    expect(
+      await theEventOf(() =>
+        plumber.post(`${zone}/flowboxes/pair`, { serial: 'LOG-P1', factory_secret: 'f'.repeat(43) }),
+      ),
+    ).toMatchObject({
+      actionName: 'pairing_prepared',
+      objectLabel: 'LOG-P1',
+      userName: 'Paul Plumber',
+      ...scope,
+    });
+
+    // Refused: a rename by the end user, a deletion by the plumber. Nothing is written.
+    const before = await eventCount();
+    expect((await endUser.put(`${zone}/update`, { name: 'Mine now' })).statusCode).toBe(403);
+    expect((await plumber.delete(`${zone}/delete`, { confirm_name: 'x' })).statusCode).toBe(403);
+    expect(await eventCount()).toBe(before);
+
+    // Neither reads a log: not the customer's, not the site's, not the building's.
+    for (const client of [endUser, plumber]) {
+      for (const path of [`${A()}/events`, `${site}/events`, `${site}/buildings/${building}/events`]) {
+        expect((await client.get(path)).statusCode, path).toBe(403);
+      }
+    }
+    // The zone's managers read those lines.
+    const lines = (await cmA.get(`${site}/buildings/${building}/events`)).json().items as {
+      user_name: string;
+    }[];
+    expect(lines.map((line) => line.user_name)).toEqual(
+      expect.arrayContaining(['Rita Resident', 'Paul Plumber']),
+    );
   });
 });

@@ -12,7 +12,14 @@ import {
   type FlowboxModel,
 } from '@flowbox/shared';
 import type { z } from 'zod';
-import { isProvider, requirePermission, requireRole, siteFilterFor, type Actor } from '../access/access.ts';
+import {
+  isManager,
+  isProvider,
+  requirePermission,
+  requireRole,
+  siteFilterFor,
+  type Actor,
+} from '../access/access.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { AppError, forbidden, notFound } from '../errors.ts';
@@ -115,9 +122,15 @@ export class FirmwareCatalogueService {
           id,
           input.released_to === 'all' ? [] : [...new Set(input.released_to)],
         );
+      // The customers the change concerns: those released to, before it and after it.
+      const customers = [
+        ...(image.releasedToAll ? [] : image.customerIds),
+        ...(Array.isArray(input.released_to) ? input.released_to : []),
+      ];
       const others = changed.filter((field) => field !== 'status');
-      if (others.length > 0) await record(tx, now, actor, 'updated', image, others);
-      if (statusChanged) await record(tx, now, actor, statusAction(input.status!), image, ['status']);
+      if (others.length > 0) await record(tx, now, actor, 'updated', image, others, customers);
+      if (statusChanged)
+        await record(tx, now, actor, statusAction(input.status!), image, ['status'], customers);
     });
     return this.get(actor, id);
   }
@@ -161,7 +174,7 @@ export class FirmwareCatalogueService {
         },
         customerIds,
       );
-      await record(tx, now, actor, 'created', image, []);
+      await record(tx, now, actor, 'created', image, [], customerIds);
       return image;
     });
   }
@@ -184,6 +197,7 @@ export class FirmwareCatalogueService {
       if (!image) throw notFound();
       return image;
     }
+    if (!isManager(actor)) throw forbidden();
     const released =
       image !== undefined &&
       USABLE.includes(image.status) &&
@@ -210,7 +224,8 @@ function requireCatalogueManager(actor: Actor): void {
 
 function readerOf(actor: Actor): CatalogueReader {
   if (isProvider(actor)) return { releasedTo: 'any' };
-  if (actor.customerId === null) throw forbidden();
+  // Firmware is managers' business (docs/permissions.md): no plumber's, no end user's.
+  if (actor.customerId === null || !isManager(actor)) throw forbidden();
   return { releasedTo: actor.customerId, statuses: USABLE };
 }
 
@@ -219,21 +234,28 @@ function fleetOf(actor: Actor): FleetScope {
   return { customerId: actor.customerId, siteIds: siteFilterFor(actor) };
 }
 
-/** Catalogue lines belong to no customer (the provider's catalogue), like pricing plans. */
-function record(
+/**
+ * Catalogue lines (docs/firmware.md "Activity log"): an image released to every customer is the
+ * provider's catalogue, in no customer, like pricing plans; one released to some customers names
+ * each of them (a line in each one's scope, so each one's activity log shows it).
+ */
+async function record(
   db: Db,
   at: Date,
   actor: Actor,
   action: EventAction,
   image: CatalogueImage,
   changed: string[],
+  customerIds: readonly string[],
 ): Promise<void> {
-  return recordChange(db, at, actor, {
-    action,
-    object: 'firmware_image',
-    objectId: image.id,
-    objectLabel: image.fileName,
-    scope: { customerId: null },
-    changedFields: changed,
-  });
+  const customers = customerIds.length > 0 ? [...new Set(customerIds)] : [null];
+  for (const customerId of customers)
+    await recordChange(db, at, actor, {
+      action,
+      object: 'firmware_image',
+      objectId: image.id,
+      objectLabel: image.fileName,
+      scope: { customerId },
+      changedFields: changed,
+    });
 }

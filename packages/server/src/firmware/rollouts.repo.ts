@@ -378,3 +378,32 @@ async function countUpdates(db: Db, where: SQL | undefined): Promise<number> {
     .where(where);
   return row?.n ?? 0;
 }
+
+/** The steps of every update of the rollout, oldest first: its states over time (rollouts.timeline.ts). */
+export function rolloutSteps(db: Db, rolloutId: string) {
+  return db
+    .select({
+      updateId: firmwareUpdateSteps.updateId,
+      state: firmwareUpdateSteps.state,
+      at: firmwareUpdateSteps.at,
+    })
+    .from(firmwareUpdateSteps)
+    .innerJoin(firmwareUpdates, eq(firmwareUpdates.id, firmwareUpdateSteps.updateId))
+    .where(eq(firmwareUpdates.rolloutId, rolloutId))
+    .orderBy(asc(firmwareUpdateSteps.at), asc(firmwareUpdateSteps.id));
+}
+
+/**
+ * Locks the flowbox's row if no one holds it, without waiting: false when a device message (or
+ * anyone) holds it. The rollout job holds its rollouts when it gets here; a device message holds
+ * the flowbox, then its update, then waits for the rollout (halt check): waiting here would close
+ * the circle (docs/firmware.md "Lock order").
+ */
+export async function tryLockFlowbox(db: Db, flowboxId: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: flowboxes.id })
+    .from(flowboxes)
+    .where(eq(flowboxes.id, flowboxId))
+    .for('update', { skipLocked: true });
+  return rows.length > 0;
+}

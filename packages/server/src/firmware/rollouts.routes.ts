@@ -6,6 +6,7 @@ import {
   RolloutSchema,
   RolloutsPageSchema,
   RolloutsQuerySchema,
+  RolloutTimelineSchema,
 } from '@flowbox/shared';
 import { z } from 'zod';
 import { actorOf, errorResponses, type App } from '../http/types.ts';
@@ -66,6 +67,19 @@ export function rolloutsRoutes(app: App, rollouts: RolloutsService): void {
       },
     },
     (request) => rollouts.devices(actorOf(request), request.params.rolloutId, request.query),
+  );
+  app.get(
+    '/firmware/rollouts/:rolloutId/timeline',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'The rollout’s devices per state group over its whole life (at most 240 points)',
+        params: rolloutParams,
+        response: { 200: RolloutTimelineSchema, ...errorResponses },
+      },
+    },
+    (request) => rollouts.timeline(actorOf(request), request.params.rolloutId),
   );
   app.post(
     '/firmware/rollouts/:rolloutId/:action',

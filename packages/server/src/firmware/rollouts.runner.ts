@@ -16,6 +16,7 @@ import {
   patchRollout,
   postpone,
   scheduleWave,
+  tryLockFlowbox,
   type RolloutRow,
 } from './rollouts.repo.ts';
 import { findImage, type ImageRow, type UpdateRow } from './updates.repo.ts';
@@ -105,6 +106,10 @@ export class RolloutRunner {
     image: ImageRow,
     now: Date,
   ): Promise<boolean> {
+    // A flowbox busy with a device message now is left for the next pass, still due: waiting for it
+    // while holding the rollout could deadlock with that message's halt check (docs/firmware.md
+    // "Lock order").
+    if (!(await tryLockFlowbox(tx, update.flowboxId))) return false;
     const located = await findFlowboxById(tx, update.flowboxId);
     if (!located) return false;
     const skip = await this.skipReason(tx, located, now);

@@ -3,11 +3,13 @@ import {
   ALL_FIRMWARE_UPDATE_STATES,
   compareFirmwareVersions,
   ROLES,
+  ROLLOUT_TIMELINE_MAX_POINTS,
   waveSizes,
   type FirmwareUpdateState,
   type FlowboxModel,
   type Rollout,
   type RolloutAction,
+  type RolloutTimeline,
   type RolloutCreateSchema,
   type RolloutDevicesQuerySchema,
   type RolloutsQuerySchema,
@@ -29,6 +31,7 @@ import {
   lockRollout,
   patchRollout,
   resolvePlace,
+  rolloutSteps,
   scheduledOf,
   selectFlowboxes,
   waveTimes,
@@ -36,6 +39,7 @@ import {
   type RolloutRow,
 } from './rollouts.repo.ts';
 import type { RolloutRunner } from './rollouts.runner.ts';
+import { rolloutTimeline } from './rollouts.timeline.ts';
 import { findImage, imageReleasedTo, type ImageRow, type NewUpdateRow } from './updates.repo.ts';
 import { moveUpdate, SYSTEM } from './updates.moves.ts';
 import { toApiUpdateSummary } from './updates.view.ts';
@@ -161,6 +165,15 @@ export class RolloutsService {
 
   async get(actor: Actor, id: string): Promise<Rollout> {
     return this.toApi(await this.readable(actor, id));
+  }
+
+  /** Its devices per state group over its whole life, from their steps (rollouts.timeline.ts). */
+  async timeline(actor: Actor, id: string): Promise<RolloutTimeline> {
+    const rollout = await this.readable(actor, id);
+    const steps = await rolloutSteps(this.ctx.db, rollout.id);
+    // The line runs to the rollout's end (its last state lasts until then), or to now.
+    const over = rollout.state === 'completed' || rollout.state === 'cancelled';
+    return rolloutTimeline(steps, ROLLOUT_TIMELINE_MAX_POINTS, over ? rollout.finishedAt : this.ctx.now());
   }
 
   async devices(actor: Actor, id: string, query: DevicesQuery) {

@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ROLES, type Rollout } from '@flowbox/shared';
+import { ROLES, type Rollout, type RolloutTimeline } from '@flowbox/shared';
 import { buildApp } from '../app.ts';
 import { alerts, deviceCommands, firmwareUpdates, flowboxes, zoneAutomation } from '../db/schema.ts';
 import { FlowboxIngest } from '../flowboxes/ingest.service.ts';
@@ -145,6 +145,12 @@ describe('a staged rollout', () => {
     const done = await rolloutState(rollout.id);
     expect(done).toMatchObject({ state: 'completed' });
     expect(done.counts.success).toBe(120);
+    // Its states over time end at its completion, everyone updated.
+    const timeline = (
+      await provider.get(`/v1/firmware/rollouts/${rollout.id}/timeline`)
+    ).json<RolloutTimeline>();
+    expect(timeline.points.at(-1)).toEqual({ at: done.finished_at, counts: [0, 0, 120, 0, 0] });
+    expect(timeline.points[0]!.counts).toEqual([120, 0, 0, 0, 0]);
     const commands = await t.db
       .select({ flowboxId: deviceCommands.flowboxId, n: sql<number>`count(*)::int` })
       .from(deviceCommands)
@@ -171,6 +177,53 @@ describe('a staged rollout', () => {
       );
     expect(new Set(versions.map((v) => v.v))).toEqual(new Set(['4.1.0']));
   }, 120_000);
+
+  it("gives its states over its whole life, from its devices' steps, to whoever may read it", async () => {
+    const { customerId } = await fleet(10, 'TIME');
+    const image = await insertImage(t.db, { version: '4.0.5' });
+    const rollout = await createRollout({
+      image_id: image.id,
+      target: { customer_id: customerId },
+      start_jitter_s: 0,
+      waves_pct: [100],
+    });
+    const timeline = async () => {
+      const res = await provider.get(`/v1/firmware/rollouts/${rollout.id}/timeline`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<RolloutTimeline>();
+    };
+    t.clock.advance(60_000);
+    expect(await t.services.rolloutRunner.advanceAll()).toBe(10);
+    const running = await timeline();
+    expect(running.groups).toEqual(['waiting', 'running', 'success', 'failed', 'left_out']);
+    expect(running.points.map((p) => p.counts)).toEqual([
+      [10, 0, 0, 0, 0],
+      [0, 10, 0, 0, 0],
+      // Not over: the counts as they are now close the line.
+      [0, 10, 0, 0, 0],
+    ]);
+    t.clock.advance(60_000);
+    await devicesAnswer(rollout.id, '4.0.5', (serial) => serial.endsWith('0') || serial.endsWith('1'));
+    t.clock.advance(60_000);
+    await t.services.rolloutRunner.advanceAll();
+    const done = await timeline();
+    expect((await rolloutState(rollout.id)).state).toBe('halted');
+    // From the rollout's creation, not from when someone first looked.
+    expect(done.points[0]!.counts).toEqual([10, 0, 0, 0, 0]);
+    expect(Math.abs(Date.parse(done.points[0]!.at) - Date.parse(rollout.created_at))).toBeLessThan(1_000);
+    expect(done.points.at(-2)!.counts).toEqual([0, 0, 8, 2, 0]);
+    const times = done.points.map((p) => Date.parse(p.at));
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
+    // Another customer's manager may not read it (the tenancy matrix walks every role).
+    const other = await createZones(t.db, 'Europe/Paris');
+    await createUser(t.db, {
+      email: 'ro.other@test.io',
+      role: ROLES.customer_manager,
+      customerId: other[0]!.customerId,
+    });
+    const outsider = await loginAs(t.app, 'ro.other@test.io');
+    expect((await outsider.get(`/v1/firmware/rollouts/${rollout.id}/timeline`)).statusCode).toBe(403);
+  });
 
   it('pauses (nothing new starts), resumes, and cancels (waiting devices become cancelled)', async () => {
     const { customerId } = await fleet(40, 'CTRL');

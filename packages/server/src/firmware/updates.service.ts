@@ -55,15 +55,36 @@ type CreateInput = z.output<typeof FirmwareUpdateCreateSchema>;
 const CLAIM_BATCH = 100;
 const HISTORY = 20;
 
-/** Firmware messages that changed nothing, counted (docs/firmware.md "A late event … is counted"). */
-export type FirmwareMessageCounters = { late: number; out_of_order: number; unknown_update: number };
+/**
+ * The devices' firmware progress messages by what they did (docs/firmware.md "Device protocol"):
+ * `moved` the update to a new state, `progress` within its state, `confirmed` the final state the
+ * server had already decided; or changed nothing: `late` (the update had already ended otherwise),
+ * `out_of_order` (it would have gone backwards), `unknown_update` (another device's or version's).
+ */
+export const FIRMWARE_MESSAGE_OUTCOMES = [
+  'moved',
+  'progress',
+  'confirmed',
+  'late',
+  'out_of_order',
+  'unknown_update',
+] as const;
+export type FirmwareMessageOutcome = (typeof FIRMWARE_MESSAGE_OUTCOMES)[number];
+export type FirmwareMessageCounters = Record<FirmwareMessageOutcome, number>;
 
 /**
  * One flowbox's firmware updates (docs/firmware.md): the flowbox page's card and request, the
  * command that carries an update, the device's answers and progress, and the timeouts.
  */
 export class FirmwareUpdatesService {
-  readonly counters: FirmwareMessageCounters = { late: 0, out_of_order: 0, unknown_update: 0 };
+  readonly counters: FirmwareMessageCounters = {
+    moved: 0,
+    progress: 0,
+    confirmed: 0,
+    late: 0,
+    out_of_order: 0,
+    unknown_update: 0,
+  };
 
   constructor(
     private readonly ctx: Context,
@@ -223,17 +244,20 @@ export class FirmwareUpdatesService {
         }
         const judged = judgeReportedState(update.state, event.state);
         if (judged === 'late') this.counters.late += 1;
+        else if (judged === 'confirms') this.counters.confirmed += 1;
         else if (judged === 'backwards') {
           this.counters.out_of_order += 1;
           await patchUpdate(db, update.id, { lastMessageAt: at });
         } else if (judged === 'progress') {
+          this.counters.progress += 1;
           const moved = await patchUpdate(db, update.id, {
             lastMessageAt: at,
             progressPct: event.progress_pct,
             ...(event.bytes !== undefined ? { bytes: event.bytes } : {}),
           });
           await notifyUpdate(db, moved, located);
-        } else
+        } else {
+          this.counters.moved += 1;
           await moveUpdate(
             db,
             update,
@@ -253,6 +277,7 @@ export class FirmwareUpdatesService {
             at,
             DEVICE,
           );
+        }
       },
       versionReported: async (db, located, version, at) => {
         const update = await findRunningUpdate(db, located.flowbox.id);

@@ -21,11 +21,17 @@ const RANK: Record<FirmwareUpdateState, number> = {
   cancelled: 5,
 };
 
-/** What a reported state does to an update in `current`. */
-export type Judgement = 'late' | 'backwards' | 'progress' | 'move';
+/**
+ * What a reported state does to an update in `current`. `confirms`: the device says the final state
+ * the server already decided (its `success` event after its `state` with the new version made the
+ * update a success, or its `failed` after the rollback was seen): the normal end of an update, not
+ * a late message. `late`: anything else about an update already finished (a `success` after a
+ * timeout, a `started` after a failure).
+ */
+export type Judgement = 'confirms' | 'late' | 'backwards' | 'progress' | 'move';
 
 export function judgeReportedState(current: FirmwareUpdateState, reported: FirmwareUpdateState): Judgement {
-  if (isFinalFirmwareState(current)) return 'late';
+  if (isFinalFirmwareState(current)) return reported === current ? 'confirms' : 'late';
   if (reported === current) return 'progress';
   // docs/firmware.md "Device protocol" 4: after a checksum mismatch the device starts over from
   // byte 0 and says so with `requesting`; the update is still downloading, not going backwards.

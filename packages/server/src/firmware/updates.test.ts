@@ -110,6 +110,7 @@ describe('a single firmware update driven by the device', () => {
     expect(list.statusCode).toBe(200);
     expect(JSON.stringify(list.json())).not.toContain(command.id);
 
+    const counted = { ...t.services.firmwareUpdates.counters };
     await device.ack(command.id, 'accepted');
     await device.progress(update.id, '2.5.0', 'requesting');
     expect(await recordDownloadStart(t.db, update.id, 0, t.clock.now())).toBe(true);
@@ -134,8 +135,22 @@ describe('a single firmware update driven by the device', () => {
     const [fb] = await t.db.select().from(flowboxes).where(eq(flowboxes.id, flowboxId));
     expect(fb!.firmwareVersion).toBe('2.5.0');
     expect((await commandOf(update.id)).status).toBe('done');
-    // The late `success` after the state's success is counted, not applied twice.
-    expect(t.services.firmwareUpdates.counters.late).toBeGreaterThanOrEqual(1);
+    // The device's `success` after its state with the new version confirms what the server decided:
+    // counted as such, not applied twice, and not late (the normal end of every update).
+    const delta = Object.fromEntries(
+      Object.entries(t.services.firmwareUpdates.counters).map(([k, v]) => [
+        k,
+        v - counted[k as keyof typeof counted],
+      ]),
+    );
+    expect(delta).toEqual({
+      moved: 3,
+      progress: 1,
+      confirmed: 1,
+      late: 0,
+      out_of_order: 0,
+      unknown_update: 0,
+    });
     const lines = await t.db
       .select()
       .from(events)
@@ -159,6 +174,43 @@ describe('a single firmware update driven by the device', () => {
       'success',
     ]);
     expect(card.compatible.map((i) => i.version)).not.toContain('2.5.0');
+  });
+
+  it('counts a message about an update already ended otherwise as late, and each outcome in /metrics', async () => {
+    const image = await insertImage(t.db, { version: '2.5.9' });
+    const { flowboxId, device } = await connectedFlowbox();
+    const update = await requestUpdate(flowboxId, image.id);
+    await device.progress(update.id, '2.5.9', 'started', { progress_pct: 10 });
+    await device.progress(update.id, '2.5.9', 'failed', { reason: 'install_failed' });
+    const before = { ...t.services.firmwareUpdates.counters };
+    // After its failure, the device still reports a download and a success: both late.
+    await device.progress(update.id, '2.5.9', 'started', { progress_pct: 20 });
+    await device.progress(update.id, '2.5.9', 'success', { progress_pct: 100 });
+    // Its failure told twice confirms it; a message about an update it never had is unknown.
+    await device.progress(update.id, '2.5.9', 'failed', { reason: 'install_failed' });
+    await device.progress(update.id, '2.5.8', 'started', { progress_pct: 5 });
+    const after = t.services.firmwareUpdates.counters;
+    expect(after.late - before.late).toBe(2);
+    expect(after.confirmed - before.confirmed).toBe(1);
+    expect(after.unknown_update - before.unknown_update).toBe(1);
+    expect(await updateRow(update.id)).toMatchObject({ state: 'failed', reason: 'install_failed' });
+
+    const scrape = await t.services.metrics.scrape();
+    const value = (outcome: string) =>
+      Number(
+        new RegExp(`^flowbox_firmware_device_messages_total\\{outcome="${outcome}"\\} (\\d+)`, 'm').exec(
+          scrape,
+        )?.[1],
+      );
+    for (const outcome of [
+      'moved',
+      'progress',
+      'confirmed',
+      'late',
+      'out_of_order',
+      'unknown_update',
+    ] as const)
+      expect(value(outcome), outcome).toBe(after[outcome]);
   });
 
   it('never goes backwards: an older state after a newer one is counted and ignored', async () => {

@@ -11,7 +11,7 @@ import {
   type FlowboxCommandName,
 } from '@flowbox/shared';
 import type { z } from 'zod';
-import { requireSiteManage, requireSiteRead, type Actor } from '../access/access.ts';
+import { requireCommand, requireZoneRead, type Actor } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import type { LocatedFlowbox } from '../db/scope.ts';
@@ -113,7 +113,7 @@ export class CommandsService {
   ) {}
 
   async issue(actor: Actor, path: FlowboxPath, input: CreateInput): Promise<FlowboxCommand> {
-    requireSiteManage(actor, path.customerId, path.siteId, 'valves.control');
+    requireCommand(actor, path, input.name);
     const located = await findFlowbox(this.ctx.db, path);
     if (!located) throw notFound();
     if (located.flowbox.pairingState !== 'ready') throw new AppError('errors.flowbox_not_ready');
@@ -214,14 +214,14 @@ export class CommandsService {
   }
 
   async list(actor: Actor, path: FlowboxPath): Promise<FlowboxCommand[]> {
-    requireSiteRead(actor, path.customerId, path.siteId);
+    requireZoneRead(actor, path);
     const located = await findFlowbox(this.ctx.db, path);
     if (!located) throw notFound();
     return (await listCommands(this.ctx.db, located.flowbox.id, 50)).map(toApiCommand);
   }
 
   async info(actor: Actor, path: FlowboxPath, commandId: string): Promise<FlowboxCommand> {
-    requireSiteRead(actor, path.customerId, path.siteId);
+    requireZoneRead(actor, path);
     const located = await findFlowbox(this.ctx.db, path);
     const row = await findCommand(this.ctx.db, commandId);
     if (!located || !row || row.flowboxId !== located.flowbox.id || !isApiCommand(row)) throw notFound();

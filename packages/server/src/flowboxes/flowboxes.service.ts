@@ -8,7 +8,7 @@ import {
   PAIRING_REQUEST_RETRY_S,
 } from '@flowbox/shared';
 import type { z } from 'zod';
-import { requireSiteManage, requireSiteRead, type Actor } from '../access/access.ts';
+import { requireManager, requireSiteManage, requireZoneRead, type Actor } from '../access/access.ts';
 import { hasSubscription } from '../billing/index.ts';
 import { findFloor } from '../buildings/index.ts';
 import type { Context } from '../context.ts';
@@ -51,13 +51,13 @@ export class FlowboxesService {
   ) {}
 
   async list(actor: Actor, path: ZonePath): Promise<Flowbox[]> {
-    requireSiteRead(actor, path.customerId, path.siteId);
+    requireZoneRead(actor, path);
     await this.zone(path);
     return (await listFlowboxes(this.ctx.db, path)).map(toApiFlowbox);
   }
 
   async info(actor: Actor, path: FlowboxPath): Promise<Flowbox> {
-    requireSiteRead(actor, path.customerId, path.siteId);
+    requireZoneRead(actor, path);
     return toApiFlowbox(await this.find(path));
   }
 
@@ -136,6 +136,8 @@ export class FlowboxesService {
 
   /** "Unpair": a paired flowbox leaves its zone; its credentials stop working at once. */
   async unpair(actor: Actor, path: FlowboxPath): Promise<void> {
+    // Taking a device out is a manager's decision, not an installer's (docs/permissions.md).
+    requireManager(actor);
     requireSiteManage(actor, path.customerId, path.siteId, 'flowboxes.pair');
     const located = await this.find(path);
     if (located.flowbox.pairingState !== 'ready') throw new AppError('errors.pairing_step');
@@ -147,6 +149,7 @@ export class FlowboxesService {
    * device that is gone or broken and will never answer. The serial is what is typed.
    */
   async detach(actor: Actor, path: FlowboxPath, confirmName: string): Promise<void> {
+    requireManager(actor);
     requireSiteManage(actor, path.customerId, path.siteId, 'flowboxes.pair');
     const located = await this.find(path);
     if (confirmName.trim() !== located.flowbox.serial) throw namesMismatch();

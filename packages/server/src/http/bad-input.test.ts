@@ -17,6 +17,7 @@ import {
   events,
   floors,
   images,
+  plumbers,
   pricingPlanRanges,
   pricingPlans,
   pricingPlanVersions,
@@ -98,6 +99,7 @@ beforeAll(async () => {
   );
   if (!raised.raised) throw new Error('no alert raised');
   ids.alert = raised.alert.id;
+  ids.plumber = (await providers.en.post('/v1/plumbers/create', { company: 'Bad Input Plumbing' })).json().id;
 });
 
 /** A building of site a1 with a floor, a zone and a water point, made through the API. */
@@ -111,6 +113,7 @@ const ids = {
   command: '',
   schedule: '',
   alert: '',
+  plumber: '',
 };
 const B = () => `/v1/customers/${w.customers.a.id}/sites/${w.sites.a1.id}/buildings/${ids.building}`;
 const Z = () => `${B()}/zones/${ids.zone}`;
@@ -147,6 +150,7 @@ async function rowCounts() {
     alertCategorySettings,
     firmwareImages,
     files,
+    plumbers,
   };
   const counts: Record<string, number> = {};
   for (const [name, table] of Object.entries(tables)) counts[name] = await rows(table);
@@ -251,7 +255,48 @@ const scheduleMessages = {
   names: ['label'],
 } satisfies Pick<BodyEndpoint, 'required' | 'wrongTypeMessages' | 'names'>;
 
+/** Issue 18: a directory entry (docs/maps.md), every field given. */
+const plumberBody = () => ({
+  company: 'Valid Plumbing',
+  contact_name: 'Val Id',
+  phone: '+33 1 23 45 67 89',
+  email: 'val@plumbing.example',
+  address: '1 quai du Rhône, Lyon',
+  latitude: 45.76,
+  longitude: 4.83,
+  service_radius_km: 25,
+  specialities: ['leak_repair'],
+  availability: 'Weekdays',
+  customer_id: w.customers.a.id,
+});
+const plumberWrongTypes = {
+  email: 'validation.email',
+  latitude: 'validation.latitude',
+  longitude: 'validation.longitude',
+  service_radius_km: 'validation.number',
+} as const;
+
 const BODY_ENDPOINTS: BodyEndpoint[] = [
+  {
+    name: 'create a plumber',
+    method: 'POST',
+    path: () => '/v1/plumbers/create',
+    valid: plumberBody,
+    required: { company: 'validation.required' },
+    wrongTypeMessages: plumberWrongTypes,
+    names: ['company'],
+  },
+  {
+    name: 'update a plumber',
+    method: 'PUT',
+    path: () => `/v1/plumbers/${ids.plumber}/update`,
+    valid: () => {
+      const { customer_id: _owner, ...body } = plumberBody();
+      return body;
+    },
+    required: {},
+    wrongTypeMessages: plumberWrongTypes,
+  },
   {
     name: 'log in',
     method: 'POST',
@@ -281,8 +326,13 @@ const BODY_ENDPOINTS: BodyEndpoint[] = [
     method: 'POST',
     path: () => '/v1/users/register',
     anonymous: true,
-    valid: () => ({ ...person, password: 'end-user-1', flowbox_serial: 'FBX-1', terms_accepted: true }),
-    required: { ...nameRequired, email: 'validation.required', password: 'validation.required' },
+    valid: () => ({ ...person, password: 'end-user-1', claim_code: 'ABCD-EFGH-JKMN', terms_accepted: true }),
+    required: {
+      ...nameRequired,
+      email: 'validation.required',
+      password: 'validation.required',
+      claim_code: 'validation.required',
+    },
     wrongTypeMessages: { terms_accepted: 'validation.terms' },
     names: ['firstname', 'lastname'],
   },
@@ -486,6 +536,23 @@ const BODY_ENDPOINTS: BodyEndpoint[] = [
     method: 'DELETE',
     path: () => `${Z()}/water_points/${ids.waterPoint}/delete`,
     ...confirm,
+  },
+  {
+    // docs/permissions.md "Registration": every field has a default; wrong types are refused.
+    name: 'issue a claim code',
+    method: 'POST',
+    path: () => `${Z()}/claim_codes/create`,
+    valid: () => ({ expires_in_days: 30, max_uses: 1, auto_approve: false }),
+    required: {},
+    wrongTypeMessages: { expires_in_days: 'validation.number', max_uses: 'validation.number' },
+  },
+  {
+    name: 'confirm a registration',
+    method: 'POST',
+    path: () => '/v1/users/register/confirm',
+    anonymous: true,
+    valid: () => ({ token: 'abc' }),
+    required: { token: 'validation.required' },
   },
   {
     name: 'create a scheduled closing',
@@ -806,6 +873,7 @@ const ID_ROUTES: [Method, string, Record<string, unknown>?][] = [
   ['POST', '/v1/alerts/:a/resolve'],
   ['GET', '/v1/firmware/rollouts/:r'],
   ['GET', '/v1/firmware/rollouts/:r/devices'],
+  ['GET', '/v1/firmware/rollouts/:r/timeline'],
   ['POST', '/v1/firmware/rollouts/:r/pause'],
 ];
 
@@ -885,6 +953,12 @@ function hierarchyIdRoutes(): [Method, string, Record<string, unknown>?][] {
     ['GET', `${zone}/schedules/:d/info`],
     ['PUT', `${zone}/schedules/:d/update`, scheduleBody()],
     ['DELETE', `${zone}/schedules/:d/delete`, { confirm_name: 'x' }],
+    ['GET', `${zone}/claim_codes/list`],
+    ['POST', `${zone}/claim_codes/create`, {}],
+    ['POST', `${zone}/claim_codes/:q/revoke`],
+    ['GET', '/v1/customers/:c/registrations/list'],
+    ['POST', '/v1/customers/:c/registrations/:g/approve'],
+    ['POST', '/v1/customers/:c/registrations/:g/refuse'],
   ];
 }
 
@@ -903,8 +977,10 @@ const PARAM_NAMES: Record<string, string> = {
   ':d': 'scheduleId',
   ':a': 'alertId',
   ':r': 'rolloutId',
+  ':q': 'codeId',
+  ':g': 'registrationId',
 };
-const ID_PARAM = /:[csmbfzwipxkdar]\b/g;
+const ID_PARAM = /:[csmbfzwipxkdarqg]\b/g;
 
 function fillPath(template: string, replace: Record<string, string> = {}): string {
   const real: Record<string, string> = {
@@ -926,6 +1002,8 @@ function fillPath(template: string, replace: Record<string, string> = {}): strin
     ':d': ids.schedule,
     ':a': ids.alert,
     ':r': GHOST,
+    ':q': GHOST,
+    ':g': GHOST,
     ...replace,
   };
   return template.replace(ID_PARAM, (p) => real[p]!);
@@ -1289,6 +1367,66 @@ describe('consumption queries', () => {
       ]);
     }
     expect(translate('validation.end_after_start', 'en')).toBe('Should be posterior start date');
+  });
+});
+
+describe('fleet calls (docs/fleet.md)', () => {
+  const CASES: [string, string, MessageKey, Record<string, number>?][] = [
+    ['limit=0', 'limit', 'validation.min_one'],
+    ['limit=abc', 'limit', 'validation.number'],
+    ['limit=2.5', 'limit', 'validation.integer'],
+    ['limit=201', 'limit', 'validation.max', { max: 200 }],
+    ['sort=colour', 'sort', 'validation.select'],
+    ['dir=up', 'dir', 'validation.select'],
+    ['offline=yes', 'offline', 'validation.select'],
+    ['closed=1', 'closed', 'validation.select'],
+    ['locked=', 'locked', 'validation.select'],
+    ['leaking=TRUE', 'leaking', 'validation.select'],
+    ['model=ten_inches', 'model', 'validation.select'],
+    [`firmware_version=${'9'.repeat(65)}`, 'firmware_version', 'validation.too_long', { max: 64 }],
+    [`q=${'A'.repeat(65)}`, 'q', 'validation.too_long', { max: 64 }],
+    ['customer_id=customer-a', 'customer_id', 'validation.invalid'],
+    ['site_id=12', 'site_id', 'validation.invalid'],
+    ['cursor=bm9wZQ', 'cursor', 'validation.invalid'],
+    [`cursor=${Buffer.from('["serial",1,"A"]').toString('base64url')}`, 'cursor', 'validation.invalid'],
+    [`cursor=${'x'.repeat(301)}`, 'cursor', 'validation.too_long', { max: 300 }],
+  ];
+  it.each(CASES)('the fleet list refuses %s with a message on %s', async (query, path, key, params) => {
+    for (const language of LANGUAGES) {
+      const res = await providers[language].get(`/v1/fleet/list?${query}`);
+      expect(expectCatalogueError(res, language, 400).details, query).toEqual([
+        { path, message: translate(key, language, params) },
+      ]);
+    }
+  });
+
+  it.each(CASES.filter(([query]) => !query.startsWith('cursor') && !query.startsWith('limit')))(
+    'the fleet export refuses %s with a message on %s',
+    async (query, path, key, params) => {
+      for (const language of LANGUAGES) {
+        const res = await providers[language].get(`/v1/fleet/export.csv?${query}`);
+        expect(expectCatalogueError(res, language, 400).details, query).toEqual([
+          { path, message: translate(key, language, params) },
+        ]);
+      }
+    },
+  );
+
+  it.each(['customer_id', 'site_id'])(
+    'the fleet list answers a provider 404 for an unknown %s',
+    async (filter) => {
+      for (const language of LANGUAGES) {
+        const res = await providers[language].get(`/v1/fleet/list?${filter}=${GHOST}`);
+        expect(expectCatalogueError(res, language, 404).code).toBe('errors.not_found');
+      }
+    },
+  );
+
+  it('a serial search of LIKE wildcards and quotes is an empty list, not an error', async () => {
+    for (const q of ['%', '_', "'", '\\', '%25%27']) {
+      const res = await providers.en.get(`/v1/fleet/list?q=${encodeURIComponent(q)}`);
+      expect(res.statusCode, q).toBe(200);
+    }
   });
 });
 

@@ -36,17 +36,22 @@ afterAll(() => t.close());
 const EXPECTED_ROUTES = [
   'POST /v1/users/token',
   'POST /v1/users/register',
+  'POST /v1/users/register/confirm',
   'POST /v1/users/request_reset_password',
   'POST /v1/users/set_password',
   'POST /v1/users/reset_password',
   'POST /v1/users/refresh',
   'GET /v1/users/me',
+  // Issue 18: the people screen, across the roles.
+  'GET /v1/users/list',
   'PUT /v1/users/update_password',
   'POST /v1/users/logout',
   ...[
     '/v1/flovea_managers',
     '/v1/customers/{customerId}/customer_managers',
     '/v1/customers/{customerId}/site_managers',
+    '/v1/customers/{customerId}/end_users',
+    '/v1/customers/{customerId}/plumbers',
   ].flatMap((prefix) => [
     `GET ${prefix}/list`,
     `GET ${prefix}/{managerId}/info`,
@@ -76,6 +81,7 @@ const EXPECTED_ROUTES = [
   'PUT /v1/customers/{customerId}/sites/{siteId}/buildings/{buildingId}/images/{kind}',
   'GET /v1/images/{imageId}',
   ...flowboxRoutes(),
+  ...plumberRoutes(),
   'GET /v1/live/stream',
   'POST /v1/live/ticket',
   'GET /v1/metrics',
@@ -84,9 +90,25 @@ const EXPECTED_ROUTES = [
   ...scheduleRoutes(),
   ...automationRoutes(),
   ...alertRoutes(),
+  'GET /v1/fleet/list',
+  'GET /v1/fleet/export.csv',
   ...firmwareUpdateRoutes(),
   ...consumptionRoutes(),
+  ...endUserRoutes(),
 ].sort();
+
+/** docs/permissions.md "Registration": claim codes of a zone, the review of registrations. */
+function endUserRoutes(): string[] {
+  const zone = '/v1/customers/{customerId}/sites/{siteId}/buildings/{buildingId}/zones/{zoneId}';
+  return [
+    `GET ${zone}/claim_codes/list`,
+    `POST ${zone}/claim_codes/create`,
+    `POST ${zone}/claim_codes/{codeId}/revoke`,
+    'GET /v1/customers/{customerId}/registrations/list',
+    'POST /v1/customers/{customerId}/registrations/{registrationId}/approve',
+    'POST /v1/customers/{customerId}/registrations/{registrationId}/refuse',
+  ];
+}
 
 /** Issue #5: pricing plans (provider managers) and the subscription of each zone. */
 function billingRoutes(): string[] {
@@ -152,6 +174,7 @@ function firmwareUpdateRoutes(): string[] {
     'POST /v1/firmware/rollouts',
     'GET /v1/firmware/rollouts/{rolloutId}',
     'GET /v1/firmware/rollouts/{rolloutId}/devices',
+    'GET /v1/firmware/rollouts/{rolloutId}/timeline',
     'POST /v1/firmware/rollouts/{rolloutId}/{action}',
   ];
 }
@@ -216,6 +239,21 @@ function flowboxRoutes(): string[] {
   ];
 }
 
+/** Issue 18: the plumber directory, the nearest plumbers of a site, the maps (docs/maps.md). */
+function plumberRoutes(): string[] {
+  const plumber = '/v1/plumbers/{plumberId}';
+  return [
+    'GET /v1/plumbers/list',
+    'POST /v1/plumbers/create',
+    `GET ${plumber}/info`,
+    `PUT ${plumber}/update`,
+    `DELETE ${plumber}/delete`,
+    'GET /v1/customers/{customerId}/sites/{siteId}/plumbers/nearest',
+    'GET /v1/map/settings',
+    'GET /v1/map/sites',
+  ];
+}
+
 /** The live channel is a stream of Server-Sent Events (DESIGN.md §6). */
 const LIVE_STREAM = 'GET /v1/live/stream';
 
@@ -229,6 +267,7 @@ const FIRMWARE_UPLOAD = 'POST /v1/firmware/images';
 const PUBLIC_ROUTES = [
   'POST /v1/users/token',
   'POST /v1/users/register',
+  'POST /v1/users/register/confirm',
   'POST /v1/users/request_reset_password',
   'POST /v1/users/set_password',
   'POST /v1/users/reset_password',

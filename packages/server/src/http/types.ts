@@ -14,6 +14,8 @@ import { ApiErrorSchema } from '@flowbox/shared';
 declare module 'fastify' {
   interface FastifyRequest {
     actor?: Actor;
+    /** The live updates' `mark()` when the request arrived (live/live.ts `heardSince`). */
+    heardMark?: number;
   }
 }
 

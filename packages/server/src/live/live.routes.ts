@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { LiveTicketSchema, type LiveMessage } from '@flowbox/shared';
 import { z } from 'zod';
-import { canReadPlace, canReadSite, type Actor } from '../access/access.ts';
+import { canReadPlace, canReadZone, readsConsumption, type Actor } from '../access/access.ts';
 import { TokenSigner } from '../auth/index.ts';
 import { actorOf, bearerToken, errorResponses, type App } from '../http/types.ts';
 import type { LiveHub } from './live.ts';
@@ -20,11 +20,16 @@ type LiveOptions = {
   maxStreamS: number;
 };
 
-/** Who sees a live message: whoever may read its site, as with the REST calls (docs/permissions.md). */
+/**
+ * Who sees a live message: whoever may read its zone, as with the REST calls (docs/permissions.md);
+ * firmware is managers' business, consumption no plumber's.
+ */
 export function mayReceive(actor: Actor, message: LiveMessage): boolean {
   if (message.type === 'firmware_rollout') return canReadPlace(actor, message.customer_id, message.site_id);
-  const { customer_id, site_id } = message.type === 'flowbox' ? message.flowbox : message;
-  return canReadSite(actor, customer_id, site_id);
+  const { customer_id, site_id, zone_id } = message.type === 'flowbox' ? message.flowbox : message;
+  if (message.type === 'firmware_update') return canReadPlace(actor, customer_id, site_id);
+  if (message.type === 'consumption' && !readsConsumption(actor)) return false;
+  return canReadZone(actor, { customerId: customer_id, siteId: site_id, zoneId: zone_id });
 }
 
 /** The ticket call, behind the Bearer token like every other call. */

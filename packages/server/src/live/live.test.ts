@@ -1,18 +1,16 @@
 import { get, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { LiveMessage } from '@flowbox/shared';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type Services } from '../app.ts';
+import { secondInstance } from '../test/instances.ts';
 import { sql } from 'drizzle-orm';
-import { openDatabase, type Database } from '../db/client.ts';
+import { openDatabase } from '../db/client.ts';
 import { newSecret, subscribe, uniqueSerial, until } from '../flowboxes/testing.ts';
-import type { App } from '../http/types.ts';
 import {
   buildingBody,
   createWorldApp,
   loginAs,
-  testConfig,
   zoneBody,
   type ApiClient,
   type TestApp,
@@ -125,37 +123,6 @@ describe('the live channel (DESIGN.md §6)', () => {
   });
 });
 
-/**
- * Another app on the same database: on PostgreSQL through its own connection pool (as another
- * process would), on PGlite through the same in-process database.
- */
-async function secondInstance(
-  first: TestApp,
-): Promise<{ app: App; services: Services; close: () => Promise<void> }> {
-  const client: unknown = (first.db as { $client?: unknown }).$client;
-  let database: Database | undefined;
-  if (client instanceof pg.Pool)
-    database = await openDatabase({
-      databaseUrl: client.options.connectionString,
-      dataDir: null,
-      onConnectionError: () => undefined,
-    });
-  const { app, services } = await buildApp({
-    config: testConfig(),
-    db: database?.db ?? first.db,
-    logger: false,
-  });
-  await app.ready();
-  return {
-    app,
-    services,
-    close: async () => {
-      await app.close();
-      await database?.close();
-    },
-  };
-}
-
 describe.runIf(process.env.FLOWBOX_TEST_PG)('live updates on PostgreSQL', () => {
   it('listen on a connection beside the pool, and listen again when it is cut', async () => {
     const url = (t.db as { $client?: pg.Pool }).$client!.options.connectionString!;
@@ -178,6 +145,24 @@ describe.runIf(process.env.FLOWBOX_TEST_PG)('live updates on PostgreSQL', () => 
     } finally {
       await hub.close();
       await small.close();
+    }
+  });
+
+  it('a round trip sent after a request arrived serves it again; one sent before it does not', async () => {
+    const hub = new LiveHub(t.db, { warn: () => undefined });
+    try {
+      await hub.start();
+      const arrived = hub.mark();
+      // Another caller's round trip (the request's authentication), sent after the arrival.
+      await hub.heard();
+      expect(hub.mark()).toBe(arrived + 1);
+      await hub.heardSince(arrived);
+      expect(hub.mark()).toBe(arrived + 1);
+      // A request arriving now needs a round trip of its own.
+      await hub.heardSince(hub.mark());
+      expect(hub.mark()).toBe(arrived + 2);
+    } finally {
+      await hub.close();
     }
   });
 });

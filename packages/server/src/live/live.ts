@@ -47,6 +47,9 @@ export class LiveHub {
   /** The `heard` round trip not sent yet, which callers share; and the one before it. */
   private nextCheck: Promise<void> | undefined;
   private lastCheck: Promise<void> = Promise.resolve();
+  /** Round trips sent, and the latest of them answered (they are answered in the order sent). */
+  private sent = 0;
+  private answered = 0;
 
   constructor(
     private readonly db: Db,
@@ -78,15 +81,32 @@ export class LiveHub {
     if (!this.hearing) return Promise.reject(new Error('not listening'));
     if (!this.roundTrip) return Promise.resolve();
     if (!this.nextCheck) {
-      const check = this.lastCheck.then(() => {
+      const check = this.lastCheck.then(async () => {
         this.nextCheck = undefined;
         if (!this.roundTrip) throw new Error('not listening');
-        return this.roundTrip();
+        const number = ++this.sent;
+        await this.roundTrip();
+        this.answered = number;
       });
       this.nextCheck = check;
       this.lastCheck = check.catch(() => undefined);
     }
     return this.nextCheck;
+  }
+
+  /** This moment, for `heardSince`: taken when a request arrives. */
+  mark(): number {
+    return this.sent;
+  }
+
+  /**
+   * As `heard`, for a caller that took `mark()` when its request arrived: a round trip sent after
+   * that (another caller's, the authentication's of the same request) and answered already is
+   * enough, so one request waits for one round trip however many caches it reads.
+   */
+  heardSince(mark: number): Promise<void> {
+    if (this.hearing && this.roundTrip && this.answered > mark) return Promise.resolve();
+    return this.heard();
   }
 
   onHearingChange(listener: HearingListener): () => void {

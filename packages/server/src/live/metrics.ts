@@ -7,3 +7,16 @@ export function liveMetrics(metrics: InstanceMetrics, hub: LiveHub): void {
     { value: hub.listenerCount },
   ]);
 }
+
+/** A cache's lookups (live/heard-cache.ts): answered from this instance's memory, or from the database. */
+export function heardCacheMetrics(
+  metrics: InstanceMetrics,
+  name: string,
+  help: string,
+  cache: { hits: number; misses: number },
+): void {
+  metrics.counterFrom(name, help, ['source'], () => [
+    { labels: { source: 'cache' }, value: cache.hits },
+    { labels: { source: 'database' }, value: cache.misses },
+  ]);
+}

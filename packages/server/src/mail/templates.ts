@@ -1,6 +1,6 @@
 import type { Language } from '@flowbox/shared';
 
-type Template = { subject: string; text: string };
+export type Template = { subject: string; text: string };
 
 /** Invitation and reset emails in the recipient's language. */
 export function invitationEmail(language: Language, firstname: string, link: string, days: number): Template {

@@ -1,5 +1,5 @@
 import type { Occurrence, Occurrences, Schedule, ScheduleValues } from '@flowbox/shared';
-import { requireSiteManage, requireSiteRead, type Actor } from '../access/access.ts';
+import { requireZoneManage, requireZoneRead, type Actor } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { AppError, namesMismatch, notFound } from '../errors.ts';
@@ -31,21 +31,21 @@ export class SchedulesService {
   constructor(private readonly ctx: Context) {}
 
   async list(actor: Actor, path: ZonePath): Promise<{ items: Schedule[]; total: number }> {
-    requireSiteRead(actor, path.customerId, path.siteId);
+    requireZoneRead(actor, path);
     const zone = await this.findZone(path);
     const rows = await listSchedules(this.ctx.db, zone.id);
     return { items: rows.map((row) => toApiSchedule(row, zone.timezone)), total: rows.length };
   }
 
   async info(actor: Actor, path: SchedulePath): Promise<Schedule> {
-    requireSiteRead(actor, path.customerId, path.siteId);
+    requireZoneRead(actor, path);
     const zone = await this.findZone(path);
     return toApiSchedule(await this.find(zone, path.scheduleId), zone.timezone);
   }
 
   /** The next windows of all the zone's schedules, running ones first, in time order. */
   async occurrences(actor: Actor, path: ZonePath, limit: number): Promise<Occurrences> {
-    requireSiteRead(actor, path.customerId, path.siteId);
+    requireZoneRead(actor, path);
     const zone = await this.findZone(path);
     const now = this.ctx.now();
     const items: Occurrence[] = [];
@@ -97,7 +97,7 @@ export class SchedulesService {
    * window already closed still opens at its end (docs/schedules.md).
    */
   async remove(actor: Actor, path: SchedulePath, confirmName: string): Promise<void> {
-    requireSiteManage(actor, path.customerId, path.siteId, 'schedules.manage');
+    requireZoneManage(actor, path, 'schedules.manage');
     const zone = await this.findZone(path);
     const row = await this.find(zone, path.scheduleId);
     await this.requireUnlocked(zone);
@@ -109,7 +109,7 @@ export class SchedulesService {
   }
 
   private async requireChangeable(actor: Actor, path: ZonePath): Promise<ScheduleZone> {
-    requireSiteManage(actor, path.customerId, path.siteId, 'schedules.manage');
+    requireZoneManage(actor, path, 'schedules.manage');
     const zone = await this.findZone(path);
     if (!zone.scheduledClosingAuthorised) throw new AppError('errors.scheduled_closing_not_authorised');
     await this.requireUnlocked(zone);

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import {
   ROLES,
   addBillingPeriods,
@@ -26,6 +26,14 @@ import { findUserByEmail, insertUser } from '../users/index.ts';
 
 type Logger = { info: (obj: object, msg: string) => void; warn: (obj: object, msg: string) => void };
 
+/**
+ * Several instances start together on one empty database (compose.yaml starts two): each seeds
+ * under this lock, after checking again, so the first writes and the others find it done.
+ */
+async function lockSeeding(tx: Db): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended('flowbox:seed', 0))`);
+}
+
 /** FLOWBOX_ADMIN_EMAIL / FLOWBOX_ADMIN_PASSWORD: make sure this provider manager exists (DESIGN.md §8). */
 export async function ensureAdmin(
   db: Db,
@@ -38,15 +46,21 @@ export async function ensureAdmin(
       log.warn({ email: admin.email }, 'FLOWBOX_ADMIN_EMAIL belongs to a user who is not a provider manager');
     return;
   }
-  await insertUser(db, {
-    email: admin.email,
-    username: admin.email,
-    firstname: 'Provider',
-    lastname: 'Manager',
-    role: ROLES.flovea_manager,
-    passwordHash: await hashPassword(admin.password),
+  const passwordHash = await hashPassword(admin.password);
+  const created = await db.transaction(async (tx) => {
+    await lockSeeding(tx);
+    if (await findUserByEmail(tx, admin.email)) return false;
+    await insertUser(tx, {
+      email: admin.email,
+      username: admin.email,
+      firstname: 'Provider',
+      lastname: 'Manager',
+      role: ROLES.flovea_manager,
+      passwordHash,
+    });
+    return true;
   });
-  log.info({ email: admin.email }, 'provider manager created from FLOWBOX_ADMIN_EMAIL');
+  if (created) log.info({ email: admin.email }, 'provider manager created from FLOWBOX_ADMIN_EMAIL');
 }
 
 /** The demo accounts listed in the README: one per role, sharing one password. */
@@ -72,7 +86,10 @@ export async function seedDemo(db: Db, log: Logger): Promise<void> {
   const [done] = await db.select().from(appSettings).where(eq(appSettings.key, 'demo_seeded'));
   if (done) return;
   const passwordHash = await hashPassword(DEMO_PASSWORD);
-  await db.transaction(async (tx) => {
+  const seeded = await db.transaction(async (tx) => {
+    await lockSeeding(tx);
+    const [doneMeanwhile] = await tx.select().from(appSettings).where(eq(appSettings.key, 'demo_seeded'));
+    if (doneMeanwhile) return false;
     const [acme] = await tx
       .insert(customers)
       .values({
@@ -122,8 +139,9 @@ export async function seedDemo(db: Db, log: Logger): Promise<void> {
       );
     }
     await tx.insert(appSettings).values({ key: 'demo_seeded', value: true });
+    return true;
   });
-  log.info({}, 'demo data seeded');
+  if (seeded) log.info({}, 'demo data seeded');
 }
 
 const OFFICE_HOURS: OpeningHours = {

@@ -1,2 +1,2 @@
 /** What the rest of the server uses of the sites domain (docs/architecture.md). */
-export { siteIdsOfCustomer } from './sites.repo.ts';
+export { findSiteRow, siteIdsOfCustomer } from './sites.repo.ts';

@@ -56,15 +56,30 @@ export async function siteIdsOfCustomer(db: Db, customerId: string, siteIds: str
   return rows.map((r) => r.id);
 }
 
-export async function insertSite(db: Db, customerId: string, name: string): Promise<SiteRow> {
-  const [row] = await db.insert(sites).values({ customerId, name }).returning();
+export type SitePatch = { name?: string; latitude?: number | null; longitude?: number | null };
+
+export async function insertSite(
+  db: Db,
+  customerId: string,
+  input: { name: string; latitude?: number | null; longitude?: number | null },
+): Promise<SiteRow> {
+  const [row] = await db
+    .insert(sites)
+    .values({
+      customerId,
+      name: input.name,
+      latitude: input.latitude ?? null,
+      longitude: input.longitude ?? null,
+    })
+    .returning();
   return row!;
 }
 
-export async function updateSite(db: Db, siteId: string, patch: { name?: string }): Promise<SiteRow> {
+export async function updateSite(db: Db, siteId: string, patch: SitePatch): Promise<SiteRow> {
+  const set = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
   const [row] = await db
     .update(sites)
-    .set({ ...(patch.name !== undefined ? { name: patch.name } : {}), updatedAt: new Date() })
+    .set({ ...set, updatedAt: new Date() })
     .where(eq(sites.id, siteId))
     .returning();
   return row!;
@@ -82,6 +97,8 @@ export function toApiSite(row: SiteRow, buildings: number): Site {
     name: row.name,
     plan: row.plan,
     logo: row.logo,
+    latitude: row.latitude,
+    longitude: row.longitude,
     building_count: Number(buildings),
     created_at: row.createdAt.toISOString(),
   };

@@ -1,7 +1,7 @@
 import type { EventAction, ListQuery, Site } from '@flowbox/shared';
 import {
+  requireCustomerList,
   requireCustomerManage,
-  requireCustomerRead,
   requireSiteRead,
   siteFilterFor,
   type Actor,
@@ -22,6 +22,7 @@ import {
   listSites,
   toApiSite,
   updateSite,
+  type SitePatch,
   type SiteRow,
 } from './sites.repo.ts';
 
@@ -33,7 +34,8 @@ export class SitesService {
   ) {}
 
   async list(actor: Actor, customerId: string, query: ListQuery) {
-    requireCustomerRead(actor, customerId);
+    // A plumber lists its sites as a site manager does; an end user gets none (siteFilterFor).
+    requireCustomerList(actor, customerId);
     await requireCustomerRow(this.ctx.db, customerId);
     const visible = siteFilterFor(actor);
     if (visible !== 'all' && visible.length === 0) return { items: [], total: 0 };
@@ -47,18 +49,18 @@ export class SitesService {
     return site;
   }
 
-  async create(actor: Actor, customerId: string, input: { name: string }): Promise<Site> {
+  async create(actor: Actor, customerId: string, input: SitePatch & { name: string }): Promise<Site> {
     requireCustomerManage(actor, customerId, 'sites.manage');
     await requireCustomerRow(this.ctx.db, customerId);
     const row = await this.ctx.db.transaction(async (tx) => {
-      const created = await insertSite(tx, customerId, input.name);
+      const created = await insertSite(tx, customerId, input);
       await this.record(tx, actor, 'created', created, []);
       return created;
     });
     return toApiSite(row, 0);
   }
 
-  async update(actor: Actor, customerId: string, siteId: string, input: { name?: string }): Promise<Site> {
+  async update(actor: Actor, customerId: string, siteId: string, input: SitePatch): Promise<Site> {
     requireCustomerManage(actor, customerId, 'sites.manage');
     await this.find(customerId, siteId);
     const row = await this.ctx.db.transaction(async (tx) => {

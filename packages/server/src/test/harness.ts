@@ -71,13 +71,25 @@ export async function openUnguardedTestDatabase(poolSize?: number): Promise<Test
   };
 }
 
-/** A TCP port nobody listens on right now, for servers started by tests. */
+/** Every port `freePort` answered in this process. */
+const handedOut = new Set<number>();
+
+/**
+ * A TCP port nobody listens on right now, for servers started by tests, and never one this process
+ * was already given: the system may answer the port it just released again, and two ports asked
+ * in a row (PORT, then MQTT_PORT, then METRICS_PORT) came out equal once in CI.
+ */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  for (;;) {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
 }
 
 /** A clock the test moves by hand (STYLE.md: inject the clock). */
@@ -191,6 +203,8 @@ export async function createUser(
     role: Role;
     customerId?: string | null;
     siteIds?: string[];
+    /** An end user's zones. */
+    zoneIds?: string[];
     firstname?: string;
     lastname?: string;
   },
@@ -208,6 +222,7 @@ export async function createUser(
       passwordHash: await passwordHash,
     },
     fields.siteIds ?? [],
+    fields.zoneIds ?? [],
   );
 }
 

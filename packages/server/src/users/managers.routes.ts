@@ -1,7 +1,11 @@
 import {
   ROLES,
   ConfirmNameSchema,
+  EndUserCreateSchema,
+  EndUserUpdateSchema,
   ListQuerySchema,
+  PlumberUserCreateSchema,
+  PlumberUserUpdateSchema,
   listOf,
   ManagerCreateSchema,
   ManagerUpdateAnswerSchema,
@@ -24,14 +28,18 @@ type FamilyRoutes = {
   /** The path parameters before `/{managerId}` (the customer id, or none for provider managers). */
   params: z.ZodObject;
   family: (params: object) => Family;
-  create: typeof ManagerCreateSchema | typeof SiteManagerCreateSchema;
-  update: typeof ManagerUpdateSchema | typeof SiteManagerUpdateSchema;
+  create: typeof ManagerCreateSchema | typeof SiteManagerCreateSchema | typeof EndUserCreateSchema;
+  update:
+    | typeof ManagerUpdateSchema
+    | typeof SiteManagerUpdateSchema
+    | typeof EndUserUpdateSchema
+    | typeof PlumberUserUpdateSchema;
   listQuery:
     | typeof ListQuerySchema
     | ReturnType<typeof ListQuerySchema.extend<typeof SiteManagerListQuerySchema.shape>>;
 };
 
-/** spec §7 manager calls: list, info, create, update, delete, in the same shape for each family. */
+/** spec §7 manager calls: list, info, create, update, delete, in the same shape for each family (and for end users and plumbers). */
 export function managersRoutes(app: App, managers: ManagersService): void {
   const families: FamilyRoutes[] = [
     {
@@ -59,6 +67,25 @@ export function managersRoutes(app: App, managers: ManagersService): void {
       family: (p) => ({ role: ROLES.site_manager, customerId: customerIdOf(p) }),
       create: SiteManagerCreateSchema,
       update: SiteManagerUpdateSchema,
+      listQuery: ListQuerySchema.extend(SiteManagerListQuerySchema.shape),
+    },
+    // docs/permissions.md "End users and plumbers": the same calls, by their places' managers.
+    {
+      prefix: '/customers/:customerId/end_users',
+      tag: 'end users',
+      params: z.object({ customerId: uuidParam }),
+      family: (p) => ({ role: ROLES.end_user, customerId: customerIdOf(p) }),
+      create: EndUserCreateSchema,
+      update: EndUserUpdateSchema,
+      listQuery: ListQuerySchema,
+    },
+    {
+      prefix: '/customers/:customerId/plumbers',
+      tag: 'plumbers',
+      params: z.object({ customerId: uuidParam }),
+      family: (p) => ({ role: ROLES.plumber, customerId: customerIdOf(p) }),
+      create: PlumberUserCreateSchema,
+      update: PlumberUserUpdateSchema,
       listQuery: ListQuerySchema.extend(SiteManagerListQuerySchema.shape),
     },
   ];

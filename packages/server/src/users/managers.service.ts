@@ -9,7 +9,16 @@ import {
   type User,
 } from '@flowbox/shared';
 import type { z } from 'zod';
-import { requireCustomerManage, requirePermission, requireRole, type Actor } from '../access/access.ts';
+import {
+  canReadCustomer,
+  isProvider,
+  requireCustomerManage,
+  requireManager,
+  requirePermission,
+  requireRole,
+  siteFilterFor,
+  type Actor,
+} from '../access/access.ts';
 import { zonesNotFollowed } from '../alerts/index.ts';
 import type { Context } from '../context.ts';
 import { requireCustomerRow } from '../customers/index.ts';
@@ -24,7 +33,10 @@ import {
   insertUser,
   listUsers,
   replaceUserSites,
+  replaceUserZones,
   siteIdsOf,
+  sitesOfZones,
+  zoneIdsOf,
   toApiUser,
   updateUser,
   type NewUserRow,
@@ -35,11 +47,24 @@ import type { AuthService } from '../auth/auth.service.ts';
 /** Which family of managers a call is about (spec §7): provider, customer or site managers. */
 export type Family = { role: Role; customerId: string | null };
 
-type CreateInput = z.output<typeof ManagerCreateSchema> & { site_id?: string[] };
-type UpdateInput = z.output<typeof ManagerUpdateSchema> & { site_id?: string[] };
+type CreateInput = z.output<typeof ManagerCreateSchema> & { site_id?: string[]; zone_id?: string[] };
+type UpdateInput = z.output<typeof ManagerUpdateSchema> & {
+  site_id?: string[];
+  zone_id?: string[];
+  suspended?: boolean;
+};
+
+/** End users and plumbers (docs/permissions.md): managed by their places' managers with `end_users.manage`. */
+const isPeople = (family: Family) => family.role === ROLES.end_user || family.role === ROLES.plumber;
 export type { SiteManagerCreateInput, SiteManagerUpdateInput };
 
-const FAMILY_OBJECT = { 1: 'flovea_manager', 2: 'customer_manager', 3: 'site_manager' } as const;
+const FAMILY_OBJECT = {
+  1: 'flovea_manager',
+  2: 'customer_manager',
+  3: 'site_manager',
+  4: 'end_user',
+  5: 'plumber',
+} as const;
 const PG_UNIQUE_VIOLATION = '23505';
 const PG_FOREIGN_KEY_VIOLATION = '23503';
 
@@ -57,19 +82,25 @@ export class ManagersService {
   ) {
     this.requireRead(actor, family);
     await this.requireCustomerOf(family);
+    const places = isPeople(family) ? siteFilterFor(actor) : 'all';
     const { rows, total } = await listUsers(this.ctx.db, {
       role: family.role,
       customerId: family.customerId ?? undefined,
       siteId: query.siteId,
+      inSites: places === 'all' ? undefined : places,
       search: query.search,
       limit: query.limit,
       offset: query.offset,
     });
-    const sitesByUser = await siteIdsOf(
-      this.ctx.db,
-      rows.map((r) => r.id),
-    );
-    return { items: rows.map((r) => toApiUser(r, sitesByUser.get(r.id) ?? [])), total };
+    const ids = rows.map((r) => r.id);
+    const [sitesByUser, zonesByUser] = await Promise.all([
+      siteIdsOf(this.ctx.db, ids),
+      zoneIdsOf(this.ctx.db, ids),
+    ]);
+    return {
+      items: rows.map((r) => toApiUser(r, sitesByUser.get(r.id) ?? [], zonesByUser.get(r.id) ?? [])),
+      total,
+    };
   }
 
   async info(actor: Actor, family: Family, managerId: string): Promise<User> {
@@ -77,17 +108,21 @@ export class ManagersService {
       this.requireOwnFamily(actor, family);
       // The caller's own record was read with its session (kept current as the actor is): no lookup.
       const own = this.auth.recordOf(actor);
-      if (own) return toApiUser(own.user, own.siteIds);
+      if (own) return toApiUser(own.user, own.siteIds, actor.zoneIds);
     } else this.requireRead(actor, family);
     const row = await this.findInFamily(family, managerId);
+    if (actor.id !== managerId) await this.requirePlacesOf(actor, family, row);
     return this.present(row);
   }
 
   async create(actor: Actor, family: Family, input: CreateInput): Promise<User> {
     this.requireManage(actor, family);
     await this.requireCustomerOf(family);
-    if (family.role === ROLES.site_manager)
+    if (family.role === ROLES.site_manager || family.role === ROLES.plumber)
       await this.requireSitesOfCustomer(family.customerId!, input.site_id ?? []);
+    if (family.role === ROLES.end_user)
+      await this.requireZonesOfCustomer(family.customerId!, input.zone_id ?? []);
+    await this.requirePlaces(actor, family, input.site_id ?? [], input.zone_id ?? []);
     if (await findUserByEmail(this.ctx.db, input.email)) throw emailTaken();
     const values: NewUserRow = {
       email: input.email,
@@ -102,7 +137,7 @@ export class ManagersService {
     };
     const row = await this.ctx.db
       .transaction(async (tx) => {
-        const created = await insertUser(tx, values, input.site_id ?? []);
+        const created = await insertUser(tx, values, input.site_id ?? [], input.zone_id ?? []);
         await this.record(tx, actor, family, 'created', created, []);
         return created;
       })
@@ -120,13 +155,22 @@ export class ManagersService {
     const self = actor.id === managerId;
     if (self) {
       // A manager edits its own profile but never its own rights (spec §6 profile update).
-      if (input.permissions !== undefined || input.site_id !== undefined) throw forbidden();
+      if (
+        input.permissions !== undefined ||
+        input.site_id !== undefined ||
+        input.zone_id !== undefined ||
+        input.suspended !== undefined
+      )
+        throw forbidden();
       this.requireOwnFamily(actor, family);
     } else {
       this.requireManage(actor, family);
     }
     const current = await this.findInFamily(family, managerId);
+    if (!self) await this.requirePlacesOf(actor, family, current);
     if (input.site_id) await this.requireSitesOfCustomer(family.customerId!, input.site_id);
+    if (input.zone_id) await this.requireZonesOfCustomer(family.customerId!, input.zone_id);
+    if (!self) await this.requirePlaces(actor, family, input.site_id ?? [], input.zone_id ?? []);
     if (input.alerts_instance_settings) await this.requireFollowedZones(family, current, input);
     if (input.email && input.email !== current.email) {
       const other = await findUserByEmail(this.ctx.db, input.email);
@@ -136,7 +180,10 @@ export class ManagersService {
       .transaction(async (tx) => {
         const updated = await updateUser(tx, managerId, this.patchOf(current, input));
         if (input.site_id) await replaceUserSites(tx, managerId, input.site_id);
-        const { permissions, ...profile } = input;
+        if (input.zone_id) await replaceUserZones(tx, managerId, input.zone_id);
+        const { permissions, suspended, ...profile } = input;
+        if (suspended !== undefined && suspended !== (current.suspendedAt !== null))
+          await this.record(tx, actor, family, suspended ? 'suspended' : 'reinstated', updated, []);
         const profileFields = changedFieldsOf(profile);
         if (profileFields.length > 0) await this.record(tx, actor, family, 'updated', updated, profileFields);
         if (permissions)
@@ -151,6 +198,8 @@ export class ManagersService {
         return updated;
       })
       .catch(rethrowUnique);
+    // A suspension ends the account's sessions at once (docs/permissions.md).
+    if (input.suspended) await this.auth.revokeOtherSessions(managerId, null, 'account suspended');
     const user = await this.present(row);
     if (!self) return { user };
     // spec §7: updating one's own record answers new tokens; the session keeps one live refresh token.
@@ -162,6 +211,7 @@ export class ManagersService {
     this.requireManage(actor, family);
     if (actor.id === managerId) throw new AppError('errors.cannot_delete_self');
     const row = await this.findInFamily(family, managerId);
+    await this.requirePlacesOf(actor, family, row);
     if (confirmName.trim() !== `${row.firstname} ${row.lastname}`) throw namesMismatch();
     await this.ctx.db.transaction(async (tx) => {
       await deleteUser(tx, managerId);
@@ -193,17 +243,56 @@ export class ManagersService {
   }
 
   private requireRead(actor: Actor, family: Family): void {
+    if (isPeople(family)) return this.requirePeopleManager(actor, family);
     if (family.role === ROLES.flovea_manager) return requireRole(actor, ROLES.flovea_manager);
     requireRole(actor, ROLES.flovea_manager, ROLES.customer_manager);
     if (actor.role === ROLES.customer_manager && actor.customerId !== family.customerId) throw forbidden();
   }
 
   private requireManage(actor: Actor, family: Family): void {
+    if (isPeople(family)) return this.requirePeopleManager(actor, family);
     if (family.role === ROLES.flovea_manager) {
       requireRole(actor, ROLES.flovea_manager);
       return requirePermission(actor, 'managers.manage');
     }
     requireCustomerManage(actor, family.customerId!, 'managers.manage');
+  }
+
+  /** End users and plumbers: their customer's managers (site managers on their own sites), with `end_users.manage`. */
+  private requirePeopleManager(actor: Actor, family: Family): void {
+    requireManager(actor);
+    if (!canReadCustomer(actor, family.customerId!)) throw forbidden();
+    requirePermission(actor, 'end_users.manage');
+  }
+
+  /** A site manager gives and takes only places of its own sites (docs/permissions.md). */
+  private async requirePlaces(
+    actor: Actor,
+    family: Family,
+    siteIds: string[],
+    zoneIds: string[],
+  ): Promise<void> {
+    if (!isPeople(family)) return;
+    const own = siteFilterFor(actor);
+    if (own === 'all') return;
+    const zoneSites = (await sitesOfZones(this.ctx.db, family.customerId!, zoneIds)).map((z) => z.siteId);
+    if ([...siteIds, ...zoneSites].some((site) => !own.includes(site))) throw forbidden();
+  }
+
+  /** An end user or plumber whose places are all in the actor's scope (a site manager's sites). */
+  private async requirePlacesOf(actor: Actor, family: Family, row: UserRow): Promise<void> {
+    if (!isPeople(family) || isProvider(actor) || siteFilterFor(actor) === 'all') return;
+    const [sites, zones] = await Promise.all([
+      siteIdsOf(this.ctx.db, [row.id]),
+      zoneIdsOf(this.ctx.db, [row.id]),
+    ]);
+    await this.requirePlaces(actor, family, sites.get(row.id) ?? [], zones.get(row.id) ?? []);
+  }
+
+  private async requireZonesOfCustomer(customerId: string, zoneIds: string[]): Promise<void> {
+    const unique = [...new Set(zoneIds)];
+    const found = await sitesOfZones(this.ctx.db, customerId, unique);
+    if (found.length !== unique.length) throw new AppError('errors.invalid_zone_list');
   }
 
   private async findInFamily(family: Family, managerId: string): Promise<UserRow> {
@@ -258,6 +347,8 @@ export class ManagersService {
       patch.alertNotificationEnabled = input.alert_notification_enabled;
     if (input.alerts_settings) patch.alertsSettings = { ...current.alertsSettings, ...input.alerts_settings };
     if (input.alerts_instance_settings) patch.alertsInstanceSettings = input.alerts_instance_settings;
+    if (input.suspended !== undefined)
+      patch.suspendedAt = input.suspended ? (current.suspendedAt ?? this.ctx.now()) : null;
     if (input.permissions) {
       patch.permissions = { ...current.permissions, ...input.permissions } as Partial<PermissionSet>;
     }
@@ -265,8 +356,11 @@ export class ManagersService {
   }
 
   private async present(row: UserRow): Promise<User> {
-    const siteIds = (await siteIdsOf(this.ctx.db, [row.id])).get(row.id) ?? [];
-    return toApiUser(row, siteIds);
+    const [sites, zones] = await Promise.all([
+      siteIdsOf(this.ctx.db, [row.id]),
+      zoneIdsOf(this.ctx.db, [row.id]),
+    ]);
+    return toApiUser(row, sites.get(row.id) ?? [], zones.get(row.id) ?? []);
   }
 }
 

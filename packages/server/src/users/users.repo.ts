@@ -1,7 +1,7 @@
 import { and, asc, count, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import { defaultAlertsSettings, effectivePermissions, roleName, type Role, type User } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
-import { users, userSites } from '../db/schema.ts';
+import { buildings, sites, users, userSites, userZones, zones } from '../db/schema.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
@@ -28,10 +28,51 @@ export async function siteIdsOf(db: Db, userIds: string[]): Promise<Map<string, 
   return map;
 }
 
+export async function zoneIdsOf(db: Db, userIds: string[]): Promise<Map<string, string[]>> {
+  const map = new Map<string, string[]>(userIds.map((id) => [id, []]));
+  if (userIds.length === 0) return map;
+  const rows = await db
+    .select()
+    .from(userZones)
+    .where(inArray(userZones.userId, userIds))
+    .orderBy(asc(userZones.zoneId));
+  for (const row of rows) map.get(row.userId)?.push(row.zoneId);
+  return map;
+}
+
+export async function replaceUserZones(db: Db, userId: string, zoneIds: string[]): Promise<void> {
+  await db.delete(userZones).where(eq(userZones.userId, userId));
+  if (zoneIds.length > 0) await db.insert(userZones).values(zoneIds.map((zoneId) => ({ userId, zoneId })));
+}
+
+/**
+ * The users placed in one of these sites: assigned to it (user_sites: site managers, plumbers) or
+ * bound to one of its zones (user_zones: end users).
+ */
+export function placedInSites(db: Db, siteIds: string[]): SQL {
+  return or(
+    inArray(
+      users.id,
+      db.select({ id: userSites.userId }).from(userSites).where(inArray(userSites.siteId, siteIds)),
+    ),
+    inArray(
+      users.id,
+      db
+        .select({ id: userZones.userId })
+        .from(userZones)
+        .innerJoin(zones, eq(zones.id, userZones.zoneId))
+        .innerJoin(buildings, eq(buildings.id, zones.buildingId))
+        .where(inArray(buildings.siteId, siteIds)),
+    ),
+  )!;
+}
+
 export type UserFilter = {
   role: Role;
   customerId?: string;
   siteId?: string;
+  /** Only users with a place among these sites: a plumber's sites, an end user's zones (docs/permissions.md). */
+  inSites?: string[];
   search?: string;
   limit: number;
   offset: number;
@@ -47,6 +88,10 @@ export async function listUsers(db: Db, filter: UserFilter): Promise<{ rows: Use
         db.select({ id: userSites.userId }).from(userSites).where(eq(userSites.siteId, filter.siteId)),
       ),
     );
+  }
+  if (filter.inSites) {
+    const siteIds = filter.inSites.length ? filter.inSites : ['00000000-0000-0000-0000-000000000000'];
+    conditions.push(placedInSites(db, siteIds));
   }
   if (filter.search) {
     const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -68,10 +113,17 @@ export async function listUsers(db: Db, filter: UserFilter): Promise<{ rows: Use
   return { rows, total: totalRow?.total ?? 0 };
 }
 
-export async function insertUser(db: Db, values: NewUserRow, siteIds: string[] = []): Promise<UserRow> {
+export async function insertUser(
+  db: Db,
+  values: NewUserRow,
+  siteIds: string[] = [],
+  zoneIds: string[] = [],
+): Promise<UserRow> {
   const [row] = await db.insert(users).values(values).returning();
   if (siteIds.length > 0)
     await db.insert(userSites).values(siteIds.map((siteId) => ({ userId: row!.id, siteId })));
+  if (zoneIds.length > 0)
+    await db.insert(userZones).values(zoneIds.map((zoneId) => ({ userId: row!.id, zoneId })));
   return row!;
 }
 
@@ -94,7 +146,7 @@ export async function deleteUser(db: Db, id: string): Promise<void> {
 }
 
 /** The API view of a user: never the password hash, always complete settings (spec §3). */
-export function toApiUser(row: UserRow, siteIds: string[]): User {
+export function toApiUser(row: UserRow, siteIds: string[], zoneIds: string[] = []): User {
   return {
     id: row.id,
     firstname: row.firstname,
@@ -107,12 +159,28 @@ export function toApiUser(row: UserRow, siteIds: string[]): User {
     last_logged_in: row.lastLoggedIn?.toISOString() ?? null,
     customer_id: row.customerId,
     site_id: siteIds,
+    zone_id: zoneIds,
     address: row.address,
     alert_notification_enabled: row.alertNotificationEnabled,
     alerts_settings: { ...defaultAlertsSettings(), ...row.alertsSettings },
     alerts_instance_settings: row.alertsInstanceSettings,
     permissions: effectivePermissions(row.role, row.permissions),
-    status: row.passwordHash ? 'active' : 'invited',
+    status: row.suspendedAt ? 'suspended' : row.passwordHash ? 'active' : 'invited',
     created_at: row.createdAt.toISOString(),
   };
+}
+
+/** The sites of the given zones that belong to the customer (one per zone found). */
+export async function sitesOfZones(
+  db: Db,
+  customerId: string,
+  zoneIds: string[],
+): Promise<{ zoneId: string; siteId: string }[]> {
+  if (zoneIds.length === 0) return [];
+  return db
+    .select({ zoneId: zones.id, siteId: buildings.siteId })
+    .from(zones)
+    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
+    .innerJoin(sites, eq(sites.id, buildings.siteId))
+    .where(and(inArray(zones.id, zoneIds), eq(sites.customerId, customerId)));
 }

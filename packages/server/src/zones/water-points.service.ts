@@ -6,7 +6,7 @@ import type {
   WaterPointUpdateSchema,
 } from '@flowbox/shared';
 import type { z } from 'zod';
-import { requireSiteManage, requireSiteRead, type Actor } from '../access/access.ts';
+import { requireSiteManage, requireZoneRead, type Actor } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { namesMismatch, notFound } from '../errors.ts';
@@ -31,7 +31,7 @@ export class WaterPointsService {
   constructor(private readonly ctx: Context) {}
 
   async list(actor: Actor, path: ZonePath, query: ListQuery) {
-    requireSiteRead(actor, path.customerId, path.siteId);
+    requireZoneRead(actor, path);
     await this.requireZone(path);
     return listWaterPoints(this.ctx.db, path.zoneId, query);
   }

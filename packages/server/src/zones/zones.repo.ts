@@ -56,10 +56,13 @@ export async function listCustomerZones(
   customerId: string,
   siteIds: string[] | 'all',
   query: ZoneDirectoryQuery,
+  zoneIds: string[] | 'all' = 'all',
 ): Promise<{ items: ZoneSummary[]; total: number }> {
   if (siteIds !== 'all' && siteIds.length === 0) return { items: [], total: 0 };
+  if (zoneIds !== 'all' && zoneIds.length === 0) return { items: [], total: 0 };
   const conditions: SQL[] = [eq(sites.customerId, customerId)];
   if (siteIds !== 'all') conditions.push(inArray(sites.id, siteIds));
+  if (zoneIds !== 'all') conditions.push(inArray(zones.id, zoneIds));
   if (query.site_id) conditions.push(eq(sites.id, query.site_id));
   if (query.search) conditions.push(ilike(zones.name, `%${escapeLike(query.search)}%`));
   const where = and(...conditions);

@@ -54,7 +54,7 @@ export function zonesRoutes(app: App, zones: ZonesService, waterPoints: WaterPoi
   app.get(
     `${zonePrefix}/info`,
     { schema: { tags, security, params: zoneParams, response: { 200: ZoneSchema, ...errorResponses } } },
-    (request) => zones.info(actorOf(request), request.params),
+    (request) => zones.info(actorOf(request), request.params, request.heardMark),
   );
   app.post(
     `${buildingPrefix}/zones/create`,

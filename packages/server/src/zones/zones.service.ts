@@ -8,22 +8,27 @@ import type {
 } from '@flowbox/shared';
 import type { z } from 'zod';
 import {
-  requireCustomerRead,
+  requireCustomerList,
   requirePermission,
   requireSiteManage,
   requireSiteRead,
+  requireZoneManage,
+  requireZoneRead,
   siteFilterFor,
+  zoneFilterFor,
+  zoneModesOf,
   type Actor,
 } from '../access/access.ts';
 import { requireBuildingRow, findFloor } from '../buildings/index.ts';
 import type { Context } from '../context.ts';
 import { requireCustomerRow } from '../customers/index.ts';
 import type { Db } from '../db/client.ts';
-import { AppError, namesMismatch, notFound } from '../errors.ts';
+import { AppError, forbidden, namesMismatch, notFound } from '../errors.ts';
 import { changedFieldsOf, recordChange } from '../events/index.ts';
 import { retireFlowboxesUnder } from '../flowboxes/index.ts';
 import type { BuildingPath, ZonePath } from '../http/params.ts';
 import type { DeviceLink } from '../devices/index.ts';
+import { heardEverything, type HeardCache, type Notifications } from '../live/index.ts';
 import {
   deleteZone,
   findZone,
@@ -35,6 +40,7 @@ import {
   type NewZoneRow,
   type ZoneRow,
 } from './zones.repo.ts';
+import { frozen, isAt } from './overview-cache.ts';
 
 type UpdateInput = z.output<typeof ZoneUpdateSchema>;
 
@@ -43,6 +49,8 @@ export class ZonesService {
   constructor(
     private readonly ctx: Context,
     private readonly link: DeviceLink,
+    /** Overviews answered before (zones/overview-cache.ts); none without notifications. */
+    private readonly overviews?: { cache: HeardCache<Zone>; notifications: Notifications },
   ) {}
 
   async list(actor: Actor, path: BuildingPath, query: ListQuery) {
@@ -53,16 +61,44 @@ export class ZonesService {
 
   /** Every zone the actor may see in a customer; asking for a site it may not read is refused. */
   async directory(actor: Actor, customerId: string, query: ZoneDirectoryQuery) {
-    requireCustomerRead(actor, customerId);
+    requireCustomerList(actor, customerId);
+    // An end user lists its own zones; it names no site (it reads none as a whole).
     if (query.site_id) requireSiteRead(actor, customerId, query.site_id);
+    const zoneIds = zoneFilterFor(actor);
     await requireCustomerRow(this.ctx.db, customerId);
-    return listCustomerZones(this.ctx.db, customerId, siteFilterFor(actor), query);
+    const siteIds = zoneIds === 'all' ? siteFilterFor(actor) : 'all';
+    return listCustomerZones(this.ctx.db, customerId, siteIds, query, zoneIds);
   }
 
-  async info(actor: Actor, path: ZonePath): Promise<Zone> {
-    requireSiteRead(actor, path.customerId, path.siteId);
+  /** Overviews answered from this instance's cache (tests, `/metrics`). */
+  get overviewHits(): number {
+    return this.overviews?.cache.hits ?? 0;
+  }
+
+  /** `heardMark`: the request's (http/types.ts), when the caller has it. */
+  async info(actor: Actor, path: ZonePath, heardMark?: number): Promise<Zone> {
+    requireZoneRead(actor, path);
+    const overviews = this.overviews;
+    if (!overviews) {
+      const zone = await findZone(this.ctx.db, path);
+      if (!zone) throw notFound();
+      return zone;
+    }
+    const { cache, notifications } = overviews;
+    const seen = cache.get(path.zoneId);
+    // Remembered: once every change committed before this request has been heard, it still is.
+    if (seen && isAt(seen, path) && (await heardEverything(notifications, heardMark))) {
+      const known = cache.get(path.zoneId);
+      if (known && isAt(known, path)) {
+        cache.hits++;
+        return known;
+      }
+    }
+    cache.misses++;
+    const version = cache.version;
     const zone = await findZone(this.ctx.db, path);
     if (!zone) throw notFound();
+    cache.remember(zone.id, frozen(zone), [zone.building_id, zone.site_id], version);
     return zone;
   }
 
@@ -79,7 +115,7 @@ export class ZonesService {
   }
 
   async update(actor: Actor, path: ZonePath, input: UpdateInput): Promise<Zone> {
-    this.requireManage(actor, path, input);
+    this.requireUpdate(actor, path, input);
     await this.find(path);
     await this.requireFloorOf(path, input.floor_id);
     await this.ctx.db.transaction(async (tx) => {
@@ -104,6 +140,18 @@ export class ZonesService {
       return serials;
     });
     this.link.disconnectAll(retired);
+  }
+
+  /**
+   * Who is not a manager switches only its role's zone modes (docs/permissions.md: a plumber the
+   * maintenance mode, an end user leak detection), with `valves.control`; nothing else of the zone.
+   */
+  private requireUpdate(actor: Actor, path: ZonePath, input: UpdateInput): void {
+    const modes = zoneModesOf(actor);
+    if (!modes) return this.requireManage(actor, path, input);
+    const fields = Object.entries(input).filter(([, value]) => value !== undefined);
+    if (fields.length === 0 || fields.some(([field]) => !modes.includes(field))) throw forbidden();
+    requireZoneManage(actor, path, 'valves.control');
   }
 
   /** Maintenance and leak-detection modes are valve actions (docs/permissions.md: `valves.control`). */

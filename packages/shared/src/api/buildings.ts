@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { countField, decimalString, requiredText } from '../validation.ts';
+import { checkCoordinatePair, coordinateFields } from './coordinates.ts';
 
 /** spec §3, spelled exactly as the spec spells them (including "accomodation" and "governement"). */
 export const BUILDING_TYPES = [
@@ -169,7 +170,7 @@ const weekendSchema = z
  * name, type, address, city, zipCode, country, timezone, volume_unit, currency and first_day_of_week.
  * The counts, opening hours, weekend (default Saturday and Sunday) and price per unit are optional.
  */
-export const BuildingCreateSchema = z.object({
+const BuildingFieldsSchema = z.object({
   name: requiredText(),
   type: z.enum(BUILDING_TYPES, 'validation.select'),
   address: requiredText(200),
@@ -186,9 +187,11 @@ export const BuildingCreateSchema = z.object({
   first_day_of_week: z.enum(WEEKDAYS, 'validation.select'),
   weekend: weekendSchema.optional(),
   price_per_unit: PriceSchema.nullable().optional(),
+  ...coordinateFields,
 });
+export const BuildingCreateSchema = BuildingFieldsSchema.superRefine(checkCoordinatePair);
 export type BuildingCreateInput = z.input<typeof BuildingCreateSchema>;
-export const BuildingUpdateSchema = BuildingCreateSchema.partial();
+export const BuildingUpdateSchema = BuildingFieldsSchema.partial().superRefine(checkCoordinatePair);
 export type BuildingUpdateInput = z.input<typeof BuildingUpdateSchema>;
 
 export const BuildingSchema = z.object({
@@ -214,6 +217,9 @@ export const BuildingSchema = z.object({
   first_day_of_week: z.enum(WEEKDAYS),
   weekend: z.array(z.enum(WEEKDAYS)),
   price_per_unit: z.string().nullable(),
+  /** WGS84 degrees (docs/maps.md); null: not placed on the map. */
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
   /** Floors and zones recorded under the building (nbfloor is what the manager declares). */
   floor_count: z.number().int(),
   zone_count: z.number().int(),

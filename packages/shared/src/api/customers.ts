@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { backendDate, optionalText, requiredText } from '../validation.ts';
+import { checkCoordinatePair, coordinateFields } from './coordinates.ts';
 
 export const ContactSchema = z.object({
   name: optionalText(120).default(''),
@@ -40,12 +41,16 @@ export const SiteSchema = z.object({
   name: z.string(),
   plan: z.string().nullable(),
   logo: z.string().nullable(),
+  /** WGS84 degrees (docs/maps.md); null: not placed on the map. */
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
   building_count: z.number().int(),
   created_at: z.string(),
 });
 export type Site = z.infer<typeof SiteSchema>;
 
-export const SiteCreateSchema = z.object({ name: requiredText() });
+const SiteFieldsSchema = z.object({ name: requiredText(), ...coordinateFields });
+export const SiteCreateSchema = SiteFieldsSchema.superRefine(checkCoordinatePair);
 export type SiteCreateInput = z.input<typeof SiteCreateSchema>;
-export const SiteUpdateSchema = SiteCreateSchema.partial();
+export const SiteUpdateSchema = SiteFieldsSchema.partial().superRefine(checkCoordinatePair);
 export type SiteUpdateInput = z.input<typeof SiteUpdateSchema>;

@@ -16,6 +16,11 @@ export const EVENT_OBJECTS = [
   'flovea_manager',
   'customer_manager',
   'site_manager',
+  /** docs/permissions.md: an end user of a zone, a plumber of sites, a registration, a claim code. */
+  'end_user',
+  'plumber',
+  'registration',
+  'claim_code',
   'user',
   'flowbox',
   'pricing_plan',
@@ -28,6 +33,8 @@ export const EVENT_OBJECTS = [
   'firmware_image',
   /** docs/firmware.md: a staged firmware rollout (its place in the scope columns, when it has one). */
   'firmware_rollout',
+  /** docs/maps.md: an entry of the plumber directory (a customer's, or the provider's shared one). */
+  'plumber_entry',
 ] as const;
 export type EventObject = (typeof EVENT_OBJECTS)[number];
 
@@ -99,6 +106,13 @@ export const EVENT_ACTIONS = [
   'rollout_cancelled',
   'rollout_halted',
   'rollout_completed',
+  // End users and plumbers (docs/permissions.md): an account suspended and reinstated; a
+  // registration approved or refused by a manager (or approved by its claim code); a code revoked.
+  'suspended',
+  'reinstated',
+  'approved',
+  'refused',
+  'revoked',
 ] as const;
 export type EventAction = (typeof EVENT_ACTIONS)[number];
 

@@ -4,6 +4,7 @@ import {
   FIRMWARE_FAILURE_REASONS,
   FIRMWARE_IMAGE_STATUSES,
   FIRMWARE_SKIP_REASONS,
+  FIRMWARE_STATE_GROUPS,
   FIRMWARE_VERSION_PATTERN,
   ROLLOUT_DEFAULTS,
   ROLLOUT_HALT_REASONS,
@@ -26,6 +27,7 @@ import { FLOWBOX_MODELS } from './zones.ts';
  * - `GET /v1/firmware/rollouts` (RolloutsQuery → RolloutsPage), `POST /v1/firmware/rollouts`
  *   (RolloutCreateSchema) → Rollout, `GET /v1/firmware/rollouts/{rolloutId}` → Rollout,
  *   `GET /v1/firmware/rollouts/{rolloutId}/devices` (RolloutDevicesQuery → RolloutDevicesPage),
+ *   `GET /v1/firmware/rollouts/{rolloutId}/timeline` → RolloutTimeline,
  *   `POST /v1/firmware/rollouts/{rolloutId}/{action}` with action pause | resume | cancel → Rollout.
  */
 
@@ -263,3 +265,15 @@ export const RolloutDevicesPageSchema = z.object({
   ),
   next_cursor: z.string().nullable(),
 });
+
+/**
+ * A rollout's devices per state group over its whole life (docs/firmware.md "Rollout page"), from
+ * its devices' steps: a point each time the counts changed, at most ROLLOUT_TIMELINE_MAX_POINTS
+ * (a long rollout's changes are thinned to the last of each time slice), oldest first; the last
+ * point is now for a rollout not over. `counts` follow FIRMWARE_STATE_GROUPS' order.
+ */
+export const RolloutTimelineSchema = z.object({
+  groups: z.array(z.enum(FIRMWARE_STATE_GROUPS)),
+  points: z.array(z.object({ at: z.string(), counts: z.array(z.number().int()) })),
+});
+export type RolloutTimeline = z.infer<typeof RolloutTimelineSchema>;

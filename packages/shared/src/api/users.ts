@@ -9,6 +9,8 @@ export const RoleSchema = z.union([
   z.literal(ROLES.flovea_manager),
   z.literal(ROLES.customer_manager),
   z.literal(ROLES.site_manager),
+  z.literal(ROLES.end_user),
+  z.literal(ROLES.plumber),
 ]);
 
 export const AlertUserSettingSchema = z.object({ email: z.boolean() });
@@ -43,17 +45,19 @@ export const UserSchema = z.object({
   email: z.string(),
   username: z.string(),
   role: RoleSchema,
-  role_name: z.enum(['flovea_manager', 'customer_manager', 'site_manager']),
+  role_name: z.enum(['flovea_manager', 'customer_manager', 'site_manager', 'end_user', 'plumber']),
   language: LanguageSchema,
   last_logged_in: z.string().nullable(),
   customer_id: z.uuid().nullable(),
   site_id: z.array(z.uuid()),
+  /** An end user's zones (docs/permissions.md); empty for everyone else. */
+  zone_id: z.array(z.uuid()),
   address: z.string().nullable(),
   alert_notification_enabled: z.boolean(),
   alerts_settings: AlertsSettingsSchema,
   alerts_instance_settings: AlertsInstanceSettingsSchema,
   permissions: PermissionsSchema,
-  status: z.enum(['invited', 'active']),
+  status: z.enum(['invited', 'active', 'suspended']),
   created_at: z.string(),
 });
 export type User = z.infer<typeof UserSchema>;
@@ -98,8 +102,9 @@ export const UpdatePasswordSchema = z.object({
 export type UpdatePasswordInput = z.infer<typeof UpdatePasswordSchema>;
 
 /**
- * Registration of an end user whose building is pre-equipped with a flowbox (spec §1). It is
- * recorded as a request that a provider manager reviews; see docs/decisions.md.
+ * Registration of an end user whose building is pre-equipped with a flowbox (spec §1): the claim
+ * code its zone's manager handed out, and optionally the serial printed on the device
+ * (docs/permissions.md "Registration").
  */
 export const RegisterSchema = z.object({
   firstname: requiredText(),
@@ -107,7 +112,8 @@ export const RegisterSchema = z.object({
   email: emailField,
   password: passwordField,
   language: LanguageSchema.default('en'),
-  flowbox_serial: requiredText(64),
+  claim_code: requiredText(40),
+  flowbox_serial: optionalText(64).optional(),
   terms_accepted: z.literal(true, 'validation.terms'),
 });
 export type RegisterInput = z.infer<typeof RegisterSchema>;
@@ -161,6 +167,23 @@ export const ManagerUpdateAnswerSchema = z.object({
 });
 export type ManagerUpdateAnswer = z.infer<typeof ManagerUpdateAnswerSchema>;
 
+/** End users (docs/permissions.md): invited by a manager of their zones, bound to one or more zones. */
+export const EndUserCreateSchema = ManagerCreateSchema.extend({
+  zone_id: z.array(uuidField, 'validation.at_least_one_zone').min(1, 'validation.at_least_one_zone').max(100),
+});
+export type EndUserCreateInput = z.input<typeof EndUserCreateSchema>;
+export const EndUserUpdateSchema = ManagerUpdateSchema.extend({
+  zone_id: z.array(uuidField).min(1, 'validation.at_least_one_zone').max(100).optional(),
+  /** A suspended account cannot sign in and its sessions end; lifting it restores both. */
+  suspended: z.boolean().optional(),
+});
+export type EndUserUpdateInput = z.input<typeof EndUserUpdateSchema>;
+
+/** Plumbers (docs/permissions.md): invited like site managers, limited to the sites assigned. */
+export const PlumberUserCreateSchema = SiteManagerCreateSchema;
+export const PlumberUserUpdateSchema = SiteManagerUpdateSchema.extend({ suspended: z.boolean().optional() });
+export type PlumberUserUpdateInput = z.input<typeof PlumberUserUpdateSchema>;
+
 export const SiteManagerListQuerySchema = z.object({ site_id: z.uuid('validation.invalid').optional() });
 
 /**
@@ -187,3 +210,59 @@ export const OutboxEmailSchema = z.object({
   created_at: z.string(),
 });
 export type OutboxEmail = z.infer<typeof OutboxEmailSchema>;
+
+/**
+ * The people screen (`GET /v1/users/list`): everyone with access to the caller's scope, across the
+ * five roles (issue 18). The three manager families keep their own calls; this one only lists.
+ */
+export const PEOPLE_ROLE_NAMES = [
+  'flovea_manager',
+  'customer_manager',
+  'site_manager',
+  'end_user',
+  'plumber',
+] as const;
+export type PeopleRoleName = (typeof PEOPLE_ROLE_NAMES)[number];
+export const PEOPLE_PAGE_MAX = 200;
+
+export const PeopleListQuerySchema = z.object({
+  search: z.string().trim().max(120, 'validation.too_long').optional(),
+  role: z.enum(PEOPLE_ROLE_NAMES, 'validation.select').optional(),
+  limit: z.coerce
+    .number('validation.number')
+    .int('validation.integer')
+    .min(1, 'validation.min_one')
+    .max(PEOPLE_PAGE_MAX, 'validation.max')
+    .default(50),
+  offset: z.coerce
+    .number('validation.number')
+    .int('validation.integer')
+    .min(0, 'validation.invalid')
+    .default(0),
+});
+export type PeopleListQuery = z.input<typeof PeopleListQuerySchema>;
+
+const NamedPlaceSchema = z.object({ id: z.uuid(), name: z.string() });
+
+export const PersonSchema = z.object({
+  id: z.uuid(),
+  firstname: z.string(),
+  lastname: z.string(),
+  email: z.string(),
+  role: RoleSchema,
+  role_name: z.enum(PEOPLE_ROLE_NAMES),
+  customer_id: z.uuid().nullable(),
+  customer_name: z.string().nullable(),
+  /** A site manager's or plumber's sites (those the caller sees). */
+  sites: z.array(NamedPlaceSchema),
+  /** An end user's zones (those the caller sees). */
+  zones: z.array(NamedPlaceSchema),
+  /** null when the person never signed in. */
+  last_login_at: z.string().nullable(),
+  /** `invited`: no password set yet; `suspended`: may not sign in. */
+  status: z.enum(['invited', 'active', 'suspended']),
+});
+export type Person = z.infer<typeof PersonSchema>;
+
+export const PeopleListSchema = z.object({ items: z.array(PersonSchema), total: z.number().int() });
+export type PeopleList = z.infer<typeof PeopleListSchema>;

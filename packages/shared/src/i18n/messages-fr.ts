@@ -72,6 +72,12 @@ export const MESSAGES_FR = {
     "La température de l'eau de la zone ne correspond pas à celle de l'appareil",
   'errors.flowbox_already_paired': "Ce flowbox est déjà appairé ou en cours d'appairage",
   'errors.pairing_step': "Cette action n'est pas possible à cette étape de l'appairage",
+  'errors.invalid_zone_list': 'Une ou plusieurs zones ne sont pas valides',
+  'errors.registration_decided': 'Cette inscription a déjà été traitée',
+  'message.registration_confirmed_pending':
+    'Votre adresse est confirmée. Le gestionnaire de votre bâtiment va examiner votre demande ; nous vous écrirons dès que ce sera fait.',
+  'message.registration_confirmed_active':
+    'Votre adresse est confirmée et votre compte est actif : vous pouvez vous connecter.',
   'errors.flowbox_not_ready': 'Le flowbox doit être appairé avant de pouvoir être commandé',
   'errors.valve_command_pending':
     "Une commande de vanne est déjà en cours vers ce flowbox : attendez que l'appareil la confirme ou qu'elle expire",
@@ -95,6 +101,10 @@ export const MESSAGES_FR = {
   'validation.max': 'Doit être inférieur ou égal à {{max}}',
   'validation.min': 'Doit être supérieur ou égal à {{min}}',
   'validation.between': 'Doit être compris entre {{min}} et {{max}}',
+  'validation.latitude': 'La latitude doit être comprise entre -90 et 90 degrés',
+  'validation.longitude': 'La longitude doit être comprise entre -180 et 180 degrés',
+  'validation.coordinates_pair': 'Indiquez la latitude et la longitude, ou aucune des deux',
+  'validation.phone': 'Saisissez un numéro de téléphone : chiffres, espaces et + - . ( ) uniquement',
   'validation.margin_required': 'La fermeture automatique demande au moins une marge : volume ou durée',
   'validation.date': 'Veuillez saisir une date valide',
   'validation.date_span': 'Veuillez saisir une date entre le 01/01/2000 et le 31/12/2099',
@@ -102,6 +112,7 @@ export const MESSAGES_FR = {
   'validation.forbidden_character':
     'Contient un caractère non autorisé (U+0000 ou une moitié de paire de substitution)',
   'validation.at_least_one_site': 'Veuillez sélectionner au moins un site',
+  'validation.at_least_one_zone': 'Veuillez sélectionner au moins une zone',
   'validation.decimal': 'Veuillez saisir un nombre avec au plus 4 décimales, par exemple 2.5',
   'validation.positive': 'Doit être supérieur à 0',
   'validation.time': 'Veuillez saisir une heure au format HH:mm, par exemple 08:30',

@@ -1,0 +1,13 @@
+/** What the rest of the server uses of the end users domain (docs/architecture.md). */
+export { activateRegistration, hashClaimCode } from './activation.ts';
+export { confirmRegistrationEmail } from './emails.ts';
+export {
+  claimConfirmation,
+  findUsableCode,
+  hasOpenRegistration,
+  insertRegistrationRow,
+  lockAddress,
+  placeOfZone,
+  serialInZone,
+  useClaimCode,
+} from './endusers.repo.ts';

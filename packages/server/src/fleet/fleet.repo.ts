@@ -1,0 +1,341 @@
+import {
+  FLEET_LEAK_CATEGORIES,
+  type FleetFilter,
+  type FleetRow,
+  type FleetSort,
+  type FlowboxModel,
+  type ValveState,
+} from '@flowbox/shared';
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { AppError } from '../errors.ts';
+
+/*
+ * The fleet list's one query (docs/fleet.md "Speed"). A page is read in the order of an index
+ * (the serial, or one of migration 0015's) from the cursor on, with the scope and filters as
+ * conditions, and stops at `limit + 1` rows: a deep page costs what the first one does. Alerts
+ * are counted once over the alerts not resolved (a handful of rows against the fleet), never
+ * per flowbox.
+ */
+
+/** What a caller may see: everything (provider), one customer, or some sites of one customer. */
+export type FleetScope = { customerId?: string; siteIds?: string[] };
+
+/** A position in one sort: its key (text, ISO time or count) and the serial that breaks ties. */
+type Cursor = { sort: FleetSort; key: string | number; serial: string };
+
+const EPOCH = sql`'1970-01-01T00:00:00Z'::timestamptz`;
+const LEAK = sql.join(
+  FLEET_LEAK_CATEGORIES.map((c) => sql`${c}`),
+  sql`, `,
+);
+
+/** Each sort's key over `flowboxes f`, written as its index is (migration 0015), never null. */
+const SORT_KEYS: Record<Exclude<FleetSort, 'customer' | 'open_alerts'>, SQL> = {
+  serial: sql`f.serial`,
+  last_reading: sql`coalesce(f.last_reading_at, ${EPOCH})`,
+  firmware: sql`coalesce(f.firmware_version, '')`,
+};
+
+/** Alerts not resolved of a flowbox `f`, and of its zone naming no flowbox: two index probes. */
+const OPEN_ALERTS = sql`((SELECT count(*) FROM alerts a WHERE a.state <> 'resolved' AND a.flowbox_id = f.id)
+  + (SELECT count(*) FROM alerts a WHERE a.state <> 'resolved' AND a.flowbox_id IS NULL AND a.zone_id = f.zone_id))::int`;
+
+/**
+ * The count of alerts not resolved of each flowbox that has some (its own, and its zone's naming
+ * no flowbox): one aggregate over the few alerts not resolved, for the open-alerts sort.
+ */
+const ALERT_COUNTS = sql`(SELECT id, sum(n)::int AS n FROM (
+    SELECT flowbox_id AS id, count(*) AS n FROM alerts
+    WHERE state <> 'resolved' AND flowbox_id IS NOT NULL GROUP BY flowbox_id
+    UNION ALL
+    SELECT f2.id, za.n FROM (
+      SELECT zone_id, count(*) AS n FROM alerts WHERE state <> 'resolved' AND flowbox_id IS NULL GROUP BY zone_id
+    ) za JOIN flowboxes f2 ON f2.zone_id = za.zone_id
+  ) counted GROUP BY id)`;
+
+/** Flowboxes with at least one alert not resolved (theirs or their zone's): a small set. */
+const WITH_ALERTS = sql`(SELECT flowbox_id FROM alerts WHERE state <> 'resolved' AND flowbox_id IS NOT NULL
+  UNION SELECT f2.id FROM alerts a2 JOIN flowboxes f2 ON f2.zone_id = a2.zone_id
+  WHERE a2.state <> 'resolved' AND a2.flowbox_id IS NULL)`;
+
+function keyParam(sort: FleetSort, key: string | number): SQL {
+  if (sort === 'last_reading') return sql`${key}::timestamptz`;
+  if (sort === 'open_alerts') return sql`${key}::int`;
+  return sql`${key}::text`;
+}
+
+/** Whether the conditions name the zone's place (then the page query joins up to the site). */
+function placed(scope: FleetScope, filter: FleetFilter): boolean {
+  return Boolean(scope.customerId || scope.siteIds || filter.customer_id || filter.site_id);
+}
+
+function conditions(scope: FleetScope, filter: FleetFilter): SQL[] {
+  const where: SQL[] = [];
+  if (scope.customerId) where.push(sql`s.customer_id = ${scope.customerId}`);
+  if (scope.siteIds) {
+    if (scope.siteIds.length === 0) where.push(sql`false`);
+    else
+      where.push(
+        sql`b.site_id IN (${sql.join(
+          scope.siteIds.map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )})`,
+      );
+  }
+  if (filter.customer_id) where.push(sql`s.customer_id = ${filter.customer_id}`);
+  if (filter.site_id) where.push(sql`b.site_id = ${filter.site_id}`);
+  if (filter.q) {
+    // A prefix of the serial, whatever its case; the LIKE wildcards typed are plain characters.
+    const escaped = filter.q.toLowerCase().replace(/[\\%_]/g, (m) => `\\${m}`);
+    where.push(sql`lower(f.serial) LIKE ${`${escaped}%`}`);
+  }
+  if (filter.offline === true) where.push(sql`f.connected = false`);
+  if (filter.offline === false) where.push(sql`f.connected = true`);
+  if (filter.closed === true) where.push(sql`f.valve = 'closed'`);
+  if (filter.closed === false) where.push(sql`f.valve IS DISTINCT FROM 'closed'`);
+  if (filter.locked !== undefined)
+    where.push(
+      sql`f.zone_id ${filter.locked ? sql`IN` : sql`NOT IN`} (SELECT zone_id FROM zone_automation WHERE locked_at IS NOT NULL)`,
+    );
+  if (filter.leaking !== undefined)
+    where.push(
+      sql`f.zone_id ${filter.leaking ? sql`IN` : sql`NOT IN`} (SELECT zone_id FROM alerts WHERE state <> 'resolved' AND category IN (${LEAK}))`,
+    );
+  if (filter.firmware_version) where.push(sql`coalesce(f.firmware_version, '') = ${filter.firmware_version}`);
+  if (filter.model) where.push(sql`f.model = ${filter.model}`);
+  return where;
+}
+
+const PLACE = sql`JOIN zones z ON z.id = f.zone_id JOIN buildings b ON b.id = z.building_id
+  JOIN sites s ON s.id = b.site_id`;
+const all = (where: SQL[]) => sql.join(where.length ? where : [sql`true`], sql` AND `);
+
+type RawRow = {
+  id: string;
+  serial: string;
+  model: string | null;
+  customer_id: string;
+  customer_name: string;
+  site_id: string;
+  site_name: string;
+  building_id: string;
+  building_name: string;
+  zone_id: string;
+  zone_name: string;
+  connected: boolean;
+  connection_changed_at: Date | string | null;
+  valve: string | null;
+  locked: boolean;
+  leaking: boolean;
+  firmware_version: string | null;
+  last_reading_at: Date | string | null;
+  open_alerts: number | string;
+};
+
+/** A page's row as the ordering query found it: its position in the sort. */
+type Position = { id: string; serial: string; sort_key: Date | string | number };
+
+const iso = (v: Date | string | null): string | null => (v === null ? null : new Date(v).toISOString());
+
+function toRow(r: RawRow): FleetRow {
+  return {
+    id: r.id,
+    serial: r.serial,
+    model: r.model as FlowboxModel | null,
+    customer_id: r.customer_id,
+    customer_name: r.customer_name,
+    site_id: r.site_id,
+    site_name: r.site_name,
+    building_id: r.building_id,
+    building_name: r.building_name,
+    zone_id: r.zone_id,
+    zone_name: r.zone_name,
+    connection: r.connected ? 'connected' : r.connection_changed_at === null ? 'never' : 'disconnected',
+    connection_since: iso(r.connection_changed_at),
+    valve: r.valve as ValveState | null,
+    zone_locked: r.locked,
+    leaking: r.leaking,
+    firmware_version: r.firmware_version,
+    last_reading_at: iso(r.last_reading_at),
+    open_alerts: Number(r.open_alerts),
+  };
+}
+
+async function rows<T>(db: Db, query: SQL): Promise<T[]> {
+  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+export type FleetSlice = { items: FleetRow[]; next: string | null };
+
+/**
+ * The positions of a page: the ids in the sort's order from the cursor on, `take` of them at
+ * most, read by a query that joins only what the conditions need.
+ */
+async function positions(
+  db: Db,
+  scope: FleetScope,
+  filter: FleetFilter,
+  at: Cursor | undefined,
+  take: number,
+): Promise<Position[]> {
+  const desc = filter.dir === 'desc';
+  const direction = desc ? sql`DESC` : sql`ASC`;
+  const after = desc ? sql`<` : sql`>`;
+  const where = conditions(scope, filter);
+  const join = placed(scope, filter) ? PLACE : sql``;
+  if (filter.sort === 'customer') {
+    // Customers in name order, each one's flowboxes by serial, until the page is full.
+    const inner = [...where, sql`s.customer_id = c.id`];
+    const outer: SQL[] = [];
+    if (scope.customerId) outer.push(sql`c.id = ${scope.customerId}`);
+    if (filter.customer_id) outer.push(sql`c.id = ${filter.customer_id}`);
+    if (at) {
+      inner.push(sql`(c.name, f.serial) ${after} (${at.key}::text, ${at.serial}::text)`);
+      outer.push(sql`c.name ${desc ? sql`<=` : sql`>=`} ${at.key}::text`);
+    }
+    return rows<Position>(
+      db,
+      sql`SELECT x.id, x.serial, c.name AS sort_key FROM customers c CROSS JOIN LATERAL (
+          SELECT f.id, f.serial FROM flowboxes f ${PLACE} WHERE ${all(inner)}
+          ORDER BY f.serial ${direction} LIMIT ${take}) x
+        WHERE ${all(outer)} ORDER BY c.name ${direction}, x.serial ${direction} LIMIT ${take}`,
+    );
+  }
+  if (filter.sort === 'open_alerts') {
+    // Two runs: the few flowboxes with alerts, by their count; the others (none), by serial.
+    const some = async (limit: number, from?: Cursor) =>
+      rows<Position>(
+        db,
+        sql`SELECT f.id, f.serial, k.n AS sort_key FROM ${ALERT_COUNTS} k
+          JOIN flowboxes f ON f.id = k.id ${join}
+          WHERE ${all([
+            ...where,
+            ...(from ? [sql`(k.n, f.serial) ${after} (${from.key}::int, ${from.serial}::text)`] : []),
+          ])}
+          ORDER BY k.n ${direction}, f.serial ${direction} LIMIT ${limit}`,
+      );
+    const none = async (limit: number, from?: Cursor) =>
+      rows<Position>(
+        db,
+        sql`SELECT f.id, f.serial, 0 AS sort_key FROM flowboxes f ${join}
+          WHERE ${all([
+            ...where,
+            sql`f.id NOT IN ${WITH_ALERTS}`,
+            ...(from ? [sql`f.serial ${after} ${from.serial}::text`] : []),
+          ])}
+          ORDER BY f.serial ${direction} LIMIT ${limit}`,
+      );
+    const [first, second] = desc ? [some, none] : [none, some];
+    const inFirst = !at || (desc ? at.key !== 0 : at.key === 0);
+    const found = inFirst ? await first(take, at) : [];
+    if (found.length >= take) return found;
+    return [...found, ...(await second(take - found.length, inFirst ? undefined : at))];
+  }
+  const key = SORT_KEYS[filter.sort];
+  if (at) where.push(sql`(${key}, f.serial) ${after} (${keyParam(at.sort, at.key)}, ${at.serial}::text)`);
+  return rows<Position>(
+    db,
+    sql`SELECT f.id, f.serial, ${key} AS sort_key FROM flowboxes f ${join} WHERE ${all(where)}
+      ORDER BY ${key} ${direction}, f.serial ${direction} LIMIT ${take}`,
+  );
+}
+
+/** One page of the fleet in the filter's order, after the cursor's position. */
+export async function fleetPage(
+  db: Db,
+  scope: FleetScope,
+  filter: FleetFilter,
+  cursor: string | undefined,
+  limit: number,
+): Promise<FleetSlice> {
+  const at = cursor ? decodeCursor(cursor, filter.sort) : undefined;
+  const found = await positions(db, scope, filter, at, limit + 1);
+  const page = found.slice(0, limit);
+  if (page.length === 0) return { items: [], next: null };
+  // The page's rows, their place's names and their alerts: index lookups for these rows only.
+  const details = await rows<RawRow>(
+    db,
+    sql`SELECT f.id, f.serial, f.model, c.id AS customer_id, c.name AS customer_name,
+      s.id AS site_id, s.name AS site_name, b.id AS building_id, b.name AS building_name,
+      z.id AS zone_id, z.name AS zone_name, f.connected, f.connection_changed_at, f.valve,
+      EXISTS (SELECT 1 FROM zone_automation l WHERE l.zone_id = f.zone_id AND l.locked_at IS NOT NULL) AS locked,
+      EXISTS (SELECT 1 FROM alerts a WHERE a.zone_id = f.zone_id AND a.state <> 'resolved'
+        AND a.category IN (${LEAK})) AS leaking,
+      f.firmware_version, f.last_reading_at, ${OPEN_ALERTS} AS open_alerts
+      FROM flowboxes f ${PLACE} JOIN customers c ON c.id = s.customer_id
+      WHERE f.id IN (${sql.join(
+        page.map((p) => sql`${p.id}::uuid`),
+        sql`, `,
+      )})`,
+  );
+  const byId = new Map(details.map((d) => [d.id, d]));
+  const last = page.at(-1)!;
+  return {
+    items: page.flatMap((p) => {
+      const row = byId.get(p.id);
+      return row ? [toRow(row)] : [];
+    }),
+    next: found.length > limit ? encodeCursor(filter.sort, last) : null,
+  };
+}
+
+/** How many flowboxes match (the first page's total). */
+export async function fleetCount(db: Db, scope: FleetScope, filter: FleetFilter): Promise<number> {
+  const join = placed(scope, filter) ? PLACE : sql``;
+  const [row] = await rows<{ n: number | string }>(
+    db,
+    sql`SELECT count(*)::int AS n FROM flowboxes f ${join} WHERE ${all(conditions(scope, filter))}`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+function encodeCursor(sort: FleetSort, row: Position): string {
+  const key =
+    sort === 'last_reading'
+      ? new Date(row.sort_key as Date | string).toISOString()
+      : sort === 'open_alerts'
+        ? Number(row.sort_key)
+        : String(row.sort_key);
+  return Buffer.from(JSON.stringify([sort, key, row.serial])).toString('base64url');
+}
+
+const invalidCursor = () =>
+  new AppError('errors.validation', {}, [{ path: 'cursor', message: 'validation.invalid' }]);
+
+/** A cursor of this sort, as `encodeCursor` wrote it; anything else is refused (400). */
+function decodeCursor(cursor: string, sort: FleetSort): Cursor {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString());
+  } catch {
+    throw invalidCursor();
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 3 || parsed[0] !== sort) throw invalidCursor();
+  const [, key, serial] = parsed as [string, unknown, unknown];
+  if (typeof serial !== 'string' || serial.length > 64) throw invalidCursor();
+  if (sort === 'open_alerts') {
+    if (typeof key !== 'number' || !Number.isInteger(key) || key < 0 || key > 1_000_000)
+      throw invalidCursor();
+  } else if (sort === 'last_reading') {
+    if (typeof key !== 'string' || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(key))
+      throw invalidCursor();
+    if (Number.isNaN(new Date(key).getTime())) throw invalidCursor();
+  } else if (typeof key !== 'string' || key.length > 500) throw invalidCursor();
+  return { sort, key, serial };
+}
+
+/** Whether the customer exists (a list filter naming it). */
+export async function customerExists(db: Db, customerId: string): Promise<boolean> {
+  const found = await rows<{ id: string }>(db, sql`SELECT id FROM customers WHERE id = ${customerId}`);
+  return found.length > 0;
+}
+
+/** The customer of a site, if the site exists. */
+export async function customerOfSite(db: Db, siteId: string): Promise<string | undefined> {
+  const [row] = await rows<{ customer_id: string }>(
+    db,
+    sql`SELECT customer_id FROM sites WHERE id = ${siteId}`,
+  );
+  return row?.customer_id;
+}

@@ -1,0 +1,2 @@
+export { fleetRoutes } from './fleet.routes.ts';
+export { FleetService } from './fleet.service.ts';
