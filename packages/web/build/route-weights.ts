@@ -23,11 +23,29 @@ export const ROUTE_MODULES = {
 } as const;
 export type RouteName = keyof typeof ROUTE_MODULES;
 
+/** Where the build writes which modules each chunk holds, beside Vite's manifest (home-chunk.ts). */
+export const CHUNK_MODULES_FILE = '.vite/chunk-modules.json';
+
 /** The first screen's budget (issue 16): JavaScript and CSS of /login, gzipped. */
 export const LOGIN_BUDGET_KB = 150;
 
+/**
+ * Vite's manifest, where a module merged into a group's chunk (home-chunk.ts) is also found under
+ * its own name, as the chunk that holds it.
+ */
 export async function readManifest(distDir: string): Promise<Manifest> {
-  return JSON.parse(await readFile(join(distDir, '.vite/manifest.json'), 'utf8')) as Manifest;
+  const manifest = JSON.parse(await readFile(join(distDir, '.vite/manifest.json'), 'utf8')) as Manifest;
+  const modules = JSON.parse(await readFile(join(distDir, CHUNK_MODULES_FILE), 'utf8')) as Record<
+    string,
+    string[]
+  >;
+  const byFile = new Map(Object.values(manifest).map((chunk) => [chunk.file, chunk]));
+  for (const [file, held] of Object.entries(modules)) {
+    const chunk = byFile.get(file);
+    if (!chunk) continue;
+    for (const module of held) manifest[module] ??= chunk;
+  }
+  return manifest;
 }
 
 /** Every JavaScript and CSS file a route needs before it shows: the entry, its lazy modules, their static imports. */

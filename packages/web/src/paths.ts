@@ -8,6 +8,7 @@ export const paths = {
       redirect && redirect !== '/' ? `/login?redirect=${encodeURIComponent(redirect)}` : '/login',
   },
   register: { path: '/register', getHref: () => '/register' },
+  registerConfirm: { path: '/register/confirm', getHref: () => '/register/confirm' },
   resetPasswordRequest: { path: '/reset-password-request', getHref: () => '/reset-password-request' },
   resetPassword: { path: '/reset-password', getHref: () => '/reset-password' },
   setPassword: { path: '/set-password', getHref: () => '/set-password' },
@@ -18,11 +19,17 @@ export const paths = {
   help: { path: '/help', getHref: () => '/help' },
 
   profile: { path: '/profile', getHref: () => '/profile' },
+  /** An end user's own zone, phone first (issue 18); a manager is sent to the zone's full page. */
+  myZone: { path: '/my/zones/:zoneId', getHref: (zoneId: string) => `/my/zones/${zoneId}` },
   profileEdit: { path: '/profile/edit', getHref: () => '/profile/edit' },
   profileUpdatePassword: { path: '/profile/update-password', getHref: () => '/profile/update-password' },
 
   customers: { path: '/customers', getHref: () => '/customers' },
   customerAdd: { path: '/customers/add', getHref: () => '/customers/add' },
+  registrations: {
+    path: '/customers/:customerId/registrations',
+    getHref: (customerId: string) => `/customers/${customerId}/registrations`,
+  },
   customer: { path: '/customers/:customerId', getHref: (customerId: string) => `/customers/${customerId}` },
   customerEdit: {
     path: '/customers/:customerId/edit',
@@ -50,6 +57,42 @@ export const paths = {
     path: '/customers/:customerId/customer-managers/:managerId/permissions',
     getHref: (customerId: string, managerId: string) =>
       `/customers/${customerId}/customer-managers/${managerId}/permissions`,
+  },
+
+  // docs/permissions.md "End users and plumbers": the people of a customer's zones and sites.
+  endUsers: {
+    path: '/customers/:customerId/end-users',
+    getHref: (customerId: string) => `/customers/${customerId}/end-users`,
+  },
+  endUserAdd: {
+    path: '/customers/:customerId/end-users/add',
+    getHref: (customerId: string) => `/customers/${customerId}/end-users/add`,
+  },
+  endUserEdit: {
+    path: '/customers/:customerId/end-users/:managerId/edit',
+    getHref: (customerId: string, userId: string) => `/customers/${customerId}/end-users/${userId}/edit`,
+  },
+  endUserPermissions: {
+    path: '/customers/:customerId/end-users/:managerId/permissions',
+    getHref: (customerId: string, userId: string) =>
+      `/customers/${customerId}/end-users/${userId}/permissions`,
+  },
+  plumberUsers: {
+    path: '/customers/:customerId/plumber-users',
+    getHref: (customerId: string) => `/customers/${customerId}/plumber-users`,
+  },
+  plumberUserAdd: {
+    path: '/customers/:customerId/plumber-users/add',
+    getHref: (customerId: string) => `/customers/${customerId}/plumber-users/add`,
+  },
+  plumberUserEdit: {
+    path: '/customers/:customerId/plumber-users/:managerId/edit',
+    getHref: (customerId: string, userId: string) => `/customers/${customerId}/plumber-users/${userId}/edit`,
+  },
+  plumberUserPermissions: {
+    path: '/customers/:customerId/plumber-users/:managerId/permissions',
+    getHref: (customerId: string, userId: string) =>
+      `/customers/${customerId}/plumber-users/${userId}/permissions`,
   },
 
   sites: {
@@ -173,8 +216,25 @@ export const paths = {
   },
 
   outbox: { path: '/outbox', getHref: () => '/outbox' },
-  alerts: { path: '/alerts', getHref: () => '/alerts' },
-  alertSettings: { path: '/alerts/settings', getHref: () => '/alerts/settings' },
+  notifications: { path: '/notifications', getHref: () => '/notifications' },
+  settings: { path: '/settings', getHref: () => '/settings' },
+  users: { path: '/users', getHref: () => '/users' },
+  /** Former addresses of the two above (issue 18): they redirect, query kept; links go to the new ones. */
+  alerts: { path: '/alerts', getHref: () => '/notifications' },
+  alertSettings: { path: '/alerts/settings', getHref: () => '/settings' },
+
+  fleet: {
+    path: '/fleet',
+    getHref: (filters: Record<string, string> = {}) => {
+      const query = new URLSearchParams(filters).toString();
+      return query ? `/fleet?${query}` : '/fleet';
+    },
+  },
+  plumbers: { path: '/plumbers', getHref: () => '/plumbers' },
+  plumberAdd: { path: '/plumbers/add', getHref: () => '/plumbers/add' },
+  plumberEdit: { path: '/plumbers/:plumberId/edit', getHref: (id: string) => `/plumbers/${id}/edit` },
+  plumbersMap: { path: '/plumbers/map', getHref: () => '/plumbers/map' },
+  sitesMap: { path: '/map', getHref: () => '/map' },
 
   firmware: { path: '/firmware', getHref: () => '/firmware' },
   firmwareRollouts: { path: '/firmware/rollouts', getHref: () => '/firmware/rollouts' },

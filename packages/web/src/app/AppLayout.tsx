@@ -1,5 +1,5 @@
 import { ROLES, type Language } from '@flowbox/shared';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, NavLink, Outlet } from 'react-router';
 import { Footer } from '../components/layout/Footer.tsx';
 import { LanguageSwitch } from '../components/layout/LanguageSwitch.tsx';
@@ -8,22 +8,38 @@ import { MAIN_ID, SkipLink } from '../components/layout/SkipLink.tsx';
 import { useToast } from '../components/Toasts.tsx';
 import { useUpdateProfile } from '../features/profile/index.ts';
 import { ANY_ROLE, canDo, useLogout, useUser } from '../features/auth/index.ts';
-import { AutomationLiveSync } from '../features/automation/index.ts';
-import { AlertCountBadge, AlertsLiveSync } from '../features/alerts/index.ts';
-import { FlowboxLiveSync, LiveIndicator } from '../features/flowboxes/index.ts';
-import { CustomersLiveSync } from '../features/customers/index.ts';
+import { AlertCountBadge } from '../features/alerts/index.ts';
+import { LiveIndicator } from '../features/flowboxes/index.ts';
 import { changeLanguage, useLanguage } from '../lib/i18n/index.ts';
 import { LiveProvider } from '../lib/live.ts';
 import { paths } from '../paths.ts';
+
+/** The features' live listeners load after the first paint; the channel waits for them. */
+const LiveSyncs = lazy(() => import('./LiveSyncs.tsx'));
 
 type NavItem = { to: string; label: string; end?: boolean };
 
 function useNavItems(): NavItem[] {
   const { t } = useLanguage();
   const user = useUser();
+  // docs/permissions.md: a plumber reads its sites and their alerts (issue 18).
+  if (user.role === ROLES.plumber)
+    return [
+      { to: paths.home.getHref(), label: t('nav.dashboard'), end: true },
+      ...(user.customer_id ? [{ to: paths.sites.getHref(user.customer_id), label: t('nav.sites') }] : []),
+      { to: paths.alerts.getHref(), label: t('nav.alerts'), end: true },
+      { to: paths.profile.getHref(), label: t('nav.profile') },
+    ];
+  // docs/permissions.md: an end user has its home and its profile.
+  if (user.role === ROLES.end_user)
+    return [
+      { to: paths.home.getHref(), label: t('nav.dashboard'), end: true },
+      { to: paths.profile.getHref(), label: t('nav.profile') },
+    ];
   const items: NavItem[] = [
     { to: paths.home.getHref(), label: t('nav.dashboard'), end: true },
     { to: paths.alerts.getHref(), label: t('nav.alerts'), end: true },
+    { to: paths.fleet.getHref(), label: t('nav.fleet'), end: true },
     { to: paths.alertSettings.getHref(), label: t('nav.alert_settings') },
   ];
   if (user.role === ROLES.flovea_manager) {
@@ -36,6 +52,17 @@ function useNavItems(): NavItem[] {
       items.push({ to: paths.customer.getHref(user.customer_id), label: t('nav.my_customer'), end: true });
     items.push({ to: paths.sites.getHref(user.customer_id), label: t('nav.sites') });
     items.push({ to: paths.assistant.getHref(), label: t('nav.assistant') });
+  }
+  // docs/maps.md: every manager reads the plumber directory and the map of its sites.
+  if (ANY_ROLE.includes(user.role)) {
+    items.push({ to: paths.plumbers.getHref(), label: t('nav.plumbers') });
+    items.push({ to: paths.sitesMap.getHref(), label: t('nav.sites_map') });
+  }
+  // Issue 18: everyone with access to the manager's scope, across roles.
+  items.push({ to: paths.users.getHref(), label: t('nav.users') });
+  if (user.customer_id && canDo(user, ANY_ROLE, 'end_users.manage')) {
+    items.push({ to: paths.endUsers.getHref(user.customer_id), label: t('nav.people') });
+    items.push({ to: paths.registrations.getHref(user.customer_id), label: t('nav.registrations') });
   }
   // docs/firmware.md: every role reads and rolls out within its scope, with the permission.
   if (canDo(user, ANY_ROLE, 'firmware.update'))
@@ -95,11 +122,10 @@ export function AppLayout() {
   }
 
   return (
-    <LiveProvider>
-      <FlowboxLiveSync />
-      <AutomationLiveSync />
-      <AlertsLiveSync />
-      <CustomersLiveSync />
+    <LiveProvider waitForListeners>
+      <Suspense fallback={null}>
+        <LiveSyncs />
+      </Suspense>
       <div className="flex min-h-screen flex-col">
         <SkipLink />
         <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-800 dark:bg-slate-900/95">

@@ -1,19 +1,33 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, Navigate, useLocation, type RouteObject } from 'react-router';
 import { PublicLayout } from '../components/layout/PublicLayout.tsx';
 import { LoadingState } from '../components/Spinner.tsx';
 import {
   ANY_ROLE,
+  EVERY_ROLE,
   CUSTOMER_OR_SITE,
   FLOVEA,
   FLOVEA_OR_CUSTOMER,
+  MANAGER_OR_END_USER,
+  MANAGER_OR_PLUMBER,
+  meQueryOptions,
   RequireAuth,
   RequireRole,
   ShellWhenSignedIn,
 } from '../features/auth/index.ts';
-import { loadFeatureTexts } from '../lib/i18n/index.ts';
+import { prefetchDashboard } from '../features/dashboard/index.ts';
+import { currentLanguage, loadFeatureTexts } from '../lib/i18n/index.ts';
+import { warmUpIntl } from '../lib/intl.ts';
+import { queryClient } from '../lib/query-client.ts';
+import { refreshToken } from '../lib/tokens.ts';
 import { paths } from '../paths.ts';
 import { RouteErrorPage } from './RouteErrorPage.tsx';
+
+/** A route that moved (issue 18): the old address, query and hash included, lands on the new one. */
+function MovedTo({ path }: { path: string }) {
+  const { search, hash } = useLocation();
+  return <Navigate to={`${path}${search}${hash}`} replace />;
+}
 
 // Each feature's pages are one chunk, fetched when one of its routes first opens, so the sign-in
 // pages load neither the shell nor the other features (issue 16: /login within 150 KB gzipped).
@@ -25,9 +39,15 @@ const billing = () => import('../features/billing/pages.ts');
 const buildings = () => import('../features/buildings/pages.ts');
 const customers = () => import('../features/customers/pages.ts');
 const dashboard = () => import('../features/dashboard/pages.ts');
+const endusers = () => import('../features/endusers/pages.ts');
 const firmware = () => import('../features/firmware/pages.ts');
+const fleet = () => import('../features/fleet/pages.ts');
 const flowboxes = () => import('../features/flowboxes/pages.ts');
 const legal = () => import('../features/legal/pages.ts');
+const maps = () => import('../features/maps/pages.ts');
+const myzone = () => import('../features/myzone/pages.ts');
+const plumbers = () => import('../features/plumbers/pages.ts');
+const people = () => import('../features/people/pages.ts');
 const managers = () => import('../features/managers/pages.ts');
 const outbox = () => import('../features/outbox/pages.ts');
 const profile = () => import('../features/profile/pages.ts');
@@ -65,6 +85,7 @@ const routes: RouteObject[] = [
         children: [
           { path: paths.login.path, ...page(login, (p) => <p.LoginPage />) },
           { path: paths.register.path, ...page(auth, (p) => <p.RegisterPage />) },
+          { path: paths.registerConfirm.path, ...page(auth, (p) => <p.ConfirmRegistrationPage />) },
           { path: paths.resetPasswordRequest.path, ...page(auth, (p) => <p.ResetPasswordRequestPage />) },
           { path: paths.resetPassword.path, ...page(auth, (p) => <p.ResetPasswordPage />) },
           { path: paths.setPassword.path, ...page(auth, (p) => <p.SetPasswordPage />) },
@@ -92,6 +113,15 @@ const routes: RouteObject[] = [
       },
       {
         element: <RequireAuth />,
+        // Who the user is, asked at once: the router runs loaders while it fetches the routes' chunks.
+        // The figures' formatters start meanwhile too, once the request is on its way.
+        loader: () => {
+          if (refreshToken()) {
+            void queryClient.prefetchQuery(meQueryOptions());
+            warmUpIntl(currentLanguage());
+          }
+          return null;
+        },
         children: [
           {
             lazy: async () => ({ Component: (await appLayout()).AppLayout }),
@@ -99,34 +129,110 @@ const routes: RouteObject[] = [
             children: [
               {
                 errorElement: <RouteErrorPage />,
-                element: <RequireRole roles={ANY_ROLE} />,
+                // docs/permissions.md: end users and plumbers reach their home and their profile only.
+                element: <RequireRole roles={EVERY_ROLE} />,
                 children: [
-                  { path: paths.home.path, ...page(dashboard, (p) => <p.DashboardPage />) },
-                  { path: paths.alerts.path, ...page(alerts, (p) => <p.AlertsPage />) },
-                  { path: paths.alertSettings.path, ...page(alerts, (p) => <p.AlertSettingsPage />) },
+                  {
+                    path: paths.home.path,
+                    ...page(dashboard, (p) => <p.DashboardPage />),
+                    // The dashboard's data is read while its chunk downloads, not after it renders.
+                    loader: () => {
+                      void prefetchDashboard(queryClient);
+                      return null;
+                    },
+                  },
+                  // The page itself sends a manager to the zone's full page (issue 18).
+                  { path: paths.myZone.path, ...page(myzone, (p) => <p.MyZonePage />) },
                   { path: paths.profile.path, ...page(profile, (p) => <p.ProfilePage />) },
                   { path: paths.profileEdit.path, ...page(profile, (p) => <p.ProfileEditPage />) },
                   {
                     path: paths.profileUpdatePassword.path,
                     ...page(profile, (p) => <p.UpdatePasswordPage />),
                   },
+                ],
+              },
+              {
+                errorElement: <RouteErrorPage />,
+                // docs/permissions.md: a plumber reads its sites, their devices and alerts (issue 18).
+                element: <RequireRole roles={MANAGER_OR_PLUMBER} />,
+                children: [
+                  { path: paths.notifications.path, ...page(alerts, (p) => <p.AlertsPage />) },
                   { path: paths.sites.path, ...page(sites, (p) => <p.SitesPage />) },
                   { path: paths.site.path, ...page(sites, (p) => <p.SiteOverviewPage />) },
-                  { path: paths.siteEvents.path, ...page(sites, (p) => <p.SiteEventsPage />) },
-                  { path: paths.zoneAdd.path, ...page(zones, (p) => <p.ZoneAddPage />) },
                   { path: paths.zone.path, ...page(zones, (p) => <p.ZoneOverviewPage />) },
-                  { path: paths.zoneEdit.path, ...page(zones, (p) => <p.ZoneEditPage />) },
-                  { path: paths.zoneEvents.path, ...page(zones, (p) => <p.ZoneEventsPage />) },
                   { path: paths.flowbox.path, ...page(flowboxes, (p) => <p.FlowboxDetailPage />) },
                   { path: paths.waterPoints.path, ...page(zones, (p) => <p.WaterPointsPage />) },
-                  { path: paths.waterPointAdd.path, ...page(zones, (p) => <p.WaterPointAddPage />) },
+                  { path: paths.building.path, ...page(buildings, (p) => <p.BuildingOverviewPage />) },
+                ],
+              },
+              {
+                errorElement: <RouteErrorPage />,
+                // docs/permissions.md: a zone's scheduled closings, for its managers and for its end
+                // users granted schedules.manage (the pages send an end user back to its zone home).
+                element: <RequireRole roles={MANAGER_OR_END_USER} />,
+                children: [
                   { path: paths.scheduleAdd.path, ...page(schedules, (p) => <p.ScheduleAddPage />) },
                   { path: paths.scheduleEdit.path, ...page(schedules, (p) => <p.ScheduleEditPage />) },
+                ],
+              },
+              {
+                errorElement: <RouteErrorPage />,
+                element: <RequireRole roles={ANY_ROLE} />,
+                children: [
+                  { path: paths.registrations.path, ...page(endusers, (p) => <p.RegistrationsPage />) },
+                  // End users and plumbers of a customer: its managers with end_users.manage.
+                  {
+                    path: paths.endUsers.path,
+                    ...page(managers, (p) => <p.ManagersListPage family={p.END_USERS} />),
+                  },
+                  {
+                    path: paths.endUserAdd.path,
+                    ...page(managers, (p) => <p.ManagerAddPage family={p.END_USERS} />),
+                  },
+                  {
+                    path: paths.endUserEdit.path,
+                    ...page(managers, (p) => <p.ManagerEditPage family={p.END_USERS} />),
+                  },
+                  {
+                    path: paths.endUserPermissions.path,
+                    ...page(managers, (p) => <p.ManagerPermissionsPage family={p.END_USERS} />),
+                  },
+                  {
+                    path: paths.plumberUsers.path,
+                    ...page(managers, (p) => <p.ManagersListPage family={p.PLUMBER_USERS} />),
+                  },
+                  {
+                    path: paths.plumberUserAdd.path,
+                    ...page(managers, (p) => <p.ManagerAddPage family={p.PLUMBER_USERS} />),
+                  },
+                  {
+                    path: paths.plumberUserEdit.path,
+                    ...page(managers, (p) => <p.ManagerEditPage family={p.PLUMBER_USERS} />),
+                  },
+                  {
+                    path: paths.plumberUserPermissions.path,
+                    ...page(managers, (p) => <p.ManagerPermissionsPage family={p.PLUMBER_USERS} />),
+                  },
+                  { path: paths.alerts.path, element: <MovedTo path={paths.notifications.path} /> },
+                  { path: paths.fleet.path, ...page(fleet, (p) => <p.FleetPage />) },
+                  { path: paths.users.path, ...page(people, (p) => <p.PeoplePage />) },
+                  { path: paths.settings.path, ...page(alerts, (p) => <p.AlertSettingsPage />) },
+                  { path: paths.alertSettings.path, element: <MovedTo path={paths.settings.path} /> },
+                  { path: paths.siteEvents.path, ...page(sites, (p) => <p.SiteEventsPage />) },
+                  { path: paths.zoneAdd.path, ...page(zones, (p) => <p.ZoneAddPage />) },
+                  { path: paths.zoneEdit.path, ...page(zones, (p) => <p.ZoneEditPage />) },
+                  { path: paths.zoneEvents.path, ...page(zones, (p) => <p.ZoneEventsPage />) },
+                  { path: paths.waterPointAdd.path, ...page(zones, (p) => <p.WaterPointAddPage />) },
                   { path: paths.zoneSubscription.path, ...page(billing, (p) => <p.ZoneSubscriptionPage />) },
                   { path: paths.buildingAdd.path, ...page(buildings, (p) => <p.BuildingAddPage />) },
-                  { path: paths.building.path, ...page(buildings, (p) => <p.BuildingOverviewPage />) },
                   { path: paths.buildingEdit.path, ...page(buildings, (p) => <p.BuildingEditPage />) },
                   { path: paths.buildingEvents.path, ...page(buildings, (p) => <p.BuildingEventsPage />) },
+                  { path: paths.plumbers.path, ...page(plumbers, (p) => <p.PlumbersPage />) },
+                  { path: paths.plumberAdd.path, ...page(plumbers, (p) => <p.PlumberAddPage />) },
+                  { path: paths.plumberEdit.path, ...page(plumbers, (p) => <p.PlumberEditPage />) },
+                  // Leaflet comes only with the map pages' chunk (issue 18).
+                  { path: paths.plumbersMap.path, ...page(maps, (p) => <p.PlumbersMapPage />) },
+                  { path: paths.sitesMap.path, ...page(maps, (p) => <p.SitesMapPage />) },
                   { path: paths.firmware.path, ...page(firmware, (p) => <p.FirmwarePage />) },
                   { path: paths.firmwareRollouts.path, ...page(firmware, (p) => <p.RolloutsPage />) },
                   { path: paths.firmwareRolloutAdd.path, ...page(firmware, (p) => <p.RolloutAddPage />) },

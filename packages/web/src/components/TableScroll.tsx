@@ -1,4 +1,5 @@
 import { useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 
 type Overflow = { wider: boolean; atEnd: boolean };
@@ -24,17 +25,22 @@ export function TableScroll({
   const box = useRef<HTMLDivElement>(null);
   const [overflow, setOverflow] = useState<Overflow>({ wider: false, atEnd: true });
 
+  // Measured when the browser lays the page out anyway: the observer, made before the first paint,
+  // first calls after that layout and before the paint, and the hint it may add is drawn in the
+  // same frame (flushSync), so nothing moves. Measuring in the layout effect itself forced a layout
+  // of the whole page inside the render (150 ms of the dashboard's first task at 4x; issue 16).
   useLayoutEffect(() => {
     const element = box.current;
     if (!element) return undefined;
     const measure = () => {
       const wider = element.scrollWidth > element.clientWidth + 1;
       const atEnd = element.scrollLeft + element.clientWidth >= element.scrollWidth - 1;
-      setOverflow((previous) =>
-        previous.wider === wider && previous.atEnd === atEnd ? previous : { wider, atEnd },
+      flushSync(() =>
+        setOverflow((previous) =>
+          previous.wider === wider && previous.atEnd === atEnd ? previous : { wider, atEnd },
+        ),
       );
     };
-    measure();
     const observer = new ResizeObserver(measure);
     observer.observe(element);
     if (element.firstElementChild) observer.observe(element.firstElementChild);

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { openLiveChannel, parseLiveMessage, retryDelay, type LiveStream } from './live.ts';
+import { parseLiveMessage } from './live-messages.ts';
+import { openLiveChannel, retryDelay, type LiveStream } from './live.ts';
 
 // The API client's i18n set-up needs a browser; these tests never call the API.
 vi.mock('./i18n/index.ts', () => ({ i18n: { t: (key: string) => key }, currentLanguage: () => 'en' }));

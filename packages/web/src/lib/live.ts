@@ -1,29 +1,28 @@
-import { LiveMessageSchema, type LiveMessage, type LiveTicket } from '@flowbox/shared';
-import { createContext, createElement, use, useEffect, useRef, useState, type ReactNode } from 'react';
+import type { LiveMessage, LiveTicket } from '@flowbox/shared';
+import {
+  createContext,
+  createElement,
+  use,
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { api } from './api-client.ts';
+import { LIVE_TYPES, parseLiveMessage } from './live-messages.ts';
 
 export type LiveStatus = 'connecting' | 'connected' | 'reconnecting';
 export type LiveType = LiveMessage['type'];
 type MessageOf<K extends LiveType> = Extract<LiveMessage, { type: K }>;
 type Listener = (message: LiveMessage) => void;
 
-const LIVE_TYPES: readonly LiveType[] = LiveMessageSchema.options.map((option) => option.shape.type.value);
 const FIRST_RETRY_MS = 1000;
 const MAX_RETRY_MS = 30_000;
 
 /** 1 s, 2 s, 4 s… up to 30 s: a server restart is met at once, an outage is not hammered. */
 export function retryDelay(failures: number): number {
   return Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, failures - 1));
-}
-
-/** A pushed message as the server sent it, or null when it is not one we understand. */
-export function parseLiveMessage(data: string): LiveMessage | null {
-  try {
-    const parsed = LiveMessageSchema.safeParse(JSON.parse(data));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
 }
 
 /** What the channel needs of an EventSource: its events, its opening and its failures. */
@@ -62,10 +61,6 @@ export function openLiveChannel(options: LiveChannelOptions): () => void {
   let failures = 0;
   let stopped = false;
 
-  const dispatch = (event: MessageEvent<string>) => {
-    const message = parseLiveMessage(event.data);
-    if (message) options.onMessage(message);
-  };
   // The server ends each stream when the session's access token would expire: a stream that was
   // open is renewed at once; only failures to connect wait, longer each time.
   const retry = (wasStreaming: boolean) => {
@@ -80,6 +75,10 @@ export function openLiveChannel(options: LiveChannelOptions): () => void {
     try {
       const ticket = await options.ticket();
       if (stopped) return;
+      const dispatch = (event: MessageEvent<string>) => {
+        const message = parseLiveMessage(event.data);
+        if (message) options.onMessage(message);
+      };
       const stream = options.connect(`/v1/live/stream?ticket=${encodeURIComponent(ticket)}`);
       source = stream;
       let streaming = false;
@@ -105,6 +104,8 @@ export function openLiveChannel(options: LiveChannelOptions): () => void {
 
 type LiveConnection = {
   status: LiveStatus;
+  /** Opens the channel of a provider that waits for its listeners (useOpenLive). */
+  open: () => void;
   subscribe: (listener: Listener) => () => void;
   /** Called each time the stream opens, the first time too: what changed before was never pushed. */
   onReconnected: (listener: () => void) => () => void;
@@ -114,13 +115,23 @@ const LiveContext = createContext<LiveConnection | null>(null);
 
 /**
  * The signed-in user's one live channel (openLiveChannel) for the components below. Unmounting
- * (logging out leaves the signed-in layout) closes it.
+ * (logging out leaves the signed-in layout) closes it. `waitForListeners`: the channel opens only
+ * once a component below calls useOpenLive — the app-wide listeners, loaded after the first paint,
+ * must miss neither a message nor the first opening (whose refetch covers what was read before).
  */
-export function LiveProvider({ children }: { children: ReactNode }) {
+export function LiveProvider({
+  children,
+  waitForListeners = false,
+}: {
+  children: ReactNode;
+  waitForListeners?: boolean;
+}) {
   const [status, setStatus] = useState<LiveStatus>('connecting');
+  const [opening, setOpening] = useState(!waitForListeners);
+  const open = useCallback(() => setOpening(true), []);
   const listeners = useRef(new Set<Listener>());
   const reconnectListeners = useRef(new Set<() => void>());
-  const [connection] = useState<Omit<LiveConnection, 'status'>>(() => ({
+  const [connection] = useState<Omit<LiveConnection, 'status' | 'open'>>(() => ({
     subscribe: (listener) => {
       listeners.current.add(listener);
       return () => listeners.current.delete(listener);
@@ -131,23 +142,31 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     },
   }));
 
-  useEffect(
-    () =>
-      openLiveChannel({
-        ticket: async () => (await api.post<LiveTicket>('/live/ticket')).ticket,
-        connect: (url) => new EventSource(url),
-        onStatus: setStatus,
-        onMessage: (message) => {
-          for (const listener of listeners.current) listener(message);
-        },
-        onOpened: () => {
-          for (const listener of reconnectListeners.current) listener();
-        },
-      }),
-    [],
-  );
+  useEffect(() => {
+    if (!opening) return;
+    return openLiveChannel({
+      ticket: async () => (await api.post<LiveTicket>('/live/ticket')).ticket,
+      connect: (url) => new EventSource(url),
+      onStatus: setStatus,
+      onMessage: (message) => {
+        for (const listener of listeners.current) listener(message);
+      },
+      onOpened: () => {
+        for (const listener of reconnectListeners.current) listener();
+      },
+    });
+  }, [opening]);
 
-  return createElement(LiveContext, { value: { ...connection, status } }, children);
+  return createElement(LiveContext, { value: { ...connection, open, status } }, children);
+}
+
+/**
+ * Opens a LiveProvider's channel that waits for its listeners, once the calling component has
+ * mounted: its children's effects, their subscriptions, have run before its own.
+ */
+export function useOpenLive(): void {
+  const { open } = useLiveConnection();
+  useEffect(open, [open]);
 }
 
 function useLiveConnection(): LiveConnection {

@@ -18,7 +18,8 @@ export function LanguageSwitch({ onChange }: LanguageSwitchProps) {
           type="button"
           lang={code}
           aria-pressed={language === code}
-          aria-label={t(`language.${code}`)}
+          // The visible code stays in the name (WCAG 2.5.3, label in name): "English, EN" (axe drops parentheses).
+          aria-label={`${t(`language.${code}`)}, ${code.toUpperCase()}`}
           onClick={() => language !== code && onChange(code)}
           className={`rounded-md px-2 py-1 text-xs font-semibold uppercase focus-visible:outline-2 focus-visible:outline-sky-600 ${
             language === code

@@ -1,7 +1,8 @@
 import { ALERT_CATEGORIES, ALERT_STATES, ALERT_TRANSITIONS, EVENT_ACTIONS } from '@flowbox/shared';
 import { describe, expect, it } from 'vitest';
 import { en as coreEn } from '../../lib/i18n/en.ts';
-import { featuresEn, featuresFr } from '../../lib/i18n/features.ts';
+import { featuresEn } from '../../lib/i18n/features.ts';
+import { featuresFr } from '../../lib/i18n/features-fr.ts';
 import { fr as coreFr } from '../../lib/i18n/fr.ts';
 
 const en = { ...coreEn, ...featuresEn };

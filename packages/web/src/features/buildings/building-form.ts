@@ -44,6 +44,8 @@ export function buildingFormValues(
       first_day_of_week: building.first_day_of_week,
       weekend: [...building.weekend],
       price_per_unit: building.price_per_unit,
+      latitude: building.latitude,
+      longitude: building.longitude,
     };
   }
   const defaults = buildingDefaults(place);
@@ -63,6 +65,8 @@ export function buildingFormValues(
     first_day_of_week: defaults.first_day_of_week,
     weekend: [...DEFAULT_WEEKEND],
     price_per_unit: null,
+    latitude: null,
+    longitude: null,
   };
 }
 

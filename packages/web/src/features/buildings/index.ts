@@ -11,3 +11,4 @@ export { FloorForm, type FloorValues } from './components/FloorForm.tsx';
 export { FloorsSection } from './components/FloorsSection.tsx';
 export { useBuildingCrumbs } from './components/useBuildingCrumbs.ts';
 export { useBuildingZones } from './api/list-zones.ts';
+export { formatPrice } from './display.ts';

@@ -1,4 +1,5 @@
 import { CURRENCIES } from '@flowbox/shared';
+import { displayNames } from '../../lib/intl.ts';
 
 export type Option = { value: string; label: string };
 
@@ -11,8 +12,8 @@ const NOT_COUNTRIES = new Set(['EU', 'EZ', 'UN', 'QO', 'XA', 'XB', 'ZZ']);
  * a code the runtime can name; these are the same codes, found the same way.
  */
 export function countryOptions(language: string): Option[] {
-  const english = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
-  const names = new Intl.DisplayNames([language], { type: 'region', fallback: 'code' });
+  const english = displayNames('en', { type: 'region', fallback: 'none' });
+  const names = displayNames(language, { type: 'region', fallback: 'code' });
   const options: Option[] = [];
   for (const first of LETTERS) {
     for (const second of LETTERS) {
@@ -27,7 +28,7 @@ export function countryOptions(language: string): Option[] {
 
 /** "EUR — Euro", in the UI language. */
 export function currencyOptions(language: string): Option[] {
-  const names = new Intl.DisplayNames([language], { type: 'currency', fallback: 'code' });
+  const names = displayNames(language, { type: 'currency', fallback: 'code' });
   return CURRENCIES.map((code) => ({ value: code, label: `${code} — ${names.of(code) ?? code}` }));
 }
 

@@ -1,4 +1,5 @@
 import type { ConsumptionWindow, Currency, Language, VolumeUnit } from '@flowbox/shared';
+import { dateTimeFormat, numberFormat } from '../../lib/intl.ts';
 
 /** What one bucket of each window holds (spec §9): hours of the day, days of the week… */
 export const BUCKET_OF: Record<ConsumptionWindow, 'hour' | 'day' | 'week' | 'month'> = {
@@ -15,7 +16,7 @@ export const BUCKET_OF: Record<ConsumptionWindow, 'hour' | 'day' | 'week' | 'mon
 export function formatVolumeNumber(value: string | number, language: Language): string {
   const amount = Number(value);
   const digits = Math.abs(amount) >= 10 ? 1 : Math.abs(amount) >= 1 ? 2 : 3;
-  return new Intl.NumberFormat(language, { maximumFractionDigits: digits }).format(amount);
+  return numberFormat(language, { maximumFractionDigits: digits }).format(amount);
 }
 
 /** "1 234,5 m³": the number, a non-breaking space, the unit's symbol (given, already translated). */
@@ -26,14 +27,12 @@ export function formatVolume(value: string | number, unitSymbol: string, languag
 /** "€18.60" / "18,60 €"; the decimal string goes to Intl as is (no float rounding); null → "—". */
 export function formatCost(value: string | null, currency: Currency, language: Language): string {
   if (value === null) return '—';
-  return new Intl.NumberFormat(language, { style: 'currency', currency }).format(
-    value as Intl.StringNumericLiteral,
-  );
+  return numberFormat(language, { style: 'currency', currency }).format(value as Intl.StringNumericLiteral);
 }
 
 /** A change in percent ("8.2" → "+8.2%" / "+8,2 %"); the sign is always written. */
 export function formatChange(changePct: string, language: Language): string {
-  return new Intl.NumberFormat(language, {
+  return numberFormat(language, {
     style: 'percent',
     signDisplay: 'exceptZero',
     maximumFractionDigits: 1,
@@ -57,17 +56,17 @@ export function bucketAxisLabel(
 ): string {
   switch (window) {
     case 'day':
-      return new Intl.DateTimeFormat(language, { hour: 'numeric', timeZone }).format(new Date(bucket.start));
+      return dateTimeFormat(language, { hour: 'numeric', timeZone }).format(new Date(bucket.start));
     case 'week':
-      return new Intl.DateTimeFormat(language, { weekday: 'short', day: 'numeric', timeZone: 'UTC' }).format(
+      return dateTimeFormat(language, { weekday: 'short', day: 'numeric', timeZone: 'UTC' }).format(
         localDate(bucket.date),
       );
     case 'month':
-      return new Intl.DateTimeFormat(language, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(
+      return dateTimeFormat(language, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(
         localDate(bucket.date),
       );
     case 'year':
-      return new Intl.DateTimeFormat(language, { month: 'short', year: '2-digit', timeZone: 'UTC' }).format(
+      return dateTimeFormat(language, { month: 'short', year: '2-digit', timeZone: 'UTC' }).format(
         localDate(bucket.date),
       );
   }
@@ -82,7 +81,7 @@ export function bucketTitle(
 ): string {
   switch (window) {
     case 'day':
-      return new Intl.DateTimeFormat(language, {
+      return dateTimeFormat(language, {
         weekday: 'short',
         day: 'numeric',
         month: 'short',
@@ -92,7 +91,7 @@ export function bucketTitle(
       }).format(new Date(bucket.start));
     case 'week':
     case 'month':
-      return new Intl.DateTimeFormat(language, {
+      return dateTimeFormat(language, {
         weekday: 'long',
         day: 'numeric',
         month: 'long',
@@ -100,7 +99,7 @@ export function bucketTitle(
         timeZone: 'UTC',
       }).format(localDate(bucket.date));
     case 'year':
-      return new Intl.DateTimeFormat(language, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+      return dateTimeFormat(language, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
         localDate(bucket.date),
       );
   }
@@ -108,7 +107,7 @@ export function bucketTitle(
 
 /** The weekday of a local date in the UI language ("Monday", "lundi"). */
 export function weekdayName(date: Date, timeZone: string, language: Language): string {
-  return new Intl.DateTimeFormat(language, { weekday: 'long', timeZone }).format(date);
+  return dateTimeFormat(language, { weekday: 'long', timeZone }).format(date);
 }
 
 /** Whether a volume (a decimal string) is nothing at all. */

@@ -5,3 +5,4 @@ export { ZonesComparisonCard } from './components/ZonesComparisonCard.tsx';
 export { ComparisonText } from './components/ConsumptionTotal.tsx';
 export { formatChange, formatCost, formatVolume, unitKey } from './format.ts';
 export { throttle } from './live/throttle.ts';
+export { useConsumption } from './api/get-consumption.ts';

@@ -9,7 +9,8 @@ import {
 } from '@flowbox/shared';
 import { describe, expect, it } from 'vitest';
 import { en as coreEn } from '../../lib/i18n/en.ts';
-import { featuresEn, featuresFr } from '../../lib/i18n/features.ts';
+import { featuresEn } from '../../lib/i18n/features.ts';
+import { featuresFr } from '../../lib/i18n/features-fr.ts';
 import { fr as coreFr } from '../../lib/i18n/fr.ts';
 
 const en = { ...coreEn, ...featuresEn };

@@ -1,26 +1,18 @@
 import {
   type Rollout,
   ALL_FIRMWARE_UPDATE_STATES,
-  FIRMWARE_ACTIVE_STATES,
-  FIRMWARE_FAILURE_STATES,
+  FIRMWARE_STATE_GROUPS,
+  firmwareStateGroup,
+  type FirmwareStateGroup,
   type FirmwareUpdateState,
   type Language,
 } from '@flowbox/shared';
+import { numberFormat } from '../../lib/intl.ts';
 
-/**
- * How the screens group an update's twelve states (docs/firmware.md): waiting its turn, on its way
- * (requested to downloaded), updated, failed, or left out (skipped, cancelled).
- */
-export const STATE_GROUPS = ['waiting', 'running', 'success', 'failed', 'left_out'] as const;
-export type StateGroup = (typeof STATE_GROUPS)[number];
-
-export function groupOf(state: FirmwareUpdateState): StateGroup {
-  if (state === 'scheduled') return 'waiting';
-  if ((FIRMWARE_ACTIVE_STATES as readonly string[]).includes(state)) return 'running';
-  if (state === 'success') return 'success';
-  if ((FIRMWARE_FAILURE_STATES as readonly string[]).includes(state)) return 'failed';
-  return 'left_out';
-}
+/** How the screens group an update's twelve states (docs/firmware.md), as the server does. */
+export const STATE_GROUPS = FIRMWARE_STATE_GROUPS;
+export type StateGroup = FirmwareStateGroup;
+export const groupOf = firmwareStateGroup;
 
 export type StateCounts = Partial<Record<FirmwareUpdateState, number>>;
 
@@ -51,12 +43,12 @@ export function formatSize(bytes: number, language: Language): string {
       : bytes >= 1024
         ? [bytes / 1024, 'kilobyte']
         : [bytes, 'byte'];
-  return new Intl.NumberFormat(language, { style: 'unit', unit, maximumFractionDigits: 1 }).format(value);
+  return numberFormat(language, { style: 'unit', unit, maximumFractionDigits: 1 }).format(value);
 }
 
 /** "42 %" in English, "42 %" with a narrow space in French; whole percents. */
 export function formatPercent(pct: number, language: Language): string {
-  return new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 0 }).format(pct / 100);
+  return numberFormat(language, { style: 'percent', maximumFractionDigits: 0 }).format(pct / 100);
 }
 
 /** The share of `part` in `whole`, 0 to 100; 0 for an empty whole. */

@@ -1,32 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { addSample, MAX_SAMPLES, type StateSample } from './timeline.ts';
-
-const fold = (readings: [number, Record<string, number>][]) =>
-  readings.reduce<readonly StateSample[]>((samples, [at, counts]) => addSample(samples, counts, at), []);
+import { samplesFromTimeline } from './timeline.ts';
 
 describe('the states-over-time samples', () => {
-  it('keeps each change and draws a quiet stretch as one flat step', () => {
-    const samples = fold([
-      [1000, { scheduled: 10 }],
-      [3000, { scheduled: 8, started: 2 }],
-      [5000, { scheduled: 8, started: 2 }],
-      [7000, { scheduled: 8, started: 2 }],
-      [9000, { scheduled: 8, started: 2 }],
-      [11_000, { scheduled: 8, success: 2 }],
+  it('are the server’s points, in its group order, from the rollout’s start', () => {
+    const samples = samplesFromTimeline({
+      groups: ['waiting', 'running', 'success', 'failed', 'left_out'],
+      points: [
+        { at: '2026-03-02T10:00:00.000Z', counts: [10, 0, 0, 0, 0] },
+        { at: '2026-03-02T10:01:00.000Z', counts: [0, 9, 0, 0, 1] },
+        { at: '2026-03-02T10:05:00.000Z', counts: [0, 0, 8, 1, 1] },
+      ],
+    });
+    expect(samples.map((s) => s.at)).toEqual([
+      Date.parse('2026-03-02T10:00:00Z'),
+      Date.parse('2026-03-02T10:01:00Z'),
+      Date.parse('2026-03-02T10:05:00Z'),
     ]);
-    expect(samples.map((s) => s.at)).toEqual([1000, 3000, 9000, 11_000]);
-    expect(samples[3]?.counts).toEqual({ waiting: 8, running: 0, success: 2, failed: 0, left_out: 0 });
+    expect(samples[2]?.counts).toEqual({ waiting: 0, running: 0, success: 8, failed: 1, left_out: 1 });
   });
 
-  it('ignores a reading no newer than the last one (a cached answer read twice)', () => {
-    const samples = fold([[1000, { scheduled: 10 }]]);
-    expect(addSample(samples, { success: 10 }, 1000)).toBe(samples);
-  });
-
-  it('lets the oldest readings go beyond the limit', () => {
-    let samples: readonly StateSample[] = [];
-    for (let i = 0; i < MAX_SAMPLES + 10; i++) samples = addSample(samples, { success: i }, i + 1);
-    expect(samples).toHaveLength(MAX_SAMPLES);
-    expect(samples[0]?.at).toBe(11);
+  it('reads the counts by the groups the answer names', () => {
+    const [sample] = samplesFromTimeline({
+      groups: ['success', 'waiting'],
+      points: [{ at: '2026-03-02T10:00:00.000Z', counts: [3, 7] }],
+    });
+    expect(sample?.counts).toEqual({ waiting: 7, running: 0, success: 3, failed: 0, left_out: 0 });
   });
 });

@@ -1,3 +1,4 @@
+import { numberFormat } from '../../lib/intl.ts';
 import {
   ACK_REFUSAL_REASONS,
   AUTOTEST_CHECK_RESULTS,
@@ -37,7 +38,7 @@ export const CONNECTION_TONE: Record<Flowbox['connection'], Tone> = {
 /** A reading with the language's decimal mark, or null when the device never reported it. */
 export function formatReading(value: number | null, language: Language, digits = 1): string | null {
   if (value === null) return null;
-  return value.toLocaleString(language, { maximumFractionDigits: digits });
+  return numberFormat(language, { maximumFractionDigits: digits }).format(value);
 }
 
 /**

@@ -14,3 +14,4 @@ export {
 export { WaterPointForm, type WaterPointFormProps } from './components/WaterPointForm.tsx';
 export { ZoneForm, type ZoneBuilding, type ZoneFormProps } from './components/ZoneForm.tsx';
 export { ZONE_SECTION, ZoneChecklist, useZoneReadiness } from './components/ZoneChecklist.tsx';
+export { useUpdateZone } from './api/update-zone.ts';

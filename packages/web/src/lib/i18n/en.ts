@@ -63,6 +63,7 @@ export const en = {
   'fields.created_at': 'Created on',
   'fields.last_logged_in': 'Last sign-in',
   'fields.flowbox_serial': 'Flowbox serial number',
+  'fields.claim_code': 'Claim code',
   'fields.alert_notification_enabled': 'Receive alert notifications',
 
   'login.title': 'Sign in',
@@ -74,11 +75,15 @@ export const en = {
 
   'register.title': 'Create an account',
   'register.subtitle': 'For residents whose building is already equipped with a flowbox.',
-  'register.serial_hint': 'Printed on the label of the flowbox fitted in your building.',
   'register.accept_terms': 'I accept the',
   'register.submit': 'Create my account',
   'register.have_account': 'Already have an account?',
   'register.done_title': 'Registration recorded',
+  'register.claim_code_hint':
+    'The 12-character code your building’s manager gave you (for example ABCD-EFGH-JKMN).',
+  'register.serial_optional_hint': 'Optional: printed on the label of the flowbox fitted in your flat.',
+  'register_confirm.title': 'Confirming your address',
+  'register_confirm.working': 'Confirming your address…',
 
   'reset_request.title': 'Reset your password',
   'reset_request.subtitle':

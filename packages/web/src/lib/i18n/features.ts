@@ -1,19 +1,27 @@
-import { alertsEn, alertsFr } from './alerts.ts';
-import { assistantEn, assistantFr } from './assistant.ts';
-import { automationEn, automationFr } from './automation.ts';
-import { billingEn, billingFr } from './billing.ts';
-import { buildingsEn, buildingsFr } from './buildings.ts';
-import { consumptionEn, consumptionFr } from './consumption.ts';
-import { firmwareEn, firmwareFr } from './firmware.ts';
-import { firmwareLogEn, firmwareLogFr } from './firmware-log.ts';
-import { flowboxesEn, flowboxesFr } from './flowboxes.ts';
-import { schedulesEn, schedulesFr } from './schedules.ts';
-import { screensEn, screensFr } from './screens.ts';
-import { zonesEn, zonesFr } from './zones.ts';
+import { alertsEn } from './alerts.ts';
+import { assistantEn } from './assistant.ts';
+import { automationEn } from './automation.ts';
+import { billingEn } from './billing.ts';
+import { buildingsEn } from './buildings.ts';
+import { consumptionEn } from './consumption.ts';
+import { endusersEn } from './endusers.ts';
+import { firmwareEn } from './firmware.ts';
+import { firmwareLogEn } from './firmware-log.ts';
+import { fleetEn } from './fleet.ts';
+import { flowboxesEn } from './flowboxes.ts';
+import { myzoneEn } from './myzone.ts';
+import { plumbersEn } from './plumbers.ts';
+import { plumberwebEn } from './plumberweb.ts';
+import { schedulesEn } from './schedules.ts';
+import { screensEn } from './screens.ts';
+import { zonesEn } from './zones.ts';
+import { peopleEn } from './people.ts';
 
 /**
- * The signed-in screens' texts, EN and FR: a chunk of their own, loaded with the app shell
- * (loadFeatureTexts in index.ts), so the sign-in pages do not download them.
+ * The signed-in screens' texts in English, the source and every language's fallback: a chunk of
+ * their own, loaded with the app shell (loadFeatureTexts in index.ts), so the sign-in pages do not
+ * download them. Each other language is a chunk of its own (features-fr.ts), loaded only for a user
+ * who reads it.
  */
 export const featuresEn = {
   ...screensEn,
@@ -28,21 +36,12 @@ export const featuresEn = {
   ...consumptionEn,
   ...alertsEn,
   ...firmwareLogEn,
+  ...fleetEn,
+  ...plumbersEn,
+  ...endusersEn,
+  ...plumberwebEn,
+  ...myzoneEn,
+  ...peopleEn,
 };
 
 export type FeatureMessageKey = keyof typeof featuresEn;
-
-export const featuresFr: Record<FeatureMessageKey, string> = {
-  ...screensFr,
-  ...buildingsFr,
-  ...zonesFr,
-  ...automationFr,
-  ...flowboxesFr,
-  ...firmwareFr,
-  ...billingFr,
-  ...schedulesFr,
-  ...assistantFr,
-  ...consumptionFr,
-  ...alertsFr,
-  ...firmwareLogFr,
-};

@@ -63,6 +63,7 @@ export const fr: Record<CoreMessageKey, string> = {
   'fields.created_at': 'Créé le',
   'fields.last_logged_in': 'Dernière connexion',
   'fields.flowbox_serial': 'Numéro de série du flowbox',
+  'fields.claim_code': 'Code d’activation',
   'fields.alert_notification_enabled': 'Recevoir les notifications d’alerte',
 
   'login.title': 'Connexion',
@@ -74,11 +75,15 @@ export const fr: Record<CoreMessageKey, string> = {
 
   'register.title': 'Créer un compte',
   'register.subtitle': 'Pour les résidents dont l’immeuble est déjà équipé d’un flowbox.',
-  'register.serial_hint': 'Imprimé sur l’étiquette du flowbox installé dans votre immeuble.',
   'register.accept_terms': "J'accepte les",
   'register.submit': 'Créer mon compte',
   'register.have_account': 'Vous avez déjà un compte ?',
   'register.done_title': 'Inscription enregistrée',
+  'register.claim_code_hint':
+    'Le code de 12 caractères remis par le gestionnaire de votre bâtiment (par exemple ABCD-EFGH-JKMN).',
+  'register.serial_optional_hint': 'Facultatif : inscrit sur l’étiquette du flowbox installé chez vous.',
+  'register_confirm.title': 'Confirmation de votre adresse',
+  'register_confirm.working': 'Confirmation de votre adresse…',
 
   'reset_request.title': 'Réinitialiser votre mot de passe',
   'reset_request.subtitle':

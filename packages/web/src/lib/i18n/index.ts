@@ -43,9 +43,12 @@ i18next.on('languageChanged', reflectOnDocument);
 export const i18n = i18next;
 
 const loading = new Map<Language, Promise<void>>();
+const featureLoading = new Map<Language, Promise<void>>();
+/** Set once a signed-in screen asked for its texts: a language chosen after loads them too. */
+let featuresWanted = false;
 
-/** Fetches a language's texts once (English is always there); switch to it only after. */
-function loadLanguage(language: Language): Promise<void> {
+/** Fetches a language's sign-in texts once (English is always there). */
+function loadCoreTexts(language: Language): Promise<void> {
   if (language === DEFAULT_LANGUAGE) return Promise.resolve();
   let load = loading.get(language);
   if (!load) {
@@ -57,6 +60,27 @@ function loadLanguage(language: Language): Promise<void> {
   return load;
 }
 
+/** Fetches a language's signed-in screens' texts once: English always (the fallback), others when read. */
+function loadFeatureLanguage(language: Language): Promise<void> {
+  let load = featureLoading.get(language);
+  if (!load) {
+    load = (
+      language === DEFAULT_LANGUAGE
+        ? import('./features.ts').then(({ featuresEn }) => featuresEn)
+        : import('./features-fr.ts').then(({ featuresFr }) => featuresFr)
+    ).then((texts) => {
+      i18next.addResourceBundle(language, 'translation', texts);
+    });
+    featureLoading.set(language, load);
+  }
+  return load;
+}
+
+/** Fetches what a language needs on the screens shown so far; switch to it only after. */
+async function loadLanguage(language: Language): Promise<void> {
+  await Promise.all([loadCoreTexts(language), featuresWanted ? loadFeatureLanguage(language) : undefined]);
+}
+
 /** Resolves when the first screen's language is ready: main.tsx renders after it, never in the wrong one. */
 export const firstLanguageReady = loadLanguage(firstLanguage);
 
@@ -64,15 +88,14 @@ export function currentLanguage(): Language {
   return isLanguage(i18next.language) ? i18next.language : DEFAULT_LANGUAGE;
 }
 
-let featureTexts: Promise<void> | undefined;
-
-/** Adds the signed-in screens' texts (features.ts), once; the shell's route awaits it. */
-export function loadFeatureTexts(): Promise<void> {
-  featureTexts ??= import('./features.ts').then(({ featuresEn, featuresFr }) => {
-    i18next.addResourceBundle('en', 'translation', featuresEn);
-    i18next.addResourceBundle('fr', 'translation', featuresFr);
-  });
-  return featureTexts;
+/**
+ * Adds the signed-in screens' texts, in English and in the language on screen; the shell's route
+ * awaits it. A language chosen later brings its own (loadLanguage).
+ */
+export async function loadFeatureTexts(): Promise<void> {
+  featuresWanted = true;
+  const language = currentLanguage();
+  await Promise.all([loadFeatureLanguage(DEFAULT_LANGUAGE), loadFeatureLanguage(language)]);
 }
 
 /** Switches the UI and remembers the choice on this browser. */

@@ -15,6 +15,9 @@ export const shellEn = {
   'outbox.kind_invitation': 'Invitation',
   'outbox.kind_reset_password': 'Password reset',
   'outbox.kind_registration_exists': 'Registration with a known address',
+  'outbox.kind_registration_confirm': 'Registration: address confirmation',
+  'outbox.kind_registration_approved': 'Registration approved',
+  'outbox.kind_registration_refused': 'Registration refused',
   'outbox.kind_alert': 'Alert',
 
   'table.scroll_hint': 'Scroll sideways to see every column',
@@ -36,6 +39,9 @@ export const shellFr: Record<keyof typeof shellEn, string> = {
   'outbox.kind_invitation': 'Invitation',
   'outbox.kind_reset_password': 'Réinitialisation du mot de passe',
   'outbox.kind_registration_exists': 'Inscription avec une adresse connue',
+  'outbox.kind_registration_confirm': 'Inscription : confirmation de l’adresse',
+  'outbox.kind_registration_approved': 'Inscription approuvée',
+  'outbox.kind_registration_refused': 'Inscription refusée',
   'outbox.kind_alert': 'Alerte',
 
   'table.scroll_hint': 'Faites défiler sur le côté pour voir toutes les colonnes',

@@ -12,6 +12,7 @@ import { Dialog } from '../../../components/Dialog.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
 import { useLanguage, type TranslationKey } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
+import { CallPlumberButton } from '../../plumbers/index.ts';
 import { useAlertTransition } from '../api/alerts.ts';
 
 const STATE_TONE = {
@@ -27,7 +28,7 @@ const TOAST: Record<AlertTransition, TranslationKey> = {
 };
 
 const LINK =
-  'rounded text-sky-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-sky-400';
+  'rounded text-sky-700 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-sky-400';
 
 /** The building's clock, not the browser's: the alert happened there (docs/alerts.md). */
 function buildingTime(alert: Alert, iso: string, language: Language): string {
@@ -156,6 +157,7 @@ export function AlertItem({ alert, canManage }: { alert: Alert; canManage: boole
               </span>
             </Button>
           )}
+          {alert.state !== 'resolved' && <CallPlumberButton alert={alert} />}
           {canManage && alert.state !== 'resolved' && (
             <Button variant="primary" className="px-3 py-1" onClick={() => setConfirming(true)}>
               {t('alerts.resolve')}

@@ -1,4 +1,11 @@
-import { ROLES, ALERT_CATEGORIES, type AlertCategory, type AlertCategorySetting } from '@flowbox/shared';
+import {
+  ROLES,
+  ALERT_CATEGORIES,
+  LANGUAGES,
+  type AlertCategory,
+  type AlertCategorySetting,
+} from '@flowbox/shared';
+import { Link } from 'react-router';
 import { Card } from '../../../components/Card.tsx';
 import { Checkbox } from '../../../components/Checkbox.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
@@ -6,10 +13,89 @@ import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
 import { TableScroll } from '../../../components/TableScroll.tsx';
 import { useLanguage, type TranslationKey } from '../../../lib/i18n/index.ts';
+import { paths } from '../../../paths.ts';
 import { CUSTOMER_OR_SITE, hasRole, useUser } from '../../auth/index.ts';
 import { useUpdateProfile } from '../../profile/index.ts';
 import { useAlertSettings, useUpdateAlertSetting } from '../api/alerts.ts';
 import { ZoneEmailSettings } from './ZoneEmailSettings.tsx';
+
+/** The user's language, saved to its profile; the screens switch as soon as it is saved. */
+function MyLanguage() {
+  const { t, language } = useLanguage();
+  const toast = useToast();
+  const update = useUpdateProfile();
+  const current = update.isPending && update.variables?.language ? update.variables.language : language;
+  return (
+    <Card title={t('settings.language_title')}>
+      <fieldset disabled={update.isPending}>
+        <legend className="mb-2 text-sm text-slate-700 dark:text-slate-300">
+          {t('settings.language_hint')}
+        </legend>
+        <div className="flex flex-wrap gap-x-6 gap-y-2">
+          {LANGUAGES.map((code) => (
+            <label key={code} lang={code} className="inline-flex items-center gap-2 text-sm">
+              <input
+                type="radio"
+                name="language"
+                value={code}
+                checked={current === code}
+                // Against the language on screen: a browser's own choice may differ from the profile's.
+                onChange={() =>
+                  code !== language &&
+                  update.mutate(
+                    { language: code },
+                    {
+                      onSuccess: () => toast.success(t('settings.language_saved', { lng: code })),
+                      onError: (error) => toast.error(error.message),
+                    },
+                  )
+                }
+                className="h-4 w-4 accent-sky-700 focus-visible:outline-2 focus-visible:outline-sky-600"
+              />
+              {code === 'fr' ? 'Français' : 'English'}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+    </Card>
+  );
+}
+
+/** What the server sends alerts by (docs/alerts.md "Who is told"): the screen, and email; nothing else. */
+function MyChannels() {
+  const { t } = useLanguage();
+  const user = useUser();
+  return (
+    <Card title={t('settings.channels_title')}>
+      <p className="mb-3 text-sm text-slate-700 dark:text-slate-300">{t('settings.channels_intro')}</p>
+      <dl className="space-y-3 text-sm">
+        <div>
+          <dt className="font-medium">{t('settings.channel_screen')}</dt>
+          <dd className="text-slate-700 dark:text-slate-300">
+            {t('settings.channel_screen_detail')}{' '}
+            <Link
+              to={paths.notifications.getHref()}
+              className="font-medium text-sky-700 hover:underline focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-sky-400"
+            >
+              {t('settings.channel_screen_link')}
+            </Link>
+          </dd>
+        </div>
+        <div>
+          <dt className="font-medium">{t('settings.channel_email')}</dt>
+          <dd className="text-slate-700 dark:text-slate-300">
+            {t(
+              user.role === ROLES.flovea_manager
+                ? 'settings.channel_email_provider'
+                : 'settings.channel_email_detail',
+            )}
+          </dd>
+        </div>
+      </dl>
+      <p className="mt-3 text-xs text-slate-600 dark:text-slate-400">{t('settings.channels_none')}</p>
+    </Card>
+  );
+}
 
 /** spec §6: the email notification setting, for customer and site managers. */
 function MyAlertEmails() {
@@ -137,6 +223,8 @@ export function AlertSettingsPage() {
         )}
       />
       <div className="space-y-6">
+        <MyLanguage />
+        <MyChannels />
         {hasRole(user, CUSTOMER_OR_SITE) && <MyAlertEmails />}
         {hasRole(user, CUSTOMER_OR_SITE) && <ZoneEmailSettings />}
         {user.role === ROLES.flovea_manager && (

@@ -5,3 +5,7 @@ import { api } from '../../../lib/api-client.ts';
 export const register = (input: RegisterInput) => api.post<MessageAnswer>('/users/register', input);
 
 export const useRegister = () => useMutation({ mutationFn: register });
+
+/** The registration's emailed link (docs/permissions.md "Registration"). */
+export const confirmRegistration = (token: string) =>
+  api.post<MessageAnswer & { status: 'pending' | 'approved' }>('/users/register/confirm', { token });

@@ -29,6 +29,7 @@ const FIELDS = [
   'password',
   'password_confirmation',
   'language',
+  'claim_code',
   'flowbox_serial',
   'terms_accepted',
 ];
@@ -52,6 +53,7 @@ export function RegisterPage() {
       email: '',
       password: '',
       password_confirmation: '',
+      claim_code: '',
       flowbox_serial: '',
       language,
     },
@@ -106,10 +108,19 @@ export function RegisterPage() {
           confirmation={{ register: register('password_confirmation'), error: errors.password_confirmation }}
         />
         <TextField
+          label={t('fields.claim_code')}
+          maxLength={40}
+          required
+          autoComplete="off"
+          autoCapitalize="characters"
+          hint={t('register.claim_code_hint')}
+          error={errors.claim_code}
+          {...register('claim_code')}
+        />
+        <TextField
           label={t('fields.flowbox_serial')}
           maxLength={64}
-          required
-          hint={t('register.serial_hint')}
+          hint={t('register.serial_optional_hint')}
           error={errors.flowbox_serial}
           {...register('flowbox_serial')}
         />

@@ -17,4 +17,6 @@ export const zoneSubscriptionQueryOptions = (zone: ZoneRef) =>
     queryFn: () => getZoneSubscription(zone),
   });
 
-export const useZoneSubscription = (zone: ZoneRef) => useQuery(zoneSubscriptionQueryOptions(zone));
+/** `enabled: false` for who may not read billing (a plumber, docs/permissions.md). */
+export const useZoneSubscription = (zone: ZoneRef, options: { enabled?: boolean } = {}) =>
+  useQuery({ ...zoneSubscriptionQueryOptions(zone), enabled: options.enabled ?? true });

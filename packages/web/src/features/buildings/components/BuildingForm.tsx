@@ -21,6 +21,7 @@ import { VolumeUnitSelect } from '../../../components/forms/VolumeUnitSelect.tsx
 import { Select } from '../../../components/Select.tsx';
 import { TextField } from '../../../components/TextField.tsx';
 import { useFormSubmit } from '../../../lib/forms.ts';
+import { CoordinateFields, coordinateValue } from '../../maps/index.ts';
 import { countInput, decimalInput } from '../../../lib/form-values.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import {
@@ -48,6 +49,8 @@ const FIELDS = [
   'first_day_of_week',
   'weekend',
   'price_per_unit',
+  'latitude',
+  'longitude',
 ];
 
 type BuildingFormProps = {
@@ -74,12 +77,15 @@ export function BuildingForm({ building, submitLabel, cancelTo, onSubmit }: Buil
     control,
     handleSubmit,
     setError,
+    setValue,
     formState: { errors, isSubmitting },
   } = useForm<BuildingCreateInput, unknown, BuildingValues>({
     resolver: zodResolver(BuildingCreateSchema),
     defaultValues: defaults,
   });
   const firstDay = useWatch({ control, name: 'first_day_of_week' });
+  const [latitude, longitude] = useWatch({ control, name: ['latitude', 'longitude'] });
+  const coordinate = { setValueAs: coordinateValue };
 
   const countries = useMemo(() => countryOptions(language), [language]);
   const currencies = useMemo(() => currencyOptions(language), [language]);
@@ -138,6 +144,24 @@ export function BuildingForm({ building, submitLabel, cancelTo, onSubmit }: Buil
             options={countries}
             error={errors.country}
             {...register('country')}
+          />
+        </div>
+        <div className="mt-4">
+          <CoordinateFields
+            latitude={{
+              value: latitude ?? null,
+              error: errors.latitude,
+              input: register('latitude', coordinate),
+            }}
+            longitude={{
+              value: longitude ?? null,
+              error: errors.longitude,
+              input: register('longitude', coordinate),
+            }}
+            onPick={(lat, lng) => {
+              setValue('latitude', lat, { shouldDirty: true });
+              setValue('longitude', lng, { shouldDirty: true });
+            }}
           />
         </div>
       </Card>

@@ -13,7 +13,7 @@ import { formatDate } from '../../../lib/dates.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { useRequiredParam } from '../../../lib/params.ts';
 import { paths } from '../../../paths.ts';
-import { ANY_ROLE, canDo, useUser } from '../../auth/index.ts';
+import { ANY_ROLE, canDo, hasRole, useUser } from '../../auth/index.ts';
 import { ConsumptionCard, ZonesComparisonCard } from '../../consumption/index.ts';
 import { OpenAlertsCard } from '../../alerts/index.ts';
 import { ImageUpload } from '../../images/index.ts';
@@ -35,6 +35,8 @@ function BuildingOverview({ building }: { building: Building }) {
   const crumbs = useBuildingCrumbs(customerId, siteId);
   // docs/permissions.md: writing needs the building's scope (checked by the server) and buildings.manage.
   const manages = canDo(user, ANY_ROLE, 'buildings.manage');
+  // docs/permissions.md: a plumber reads no activity log, no consumption and no price (issue 18).
+  const manager = hasRole(user, ANY_ROLE);
   const notProvided = (
     <span className="text-slate-500 dark:text-slate-400">{t('buildings.not_provided')}</span>
   );
@@ -61,16 +63,18 @@ function BuildingOverview({ building }: { building: Building }) {
         }
       />
       <div className="space-y-6">
-        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          <SectionLink
-            to={paths.buildingEvents.getHref(customerId, siteId, buildingId)}
-            title={t('events.title')}
-            detail={t('events.description_building')}
-          />
-        </div>
+        {manager && (
+          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            <SectionLink
+              to={paths.buildingEvents.getHref(customerId, siteId, buildingId)}
+              title={t('events.title')}
+              detail={t('events.description_building')}
+            />
+          </div>
+        )}
         <OpenAlertsCard scope={{ building_id: buildingId }} name={building.name} />
-        <ConsumptionCard target={{ customerId, siteId, buildingId }} name={building.name} />
-        <ZonesComparisonCard target={{ customerId, siteId, buildingId }} />
+        {manager && <ConsumptionCard target={{ customerId, siteId, buildingId }} name={building.name} />}
+        {manager && <ZonesComparisonCard target={{ customerId, siteId, buildingId }} />}
         <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
           <Card title={t('buildings.section_general')}>
             <DescriptionList
@@ -102,23 +106,27 @@ function BuildingOverview({ building }: { building: Building }) {
               ]}
             />
           </Card>
-          <Card title={t('buildings.section_water')}>
+          <Card title={manager ? t('buildings.section_water') : t('plumberweb.section_water')}>
             <DescriptionList
               items={[
                 {
                   label: t('buildings.field.volume_unit'),
                   value: t(`volume_unit.${building.volume_unit}`),
                 },
-                { label: t('buildings.field.currency'), value: building.currency },
-                {
-                  label: t('buildings.field.price_per_unit'),
-                  value: building.price_per_unit
-                    ? t('buildings.price_value', {
-                        price: formatPrice(building.price_per_unit, building.currency, language),
-                        unit: t(`buildings.unit_short.${building.volume_unit}`),
-                      })
-                    : notProvided,
-                },
+                ...(manager
+                  ? [
+                      { label: t('buildings.field.currency'), value: building.currency },
+                      {
+                        label: t('buildings.field.price_per_unit'),
+                        value: building.price_per_unit
+                          ? t('buildings.price_value', {
+                              price: formatPrice(building.price_per_unit, building.currency, language),
+                              unit: t(`buildings.unit_short.${building.volume_unit}`),
+                            })
+                          : notProvided,
+                      },
+                    ]
+                  : []),
                 { label: t('buildings.field.timezone'), value: building.timezone.replaceAll('_', ' ') },
                 {
                   label: t('buildings.field.first_day_of_week'),

@@ -14,6 +14,7 @@ import { ChartSkeleton } from '../../../components/charts/ChartSkeleton.tsx';
 import { ConsumptionTable } from './ConsumptionTable.tsx';
 import { LazyBars } from './LazyBars.tsx';
 import { useWindowParam, WindowSwitch } from './WindowSwitch.tsx';
+import { numberFormat } from '../../../lib/intl.ts';
 
 type ZoneTarget = Required<ConsumptionTarget>;
 const HEIGHT = 220;
@@ -30,7 +31,7 @@ function DeviceDetails({ details, flowboxId }: { details: ConsumptionDetails; fl
   const { window, timezone } = details;
   const unit = t(unitKey(details.volume_unit));
   const number = (value: number, digits = 1) =>
-    new Intl.NumberFormat(language, { maximumFractionDigits: digits }).format(value);
+    numberFormat(language, { maximumFractionDigits: digits }).format(value);
   const minutes = (seconds: number) => number(seconds / 60);
   const climate = (start: string) => details.climate.find((entry) => entry.start === start);
   const titles = device.buckets.map((bucket) => bucketTitle(bucket, window, timezone, language));

@@ -13,7 +13,7 @@ import { useLanguage } from '../../../lib/i18n/index.ts';
 import { useRequiredParam } from '../../../lib/params.ts';
 import { paths } from '../../../paths.ts';
 import { ConsumptionCard } from '../../consumption/index.ts';
-import { useUser } from '../../auth/index.ts';
+import { ANY_ROLE, canDo, useUser } from '../../auth/index.ts';
 import { useDeleteCustomer } from '../api/delete-customer.ts';
 import { useCustomer } from '../api/get-customer.ts';
 import { CustomerLogo } from './CustomerLogo.tsx';
@@ -82,6 +82,13 @@ function CustomerOverview({ customer }: { customer: Customer }) {
           title={t('customer_managers.title')}
           detail={t('customer_managers.description')}
         />
+        {canDo(user, ANY_ROLE, 'end_users.manage') && (
+          <SectionLink
+            to={paths.endUsers.getHref(customer.id)}
+            title={t('nav.people')}
+            detail={t('end_users.description')}
+          />
+        )}
         <SectionLink
           to={paths.customerEvents.getHref(customer.id)}
           title={t('events.title')}

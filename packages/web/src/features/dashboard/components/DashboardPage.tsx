@@ -1,5 +1,6 @@
 import { ROLES } from '@flowbox/shared';
 import { Link } from 'react-router';
+import { ButtonLink } from '../../../components/Button.tsx';
 import { Card } from '../../../components/Card.tsx';
 import { DataTable } from '../../../components/DataTable.tsx';
 import { EmptyState } from '../../../components/EmptyState.tsx';
@@ -12,13 +13,14 @@ import { customerColumns, useCustomers } from '../../customers/index.ts';
 import { SitesTable, useSites } from '../../sites/index.ts';
 import { useCustomerZones } from '../api/list-customer-zones.ts';
 import { OpenAlertsCard } from '../../alerts/index.ts';
+import { CUSTOMERS } from '../prefetch.ts';
 import { TodayStatistics } from './TodayStatistics.tsx';
 import { ZonesDirectory } from './ZonesDirectory.tsx';
 
 /** spec §6: the dashboard customers view is the provider's. */
 function CustomersOverview() {
   const { t } = useLanguage();
-  const customers = useCustomers({ limit: 100, offset: 0 });
+  const customers = useCustomers(CUSTOMERS);
   const columns = customerColumns(t);
   return (
     <Card
@@ -102,6 +104,50 @@ function SitesOverview({ customerId, withZones }: { customerId: string; withZone
   );
 }
 
+/**
+ * docs/permissions.md: an end user's zone(s), where it lives; nothing of the zone next door. Each
+ * is a large link to its phone-first home (issue 18); a single zone gets a prominent button too.
+ */
+function OwnZones({ customerId }: { customerId: string }) {
+  const { t } = useLanguage();
+  const zones = useCustomerZones(customerId);
+  return (
+    <Card title={t('endusers.your_zone')}>
+      <QueryBoundary query={zones}>
+        {(data) => (
+          <>
+            <ul className="space-y-2" data-testid="own-zones">
+              {data.items.map((zone) => (
+                <li key={zone.id}>
+                  <Link
+                    to={paths.myZone.getHref(zone.id)}
+                    className="block min-h-12 rounded-lg border border-slate-200 p-3 hover:border-sky-400 hover:bg-sky-50 focus-visible:outline-2 focus-visible:outline-sky-600 dark:border-slate-800 dark:hover:bg-slate-800"
+                  >
+                    <span className="block text-lg font-semibold text-sky-800 dark:text-sky-300">
+                      {zone.name}
+                    </span>
+                    <span className="block text-sm text-slate-600 dark:text-slate-400">
+                      {zone.site_name} · {zone.building_name}
+                    </span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+            {data.items.length === 1 && data.items[0] && (
+              <ButtonLink
+                to={paths.myZone.getHref(data.items[0].id)}
+                className="mt-3 min-h-12 w-full text-base sm:w-auto"
+              >
+                {t('myzone.open_home')}
+              </ButtonLink>
+            )}
+          </>
+        )}
+      </QueryBoundary>
+    </Card>
+  );
+}
+
 export function DashboardPage() {
   const { t } = useLanguage();
   const user = useUser();
@@ -112,12 +158,17 @@ export function DashboardPage() {
         description={t('dashboard.welcome', { name: user.firstname })}
       />
       <div className="space-y-6">
-        <TodayStatistics />
+        {user.role !== ROLES.plumber && <TodayStatistics />}
         <OpenAlertsCard scope={{}} />
-        {user.role === ROLES.flovea_manager ? (
+        {user.role === ROLES.end_user && user.customer_id ? (
+          <OwnZones customerId={user.customer_id} />
+        ) : user.role === ROLES.flovea_manager ? (
           <CustomersOverview />
         ) : user.customer_id ? (
-          <SitesOverview customerId={user.customer_id} withZones={user.role === ROLES.site_manager} />
+          <SitesOverview
+            customerId={user.customer_id}
+            withZones={user.role === ROLES.site_manager || user.role === ROLES.plumber}
+          />
         ) : (
           <EmptyState title={t('sites.empty')} />
         )}

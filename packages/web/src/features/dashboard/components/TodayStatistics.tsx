@@ -9,6 +9,7 @@ import { paths } from '../../../paths.ts';
 import { useAlertCount } from '../../alerts/index.ts';
 import { ComparisonText, formatCost, formatVolume, throttle, unitKey } from '../../consumption/index.ts';
 import { todayKey, useToday } from '../api/get-today.ts';
+import { dateTimeFormat } from '../../../lib/intl.ts';
 
 const CHANGES = ['consumption', 'flowbox', 'flowbox_removed'] as const;
 const REFETCH_MS = 2000;
@@ -58,7 +59,7 @@ function Figures({ today }: { today: DashboardToday }) {
   const openAlerts = alertCount.data?.open ?? today.open_alerts;
   const { t, language } = useLanguage();
   const unit = t(unitKey(today.volume_unit));
-  const weekday = new Intl.DateTimeFormat(language, { weekday: 'long' }).format(new Date());
+  const weekday = dateTimeFormat(language, { weekday: 'long' }).format(new Date());
   const hasUsual = Number(today.same_weekday_average) > 0;
   const costs = [
     ...(today.cost_today === null ? [] : [formatCost(today.cost_today, today.currency, language)]),
@@ -89,18 +90,30 @@ function Figures({ today }: { today: DashboardToday }) {
         </Tile>
         <Tile label={t('today.devices')} testId="today-devices">
           <p className="text-2xl font-bold">
-            {today.devices.online}
-            <span className="ml-1 text-sm font-normal text-emerald-700 dark:text-emerald-400">
-              {t('today.online')}
-            </span>
+            <Link
+              to={paths.fleet.getHref({ offline: 'false' })}
+              aria-label={t('today.online_link', { count: today.devices.online })}
+              className="rounded-md hover:underline focus-visible:outline-2 focus-visible:outline-sky-600"
+            >
+              {today.devices.online}
+              <span className="ml-1 text-sm font-normal text-emerald-700 dark:text-emerald-400">
+                {t('today.online')}
+              </span>
+            </Link>
           </p>
           <p className="text-sm">
-            {today.devices.offline}
-            <span
-              className={`ml-1 ${today.devices.offline > 0 ? 'text-amber-700 dark:text-amber-400' : 'text-slate-500 dark:text-slate-400'}`}
+            <Link
+              to={paths.fleet.getHref({ offline: 'true' })}
+              aria-label={t('today.offline_link', { count: today.devices.offline })}
+              className="rounded-md hover:underline focus-visible:outline-2 focus-visible:outline-sky-600"
             >
-              {t('today.offline')}
-            </span>
+              {today.devices.offline}
+              <span
+                className={`ml-1 ${today.devices.offline > 0 ? 'text-amber-700 dark:text-amber-400' : 'text-slate-500 dark:text-slate-400'}`}
+              >
+                {t('today.offline')}
+              </span>
+            </Link>
           </p>
         </Tile>
         <Tile label={t('today.alerts')} testId="today-alerts">

@@ -1,7 +1,9 @@
 import type { Rollout } from '@flowbox/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
-import { FIRMWARE_KEY, FIRMWARE_POLL_MS } from './keys.ts';
+import type { LiveStatus } from '../../../lib/live.ts';
+import { rolloutRefetchMs } from '../rollout-live.ts';
+import { FIRMWARE_KEY } from './keys.ts';
 
 export const rolloutKey = (rolloutId: string) => [...FIRMWARE_KEY, 'rollout', rolloutId] as const;
 
@@ -11,15 +13,20 @@ export const getRollout = (rolloutId: string) => api.get<Rollout>(`/firmware/rol
 export const isRolloutOver = (rollout: Pick<Rollout, 'state'>) =>
   rollout.state === 'completed' || rollout.state === 'cancelled';
 
-export const rolloutQueryOptions = (rolloutId: string) =>
+/**
+ * A rollout, read again on each pushed change of it (useRolloutLive); `live` is the live stream's
+ * status, which decides the fallback refresh (rolloutRefetchMs).
+ */
+export const rolloutQueryOptions = (rolloutId: string, live: LiveStatus = 'connected') =>
   queryOptions({
     queryKey: [...rolloutKey(rolloutId), 'info'],
     queryFn: () => getRollout(rolloutId),
     staleTime: 0,
     refetchInterval: (query) => {
       const rollout = query.state.data;
-      return rollout && isRolloutOver(rollout) ? false : FIRMWARE_POLL_MS;
+      return rolloutRefetchMs(rollout !== undefined && isRolloutOver(rollout), live);
     },
   });
 
-export const useRollout = (rolloutId: string) => useQuery(rolloutQueryOptions(rolloutId));
+export const useRollout = (rolloutId: string, live: LiveStatus) =>
+  useQuery(rolloutQueryOptions(rolloutId, live));

@@ -2,7 +2,8 @@
 export const FIRMWARE_KEY = ['firmware'] as const;
 
 /**
- * The API pushes no firmware message on the live channel (docs/firmware.md): while an update or a
- * rollout is on its way, its page reads it again at this pace, and stops once it has finished.
+ * While a list of rollouts has one on its way, it reads itself again at this pace, and stops once
+ * they have finished. The rollout page and a flowbox's firmware card follow the live channel
+ * instead (useRolloutLive, FlowboxFirmwareCard).
  */
 export const FIRMWARE_POLL_MS = 2000;

@@ -2,7 +2,6 @@ import type { FirmwareUpdateState, RolloutDevicesPageSchema } from '@flowbox/sha
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '../../../lib/api-client.ts';
-import { FIRMWARE_POLL_MS } from './keys.ts';
 import { rolloutKey } from './get-rollout.ts';
 
 export type RolloutDevicesPage = z.infer<typeof RolloutDevicesPageSchema>;
@@ -10,10 +9,15 @@ export type RolloutDevice = RolloutDevicesPage['items'][number];
 export type RolloutDeviceFilters = { state?: FirmwareUpdateState; wave?: number };
 
 /**
- * A rollout's devices, a page at a time, filtered by state or wave. While the rollout runs, the
- * pages loaded are read again at the rollout's pace (`live`), so states and progress move.
+ * A rollout's devices, a page at a time, filtered by state or wave. The pages loaded are read
+ * again on each pushed change of the rollout (useRolloutLive), and every `refetchMs` while the
+ * live stream is down (rolloutRefetchMs), so states and progress move.
  */
-export const rolloutDevicesQueryOptions = (rolloutId: string, filters: RolloutDeviceFilters, live: boolean) =>
+export const rolloutDevicesQueryOptions = (
+  rolloutId: string,
+  filters: RolloutDeviceFilters,
+  refetchMs: number | false,
+) =>
   infiniteQueryOptions({
     queryKey: [...rolloutKey(rolloutId), 'devices', filters],
     queryFn: ({ pageParam }) =>
@@ -25,8 +29,11 @@ export const rolloutDevicesQueryOptions = (rolloutId: string, filters: RolloutDe
     getNextPageParam: (page) => page.next_cursor ?? undefined,
     placeholderData: keepPreviousData,
     staleTime: 0,
-    refetchInterval: live ? FIRMWARE_POLL_MS : false,
+    refetchInterval: refetchMs,
   });
 
-export const useRolloutDevices = (rolloutId: string, filters: RolloutDeviceFilters, live: boolean) =>
-  useInfiniteQuery(rolloutDevicesQueryOptions(rolloutId, filters, live));
+export const useRolloutDevices = (
+  rolloutId: string,
+  filters: RolloutDeviceFilters,
+  refetchMs: number | false,
+) => useInfiniteQuery(rolloutDevicesQueryOptions(rolloutId, filters, refetchMs));

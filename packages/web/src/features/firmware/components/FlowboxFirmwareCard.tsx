@@ -1,6 +1,6 @@
 import type { FirmwareImage, FirmwareUpdate, FlowboxFirmware, LiveMessage } from '@flowbox/shared';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '../../../components/Alert.tsx';
 import { Button } from '../../../components/Button.tsx';
@@ -11,7 +11,7 @@ import { useToast } from '../../../components/Toasts.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { errorMessage } from '../../../lib/forms.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
-import { useLiveMessages } from '../../../lib/live.ts';
+import { useLiveMessages, useLiveReconnected, useLiveStatus } from '../../../lib/live.ts';
 import { paths } from '../../../paths.ts';
 import {
   flowboxFirmwareKey,
@@ -20,11 +20,13 @@ import {
   type FirmwareFlowboxRef,
 } from '../api/flowbox-firmware.ts';
 import { formatPercent } from '../format.ts';
+import { coalesce, concernsFlowboxFirmware, ROLLOUT_COALESCE_MS } from '../rollout-live.ts';
 import { ProgressBar } from './ProgressBar.tsx';
 import { ReasonText } from './ReasonText.tsx';
 import { UpdateStateBadge } from './UpdateStateBadge.tsx';
 
 const FLOWBOX_MESSAGES = ['flowbox'] as const;
+const UPDATE_MESSAGES = ['firmware_update'] as const;
 
 /** Who started an update: a user, or a rollout (linked). */
 function Origin({ update }: { update: FirmwareUpdate }) {
@@ -277,27 +279,48 @@ function FirmwareDetails({
 /**
  * A flowbox's firmware (docs/firmware.md): its versions, the update running now with its
  * progress, an update to a compatible version, and the history with every state and time. Read
- * again every two seconds while an update runs; a new version reported by the device refreshes it.
+ * again on each pushed step of its update (a burst at most twice a second), on a new version
+ * reported by the device, and when the live stream reopens; polled slowly only while the stream is
+ * down (issue 17: it was polled every two seconds).
  */
 export function FlowboxFirmwareCard({ flowboxRef }: { flowboxRef: FirmwareFlowboxRef }) {
   const { t } = useLanguage();
   const queryClient = useQueryClient();
-  const firmware = useFlowboxFirmware(flowboxRef);
+  const live = useLiveStatus();
+  const firmware = useFlowboxFirmware(flowboxRef, live);
   const firmwareVersion = firmware.data?.versions.firmware;
   const headingId = useId();
+  const { flowboxId } = flowboxRef;
+  // By the flowbox's id, not its ref: a parent's new ref object each render must not drop a pending read.
+  const refresh = useMemo(
+    () =>
+      coalesce(
+        () => void queryClient.invalidateQueries({ queryKey: flowboxFirmwareKey({ flowboxId }) }),
+        ROLLOUT_COALESCE_MS,
+      ),
+    [queryClient, flowboxId],
+  );
+  useEffect(() => () => refresh.cancel(), [refresh]);
   useLiveMessages(
     FLOWBOX_MESSAGES,
     useCallback(
       (message: Extract<LiveMessage, { type: 'flowbox' }>) => {
-        if (
-          message.flowbox.id === flowboxRef.flowboxId &&
-          message.flowbox.firmware_version !== firmwareVersion
-        )
-          void queryClient.invalidateQueries({ queryKey: flowboxFirmwareKey(flowboxRef) });
+        if (message.flowbox.id === flowboxId && message.flowbox.firmware_version !== firmwareVersion)
+          refresh.trigger();
       },
-      [flowboxRef, firmwareVersion, queryClient],
+      [flowboxId, firmwareVersion, refresh],
     ),
   );
+  useLiveMessages(
+    UPDATE_MESSAGES,
+    useCallback(
+      (message: LiveMessage) => {
+        if (concernsFlowboxFirmware(message, flowboxId)) refresh.trigger();
+      },
+      [flowboxId, refresh],
+    ),
+  );
+  useLiveReconnected(refresh.trigger);
   return (
     <Card title={t('firmware.card_title')} headingId={headingId}>
       {/* Not a QueryBoundary: a refusal here must not take the whole flowbox page with it. */}

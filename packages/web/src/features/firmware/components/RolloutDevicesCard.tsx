@@ -9,7 +9,9 @@ import { Spinner } from '../../../components/Spinner.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
+import { useLiveStatus } from '../../../lib/live.ts';
 import { isRolloutOver } from '../api/get-rollout.ts';
+import { rolloutRefetchMs } from '../rollout-live.ts';
 import {
   useRolloutDevices,
   type RolloutDevice,
@@ -24,7 +26,8 @@ import { UpdateStateBadge } from './UpdateStateBadge.tsx';
 export function RolloutDevicesCard({ rollout }: { rollout: Rollout }) {
   const { t, language } = useLanguage();
   const [filters, setFilters] = useState<RolloutDeviceFilters>({});
-  const devices = useRolloutDevices(rollout.id, filters, !isRolloutOver(rollout));
+  const live = useLiveStatus();
+  const devices = useRolloutDevices(rollout.id, filters, rolloutRefetchMs(isRolloutOver(rollout), live));
   const waves = waveBars(rollout).map((bar) => bar.wave);
   const columns: Column<RolloutDevice>[] = [
     {

@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import type { Rollout } from '@flowbox/shared';
 import { Alert } from '../../../components/Alert.tsx';
 import { Card, DescriptionList } from '../../../components/Card.tsx';
@@ -5,18 +6,23 @@ import { PageHeader } from '../../../components/PageHeader.tsx';
 import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
+import { useLiveStatus } from '../../../lib/live.ts';
 import { useRequiredParam } from '../../../lib/params.ts';
 import { paths } from '../../../paths.ts';
-import { useRollout } from '../api/get-rollout.ts';
+import { isRolloutOver, useRollout } from '../api/get-rollout.ts';
+import { useRolloutTimeline } from '../api/get-rollout-timeline.ts';
 import { formatPercent, groupCounts, STATE_GROUPS, targetLabel } from '../format.ts';
+import { rolloutRefetchMs } from '../rollout-live.ts';
+import { samplesFromTimeline } from '../timeline.ts';
 import { rolloutDonePct } from '../waves.ts';
 import { LazyStatesChart } from './LazyStatesChart.tsx';
 import { ProgressBar } from './ProgressBar.tsx';
 import { RolloutControls } from './RolloutControls.tsx';
 import { RolloutDevicesCard } from './RolloutDevicesCard.tsx';
 import { RolloutStateBadge } from './RolloutStateBadge.tsx';
-import { useStateSamples } from './useStateSamples.ts';
+import { useRolloutLive } from './useRolloutLive.ts';
 import { WaveBars } from './WaveBars.tsx';
+import { dateTimeFormat } from '../../../lib/intl.ts';
 
 /** Why the rollout stopped by itself, in plain words, and what to do about it. */
 function HaltNotice({ rollout }: { rollout: Rollout }) {
@@ -77,15 +83,24 @@ function ProgressSummary({ rollout }: { rollout: Rollout }) {
   );
 }
 
-/** The states over time since the page opened, drawn once there are two readings. */
+/** The states over the rollout's whole life (from the server), drawn once there are two points. */
 function StatesOverTime({ rollout }: { rollout: Rollout }) {
   const { t, language } = useLanguage();
-  const samples = useStateSamples(rollout.id);
+  const live = useLiveStatus();
+  const timeline = useRolloutTimeline(rollout.id, rolloutRefetchMs(isRolloutOver(rollout), live));
+  const samples = useMemo(() => (timeline.data ? samplesFromTimeline(timeline.data) : []), [timeline.data]);
   const groupLabels = Object.fromEntries(STATE_GROUPS.map((g) => [g, t(`firmware.group.${g}`)])) as Record<
     (typeof STATE_GROUPS)[number],
     string
   >;
-  const time = new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  // A rollout of minutes shows seconds; one of days shows the date too.
+  const long = samples.length > 1 && samples.at(-1)!.at - samples[0]!.at > 86_400_000;
+  const time = dateTimeFormat(
+    language,
+    long
+      ? { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }
+      : { hour: '2-digit', minute: '2-digit', second: '2-digit' },
+  );
   return (
     <Card title={t('firmware.chart_title')}>
       <p className="mb-2 text-xs text-slate-600 dark:text-slate-400">{t('firmware.chart_hint')}</p>
@@ -175,10 +190,14 @@ function RolloutView({ rollout }: { rollout: Rollout }) {
   );
 }
 
-/** A rollout (/firmware/rollouts/:rolloutId): its progress, read again every two seconds until it is over. */
+/**
+ * A rollout (/firmware/rollouts/:rolloutId): its progress, read again on each pushed change of it or
+ * of its devices (useRolloutLive), and slowly while the live stream is down, until it is over.
+ */
 export function RolloutPage() {
   const rolloutId = useRequiredParam('rolloutId');
-  const rollout = useRollout(rolloutId);
+  const live = useRolloutLive(rolloutId);
+  const rollout = useRollout(rolloutId, live);
   return (
     <QueryBoundary query={rollout}>{(data) => <RolloutView key={rolloutId} rollout={data} />}</QueryBoundary>
   );

@@ -45,11 +45,12 @@ export function StatesChart({ samples, groupLabels, formatTime, height }: States
         ].join('<br>');
       },
     },
+    // A time axis: a quiet hour takes the room of an hour, a busy second that of a second.
     xAxis: {
-      type: 'category',
-      boundaryGap: false,
-      data: samples.map((s) => formatTime(s.at)),
-      axisLabel: { color: text, hideOverlap: true },
+      type: 'time',
+      min: samples[0]?.at,
+      max: samples.at(-1)?.at,
+      axisLabel: { color: text, hideOverlap: true, formatter: (at: number) => formatTime(at) },
       axisLine: { lineStyle: { color: grid } },
       axisTick: { show: false },
     },
@@ -67,7 +68,7 @@ export function StatesChart({ samples, groupLabels, formatTime, height }: States
       symbol: 'none',
       lineStyle: { width: 0 },
       areaStyle: { color: GROUP_COLOURS[group][dark ? 'dark' : 'light'], opacity: 0.9 },
-      data: samples.map((s) => s.counts[group]),
+      data: samples.map((s) => [s.at, s.counts[group]]),
     })),
   };
   const box = useEChart(option, JSON.stringify([samples, groupLabels, dark, height]));

@@ -31,13 +31,21 @@ type FlowboxControlsProps = {
   commands: readonly FlowboxCommand[];
   /** Why no command can be sent now (lock, permission, pairing), or null. */
   disabledReason: string | null;
+  /** A plumber's controls (docs/permissions.md): maintenance mode only, no valve, leak detection or reboot. */
+  maintenanceOnly?: boolean;
 };
 
 /**
  * The commands of issue #4, each offered in the direction that changes the device's state, with
  * the command on its way shown until the device answers (issue 15).
  */
-export function FlowboxControls({ flowboxRef, flowbox, commands, disabledReason }: FlowboxControlsProps) {
+export function FlowboxControls({
+  flowboxRef,
+  flowbox,
+  commands,
+  disabledReason,
+  maintenanceOnly = false,
+}: FlowboxControlsProps) {
   const { t } = useLanguage();
   const send = useSendCommand(flowboxRef);
   const reasonId = useId();
@@ -115,48 +123,55 @@ export function FlowboxControls({ flowboxRef, flowbox, commands, disabledReason 
         {!disabledReason && flowbox.connection !== 'connected' && (
           <p className="text-sm text-amber-800 dark:text-amber-300">{t('commands.disconnected')}</p>
         )}
-        {group(
-          t('commands.valve_group'),
-          <ValveControl
-            flowboxRef={flowboxRef}
-            flowbox={flowbox}
-            commands={commands}
-            disabledReason={disabledReason}
-            reasonId={reasonId}
-          />,
+        {maintenanceOnly && (
+          <p className="text-sm text-slate-600 dark:text-slate-400">{t('plumberweb.controls_hint')}</p>
         )}
-        {group(
-          t('commands.modes_group'),
-          <>
-            {modeSwitch('maintenance')}
-            {modeSwitch(
-              'leak_detection',
-              <>
-                <label htmlFor={timeoutId} className="text-sm text-slate-600 dark:text-slate-400">
-                  {t('commands.leak_timeout')}
-                </label>
-                <select
-                  id={timeoutId}
-                  value={leakTimeout}
-                  disabled={disabledReason !== null}
-                  aria-describedby={disabledReason ? reasonId : undefined}
-                  onChange={(event) => setLeakTimeout(Number(event.target.value))}
-                  className={`${INPUT_CLASS} w-auto`}
-                >
-                  {LEAK_TIMEOUTS_MIN.map((minutes) => (
-                    <option key={minutes} value={minutes}>
-                      {duration(minutes)}
-                    </option>
-                  ))}
-                </select>
-              </>,
-            )}
-          </>,
-        )}
-        {group(
-          t('commands.device_group'),
-          button('reboot', () => setRebooting(true), 'danger'),
-        )}
+        {maintenanceOnly && group(t('commands.modes_group'), modeSwitch('maintenance'))}
+        {!maintenanceOnly &&
+          group(
+            t('commands.valve_group'),
+            <ValveControl
+              flowboxRef={flowboxRef}
+              flowbox={flowbox}
+              commands={commands}
+              disabledReason={disabledReason}
+              reasonId={reasonId}
+            />,
+          )}
+        {!maintenanceOnly &&
+          group(
+            t('commands.modes_group'),
+            <>
+              {modeSwitch('maintenance')}
+              {modeSwitch(
+                'leak_detection',
+                <>
+                  <label htmlFor={timeoutId} className="text-sm text-slate-600 dark:text-slate-400">
+                    {t('commands.leak_timeout')}
+                  </label>
+                  <select
+                    id={timeoutId}
+                    value={leakTimeout}
+                    disabled={disabledReason !== null}
+                    aria-describedby={disabledReason ? reasonId : undefined}
+                    onChange={(event) => setLeakTimeout(Number(event.target.value))}
+                    className={`${INPUT_CLASS} w-auto`}
+                  >
+                    {LEAK_TIMEOUTS_MIN.map((minutes) => (
+                      <option key={minutes} value={minutes}>
+                        {duration(minutes)}
+                      </option>
+                    ))}
+                  </select>
+                </>,
+              )}
+            </>,
+          )}
+        {!maintenanceOnly &&
+          group(
+            t('commands.device_group'),
+            button('reboot', () => setRebooting(true), 'danger'),
+          )}
         {failure && <Alert title={t('dialog.error')}>{failure}</Alert>}
         <p role="status" className="text-sm" data-testid="last-command">
           {latest && (

@@ -10,7 +10,7 @@ import { useLanguage } from '../../../lib/i18n/index.ts';
 import { useLiveMessages } from '../../../lib/live.ts';
 import { paths } from '../../../paths.ts';
 import { AutomationLockedBanner, useAutomation } from '../../automation/index.ts';
-import { ANY_ROLE, canDo, useUser } from '../../auth/index.ts';
+import { ANY_ROLE, canDo, hasRole, MANAGER_OR_PLUMBER, useUser } from '../../auth/index.ts';
 import { useFloors } from '../../buildings/index.ts';
 import { FlowboxConsumptionCard } from '../../consumption/index.ts';
 import { FlowboxFirmwareCard } from '../../firmware/index.ts';
@@ -47,8 +47,11 @@ function FlowboxDetail({ flowboxRef, flowbox }: { flowboxRef: FlowboxRef; flowbo
   const [removing, setRemoving] = useState<'unpair' | 'detach' | null>(null);
   const unpair = useUnpairFlowbox(flowboxRef);
   const detach = useDetachFlowbox(flowboxRef);
+  // docs/permissions.md: a plumber never unpairs or detaches; it sends autotests and maintenance
+  // mode only, and reads no consumption or activity log (issue 18).
   const mayPair = canDo(user, ANY_ROLE, 'flowboxes.pair');
-  const mayControl = canDo(user, ANY_ROLE, 'valves.control');
+  const mayControl = canDo(user, MANAGER_OR_PLUMBER, 'valves.control');
+  const manager = hasRole(user, ANY_ROLE);
   const mayUpdateFirmware = canDo(user, ANY_ROLE, 'firmware.update');
   // spec §4: while automatic closing holds the zone the server refuses every change under it but
   // the exit, so every control here says so, and the banner offers the exit.
@@ -139,6 +142,7 @@ function FlowboxDetail({ flowboxRef, flowbox }: { flowboxRef: FlowboxRef; flowbo
             flowbox={flowbox}
             commands={commands}
             disabledReason={controlBlocked}
+            maintenanceOnly={!manager}
           />
           <FlowboxInformationCard
             flowbox={flowbox}
@@ -155,13 +159,20 @@ function FlowboxDetail({ flowboxRef, flowbox }: { flowboxRef: FlowboxRef; flowbo
         {mayUpdateFirmware && flowbox.pairing_state === 'ready' && (
           <FlowboxFirmwareCard flowboxRef={flowboxRef} />
         )}
-        <FlowboxConsumptionCard target={{ customerId, siteId, buildingId, zoneId }} flowboxId={flowbox.id} />
+        {manager && (
+          <FlowboxConsumptionCard
+            target={{ customerId, siteId, buildingId, zoneId }}
+            flowboxId={flowbox.id}
+          />
+        )}
         <CommandsCard commands={commands} />
-        <SectionLink
-          to={paths.zoneEvents.getHref(customerId, siteId, buildingId, zoneId)}
-          title={t('events.title')}
-          detail={t('flowbox.events_detail')}
-        />
+        {manager && (
+          <SectionLink
+            to={paths.zoneEvents.getHref(customerId, siteId, buildingId, zoneId)}
+            title={t('events.title')}
+            detail={t('flowbox.events_detail')}
+          />
+        )}
       </div>
       {mayPair && (
         <>

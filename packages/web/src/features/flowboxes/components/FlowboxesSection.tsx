@@ -7,7 +7,7 @@ import { EmptyState } from '../../../components/EmptyState.tsx';
 import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
-import { ANY_ROLE, canDo, useUser } from '../../auth/index.ts';
+import { canDo, MANAGER_OR_PLUMBER, useUser } from '../../auth/index.ts';
 import { useAutomation } from '../../automation/index.ts';
 import type { ZoneRef } from '../../zones/index.ts';
 import { useFlowboxes } from '../api/list-flowboxes.ts';
@@ -21,7 +21,8 @@ export function FlowboxesSection({ zoneRef, zone, floors }: FlowboxesSectionProp
   const { t, language } = useLanguage();
   const user = useUser();
   const flowboxes = useFlowboxes(zoneRef);
-  const mayPair = canDo(user, ANY_ROLE, 'flowboxes.pair');
+  // docs/permissions.md: a plumber runs the three pairing steps on its sites (issue 18).
+  const mayPair = canDo(user, MANAGER_OR_PLUMBER, 'flowboxes.pair');
   // spec §4: pairing is a change under the zone, refused while automatic closing holds it.
   const locked = useAutomation(zoneRef).data?.locked === true;
   const lockReasonId = useId();

@@ -11,6 +11,7 @@ import { ApiRequestError } from '../../../lib/api-client.ts';
 import { applyServerErrors } from '../../../lib/forms.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
+import { ANY_ROLE, hasRole, useUser } from '../../auth/index.ts';
 import type { ZoneRef } from '../../zones/index.ts';
 import { usePreparePairing } from '../api/prepare-pairing.ts';
 
@@ -35,6 +36,8 @@ export function PairingPrepareForm({
   onPrepared,
 }: PairingPrepareFormProps) {
   const { t } = useLanguage();
+  // A plumber chooses no subscription (docs/permissions.md): the zone's manager does.
+  const manager = hasRole(useUser(), ANY_ROLE);
   const prepare = usePreparePairing(zoneRef);
   const [failure, setFailure] = useState<Failure | null>(null);
   const {
@@ -67,7 +70,10 @@ export function PairingPrepareForm({
       {failure && (
         <Alert title={t('dialog.error')}>
           {failure.message}
-          {failure.needsSubscription && (
+          {failure.needsSubscription && !manager && (
+            <span className="mt-2 block">{t('plumberweb.subscription_by_manager')}</span>
+          )}
+          {failure.needsSubscription && manager && (
             <Link
               to={paths.zoneSubscription.getHref(
                 zoneRef.customerId,

@@ -1,11 +1,20 @@
-import type { ManagerUpdateAnswer, ManagerUpdateInput, SiteManagerUpdateInput } from '@flowbox/shared';
+import type {
+  EndUserUpdateInput,
+  ManagerUpdateAnswer,
+  ManagerUpdateInput,
+  PlumberUserUpdateInput,
+  SiteManagerUpdateInput,
+} from '@flowbox/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { saveTokens } from '../../../lib/tokens.ts';
 import { ME_QUERY_KEY } from '../../auth/index.ts';
 import { familyKey, familyPath, type ManagerFamily } from '../family.ts';
 
-export type ManagerUpdate = { managerId: string; input: ManagerUpdateInput | SiteManagerUpdateInput };
+export type ManagerUpdate = {
+  managerId: string;
+  input: ManagerUpdateInput | SiteManagerUpdateInput | EndUserUpdateInput | PlumberUserUpdateInput;
+};
 
 /** spec §7: updating one's own record answers new tokens, which replace the session's. */
 export async function updateManager(family: ManagerFamily, { managerId, input }: ManagerUpdate) {

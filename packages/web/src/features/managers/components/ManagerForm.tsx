@@ -1,8 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   ROLES,
+  EndUserCreateSchema,
+  EndUserUpdateSchema,
   ManagerCreateSchema,
   ManagerUpdateSchema,
+  PlumberUserCreateSchema,
+  PlumberUserUpdateSchema,
   SiteManagerCreateSchema,
   SiteManagerUpdateSchema,
   type SiteManagerCreateInput,
@@ -21,22 +25,43 @@ import type { ManagerFamily } from '../family.ts';
 import { IdentityFields } from '../../../components/forms/IdentityFields.tsx';
 
 export type SiteOption = { id: string; name: string };
-export type ManagerFormValues = z.output<typeof SiteManagerCreateSchema>;
-type FormInput = SiteManagerCreateInput;
+export type ManagerFormValues = z.output<typeof SiteManagerCreateSchema> & { zone_id?: string[] };
+type FormInput = SiteManagerCreateInput & { zone_id?: string[] };
 
-const FIELDS = ['firstname', 'lastname', 'email', 'language', 'address', 'site_id'];
+const FIELDS = ['firstname', 'lastname', 'email', 'language', 'address', 'site_id', 'zone_id'];
 
 function schemaFor(family: ManagerFamily, mode: 'create' | 'edit') {
   if (family.role === ROLES.site_manager)
     return mode === 'create' ? SiteManagerCreateSchema : SiteManagerUpdateSchema;
+  if (family.role === ROLES.plumber)
+    return mode === 'create' ? PlumberUserCreateSchema : PlumberUserUpdateSchema;
+  if (family.role === ROLES.end_user) return mode === 'create' ? EndUserCreateSchema : EndUserUpdateSchema;
   return mode === 'create' ? ManagerCreateSchema : ManagerUpdateSchema;
 }
+
+/** What a family is given on its form: sites (site managers, plumbers) or zones (end users). */
+export function placesOf(family: ManagerFamily): 'site_id' | 'zone_id' | null {
+  if (family.role === ROLES.site_manager || family.role === ROLES.plumber) return 'site_id';
+  if (family.role === ROLES.end_user) return 'zone_id';
+  return null;
+}
+
+/** The texts of the places card, by family (`site_managers.sites`, `end_users.zones`…). */
+const PLACE_TEXTS = {
+  [ROLES.site_manager]: {
+    title: 'site_managers.sites',
+    hint: 'site_managers.sites_hint',
+    empty: 'sites.empty',
+  },
+  [ROLES.plumber]: { title: 'site_managers.sites', hint: 'plumber_users.sites_hint', empty: 'sites.empty' },
+  [ROLES.end_user]: { title: 'end_users.zones', hint: 'end_users.zones_hint', empty: 'end_users.no_zone' },
+} as const;
 
 type ManagerFormProps = {
   family: ManagerFamily;
   mode: 'create' | 'edit';
   manager?: User;
-  /** Site managers: the customer's sites to choose from, and the ones ticked for a new manager. */
+  /** Site managers and plumbers: the customer's sites to choose from (end users: its zones), and the ones ticked for a new manager. */
   siteOptions?: readonly SiteOption[];
   defaultSiteIds?: readonly string[];
   cancelTo: string;
@@ -53,7 +78,8 @@ export function ManagerForm({
   onSubmit,
 }: ManagerFormProps) {
   const { t, language } = useLanguage();
-  const withSites = family.role === ROLES.site_manager;
+  const places = placesOf(family);
+  const texts = family.role in PLACE_TEXTS ? PLACE_TEXTS[family.role as keyof typeof PLACE_TEXTS] : null;
   const {
     register,
     handleSubmit,
@@ -72,7 +98,7 @@ export function ManagerForm({
       email: manager?.email ?? '',
       language: manager?.language ?? language,
       address: manager?.address ?? '',
-      ...(withSites ? { site_id: [...(manager?.site_id ?? defaultSiteIds)] } : {}),
+      ...(places ? { [places]: [...(manager?.[places] ?? defaultSiteIds)] } : {}),
     },
   });
 
@@ -80,9 +106,8 @@ export function ManagerForm({
     await onSubmit({ ...values, address: values.address ? values.address : null });
   });
 
-  const sitesError = errors.site_id?.message
-    ? { type: 'validation', message: errors.site_id.message }
-    : undefined;
+  const placesMessage = places ? errors[places]?.message : undefined;
+  const sitesError = placesMessage ? { type: 'validation', message: placesMessage } : undefined;
 
   return (
     <form onSubmit={submit} noValidate className="space-y-6">
@@ -99,14 +124,12 @@ export function ManagerForm({
           />
         </div>
       </Card>
-      {withSites && (
-        <Card title={t('site_managers.sites')}>
-          <fieldset aria-describedby={sitesError ? 'site_id-error' : undefined}>
-            <legend className="mb-3 text-sm text-slate-600 dark:text-slate-400">
-              {t('site_managers.sites_hint')}
-            </legend>
+      {places && texts && (
+        <Card title={t(texts.title)}>
+          <fieldset aria-describedby={sitesError ? `${places}-error` : undefined}>
+            <legend className="mb-3 text-sm text-slate-600 dark:text-slate-400">{t(texts.hint)}</legend>
             {siteOptions.length === 0 ? (
-              <p className="text-sm text-slate-500">{t('sites.empty')}</p>
+              <p className="text-sm text-slate-500">{t(texts.empty)}</p>
             ) : (
               <ul className="grid grid-cols-1 gap-2 sm:grid-cols-2">
                 {siteOptions.map((site) => (
@@ -116,7 +139,7 @@ export function ManagerForm({
                         type="checkbox"
                         value={site.id}
                         className="h-4 w-4 accent-sky-700 dark:accent-sky-400"
-                        {...register('site_id')}
+                        {...register(places)}
                       />
                       {site.name}
                     </label>
@@ -124,7 +147,7 @@ export function ManagerForm({
                 ))}
               </ul>
             )}
-            <FieldError id="site_id-error" error={sitesError} />
+            <FieldError id={`${places}-error`} error={sitesError} />
           </fieldset>
         </Card>
       )}

@@ -1,14 +1,18 @@
-import type { User } from '@flowbox/shared';
+import { ROLES, type User } from '@flowbox/shared';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { ConfirmActionDialog } from '../../../components/ConfirmActionDialog.tsx';
 import { ConfirmDeleteDialog } from '../../../components/ConfirmDeleteDialog.tsx';
 import { DataTable, type Column } from '../../../components/DataTable.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
+import { errorMessage } from '../../../lib/forms.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { useUser } from '../../auth/index.ts';
 import { useDeleteManager } from '../api/delete-manager.ts';
-import { canManageFamily, fullName, type ManagerFamily } from '../family.ts';
+import { useUpdateManager } from '../api/update-manager.ts';
+import { canManageFamily, fullName, isPeopleFamily, type ManagerFamily } from '../family.ts';
+import type { SiteOption } from './ManagerForm.tsx';
 
 type ManagersTableProps = {
   family: ManagerFamily;
@@ -17,6 +21,8 @@ type ManagersTableProps = {
   empty: string;
   editHref: (managerId: string) => string;
   permissionsHref: (managerId: string) => string;
+  /** End users and plumbers: the names of the zones or sites they may be given, to list theirs. */
+  placeNames?: readonly SiteOption[];
 };
 
 const ACTION =
@@ -29,7 +35,9 @@ export function StatusBadge({ status }: { status: User['status'] }) {
       className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ${
         status === 'active'
           ? 'bg-emerald-100 text-emerald-800 dark:bg-emerald-900/50 dark:text-emerald-200'
-          : 'bg-amber-100 text-amber-800 dark:bg-amber-900/50 dark:text-amber-200'
+          : status === 'suspended'
+            ? 'bg-red-100 text-red-800 dark:bg-red-900/50 dark:text-red-200'
+            : 'bg-amber-100 text-amber-800 dark:bg-amber-900/50 dark:text-amber-200'
       }`}
     >
       {t(`managers.status_${status}`)}
@@ -44,13 +52,18 @@ export function ManagersTable({
   empty,
   editHref,
   permissionsHref,
+  placeNames,
 }: ManagersTableProps) {
   const { t, language } = useLanguage();
   const user = useUser();
   const toast = useToast();
   const remove = useDeleteManager(family);
+  const update = useUpdateManager(family);
   const [deleting, setDeleting] = useState<User | null>(null);
+  const [suspending, setSuspending] = useState<User | null>(null);
   const manages = canManageFamily(user, family);
+  const people = isPeopleFamily(family);
+  const names = new Map(placeNames?.map((p) => [p.id, p.name]));
 
   const columns: Column<User>[] = [
     { key: 'name', header: t('fields.name'), rowHeader: true, cell: (m) => fullName(m) },
@@ -60,6 +73,22 @@ export function ManagersTable({
       hideOnMobile: true,
       cell: (m) => <span className="break-all">{m.email}</span>,
     },
+    ...(people
+      ? [
+          {
+            key: 'places',
+            hideOnMobile: true,
+            header: family.role === ROLES.end_user ? t('people.zones') : t('people.sites'),
+            cell: (m: User) => (
+              <ul className="text-sm">
+                {(m.zone_id.length > 0 ? m.zone_id : m.site_id).map((id) => (
+                  <li key={id}>{names.get(id) ?? '…'}</li>
+                ))}
+              </ul>
+            ),
+          },
+        ]
+      : []),
     { key: 'status', header: t('managers.status'), cell: (m) => <StatusBadge status={m.status} /> },
     {
       key: 'last',
@@ -87,6 +116,18 @@ export function ManagersTable({
             >
               {t('permissions.title')}
             </Link>
+            {people && (
+              <button
+                type="button"
+                onClick={() => setSuspending(m)}
+                className={`${ACTION} text-left`}
+                aria-label={t(m.status === 'suspended' ? 'people.lift_who' : 'people.suspend_who', {
+                  name: fullName(m),
+                })}
+              >
+                {m.status === 'suspended' ? t('people.lift') : t('people.suspend')}
+              </button>
+            )}
             <button
               type="button"
               onClick={() => setDeleting(m)}
@@ -108,11 +149,35 @@ export function ManagersTable({
           open
           onClose={() => setDeleting(null)}
           name={fullName(deleting)}
-          consequence={t('managers.delete_consequence')}
+          consequence={people ? t('people.delete_consequence') : t('managers.delete_consequence')}
           onConfirm={async (confirmName) => {
             await remove.mutateAsync({ managerId: deleting.id, confirmName });
             setDeleting(null);
             toast.success(t('toast.user_deleted'));
+          }}
+        />
+      )}
+      {suspending && (
+        <ConfirmActionDialog
+          open
+          onClose={() => setSuspending(null)}
+          tone={suspending.status === 'suspended' ? 'default' : 'danger'}
+          title={t(suspending.status === 'suspended' ? 'people.lift_who' : 'people.suspend_who', {
+            name: fullName(suspending),
+          })}
+          text={t(suspending.status === 'suspended' ? 'people.lift_text' : 'people.suspend_text', {
+            name: fullName(suspending),
+          })}
+          confirmLabel={suspending.status === 'suspended' ? t('people.lift') : t('people.suspend')}
+          onConfirm={async () => {
+            const suspend = suspending.status !== 'suspended';
+            try {
+              await update.mutateAsync({ managerId: suspending.id, input: { suspended: suspend } });
+              toast.success(suspend ? t('people.suspended') : t('people.lifted'));
+            } catch (error) {
+              toast.error(errorMessage(error));
+            }
+            setSuspending(null);
           }}
         />
       )}

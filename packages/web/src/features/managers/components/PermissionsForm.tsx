@@ -1,4 +1,4 @@
-import { PERMISSIONS, type PermissionSet, type User } from '@flowbox/shared';
+import { grantablePermissions, type PermissionSet, type User } from '@flowbox/shared';
 import { useState, type FormEvent } from 'react';
 import { Alert } from '../../../components/Alert.tsx';
 import { Button, ButtonLink } from '../../../components/Button.tsx';
@@ -21,6 +21,9 @@ export function PermissionsForm({ manager, cancelTo, onSubmit }: PermissionsForm
   const [values, setValues] = useState<PermissionSet>(manager.permissions);
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  // docs/permissions.md "Role ceiling": an end user or plumber is offered only what its role can hold
+  // (the page's description says so).
+  const shown = grantablePermissions(manager.role);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -40,7 +43,7 @@ export function PermissionsForm({ manager, cancelTo, onSubmit }: PermissionsForm
       {failure && <Alert title={t('dialog.error')}>{failure}</Alert>}
       {own && <Alert tone="info">{t('permissions.own')}</Alert>}
       <ul className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white shadow-sm dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
-        {PERMISSIONS.map((permission) => (
+        {shown.map((permission) => (
           <li key={permission} className="px-5 py-4">
             <fieldset className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
               <legend className="contents">

@@ -14,6 +14,9 @@ const KIND_LABELS = {
   invitation: 'outbox.kind_invitation',
   reset_password: 'outbox.kind_reset_password',
   registration_exists: 'outbox.kind_registration_exists',
+  registration_confirm: 'outbox.kind_registration_confirm',
+  registration_approved: 'outbox.kind_registration_approved',
+  registration_refused: 'outbox.kind_registration_refused',
   alert: 'outbox.kind_alert',
 } as const;
 

@@ -4,11 +4,11 @@ import { PageHeader } from '../../../components/PageHeader.tsx';
 import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
-import { paths } from '../../../paths.ts';
-import { useZone, useZoneCrumbs, useZoneRef } from '../../zones/index.ts';
+import { useZone, useZoneRef } from '../../zones/index.ts';
 import { useCreateSchedule } from '../api/create-schedule.ts';
 import { NotAuthorisedNotice } from './NotAuthorisedNotice.tsx';
 import { ScheduleForm } from './ScheduleForm.tsx';
+import { useWayBack } from './useWayBack.ts';
 
 /** spec §2 `.../zone/{zoneId}/schedules/add`: create a scheduled closing. */
 export function ScheduleAddPage() {
@@ -18,14 +18,10 @@ export function ScheduleAddPage() {
   const navigate = useNavigate();
   const toast = useToast();
   const create = useCreateSchedule(ref);
-  const back = paths.zone.getHref(ref.customerId, ref.siteId, ref.buildingId, ref.zoneId);
+  const { back, crumbs } = useWayBack(ref);
   return (
     <>
-      <PageHeader
-        title={t('schedules.add')}
-        description={t('schedules.description')}
-        breadcrumbs={useZoneCrumbs(ref)}
-      />
+      <PageHeader title={t('schedules.add')} description={t('schedules.description')} breadcrumbs={crumbs} />
       <QueryBoundary query={zone}>
         {(data) =>
           data.scheduled_closing_authorised ? (

@@ -4,12 +4,12 @@ import { PageHeader } from '../../../components/PageHeader.tsx';
 import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
-import { paths } from '../../../paths.ts';
-import { useZone, useZoneCrumbs, useZoneRef } from '../../zones/index.ts';
+import { useZone, useZoneRef } from '../../zones/index.ts';
 import { useSchedule } from '../api/get-schedule.ts';
 import { useUpdateSchedule } from '../api/update-schedule.ts';
 import { NotAuthorisedNotice } from './NotAuthorisedNotice.tsx';
 import { ScheduleForm } from './ScheduleForm.tsx';
+import { useWayBack } from './useWayBack.ts';
 import { useScheduleId } from './useScheduleRef.ts';
 
 export function ScheduleEditPage() {
@@ -21,10 +21,10 @@ export function ScheduleEditPage() {
   const navigate = useNavigate();
   const toast = useToast();
   const update = useUpdateSchedule(ref, id);
-  const back = paths.zone.getHref(ref.customerId, ref.siteId, ref.buildingId, ref.zoneId);
+  const { back, crumbs } = useWayBack(ref);
   return (
     <>
-      <PageHeader title={t('schedules.edit')} breadcrumbs={useZoneCrumbs(ref)} />
+      <PageHeader title={t('schedules.edit')} breadcrumbs={crumbs} />
       <QueryBoundary query={zone}>
         {(zoneData) =>
           zoneData.scheduled_closing_authorised ? (

@@ -9,7 +9,7 @@ import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
-import { ANY_ROLE, canDo, useUser } from '../../auth/index.ts';
+import { canDo, MANAGER_OR_END_USER, useUser } from '../../auth/index.ts';
 import type { ZoneRef } from '../../zones/index.ts';
 import { useDeleteSchedule } from '../api/delete-schedule.ts';
 import { useOccurrences } from '../api/get-occurrences.ts';
@@ -75,7 +75,8 @@ export function ZoneSchedulesCard({ zoneRef, authorised }: { zoneRef: ZoneRef; a
   const remove = useDeleteSchedule(zoneRef);
   const [deleting, setDeleting] = useState<Schedule | null>(null);
   const { customerId, siteId, buildingId, zoneId } = zoneRef;
-  const manages = canDo(user, ANY_ROLE, 'schedules.manage');
+  // docs/permissions.md: a zone's managers, and its end users granted the permission.
+  const manages = canDo(user, MANAGER_OR_END_USER, 'schedules.manage');
 
   const columns: Column<Schedule>[] = [
     { key: 'label', header: t('schedules.label'), rowHeader: true, cell: (s) => s.label },

@@ -33,6 +33,7 @@ export function SiteEditPage() {
           <div className="space-y-6">
             <SiteForm
               defaultName={data.name}
+              defaultCoordinates={{ latitude: data.latitude, longitude: data.longitude }}
               submitLabel={t('common.save')}
               cancelTo={paths.site.getHref(customerId, siteId)}
               onSubmit={async (values) => {

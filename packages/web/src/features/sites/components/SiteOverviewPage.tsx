@@ -14,7 +14,7 @@ import { useRequiredParam } from '../../../lib/params.ts';
 import { paths } from '../../../paths.ts';
 import { ConsumptionCard, ZonesComparisonCard } from '../../consumption/index.ts';
 import { OpenAlertsCard } from '../../alerts/index.ts';
-import { canDo, FLOVEA_OR_CUSTOMER, hasRole, useUser } from '../../auth/index.ts';
+import { ANY_ROLE, canDo, FLOVEA_OR_CUSTOMER, hasRole, useUser } from '../../auth/index.ts';
 import { BuildingsSection } from '../../buildings/index.ts';
 import { useDeleteSite } from '../api/delete-site.ts';
 import { useSite } from '../api/get-site.ts';
@@ -30,6 +30,8 @@ function SiteOverview({ customerId, site }: { customerId: string; site: Site }) 
   const remove = useDeleteSite(customerId, site.id);
   const crumbs = useSiteCrumbs(customerId);
   const manages = canDo(user, FLOVEA_OR_CUSTOMER, 'sites.manage');
+  // docs/permissions.md: a plumber reads no activity log and no consumption (issue 18).
+  const manager = hasRole(user, ANY_ROLE);
 
   return (
     <>
@@ -51,23 +53,25 @@ function SiteOverview({ customerId, site }: { customerId: string; site: Site }) 
         }
       />
       <div className="space-y-6">
-        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          {hasRole(user, FLOVEA_OR_CUSTOMER) && (
+        {manager && (
+          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            {hasRole(user, FLOVEA_OR_CUSTOMER) && (
+              <SectionLink
+                to={paths.siteManagers.getHref(customerId, site.id)}
+                title={t('site_managers.title')}
+                detail={t('site_managers.description')}
+              />
+            )}
             <SectionLink
-              to={paths.siteManagers.getHref(customerId, site.id)}
-              title={t('site_managers.title')}
-              detail={t('site_managers.description')}
+              to={paths.siteEvents.getHref(customerId, site.id)}
+              title={t('events.title')}
+              detail={t('events.description_site')}
             />
-          )}
-          <SectionLink
-            to={paths.siteEvents.getHref(customerId, site.id)}
-            title={t('events.title')}
-            detail={t('events.description_site')}
-          />
-        </div>
+          </div>
+        )}
         <OpenAlertsCard scope={{ site_id: site.id }} name={site.name} />
-        <ConsumptionCard target={{ customerId, siteId: site.id }} name={site.name} />
-        <ZonesComparisonCard target={{ customerId, siteId: site.id }} />
+        {manager && <ConsumptionCard target={{ customerId, siteId: site.id }} name={site.name} />}
+        {manager && <ZonesComparisonCard target={{ customerId, siteId: site.id }} />}
         <Card title={t('sites.section_general')}>
           <DescriptionList
             items={[

@@ -64,7 +64,11 @@ export function SitesPage() {
     <>
       <PageHeader
         title={t('sites.title')}
-        description={user.role === ROLES.site_manager ? t('sites.description_own') : t('sites.description')}
+        description={
+          user.role === ROLES.site_manager || user.role === ROLES.plumber
+            ? t('sites.description_own')
+            : t('sites.description')
+        }
         breadcrumbs={crumbs}
         actions={
           canDo(user, FLOVEA_OR_CUSTOMER, 'sites.manage') && (

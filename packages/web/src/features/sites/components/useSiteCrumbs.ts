@@ -5,11 +5,11 @@ import { paths } from '../../../paths.ts';
 import { useUser } from '../../auth/index.ts';
 import { useCustomer } from '../../customers/index.ts';
 
-/** Customer › Sites breadcrumbs; site managers do not see the customer record, so theirs start at Sites. */
+/** Customer › Sites breadcrumbs; site managers and plumbers do not see the customer record, so theirs start at Sites. */
 export function useSiteCrumbs(customerId: string): Crumb[] {
   const { t } = useTranslation();
   const user = useUser();
-  const seesCustomer = user.role !== ROLES.site_manager;
+  const seesCustomer = user.role !== ROLES.site_manager && user.role !== ROLES.plumber;
   const customer = useCustomer(customerId, { enabled: seesCustomer });
   const crumbs: Crumb[] = [];
   if (user.role === ROLES.flovea_manager)

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { Card } from '../../../components/Card.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
+import { ANY_ROLE, hasRole, useUser } from '../../auth/index.ts';
 import { useAutomation } from '../../automation/index.ts';
 import { useZoneSubscription } from '../../billing/index.ts';
 import { useFlowboxes } from '../../flowboxes/index.ts';
@@ -17,7 +18,8 @@ export type ZoneReadiness = {
 
 /** What a zone has of what it needs to watch and protect the water (spec §5: subscription before pairing). */
 export function useZoneReadiness(zoneRef: ZoneRef): ZoneReadiness {
-  const subscription = useZoneSubscription(zoneRef);
+  // A plumber reads no billing (docs/permissions.md): its subscription stays unknown.
+  const subscription = useZoneSubscription(zoneRef, { enabled: hasRole(useUser(), ANY_ROLE) });
   const flowboxes = useFlowboxes(zoneRef);
   const automation = useAutomation(zoneRef);
   return {

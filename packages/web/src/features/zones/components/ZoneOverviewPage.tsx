@@ -11,7 +11,7 @@ import { useToast } from '../../../components/Toasts.tsx';
 import { formatDate, formatDateTime } from '../../../lib/dates.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
-import { ANY_ROLE, canDo, useUser } from '../../auth/index.ts';
+import { ANY_ROLE, canDo, hasRole, useUser } from '../../auth/index.ts';
 import { useDeleteZone } from '../api/delete-zone.ts';
 import { OpeningHoursTable } from '../../../components/OpeningHoursTable.tsx';
 import { useBuilding, useBuildingCrumbs, useFloors } from '../../buildings/index.ts';
@@ -43,9 +43,12 @@ function ZoneOverview({ zoneRef, zone, building, floors }: ZoneOverviewProps) {
   const crumbs = useBuildingCrumbs(zoneRef.customerId, zoneRef.siteId, zoneRef.buildingId);
   const { customerId, siteId, buildingId } = zoneRef;
   const manages = canDo(user, ANY_ROLE, 'buildings.manage');
+  // docs/permissions.md: a plumber reads no billing, consumption, price or activity log (issue 18).
+  const manager = hasRole(user, ANY_ROLE);
   const onOff = (on: boolean) => (on ? <Badge tone="warn">{t('zones.on')}</Badge> : t('zones.off'));
   const notSet = (value: number | null) => value ?? t('zones.not_set');
   const { subscribed, pairedFlowboxes } = useZoneReadiness(zoneRef);
+  const consumptionEmpty = useConsumptionEmpty(zoneRef);
   // The checklist's links lead to a section of this page (#flowboxes, #automatic-closing).
   const { hash } = useLocation();
   useEffect(() => {
@@ -83,7 +86,7 @@ function ZoneOverview({ zoneRef, zone, building, floors }: ZoneOverviewProps) {
       />
       <AutomationLockedBanner zoneRef={zoneRef} zoneName={zone.name} />
       <div className="space-y-6">
-        <ZoneChecklist zoneRef={zoneRef} />
+        {manager && <ZoneChecklist zoneRef={zoneRef} />}
         <Card title={t('zones.section_general')}>
           <DescriptionList
             items={[
@@ -105,7 +108,7 @@ function ZoneOverview({ zoneRef, zone, building, floors }: ZoneOverviewProps) {
                 label: t('zones.service_level'),
                 value: (
                   <span className="flex flex-wrap items-center gap-2">
-                    {subscribed === false ? (
+                    {subscribed === false && manager ? (
                       none(t('zones.no_subscription'))
                     ) : (
                       <Badge tone={zone.service_level === 'premium' ? 'accent' : 'neutral'}>
@@ -113,12 +116,14 @@ function ZoneOverview({ zoneRef, zone, building, floors }: ZoneOverviewProps) {
                       </Badge>
                     )}
                     {/* spec §5: the subscription is chosen before pairing; it sets the service level. */}
-                    <Link
-                      to={paths.zoneSubscription.getHref(customerId, siteId, buildingId, zone.id)}
-                      className="text-sm text-sky-700 hover:underline dark:text-sky-400"
-                    >
-                      {t('zones.subscription_link')}
-                    </Link>
+                    {manager && (
+                      <Link
+                        to={paths.zoneSubscription.getHref(customerId, siteId, buildingId, zone.id)}
+                        className="text-sm text-sky-700 hover:underline dark:text-sky-400"
+                      >
+                        {t('zones.subscription_link')}
+                      </Link>
+                    )}
                   </span>
                 ),
               },
@@ -141,11 +146,14 @@ function ZoneOverview({ zoneRef, zone, building, floors }: ZoneOverviewProps) {
         </Card>
         <ZoneValveCard zoneRef={zoneRef} />
         <OpenAlertsCard scope={{ zone_id: zone.id }} name={zone.name} />
-        <ConsumptionCard target={zoneRef} name={zone.name} empty={useConsumptionEmpty(zoneRef)} />
+        {manager && <ConsumptionCard target={zoneRef} name={zone.name} empty={consumptionEmpty} />}
         <div id={ZONE_SECTION.automation} className="scroll-mt-20">
           <AutomationCard zoneRef={zoneRef} />
         </div>
-        <ZoneSchedulesCard zoneRef={zoneRef} authorised={zone.scheduled_closing_authorised} />
+        {/* Its notice when not authorised tells a manager to change the zone's settings: not a plumber's. */}
+        {(manager || zone.scheduled_closing_authorised) && (
+          <ZoneSchedulesCard zoneRef={zoneRef} authorised={zone.scheduled_closing_authorised} />
+        )}
         <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
           <Card
             title={t('zones.water_points')}
@@ -220,13 +228,15 @@ function ZoneOverview({ zoneRef, zone, building, floors }: ZoneOverviewProps) {
               <p className="text-sm text-slate-600 dark:text-slate-400">{t('zones.no_hours')}</p>
             )}
           </Card>
-          <PriceTiersCard zoneRef={zoneRef} />
+          {manager && <PriceTiersCard zoneRef={zoneRef} />}
         </div>
-        <SectionLink
-          to={paths.zoneEvents.getHref(customerId, siteId, buildingId, zone.id)}
-          title={t('events.title')}
-          detail={t('events.description_zone')}
-        />
+        {manager && (
+          <SectionLink
+            to={paths.zoneEvents.getHref(customerId, siteId, buildingId, zone.id)}
+            title={t('events.title')}
+            detail={t('events.description_zone')}
+          />
+        )}
       </div>
       {manages && (
         <ConfirmDeleteDialog

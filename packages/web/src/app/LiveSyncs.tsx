@@ -1,0 +1,22 @@
+import { AlertsLiveSync } from '../features/alerts/index.ts';
+import { AutomationLiveSync } from '../features/automation/index.ts';
+import { CustomersLiveSync } from '../features/customers/index.ts';
+import { FlowboxLiveSync } from '../features/flowboxes/index.ts';
+import { useOpenLive } from '../lib/live.ts';
+
+/**
+ * The features' app-wide live listeners, mounted once in the signed-in shell: a chunk loaded after
+ * the first paint (issue 16), so the shell does not wait for their code. The channel opens once they
+ * have subscribed (LiveProvider waitForListeners), so none misses a message or the first opening.
+ */
+export default function LiveSyncs() {
+  useOpenLive();
+  return (
+    <>
+      <FlowboxLiveSync />
+      <AutomationLiveSync />
+      <AlertsLiveSync />
+      <CustomersLiveSync />
+    </>
+  );
+}

@@ -1,0 +1,1 @@
+export { RegistrationsPage } from './components/RegistrationsPage.tsx';

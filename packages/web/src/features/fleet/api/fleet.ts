@@ -1,0 +1,42 @@
+import type { FleetPage, FleetQueryInput } from '@flowbox/shared';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client.ts';
+
+/** The list's filters and sort, as the address holds them (strings, as the API takes them). */
+export type FleetFilters = Omit<FleetQueryInput, 'cursor' | 'limit'>;
+
+export const FLEET_PAGE_SIZE = 50;
+
+export const useFleetPage = (filters: FleetFilters, cursor: string | undefined) =>
+  useQuery({
+    queryKey: ['fleet', 'list', filters, cursor],
+    queryFn: () =>
+      api.get<FleetPage>('/fleet/list', {
+        ...(filters as Record<string, string>),
+        ...(cursor ? { cursor } : {}),
+        limit: String(FLEET_PAGE_SIZE),
+      }),
+    placeholderData: keepPreviousData,
+  });
+
+/** Saves bytes under a file name, through a temporary blob: URL. */
+function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  window.setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+/** The CSV of the filtered list, fetched with the Bearer (a plain link could not send it). */
+export const useDownloadFleetCsv = () =>
+  useMutation({
+    mutationFn: async (filters: FleetFilters) => {
+      const query = new URLSearchParams(filters as Record<string, string>).toString();
+      const blob = await api.blob(`/fleet/export.csv${query ? `?${query}` : ''}`);
+      saveBlob(blob, `fleet-${new Date().toISOString().slice(0, 10)}.csv`);
+    },
+  });

@@ -1,0 +1,1 @@
+export { PlumbersMapPage, SitesMapPage } from './MapPages.tsx';

@@ -1,0 +1,107 @@
+import type { Flowbox, Zone } from '@flowbox/shared';
+import { Card } from '../../../components/Card.tsx';
+import { formatDateTime } from '../../../lib/dates.ts';
+import { useLanguage } from '../../../lib/i18n/index.ts';
+import { useAutomation } from '../../automation/index.ts';
+import { useCommands, useFlowboxes, ValveControl } from '../../flowboxes/index.ts';
+import type { ZoneRef } from '../../zones/index.ts';
+
+/** The big line: water on or off, in the colours people read at a glance. */
+function ValveHeadline({ state }: { state: 'opened' | 'closed' | null }) {
+  const { t } = useLanguage();
+  const text =
+    state === 'opened'
+      ? t('myzone.valve_open')
+      : state === 'closed'
+        ? t('myzone.valve_closed')
+        : t('myzone.valve_unknown');
+  const tone =
+    state === 'opened'
+      ? 'bg-emerald-100 text-emerald-900 dark:bg-emerald-900/50 dark:text-emerald-100'
+      : state === 'closed'
+        ? 'bg-amber-100 text-amber-950 dark:bg-amber-900/50 dark:text-amber-50'
+        : 'bg-slate-100 text-slate-800 dark:bg-slate-800 dark:text-slate-100';
+  return (
+    <p
+      className={`rounded-lg px-4 py-3 text-xl font-bold ${tone}`}
+      data-testid="myzone-valve"
+      data-valve={state ?? 'unknown'}
+    >
+      {text}
+    </p>
+  );
+}
+
+function PairedValve({
+  zoneRef,
+  flowbox,
+  mayControl,
+}: {
+  zoneRef: ZoneRef;
+  flowbox: Flowbox;
+  mayControl: boolean;
+}) {
+  const { t, language } = useLanguage();
+  const flowboxRef = { ...zoneRef, flowboxId: flowbox.id };
+  const commands = useCommands(flowboxRef).data?.items ?? [];
+  const locked = useAutomation(zoneRef).data?.locked === true;
+  return (
+    <div className="space-y-3">
+      <ValveHeadline state={flowbox.valve} />
+      {locked && (
+        <p className="text-sm font-medium text-red-800 dark:text-red-300" data-testid="myzone-locked">
+          {t('myzone.valve_locked')}
+        </p>
+      )}
+      {flowbox.connection !== 'connected' && (
+        <p className="text-sm text-amber-800 dark:text-amber-300" data-testid="myzone-offline">
+          {flowbox.connection === 'never'
+            ? t('myzone.offline_never')
+            : t('myzone.offline', { since: formatDateTime(flowbox.connection_since, language) })}
+        </p>
+      )}
+      {/* Large touch targets: the buttons fill the phone's width. */}
+      <div className="[&_button]:min-h-12 [&_button]:w-full [&_button]:text-base sm:[&_button]:w-auto">
+        <ValveControl
+          flowboxRef={flowboxRef}
+          flowbox={flowbox}
+          commands={commands}
+          disabledReason={locked ? t('commands.locked') : null}
+          readOnly={!mayControl}
+        />
+      </div>
+      {!mayControl && <p className="text-sm text-slate-600 dark:text-slate-400">{t('myzone.no_control')}</p>}
+    </div>
+  );
+}
+
+/**
+ * The zone's water: on, off, closed by automatic closing, the device offline; the open and close
+ * buttons (each confirmed, ValveControl) only for an end user its manager lets control the valve.
+ */
+export function MyValveCard({
+  zoneRef,
+  zone,
+  mayControl,
+}: {
+  zoneRef: ZoneRef;
+  zone: Zone;
+  mayControl: boolean;
+}) {
+  const { t } = useLanguage();
+  const flowboxes = useFlowboxes(zoneRef);
+  const flowbox = flowboxes.data?.items.find((item) => item.pairing_state === 'ready');
+  return (
+    <Card title={t('myzone.valve_title')} headingId="myzone-valve-title">
+      {flowboxes.isPending ? (
+        <ValveHeadline state={zone.valve_state} />
+      ) : flowbox ? (
+        <PairedValve zoneRef={zoneRef} flowbox={flowbox} mayControl={mayControl} />
+      ) : (
+        <p className="text-base text-slate-700 dark:text-slate-300" data-testid="myzone-no-device">
+          {t('myzone.no_device')}
+        </p>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,1 @@
+export { MyZonePage } from './components/MyZonePage.tsx';
