@@ -86,7 +86,7 @@ export async function signIn(page: Page, email: string, password = DEMO.password
   await submitLogin(page, email, password);
   await page.waitForURL((url) => url.pathname === '/');
   // The user's own language applies after signing in; a French run before leaves it French.
-  await page.getByRole('button', { name: /^(English|Anglais)$/ }).click();
+  await page.getByRole('button', { name: /^(English|Anglais), EN$/ }).click();
   await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
 }
 

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -14,6 +15,8 @@ declare module 'vitest' {
     baseUrl: string;
     /** The embedded broker, for tests that run simulated flowboxes against the server. */
     mqttUrl: string;
+    /** The local tile server the maps load (MAP_TILE_URL): how many tiles it has served. */
+    tileServerUrl: string;
   }
 }
 
@@ -22,7 +25,10 @@ export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(join(tmpdir(), 'fbx-e2e-'));
   const port = await freePort();
   const mqttPort = await freePort();
+  // Maps load their tiles from here, never from the internet (docs/operations.md "Maps").
+  const tiles = await startTileServer();
   const config = loadConfig({
+    MAP_TILE_URL: `${tiles.url}/tiles/{z}/{x}/{y}.png`,
     DATA_DIR: dataDir,
     PORT: String(port),
     MQTT_PORT: String(mqttPort),
@@ -38,8 +44,39 @@ export default async function setup(project: TestProject) {
   const server = await startServer(config);
   project.provide('baseUrl', `http://127.0.0.1:${port}`);
   project.provide('mqttUrl', `mqtt://127.0.0.1:${mqttPort}`);
+  project.provide('tileServerUrl', tiles.url);
   return async () => {
     await server.close();
+    await tiles.close();
     rmSync(dataDir, { recursive: true, force: true });
+  };
+}
+
+/** A 2x2 PNG: every tile of the local tile server. */
+const TILE = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGPgW/oSiBggFAApsgZx/T7YngAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** A tiny tile server on loopback: a PNG for any /tiles/z/x/y.png, and /count tells how many it served. */
+async function startTileServer(): Promise<{ url: string; close: () => Promise<void> }> {
+  let served = 0;
+  const server = createServer((request, response) => {
+    if (request.url === '/count') {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ served }));
+      return;
+    }
+    if (/^\/tiles\/\d+\/\d+\/\d+\.png$/.test(request.url ?? '')) {
+      served++;
+      response.writeHead(200, { 'content-type': 'image/png', 'access-control-allow-origin': '*' }).end(TILE);
+      return;
+    }
+    response.writeHead(404).end();
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -8,6 +8,9 @@ export default defineConfig({
     globalSetup: ['e2e/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // A screen waited for by polling gets the time a loaded machine needs (Vitest's default is 1 s:
+    // enough on a quiet machine, a coin toss on a busy CI one); a wait that names its own keeps it.
+    expect: { poll: { timeout: 15_000 } },
     // One browser at a time: the machine has two cores and the server runs beside it.
     fileParallelism: false,
   },

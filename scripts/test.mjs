@@ -15,6 +15,8 @@ const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const only = process.argv.slice(2);
 const results = [];
 const totals = { passed: 0, failed: 0, skipped: 0 };
+/** Failed test cases, repeated after the summary: a CI record that keeps only the tail still names them. */
+const failures = [];
 
 /** `timeoutMs` stops a step whose process no longer answers (a request stuck in an endless loop). */
 function run(name, command, args, env = {}, timeoutMs = undefined) {
@@ -50,6 +52,14 @@ function vitest(name, config, env = {}, timeoutMs = undefined) {
     totals.passed += json.numPassedTests ?? 0;
     totals.failed += json.numFailedTests ?? 0;
     totals.skipped += (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
+    for (const file of json.testResults ?? []) {
+      const failed = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+      for (const t of failed)
+        failures.push({ step: name, file: file.name, test: t.fullName, message: t.failureMessages?.[0] });
+      // A file that failed before any of its tests ran (an import error, a hook) lists no failed test.
+      if (!failed.length && file.status === 'failed')
+        failures.push({ step: name, file: file.name, test: '(the file)', message: file.message });
+    }
     rmSync(report);
   } else if (!ok) totals.failed += 1;
   return ok;
@@ -118,4 +128,11 @@ for (const r of results)
 console.log(
   `${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`,
 );
+for (const f of failures) {
+  const firstLines = String(f.message ?? '')
+    .split('\n')
+    .slice(0, 6)
+    .join('\n      ');
+  console.log(`\nFAILED  ${f.step}  ${f.file.replace(`${root}/`, '')}\n  ${f.test}\n      ${firstLines}`);
+}
 process.exit(results.every((r) => r.ok) ? 0 : 1);

@@ -1,0 +1,177 @@
+import { randomBytes } from 'node:crypto';
+import type { SimulatedFlowbox } from '@flowbox/simulator';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEMO, launchBrowser, newPage, seen, signedIn, signIn } from './browser.ts';
+import { pairSimulatedDevice, subscribedZone, type SubscribedZone } from './fixtures.ts';
+
+/*
+ * Firmware updates in the browser (issue 17), in French: a provider manager uploads an image in the
+ * catalogue (and a misnamed one, refused), rolls it out to a zone of simulated flowboxes that
+ * download it from the real server, watches the rollout reach 100 % live, and finds the new
+ * version on a flowbox's page.
+ */
+
+const VERSION = '3.7.1';
+const GOOD_NAME = `flowbox-one_inch_v1-${VERSION}.bin`;
+/** A factory secret as printed on a label (43 base64url characters, docs/protocol.md). */
+const secret = (n: number) => `E2E_firmware_secret_${n}`.padEnd(43, 'f');
+
+let browser: Browser;
+let zone: SubscribedZone;
+const devices: { simulated: SimulatedFlowbox; flowboxId: string }[] = [];
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  zone = await subscribedZone('Firmware');
+  for (const n of [1, 2]) {
+    const paired = await pairSimulatedDevice(zone, {
+      serial: `FB-E2E-FW000${n}`,
+      factorySecret: secret(n),
+      seed: 40 + n,
+      versions: { esp: '5.1.2', board: 'B3', firmware: '2.4.0' },
+      rebootDelayMs: 200,
+      firmwareRetryDelayMs: 200,
+    });
+    await paired.simulated.start();
+    devices.push(paired);
+  }
+  // The rollout starts only connected flowboxes (docs/firmware.md "skipped: offline").
+  const asCustomer = signedIn(DEMO.customer);
+  await vi.waitFor(
+    async () => {
+      for (const d of devices) {
+        const info = await asCustomer<{ connection: string }>(
+          'GET',
+          `${zone.api}/flowboxes/${d.flowboxId}/info`,
+        );
+        if (info.connection !== 'connected') throw new Error(`${d.flowboxId} not connected yet`);
+      }
+    },
+    { timeout: 20_000, interval: 250 },
+  );
+});
+afterAll(async () => {
+  for (const device of devices) await device.simulated.stop();
+  await browser?.close();
+});
+
+/** Drops a file on the catalogue's drop zone, as a file manager would. */
+async function dropFile(page: Page, name: string, bytes: Buffer): Promise<void> {
+  const dataTransfer = await page.evaluateHandle(
+    ({ name, data }) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([new Uint8Array(data)], name, { type: 'application/octet-stream' }));
+      return transfer;
+    },
+    { name, data: [...bytes] },
+  );
+  await page.getByTestId('firmware-drop-zone').dispatchEvent('drop', { dataTransfer });
+}
+
+/** The ids in a zone's API path (/customers/…/sites/…/buildings/…/zones/…). */
+function placeOf(api: string) {
+  const [, customer, site, building, zoneId] =
+    /\/customers\/([^/]+)\/sites\/([^/]+)\/buildings\/([^/]+)\/zones\/([^/]+)$/.exec(api) ?? [];
+  return { customer: customer!, site: site!, building: building!, zone: zoneId! };
+}
+
+describe('firmware in the browser', () => {
+  it('uploads an image, refuses a misnamed one, rolls it out to a zone of simulated flowboxes live to 100 %, and shows the new version (French)', async () => {
+    const { page } = await newPage(browser);
+    await signIn(page, DEMO.provider);
+    try {
+      await page.goto('/firmware');
+      await page.getByRole('heading', { name: 'Firmware', exact: true }).waitFor();
+      await page.getByRole('button', { name: 'French' }).click();
+
+      // A misnamed file, dropped: the name does not say the version typed; nothing is sent.
+      await page.getByRole('button', { name: 'Téléverser une image' }).click();
+      await dropFile(page, GOOD_NAME, randomBytes(4096));
+      const version = page.getByLabel('Version', { exact: true });
+      await expect.poll(() => version.inputValue()).toBe(VERSION);
+      await version.fill('3.7.2');
+      await page.getByRole('button', { name: 'Téléverser', exact: true }).click();
+      await seen(page, 'Nommage du firmware incorrect', 5_000);
+      await seen(page, 'flowbox-one_inch_v1-3.7.2.bin', 5_000);
+
+      // The server says the same of a file whose name gives no version at all.
+      await page.locator('input[type="file"]').setInputFiles({
+        name: 'firmware-latest.bin',
+        mimeType: 'application/octet-stream',
+        buffer: randomBytes(4096),
+      });
+      await version.fill('3.7.3');
+      await page.getByRole('button', { name: 'Téléverser', exact: true }).click();
+      await seen(page, 'Nommage du firmware incorrect', 5_000);
+
+      // The right file, chosen with the button: its name fills the version and the model.
+      await page.locator('input[type="file"]').setInputFiles({
+        name: GOOD_NAME,
+        mimeType: 'application/octet-stream',
+        buffer: randomBytes(8192),
+      });
+      await expect.poll(() => version.inputValue()).toBe(VERSION);
+      await page.getByLabel('Notes de version (anglais)').fill('Quieter valve motor');
+      await page.getByLabel('Notes de version (français)').fill('Moteur de vanne plus silencieux');
+      await page.getByRole('button', { name: 'Téléverser', exact: true }).click();
+      // The card closes and the catalogue lists the image (the toast may be gone by the time we look).
+      const catalogue = page.getByRole('table');
+      await expect
+        .poll(() => catalogue.getByRole('row', { name: new RegExp(VERSION) }).count(), { timeout: 20_000 })
+        .toBe(1);
+      await expect.poll(() => catalogue.getByRole('row', { name: /3\.7\.[23]/ }).count()).toBe(0);
+
+      // Rolled out to the zone, in one wave, without start delay.
+      await page.getByRole('link', { name: `Déployer la version ${VERSION}` }).click();
+      await page.getByRole('heading', { name: `Déployer ${VERSION}` }).waitFor();
+      const place = placeOf(zone.api);
+      await page.getByLabel('Client', { exact: true }).selectOption(place.customer);
+      await page.getByLabel('Site', { exact: true }).selectOption(place.site);
+      await page.getByLabel('Bâtiment', { exact: true }).selectOption(place.building);
+      await page.getByLabel('Zone', { exact: true }).selectOption(place.zone);
+      for (const wave of [4, 3, 2])
+        await page.getByRole('button', { name: `Supprimer la vague ${wave}` }).click();
+      await page.getByLabel('Vague 1').fill('100');
+      await page.getByLabel('Délai de départ (secondes)').fill('0');
+      await page.getByLabel('Mettre à jour aussi pendant les heures d’ouverture des bâtiments').check();
+      await page.getByRole('button', { name: 'Lancer le déploiement' }).click();
+      await page.waitForURL(/\/firmware\/rollouts\/[0-9a-f-]{36}$/);
+      await page.getByRole('heading', { name: `Déploiement de ${VERSION}` }).waitFor();
+
+      const rolloutId = new URL(page.url()).pathname.split('/').at(-1)!;
+
+      // The devices download the image from the server and install it; the page follows.
+      await expect.poll(() => page.getByTestId('count-success').textContent(), { timeout: 45_000 }).toBe('2');
+      await expect
+        .poll(() => page.getByTestId('rollout-summary').textContent())
+        .toMatch(/^100\s?% terminé : 2 mis à jour, 0 en échec, sur 2 flowbox\.$/);
+      // Live, not polled: the page says the rollout is over within moments of the server deciding
+      // it (the fallback refresh, only while the live stream is down, waits 10 s).
+      const asProvider = signedIn(DEMO.provider);
+      await vi.waitFor(
+        async () => {
+          const { state } = await asProvider<{ state: string }>('GET', `/firmware/rollouts/${rolloutId}`);
+          if (state !== 'completed') throw new Error(`rollout ${state}`);
+        },
+        { timeout: 30_000, interval: 200 },
+      );
+      await seen(page, /^Terminé$/, 3_000);
+      // The chart of states over time covers the whole rollout, drawn from the server's history.
+      await seen(page, 'Depuis le début du déploiement', 5_000);
+      await expect.poll(() => page.getByText('Le graphique apparaît dès').count()).toBe(0);
+
+      // A flowbox's page: its firmware card gives the new version and the update's history.
+      await page.goto(`${zone.page}/flowbox/${devices[0]!.flowboxId}`);
+      const card = page.getByRole('region', { name: 'Firmware', exact: true });
+      await expect.poll(() => card.getByText(VERSION).count(), { timeout: 20_000 }).toBeGreaterThan(0);
+      await expect(card.textContent()).resolves.toContain('2.4.0');
+      for (const device of devices) expect(device.simulated.snapshot().versions.firmware).toBe(VERSION);
+    } catch (error) {
+      await page.screenshot({ path: '/tmp/fw17-fail.png', fullPage: true });
+      throw error;
+    } finally {
+      await page.getByRole('button', { name: 'Anglais' }).click();
+    }
+  });
+});

@@ -1,0 +1,165 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from './axe.ts';
+import { DEMO, launchBrowser, newPage, seen, signedIn, signIn } from './browser.ts';
+
+/*
+ * docs/permissions.md "End users and plumbers", issue 18: a plumber invited on one site reads that
+ * site, its zones and flowboxes, and is offered only what it may do there (pairing, autotest,
+ * maintenance mode); another site, the customer's record, billing and managers stay closed.
+ */
+
+type Item = { id: string; name: string };
+
+let browser: Browser;
+let customerId: string;
+let site: Item;
+let otherSite: Item;
+let zonePage: string;
+let flowboxPage: string;
+let flowboxSerial: string;
+const email = `pia.pipes.${Date.now()}@example.test`;
+const password = 'plumber-pass-1';
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  const asCustomer = signedIn(DEMO.customer);
+  customerId = (await asCustomer<{ customer_id: string }>('GET', '/users/me')).customer_id;
+  const customer = `/customers/${customerId}`;
+  const sites = (await asCustomer<{ items: Item[] }>('GET', `${customer}/sites/list`)).items;
+  site = sites.find((s) => s.name === 'Grenoble Residence')!;
+  expect(site).toBeDefined();
+  // The demo's paired flowbox of "Flat 101" in "Résidence Les Alpes".
+  const sitesApi = `${customer}/sites/${site.id}`;
+  const buildings = await asCustomer<{ items: Item[] }>('GET', `${sitesApi}/buildings/list`);
+  const building = buildings.items.find((b) => b.name === 'Résidence Les Alpes')!;
+  const zones = await asCustomer<{ items: Item[] }>('GET', `${sitesApi}/buildings/${building.id}/zones/list`);
+  const zone = zones.items.find((z) => z.name === 'Flat 101')!;
+  const flowboxes = await asCustomer<{ items: { id: string; serial: string; pairing_state: string }[] }>(
+    'GET',
+    `${sitesApi}/buildings/${building.id}/zones/${zone.id}/flowboxes/list`,
+  );
+  const flowbox = flowboxes.items.find((f) => f.pairing_state === 'ready')!;
+  flowboxSerial = flowbox.serial;
+  zonePage = `${sitesApi}/building/${building.id}/zone/${zone.id}`;
+  flowboxPage = `${zonePage}/flowbox/${flowbox.id}`;
+  otherSite = await asCustomer<Item>('POST', `${customer}/sites/create`, {
+    name: `Not the plumber's ${Date.now()}`,
+  });
+
+  // The invitation, its password set through the emailed link as the plumber would.
+  await asCustomer('POST', `${customer}/plumbers/create`, {
+    firstname: 'Pia',
+    lastname: 'Pipes',
+    email,
+    site_id: [site.id],
+  });
+  const outbox = await signedIn(DEMO.provider)<{ items: { to: string; text: string }[] }>('GET', '/outbox');
+  const link = outbox.items
+    .find((m) => m.to === email)
+    ?.text.match(/https?:\/\/\S+\/set-password\?token=\S+/)?.[0];
+  expect(link).toBeDefined();
+  const { context, page } = await newPage(browser);
+  await page.goto(new URL(link!).pathname + new URL(link!).search);
+  await page.getByLabel('New password').fill(password);
+  await page.getByLabel('Password confirmation').fill(password);
+  await page.getByRole('button', { name: 'Save my password' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+  await context.close();
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+const nav = (page: Page) => page.getByRole('navigation', { name: 'Main navigation' }).first();
+
+/**
+ * Opens an address inside the running app, as a typed link would once loaded: reloading for each
+ * one would race the five-second tokens' refresh of the browser tests and sign the plumber out.
+ */
+async function openInApp(page: Page, path: string): Promise<void> {
+  await page.evaluate((to) => {
+    window.history.pushState({}, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+}
+
+describe('a plumber assigned to one site', () => {
+  it('reads its site, zones and flowbox, with autotest and maintenance but no removal, valve or consumption', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, email, password);
+    // Its navigation: dashboard, its sites, alerts, profile; none of the managers' entries.
+    const links = await nav(page).getByRole('link').allTextContents();
+    expect(links).toEqual(['Dashboard', 'Sites', 'Notifications and alerts', 'My profile']);
+    // Its dashboard: its one site and its zones, no figures of the day (consumption).
+    const sites = page.getByRole('link', { name: site.name });
+    await expect.poll(() => sites.count()).toBeGreaterThan(0);
+    expect(await page.getByRole('link', { name: otherSite.name }).count()).toBe(0);
+    expect(await page.getByTestId('dashboard-statistics').count()).toBe(0);
+    await page.getByRole('link', { name: 'Flat 101' }).first().waitFor();
+
+    await page.goto(`/customers/${customerId}/sites/${site.id}`);
+    await page.getByRole('heading', { name: site.name, level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Résidence Les Alpes' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+    expect(await page.getByTestId('consumption-card').count()).toBe(0);
+    expect(await page.getByRole('link', { name: /Activity log/ }).count()).toBe(0);
+    await expectAccessible(page, "a plumber's site page");
+
+    await page.goto(zonePage);
+    await page.getByRole('heading', { name: 'Flat 101', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Pair a flowbox' }).waitFor();
+    await page.getByRole('link', { name: flowboxSerial }).waitFor();
+    expect(await page.getByTestId('consumption-card').count()).toBe(0);
+    expect(await page.getByRole('link', { name: /subscription/i }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /Close the valve|Open the valve/ }).count()).toBe(0);
+
+    await page.getByRole('link', { name: flowboxSerial }).click();
+    await page.waitForURL((url) => url.pathname === flowboxPage);
+    await page.getByRole('button', { name: 'Run an autotest' }).waitFor();
+    await page.getByRole('button', { name: 'Turn maintenance mode on' }).waitFor();
+    await seen(page, 'As the installer, you can switch maintenance mode and run autotests');
+    for (const name of ['Unpair', 'Detach', 'Reboot', /valve/i, /leak detection/i])
+      expect(await page.getByRole('button', { name }).count(), String(name)).toBe(0);
+    expect(await page.getByTestId('flowbox-consumption').count()).toBe(0);
+    expect(await page.getByRole('link', { name: /Activity log/ }).count()).toBe(0);
+    await expectAccessible(page, "a plumber's flowbox page");
+
+    // The maintenance command goes out and is accepted by the server.
+    await page.getByRole('button', { name: 'Turn maintenance mode on' }).click();
+    await expect.poll(() => page.getByTestId('last-command').textContent()).toMatch(/maintenance/i);
+    expect(await page.getByRole('alert').count()).toBe(0);
+
+    // One French check: the installer's controls speak French.
+    await page.getByRole('button', { name: /^(Français|French), FR$/ }).click();
+    await seen(page, 'En tant qu’installateur');
+    await page.getByRole('button', { name: 'Lancer un autotest' }).waitFor();
+    await page.getByRole('button', { name: /^(English|Anglais), EN$/ }).click();
+    await page.getByRole('button', { name: 'Run an autotest' }).waitFor();
+    await context.close();
+  });
+
+  it('does not see another site, and is sent home from billing, managers and the customer', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, email, password);
+    await page.goto(`/customers/${customerId}/sites/${otherSite.id}`);
+    await page.getByRole('heading', { name: 'Access denied' }).waitFor();
+    expect(await page.getByText(otherSite.name).count()).toBe(0);
+
+    for (const path of [
+      `/customers/${customerId}`,
+      `/customers/${customerId}/customer-managers`,
+      `/customers/${customerId}/sites/${site.id}/site-managers`,
+      `/customers/${customerId}/sites/${site.id}/events`,
+      `${zonePage}/subscription`,
+      '/subscriptions',
+      '/plumbers',
+      '/firmware',
+    ]) {
+      await openInApp(page, path);
+      await page.waitForURL((url) => url.pathname === '/');
+      await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    }
+    await context.close();
+  });
+});

@@ -1,0 +1,122 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DEMO, launchBrowser, newPage, seen, signedIn, signIn } from './browser.ts';
+import { customerSite } from './fixtures.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+const tilesServed = async () =>
+  ((await (await fetch(`${inject('tileServerUrl')}/count`)).json()) as { served: number }).served;
+
+describe('plumbers and maps in the browser (issue 18)', () => {
+  // Passes alone; in the whole browser suite (CI, 2026-11-26 13:02) the save stayed on the form
+  // for 30 s after the end-users merge. Skipped until that is understood: see the stop 25 note.
+  it('adds, edits and deletes a plumber in French', async () => {
+    const { context, page } = await newPage(browser, { locale: 'fr-FR' });
+    try {
+      await page.goto('/login');
+      // Chosen on this browser, French wins over the English of the user's profile.
+      await page.getByRole('button', { name: 'Français' }).click();
+      await page.getByLabel('Email').fill(DEMO.customer);
+      await page.getByLabel('Mot de passe', { exact: true }).fill(DEMO.password);
+      await page.getByRole('button', { name: 'Se connecter' }).click();
+      await page.waitForURL((url) => url.pathname === '/');
+      await page.goto('/plumbers');
+      await page.getByRole('heading', { name: 'Plombiers', exact: true }).waitFor();
+      await page.getByRole('link', { name: 'Ajouter un plombier' }).click();
+      // The list stays on screen until the form is there, and its search field is labelled
+      // "Rechercher par entreprise, …": typed too early, the company went there (CI, stop 26).
+      await page.getByRole('heading', { name: 'Nouveau plombier', exact: true }).waitFor();
+      await page.getByLabel('Entreprise', { exact: true }).fill('Plomberie du Rhône');
+      await page.getByLabel('Téléphone', { exact: true }).fill('+33 4 78 00 00 00');
+      await page.getByLabel('Latitude').fill('45,7578');
+      await page.getByLabel('Longitude').fill('4.832');
+      await page.getByLabel('Réparation de fuites').check();
+      await page.getByRole('button', { name: 'Enregistrer' }).click();
+      await page.waitForURL((url) => url.pathname === '/plumbers');
+      const row = page.getByRole('row', { name: /Plomberie du Rhône/ });
+      await row.waitFor();
+      expect(await row.getByRole('link', { name: /Appeler Plomberie du Rhône/ }).getAttribute('href')).toBe(
+        'tel:+33478000000',
+      );
+
+      await row.getByRole('link', { name: /Modifier/ }).click();
+      // Exact: the list's search field is labelled "…, téléphone" too, and may still be on screen.
+      const phone = page.getByLabel('Téléphone', { exact: true });
+      // The form shows the plumber's own record before it is typed over.
+      await expect.poll(() => phone.inputValue()).toBe('+33 4 78 00 00 00');
+      await phone.fill('04 72 00 00 00');
+      await page.getByRole('button', { name: 'Enregistrer' }).click();
+      await seen(page, 'Le plombier a été mis à jour');
+      await page.waitForURL((url) => url.pathname === '/plumbers');
+      // What the server holds, so that a failure below says whether the save or the list is wrong.
+      const saved = await signedIn(DEMO.customer)<{ items: { company: string; phone: string }[] }>(
+        'GET',
+        '/plumbers/list?search=Rh%C3%B4ne',
+      );
+      expect(saved.items.map((p) => p.phone)).toEqual(['04 72 00 00 00']);
+      await expect.poll(() => row.getByText('04 72 00 00 00').count()).toBe(1);
+
+      // A search that finds nothing, then the deletion once its name is typed.
+      await page.getByLabel(/Rechercher/).fill('zzz-nothing');
+      await expect.poll(() => page.getByText('Aucun résultat', { exact: false }).count()).toBeGreaterThan(0);
+      await page.getByLabel(/Rechercher/).fill('Rhône');
+      await row.getByRole('button', { name: /Supprimer/ }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByLabel('Nom à confirmer').fill('Plomberie du Rhône');
+      await dialog.getByRole('button', { name: 'Supprimer' }).click();
+      await expect.poll(() => page.getByRole('row', { name: /Plomberie du Rhône/ }).count()).toBe(0);
+    } catch (error) {
+      await page.screenshot({ path: '/tmp/plumbers-crud-failure.png' }).catch(() => undefined);
+      throw error;
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows plumbers and sites as markers over tiles from the local tile server, with lists beside', async () => {
+    const asCustomer = signedIn(DEMO.customer);
+    const site = await customerSite(asCustomer);
+    await asCustomer('PUT', `${site}/update`, { latitude: 45.7606, longitude: 4.8593 });
+    await asCustomer('POST', '/plumbers/create', {
+      company: 'Part-Dieu Plomberie',
+      phone: '0400000000',
+      latitude: 45.761,
+      longitude: 4.85,
+      service_radius_km: 15,
+      customer_id: site.split('/')[2],
+    });
+    const before = await tilesServed();
+    const { context, page } = await newPage(browser);
+    try {
+      await signIn(page, DEMO.customer);
+      await page.goto('/plumbers/map');
+      await page.getByRole('region', { name: 'Plumbers map' }).waitFor();
+      await expect.poll(() => page.locator('path.map-marker-plumber').count()).toBeGreaterThan(0);
+      await expect
+        .poll(() => page.locator('path.map-marker:not(.map-marker-plumber)').count())
+        .toBeGreaterThan(0);
+      await expect
+        .poll(() => page.locator('img.leaflet-tile-loaded').count(), { timeout: 20_000 })
+        .toBeGreaterThan(0);
+      const src = await page.locator('img.leaflet-tile').first().getAttribute('src');
+      expect(src?.startsWith(`${inject('tileServerUrl')}/tiles/`)).toBe(true);
+      expect(await tilesServed()).toBeGreaterThan(before);
+      // The same facts without the map: the plumbers and the sites as tables.
+      await page.getByRole('rowheader', { name: 'Part-Dieu Plomberie' }).waitFor();
+
+      await page.goto('/map');
+      await page.getByRole('region', { name: 'Map of sites' }).waitFor();
+      await expect.poll(() => page.locator('path.map-marker').count()).toBeGreaterThan(0);
+      await expect.poll(() => page.getByRole('table', { name: 'Sites' }).count()).toBe(1);
+    } finally {
+      await context.close();
+    }
+  });
+});
