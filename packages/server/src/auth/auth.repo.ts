@@ -123,6 +123,15 @@ export async function claimRefreshToken(
   return Boolean(claimed);
 }
 
+/** When this session's refresh token was used, if it was (null: unused or unknown). */
+export async function refreshTokenUsedAt(db: Db, tokenId: string, sessionId: string): Promise<Date | null> {
+  const [row] = await db
+    .select({ usedAt: refreshTokens.usedAt })
+    .from(refreshTokens)
+    .where(and(eq(refreshTokens.id, tokenId), eq(refreshTokens.sessionId, sessionId)));
+  return row?.usedAt ?? null;
+}
+
 export async function setPasswordHash(
   db: Db,
   userId: string,

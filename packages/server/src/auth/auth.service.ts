@@ -18,6 +18,7 @@ import {
   AUTH_CHANNEL,
   claimLinkToken,
   claimRefreshToken,
+  refreshTokenUsedAt,
   expireLinkTokens,
   expireRefreshTokens,
   findSessionRevokedAt,
@@ -71,6 +72,14 @@ function recordPasswordEvent(db: Db, at: Date, action: EventAction, user: UserRo
   );
 }
 export const RESET_TTL_MINUTES = 60;
+
+/**
+ * How long a refresh token that has just been used is still answered (docs/decisions.md "Refresh
+ * token reuse"): two tabs sharing the cookies refresh at the same moment, or a page reloads while
+ * its refresh is on the wire and never saves the answer. Later, a used token means a copy: the
+ * session is revoked.
+ */
+export const REFRESH_REUSE_GRACE_SECONDS = 30;
 
 type Client = { ip: string; userAgent: string | undefined };
 
@@ -142,7 +151,10 @@ export class AuthService {
   async refresh(refreshToken: string): Promise<Tokens> {
     const claims = await this.signer.verifyRefresh(refreshToken);
     const now = this.ctx.now();
-    if (!(await claimRefreshToken(this.ctx.db, claims.tokenId, claims.sessionId, now))) {
+    if (
+      !(await claimRefreshToken(this.ctx.db, claims.tokenId, claims.sessionId, now)) &&
+      !(await this.justUsed(claims, now))
+    ) {
       await this.revokeSession(claims.sessionId, 'refresh token reused');
       throw new AppError('errors.auth_expired');
     }
@@ -150,6 +162,12 @@ export class AuthService {
     if (!session || session.revokedAt) throw new AppError('errors.auth_expired');
     await touchSession(this.ctx.db, claims.sessionId, now);
     return this.issueTokens(claims.userId, claims.sessionId);
+  }
+
+  /** A token used less than REFRESH_REUSE_GRACE_SECONDS ago: the same browser asking again, not a copy. */
+  private async justUsed(claims: { tokenId: string; sessionId: string }, now: Date): Promise<boolean> {
+    const usedAt = await refreshTokenUsedAt(this.ctx.db, claims.tokenId, claims.sessionId);
+    return usedAt !== null && now.getTime() - usedAt.getTime() <= REFRESH_REUSE_GRACE_SECONDS * 1000;
   }
 
   /** New tokens for a live session whose refresh token stops working: the session keeps one live refresh token. */

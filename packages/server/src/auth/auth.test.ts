@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emails, registrations, sessions } from '../db/schema.ts';
 import { claimCodeFor, zoneForRegistrations } from '../endusers/testing.ts';
+import { REFRESH_REUSE_GRACE_SECONDS } from './auth.service.ts';
 import { ApiClient, createTestApp, createUser, PASSWORD, type TestApp } from '../test/harness.ts';
 
 let t: TestApp;
@@ -76,13 +77,44 @@ describe('sessions', () => {
     expect(me.statusCode).toBe(200);
   });
 
-  it('revokes the whole session when a used refresh token comes back', async () => {
+  const refreshWith = (token: string) =>
+    anonymous().request('POST', '/v1/users/refresh', undefined, { authorization: `Bearer ${token}` });
+
+  it('lets two tabs refresh with the same token at once: both go on, the session lives', async () => {
+    // Two tabs share the token cookies: when the access token expires, both may present the same
+    // refresh token before either has saved the rotated one. Neither is a thief.
+    const api = await anonymous().login('ada@test.io');
+    const shared = api.refreshToken!;
+    const [a, b] = await Promise.all([refreshWith(shared), refreshWith(shared)]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    for (const tab of [a, b]) {
+      const next = await refreshWith(tab.json().refresh_token);
+      expect(next.statusCode).toBe(200);
+      const me = await anonymous().request('GET', '/v1/users/me', undefined, {
+        authorization: `Bearer ${next.json().access_token}`,
+      });
+      expect(me.statusCode).toBe(200);
+    }
+  });
+
+  it('answers again a refresh whose answer was lost (a page reloaded mid-refresh)', async () => {
+    const api = await anonymous().login('ada@test.io');
+    const token = api.refreshToken!;
+    expect((await refreshWith(token)).statusCode).toBe(200);
+    t.clock.advance((REFRESH_REUSE_GRACE_SECONDS - 1) * 1000);
+    const again = await refreshWith(token);
+    expect(again.statusCode).toBe(200);
+    expect((await refreshWith(again.json().refresh_token)).statusCode).toBe(200);
+  });
+
+  it('revokes the whole session when a used refresh token comes back after the grace period', async () => {
     const api = await anonymous().login('ada@test.io');
     const stolen = api.refreshToken!;
     const owner = await anonymous().request('POST', '/v1/users/refresh', undefined, {
       authorization: `Bearer ${stolen}`,
     });
     expect(owner.statusCode).toBe(200);
+    t.clock.advance((REFRESH_REUSE_GRACE_SECONDS + 1) * 1000);
     const thief = await anonymous().request('POST', '/v1/users/refresh', undefined, {
       authorization: `Bearer ${stolen}`,
     });

@@ -152,6 +152,9 @@ export function endSession(reason: SessionEnd): void {
   onSessionEnded(reason);
 }
 
+/** A refresh the server refused: the token is unknown, expired, reused or its session revoked. */
+const endsSession = (error: ApiRequestError) => error.status === 401 || error.status === 403;
+
 function mayRefresh(): boolean {
   return Boolean(refreshToken()) && window.location.pathname !== '/login';
 }
@@ -171,6 +174,10 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     try {
       await refreshSession();
     } catch (error) {
+      // Only the server's refusal ends the session. A network failure or a server error leaves the
+      // tokens: the refresh may have reached the server, whose answer the next try gets within
+      // its reuse grace (docs/decisions.md "Refresh token reuse").
+      if (error instanceof ApiRequestError && !endsSession(error)) throw error;
       endSession('expired');
       throw error instanceof ApiRequestError ? error : await errorOf(response);
     }

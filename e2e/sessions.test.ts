@@ -1,0 +1,92 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO, launchBrowser, newPage, signIn } from './browser.ts';
+import { E2E_ACCESS_TOKEN_TTL } from './global-setup.ts';
+
+/*
+ * A session outlives its access tokens (spec §4 token refresh), in the ways people really use a
+ * browser: several tabs sharing the token cookies, a page reloaded or a network dropped while a
+ * refresh is on the wire (docs/decisions.md "Refresh token reuse"). The suite's access tokens live
+ * E2E_ACCESS_TOKEN_TTL seconds, so each wait below outlives one.
+ */
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+const outliveAccessToken = (page: Page) => page.waitForTimeout(E2E_ACCESS_TOKEN_TTL * 1000 + 500);
+
+async function onDashboard(page: Page): Promise<void> {
+  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  expect(new URL(page.url()).pathname).toBe('/');
+}
+
+describe('a session', () => {
+  it('stays open in two tabs that refresh their tokens at the same moment', async () => {
+    const { context, page: first } = await newPage(browser);
+    try {
+      await signIn(first, DEMO.customer);
+      const second = await context.newPage();
+      await second.goto('/');
+      await onDashboard(second);
+      // Both tabs find an expired access token and present the same refresh token: each refresh
+      // is held until the other tab's has been sent too.
+      let waiting: (() => void)[] = [];
+      await context.route('**/v1/users/refresh', async (route) => {
+        await new Promise<void>((resolve) => {
+          waiting.push(resolve);
+          if (waiting.length === 2) {
+            for (const go of waiting) go();
+            waiting = [];
+          }
+        });
+        await route.continue();
+      });
+      for (let round = 0; round < 2; round++) {
+        await outliveAccessToken(first);
+        await Promise.all([first.reload(), second.reload()]);
+        await Promise.all([onDashboard(first), onDashboard(second)]);
+      }
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('stays open when a refresh answer is lost on the way back, and the page reloads', async () => {
+    const { context, page } = await newPage(browser);
+    try {
+      await signIn(page, DEMO.customer);
+      let rotated!: () => void;
+      const serverRotated = new Promise<void>((resolve) => (rotated = resolve));
+      // The server rotates the token, the browser never hears the answer.
+      await page.route('**/v1/users/refresh', async (route) => {
+        await route.fetch();
+        rotated();
+        await route.abort('connectionreset');
+      });
+      await outliveAccessToken(page);
+      // The next call refreshes: the live channel's own, or this navigation's.
+      const navigation = page
+        .getByRole('link', { name: /^Alerts/ })
+        .first()
+        .click({ timeout: 10_000 })
+        .catch(() => undefined);
+      await serverRotated;
+      await navigation;
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
+      // A lost answer is a network failure, not an ended session: the user is not sent away, and
+      // the browser keeps its tokens.
+      await page.waitForTimeout(1000);
+      expect(new URL(page.url()).pathname).not.toBe('/login');
+      expect((await context.cookies()).map((c) => c.name)).toContain('refresh_token');
+      await page.goto('/');
+      await onDashboard(page);
+    } finally {
+      await context.close();
+    }
+  });
+});
