@@ -8,12 +8,12 @@
 // LIGHTHOUSE_SAVE=dir keeps every run's full report there (JSON), to see where the time goes.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { launch } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
+import { freePort } from '../packages/server/src/test/harness.ts';
 import { LOGIN_BUDGET_KB, routeWeights } from '../packages/web/build/route-weights.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -244,17 +244,4 @@ async function median(run: () => Promise<Scores>): Promise<PageScores> {
   if (!all) throw new Error('No Lighthouse run');
   const unheld = runs.filter((r) => !r.held);
   return { all, unheld: medianOf(unheld), held: runs.length - unheld.length, runs: runs.length };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        address && typeof address === 'object' ? done(address.port) : fail(new Error('No port')),
-      );
-    });
-  });
 }
