@@ -140,6 +140,13 @@ describe('firmware in the browser', () => {
       await page.getByRole('heading', { name: `Déploiement de ${VERSION}` }).waitFor();
 
       const rolloutId = new URL(page.url()).pathname.split('/').at(-1)!;
+      // The list of rollouts, in a second tab, follows the same pushes.
+      const list = await page.context().newPage();
+      await list.goto('/firmware/rollouts');
+      const listed = list.getByRole('row', {
+        name: new RegExp(`Déploiement de ${VERSION.replaceAll('.', '\\.')}`),
+      });
+      await listed.waitFor();
 
       // The devices download the image from the server and install it; the page follows.
       await expect.poll(() => page.getByTestId('count-success').textContent(), { timeout: 45_000 }).toBe('2');
@@ -157,6 +164,8 @@ describe('firmware in the browser', () => {
         { timeout: 30_000, interval: 200 },
       );
       await seen(page, /^Terminé$/, 3_000);
+      await expect.poll(() => listed.textContent(), { timeout: 3_000 }).toMatch(/Terminé/);
+      await list.close();
       // The chart of states over time covers the whole rollout, drawn from the server's history.
       await seen(page, 'Depuis le début du déploiement', 5_000);
       await expect.poll(() => page.getByText('Le graphique apparaît dès').count()).toBe(0);

@@ -2,26 +2,34 @@ import type { RolloutsPageSchema, RolloutState } from '@flowbox/shared';
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '../../../lib/api-client.ts';
+import type { LiveStatus } from '../../../lib/live.ts';
+import { rolloutRefetchMs } from '../rollout-live.ts';
 import { isRolloutOver } from './get-rollout.ts';
-import { FIRMWARE_KEY, FIRMWARE_POLL_MS } from './keys.ts';
+import { FIRMWARE_KEY } from './keys.ts';
 
 export type RolloutsPage = z.infer<typeof RolloutsPageSchema>;
 
+/** Every list of rollouts, whatever its filter: what a pushed step of a rollout reads again. */
+export const rolloutsListKey = [...FIRMWARE_KEY, 'rollouts', 'list'] as const;
+
 /**
  * Newest first, older pages on demand; the caller's scope decides which rollouts it sees. Read
- * again at the polling pace while one of those shown is not over, so their bars move.
+ * again on the pushed steps of rollouts (RolloutsPage); by itself only while one of those shown
+ * is not over and the live stream is down, at the rollout page's slow pace.
  */
-export const rolloutsQueryOptions = (state: RolloutState | undefined) =>
+export const rolloutsQueryOptions = (state: RolloutState | undefined, live: LiveStatus = 'connected') =>
   infiniteQueryOptions({
-    queryKey: [...FIRMWARE_KEY, 'rollouts', 'list', state ?? 'all'],
+    queryKey: [...rolloutsListKey, state ?? 'all'],
     queryFn: ({ pageParam }) => api.get<RolloutsPage>('/firmware/rollouts', { state, cursor: pageParam }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (page) => page.next_cursor ?? undefined,
     placeholderData: keepPreviousData,
     refetchInterval: (query) =>
-      query.state.data?.pages.some((page) => page.items.some((rollout) => !isRolloutOver(rollout)))
-        ? FIRMWARE_POLL_MS
-        : false,
+      rolloutRefetchMs(
+        !query.state.data?.pages.some((page) => page.items.some((rollout) => !isRolloutOver(rollout))),
+        live,
+      ),
   });
 
-export const useRollouts = (state: RolloutState | undefined) => useInfiniteQuery(rolloutsQueryOptions(state));
+export const useRollouts = (state: RolloutState | undefined, live: LiveStatus) =>
+  useInfiniteQuery(rolloutsQueryOptions(state, live));

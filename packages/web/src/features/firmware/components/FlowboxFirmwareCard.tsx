@@ -1,6 +1,5 @@
 import type { FirmwareImage, FirmwareUpdate, FlowboxFirmware, LiveMessage } from '@flowbox/shared';
-import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { useCallback, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '../../../components/Alert.tsx';
 import { Button } from '../../../components/Button.tsx';
@@ -11,7 +10,7 @@ import { useToast } from '../../../components/Toasts.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { errorMessage } from '../../../lib/forms.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
-import { useLiveMessages, useLiveReconnected, useLiveStatus } from '../../../lib/live.ts';
+import { useLiveStatus } from '../../../lib/live.ts';
 import { paths } from '../../../paths.ts';
 import {
   flowboxFirmwareKey,
@@ -20,13 +19,14 @@ import {
   type FirmwareFlowboxRef,
 } from '../api/flowbox-firmware.ts';
 import { formatPercent } from '../format.ts';
-import { coalesce, concernsFlowboxFirmware, ROLLOUT_COALESCE_MS } from '../rollout-live.ts';
+import { concernsFlowboxFirmware } from '../rollout-live.ts';
 import { ProgressBar } from './ProgressBar.tsx';
 import { ReasonText } from './ReasonText.tsx';
 import { UpdateStateBadge } from './UpdateStateBadge.tsx';
+import { useLiveRefresh } from './useLiveRefresh.ts';
 
-const FLOWBOX_MESSAGES = ['flowbox'] as const;
-const UPDATE_MESSAGES = ['firmware_update'] as const;
+/** A new version reported by the device, or a step of one of its updates. */
+const CARD_MESSAGES = ['flowbox', 'firmware_update'] as const;
 
 /** Who started an update: a user, or a rollout (linked). */
 function Origin({ update }: { update: FirmwareUpdate }) {
@@ -285,42 +285,22 @@ function FirmwareDetails({
  */
 export function FlowboxFirmwareCard({ flowboxRef }: { flowboxRef: FirmwareFlowboxRef }) {
   const { t } = useLanguage();
-  const queryClient = useQueryClient();
   const live = useLiveStatus();
   const firmware = useFlowboxFirmware(flowboxRef, live);
   const firmwareVersion = firmware.data?.versions.firmware;
   const headingId = useId();
   const { flowboxId } = flowboxRef;
-  // By the flowbox's id, not its ref: a parent's new ref object each render must not drop a pending read.
-  const refresh = useMemo(
-    () =>
-      coalesce(
-        () => void queryClient.invalidateQueries({ queryKey: flowboxFirmwareKey({ flowboxId }) }),
-        ROLLOUT_COALESCE_MS,
-      ),
-    [queryClient, flowboxId],
-  );
-  useEffect(() => () => refresh.cancel(), [refresh]);
-  useLiveMessages(
-    FLOWBOX_MESSAGES,
+  useLiveRefresh(
+    flowboxFirmwareKey({ flowboxId }),
+    CARD_MESSAGES,
     useCallback(
-      (message: Extract<LiveMessage, { type: 'flowbox' }>) => {
-        if (message.flowbox.id === flowboxId && message.flowbox.firmware_version !== firmwareVersion)
-          refresh.trigger();
-      },
-      [flowboxId, firmwareVersion, refresh],
+      (message: Extract<LiveMessage, { type: (typeof CARD_MESSAGES)[number] }>) =>
+        message.type === 'flowbox'
+          ? message.flowbox.id === flowboxId && message.flowbox.firmware_version !== firmwareVersion
+          : concernsFlowboxFirmware(message, flowboxId),
+      [flowboxId, firmwareVersion],
     ),
   );
-  useLiveMessages(
-    UPDATE_MESSAGES,
-    useCallback(
-      (message: LiveMessage) => {
-        if (concernsFlowboxFirmware(message, flowboxId)) refresh.trigger();
-      },
-      [flowboxId, refresh],
-    ),
-  );
-  useLiveReconnected(refresh.trigger);
   return (
     <Card title={t('firmware.card_title')} headingId={headingId}>
       {/* Not a QueryBoundary: a refusal here must not take the whole flowbox page with it. */}

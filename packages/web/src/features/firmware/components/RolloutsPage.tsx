@@ -9,17 +9,27 @@ import { Spinner } from '../../../components/Spinner.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
-import { useRollouts } from '../api/list-rollouts.ts';
+import { rolloutsListKey, useRollouts } from '../api/list-rollouts.ts';
 import { formatPercent, groupCounts, targetLabel } from '../format.ts';
 import { rolloutDonePct } from '../waves.ts';
 import { ProgressBar } from './ProgressBar.tsx';
 import { RolloutStateBadge } from './RolloutStateBadge.tsx';
+import { useLiveRefresh } from './useLiveRefresh.ts';
+import { FIRMWARE_MESSAGES } from './useRolloutLive.ts';
 
-/** The rollouts the user may read (/firmware/rollouts), newest first, by state. */
+/** Pushes closer than this read the list once: it shows counts, not each device's step. */
+const LIST_COALESCE_MS = 2000;
+const everyStep = () => true;
+
+/**
+ * The rollouts the user may read (/firmware/rollouts), newest first, by state; their bars move with
+ * the pushed steps of their devices (issue 17: the list was polled every two seconds).
+ */
 export function RolloutsPage() {
   const { t, language } = useLanguage();
   const [state, setState] = useState<RolloutState | undefined>(undefined);
-  const rollouts = useRollouts(state);
+  const live = useLiveRefresh(rolloutsListKey, FIRMWARE_MESSAGES, everyStep, LIST_COALESCE_MS);
+  const rollouts = useRollouts(state, live);
   const columns: Column<Rollout>[] = [
     {
       key: 'version',
