@@ -194,6 +194,21 @@ describe('language at sign-in', () => {
     await expect.poll(() => page.getByRole('heading', { name: 'Dashboard' }).count()).toBe(1);
     await context.close();
   });
+
+  it('keeps the language chosen on the sign-in page, even when it was already the browser’s', async () => {
+    const { context, page } = await newPage(browser, { locale: 'fr-FR' });
+    await page.goto('/login');
+    const french = page.getByRole('button', { name: 'Français, FR' });
+    await expect.poll(() => french.getAttribute('aria-pressed')).toBe('true');
+    // Pressed already, by the browser's guess: clicking it still says "French, whatever my profile says".
+    await french.click();
+    await page.getByLabel('Email').fill(DEMO.provider);
+    await page.getByLabel('Mot de passe', { exact: true }).fill(DEMO.password);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await expect.poll(() => page.getByRole('heading', { name: 'Tableau de bord' }).count()).toBe(1);
+    await context.close();
+  });
 });
 
 describe('activity log', () => {

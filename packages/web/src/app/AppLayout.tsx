@@ -118,7 +118,8 @@ export function AppLayout() {
   async function switchLanguage(language: Language) {
     await changeLanguage(language);
     // The choice also becomes the profile's language, so emails follow it.
-    updateProfile.mutate({ language }, { onError: (error) => toast.error(error.message) });
+    if (language !== user.language)
+      updateProfile.mutate({ language }, { onError: (error) => toast.error(error.message) });
   }
 
   return (

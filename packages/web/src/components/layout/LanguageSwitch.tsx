@@ -20,7 +20,8 @@ export function LanguageSwitch({ onChange }: LanguageSwitchProps) {
           aria-pressed={language === code}
           // The visible code stays in the name (WCAG 2.5.3, label in name): "English, EN" (axe drops parentheses).
           aria-label={`${t(`language.${code}`)}, ${code.toUpperCase()}`}
-          onClick={() => language !== code && onChange(code)}
+          // The pressed one too: it may be only the browser's guess, and clicking it makes it a choice.
+          onClick={() => onChange(code)}
           className={`rounded-md px-2 py-1 text-xs font-semibold uppercase focus-visible:outline-2 focus-visible:outline-sky-600 ${
             language === code
               ? 'bg-sky-700 text-white dark:bg-sky-500 dark:text-slate-950'
