@@ -4,7 +4,9 @@ import {
   LANGUAGES,
   type AlertCategory,
   type AlertCategorySetting,
+  type Language,
 } from '@flowbox/shared';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { Card } from '../../../components/Card.tsx';
 import { Checkbox } from '../../../components/Checkbox.tsx';
@@ -24,7 +26,10 @@ function MyLanguage() {
   const { t, language } = useLanguage();
   const toast = useToast();
   const update = useUpdateProfile();
-  const current = update.isPending && update.variables?.language ? update.variables.language : language;
+  // The radio clicked stays checked from the click on: a controlled radio would otherwise be put
+  // back by React until the save's pending state renders (a lost click for a quick user or test).
+  const [chosen, setChosen] = useState<Language | null>(null);
+  const current = chosen ?? language;
   return (
     <Card title={t('settings.language_title')}>
       <fieldset disabled={update.isPending}>
@@ -40,16 +45,18 @@ function MyLanguage() {
                 value={code}
                 checked={current === code}
                 // Against the language on screen: a browser's own choice may differ from the profile's.
-                onChange={() =>
-                  code !== language &&
+                onChange={() => {
+                  if (code === language) return;
+                  setChosen(code);
                   update.mutate(
                     { language: code },
                     {
                       onSuccess: () => toast.success(t('settings.language_saved', { lng: code })),
                       onError: (error) => toast.error(error.message),
+                      onSettled: () => setChosen(null),
                     },
-                  )
-                }
+                  );
+                }}
                 className="h-4 w-4 accent-sky-700 focus-visible:outline-2 focus-visible:outline-sky-600"
               />
               {code === 'fr' ? 'Français' : 'English'}
