@@ -77,14 +77,20 @@ export async function listPeople(
 
 type Named = { id: string; name: string };
 
+/** Each user's rows, in the query's order; a user without any gets an empty list. */
+function byUser(userIds: string[], rows: (Named & { userId: string })[]): Map<string, Named[]> {
+  const map = new Map<string, Named[]>(userIds.map((id) => [id, []]));
+  for (const { userId, ...named } of rows) map.get(userId)?.push(named);
+  return map;
+}
+
 /** The named sites of the given users (user_sites), only among `onlySites` when given. */
 export async function namedSitesOf(
   db: Db,
   userIds: string[],
   onlySites?: string[],
 ): Promise<Map<string, Named[]>> {
-  const map = new Map<string, Named[]>(userIds.map((id) => [id, []]));
-  if (userIds.length === 0 || onlySites?.length === 0) return map;
+  if (userIds.length === 0 || onlySites?.length === 0) return byUser(userIds, []);
   const conditions = [inArray(userSites.userId, userIds)];
   if (onlySites) conditions.push(inArray(userSites.siteId, onlySites));
   const rows = await db
@@ -93,8 +99,7 @@ export async function namedSitesOf(
     .innerJoin(sites, eq(sites.id, userSites.siteId))
     .where(and(...conditions))
     .orderBy(asc(sites.name), asc(sites.id));
-  for (const { userId, ...site } of rows) map.get(userId)?.push(site);
-  return map;
+  return byUser(userIds, rows);
 }
 
 /** The named zones of the given users (user_zones), only inside `onlySites` when given. */
@@ -103,8 +108,7 @@ export async function namedZonesOf(
   userIds: string[],
   onlySites?: string[],
 ): Promise<Map<string, Named[]>> {
-  const map = new Map<string, Named[]>(userIds.map((id) => [id, []]));
-  if (userIds.length === 0 || onlySites?.length === 0) return map;
+  if (userIds.length === 0 || onlySites?.length === 0) return byUser(userIds, []);
   const conditions = [inArray(userZones.userId, userIds)];
   if (onlySites) conditions.push(inArray(buildings.siteId, onlySites));
   const rows = await db
@@ -114,6 +118,5 @@ export async function namedZonesOf(
     .innerJoin(buildings, eq(buildings.id, zones.buildingId))
     .where(and(...conditions))
     .orderBy(asc(zones.name), asc(zones.id));
-  for (const { userId, ...zone } of rows) map.get(userId)?.push(zone);
-  return map;
+  return byUser(userIds, rows);
 }
