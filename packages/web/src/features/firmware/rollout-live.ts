@@ -9,6 +9,9 @@ export const ROLLOUT_FALLBACK_MS = 10_000;
 /** Pushes closer than this are read in one go: a thousand devices reporting do not mean a thousand reads. */
 export const ROLLOUT_COALESCE_MS = 500;
 
+/** The pushed messages of firmware: a rollout's change, or a step of one device's update. */
+export const FIRMWARE_MESSAGES = ['firmware_rollout', 'firmware_update'] as const;
+
 /**
  * Whether a pushed message changes what the rollout page shows: the rollout itself (its state,
  * wave or counts) or one of its devices' updates (a state or progress).

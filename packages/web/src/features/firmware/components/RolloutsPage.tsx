@@ -11,11 +11,11 @@ import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
 import { rolloutsListKey, useRollouts } from '../api/list-rollouts.ts';
 import { formatPercent, groupCounts, targetLabel } from '../format.ts';
+import { FIRMWARE_MESSAGES } from '../rollout-live.ts';
 import { rolloutDonePct } from '../waves.ts';
 import { ProgressBar } from './ProgressBar.tsx';
 import { RolloutStateBadge } from './RolloutStateBadge.tsx';
 import { useLiveRefresh } from './useLiveRefresh.ts';
-import { FIRMWARE_MESSAGES } from './useRolloutLive.ts';
 
 /** Pushes closer than this read the list once: it shows counts, not each device's step. */
 const LIST_COALESCE_MS = 2000;

@@ -2,10 +2,8 @@ import type { LiveMessage } from '@flowbox/shared';
 import { useCallback } from 'react';
 import type { LiveStatus } from '../../../lib/live.ts';
 import { rolloutKey } from '../api/get-rollout.ts';
-import { concernsRollout } from '../rollout-live.ts';
+import { concernsRollout, FIRMWARE_MESSAGES } from '../rollout-live.ts';
 import { useLiveRefresh } from './useLiveRefresh.ts';
-
-export const FIRMWARE_MESSAGES = ['firmware_rollout', 'firmware_update'] as const;
 
 /**
  * Keeps an open rollout page current (docs/firmware.md "Rollout page"): each pushed change of the
