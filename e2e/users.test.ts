@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, launchBrowser, newPage, seen, signedIn, signIn } from './browser.ts';
 
@@ -71,6 +71,110 @@ describe('the settings page', () => {
     expect(me.language).toBe('fr');
     await page.getByRole('radio', { name: 'English' }).check();
     await page.getByRole('heading', { name: 'Notification channels' }).waitFor();
+    await context.close();
+  });
+});
+
+/**
+ * A choice saved as it is made (a box ticked, a radio or a select changed) shows that choice from
+ * the click on, while the save is still on the wire: the control must not fall back to the value
+ * last read from the server. Each write is held here until the control has been looked at.
+ */
+describe('a setting saved on change', () => {
+  async function whileSaving(page: Page, change: () => Promise<void>, shown: () => Promise<unknown>) {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let held = 0;
+    const writes = (url: URL) => url.pathname.startsWith('/v1/') && !url.pathname.endsWith('/users/refresh');
+    await page.route(writes, async (route) => {
+      if (route.request().method() === 'GET') return route.fallback();
+      held++;
+      await gate;
+      await route.fallback();
+    });
+    await change();
+    await expect.poll(() => held, { timeout: TIMEOUT }).toBe(1);
+    const value = await shown();
+    release();
+    await page.unroute(writes);
+    return value;
+  }
+
+  it("keeps a manager's own alert choices as clicked: a box, a zone's select, the language", async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, DEMO.customer);
+    await page.goto('/settings');
+    const box = page.getByRole('checkbox', { name: 'Maintenance', exact: true });
+    await box.waitFor();
+    const before = await box.isChecked();
+    expect(
+      await whileSaving(
+        page,
+        () => box.click(),
+        () => box.isChecked(),
+      ),
+    ).toBe(!before);
+    await page.getByText('Your alert settings are saved').first().waitFor();
+    await expect.poll(() => box.isChecked()).toBe(!before);
+    await box.setChecked(before);
+    await expect
+      .poll(() =>
+        signedIn(DEMO.customer)<{ alerts_settings: { maintenance: { email: boolean } } }>(
+          'GET',
+          '/users/me',
+        ).then((me) => me.alerts_settings.maintenance.email),
+      )
+      .toBe(before);
+
+    const zone = page.getByTestId('zone-email-settings').first();
+    await zone.getByRole('button').first().click();
+    const select = zone.getByLabel('Maintenance', { exact: true });
+    const was = await select.inputValue();
+    const other = was === 'off' ? 'on' : 'off';
+    expect(
+      await whileSaving(
+        page,
+        () => select.selectOption(other).then(() => undefined),
+        () => select.inputValue(),
+      ),
+    ).toBe(other);
+    await page.getByText('The zone’s email settings are saved').first().waitFor();
+    await select.selectOption(was);
+    await expect.poll(() => select.inputValue()).toBe(was);
+
+    const french = page.getByRole('radio', { name: 'Français' });
+    expect(
+      await whileSaving(
+        page,
+        () => french.click(),
+        () => french.isChecked(),
+      ),
+    ).toBe(true);
+    await page.getByRole('heading', { name: 'Canaux de notification' }).waitFor();
+    await page.getByRole('radio', { name: 'English' }).check();
+    await page.getByRole('heading', { name: 'Notification channels' }).waitFor();
+    await context.close();
+  });
+
+  it("keeps the provider's service-wide category flags as clicked", async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, DEMO.provider);
+    await page.goto('/settings');
+    const box = page.getByRole('checkbox', { name: 'Premium only: Maintenance', exact: true });
+    await box.waitFor();
+    const before = await box.isChecked();
+    expect(
+      await whileSaving(
+        page,
+        () => box.click(),
+        () => box.isChecked(),
+      ),
+    ).toBe(!before);
+    await page.getByText('The category setting is saved').first().waitFor();
+    await expect.poll(() => box.isEnabled()).toBe(true);
+    await box.setChecked(before);
+    await expect.poll(() => box.isEnabled()).toBe(true);
+    expect(await box.isChecked()).toBe(before);
     await context.close();
   });
 });

@@ -6,7 +6,6 @@ import {
   type AlertCategorySetting,
   type Language,
 } from '@flowbox/shared';
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { Card } from '../../../components/Card.tsx';
 import { Checkbox } from '../../../components/Checkbox.tsx';
@@ -14,6 +13,7 @@ import { PageHeader } from '../../../components/PageHeader.tsx';
 import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
 import { TableScroll } from '../../../components/TableScroll.tsx';
+import { useHeldChoices } from '../../../lib/held-choices.ts';
 import { useLanguage, type TranslationKey } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
 import { CUSTOMER_OR_SITE, hasRole, useUser } from '../../auth/index.ts';
@@ -26,10 +26,8 @@ function MyLanguage() {
   const { t, language } = useLanguage();
   const toast = useToast();
   const update = useUpdateProfile();
-  // The radio clicked stays checked from the click on: a controlled radio would otherwise be put
-  // back by React until the save's pending state renders (a lost click for a quick user or test).
-  const [chosen, setChosen] = useState<Language | null>(null);
-  const current = chosen ?? language;
+  const held = useHeldChoices<Language>();
+  const current = held.shown('language', language);
   return (
     <Card title={t('settings.language_title')}>
       <fieldset disabled={update.isPending}>
@@ -47,13 +45,13 @@ function MyLanguage() {
                 // Against the language on screen: a browser's own choice may differ from the profile's.
                 onChange={() => {
                   if (code === language) return;
-                  setChosen(code);
+                  held.hold('language', code);
                   update.mutate(
                     { language: code },
                     {
                       onSuccess: () => toast.success(t('settings.language_saved', { lng: code })),
                       onError: (error) => toast.error(error.message),
-                      onSettled: () => setChosen(null),
+                      onSettled: () => held.release('language'),
                     },
                   );
                 }}
@@ -110,32 +108,43 @@ function MyAlertEmails() {
   const user = useUser();
   const toast = useToast();
   const update = useUpdateProfile();
-  const save = (input: Parameters<typeof update.mutate>[0]) =>
+  const held = useHeldChoices<boolean>();
+  const save = (key: string, value: boolean, input: Parameters<typeof update.mutate>[0]) => {
+    held.hold(key, value);
     update.mutate(input, {
       onSuccess: () => toast.success(t('alert_settings.saved')),
       onError: (error) => toast.error(error.message),
+      onSettled: () => held.release(key),
     });
+  };
+  const enabled = held.shown('enabled', user.alert_notification_enabled);
   return (
     <Card title={t('alert_settings.by_category')}>
       <Checkbox
         name="alert_notification_enabled"
         label={t('alert_settings.enabled')}
-        checked={user.alert_notification_enabled}
+        checked={enabled}
         disabled={update.isPending}
-        onChange={(event) => save({ alert_notification_enabled: event.target.checked })}
+        onChange={(event) =>
+          save('enabled', event.target.checked, { alert_notification_enabled: event.target.checked })
+        }
       />
       <p className="mt-1 mb-4 ml-6 text-xs text-slate-600 dark:text-slate-400">
         {t('alert_settings.enabled_hint')}
       </p>
-      <fieldset disabled={!user.alert_notification_enabled || update.isPending} className="space-y-2">
+      <fieldset disabled={!enabled || update.isPending} className="space-y-2">
         <legend className="mb-2 text-sm font-medium">{t('alert_settings.email')}</legend>
         {ALERT_CATEGORIES.map((category) => (
           <Checkbox
             key={category}
             name={`email_${category}`}
             label={t(`alerts.category.${category}`)}
-            checked={user.alerts_settings[category].email}
-            onChange={(event) => save({ alerts_settings: { [category]: { email: event.target.checked } } })}
+            checked={held.shown(category, user.alerts_settings[category].email)}
+            onChange={(event) =>
+              save(category, event.target.checked, {
+                alerts_settings: { [category]: { email: event.target.checked } },
+              })
+            }
           />
         ))}
       </fieldset>
@@ -156,14 +165,19 @@ function ServiceCategories({ settings }: { settings: AlertCategorySetting[] }) {
   const { t } = useLanguage();
   const toast = useToast();
   const update = useUpdateAlertSetting();
-  const save = (category: AlertCategory, flag: Flag, value: boolean) =>
+  const held = useHeldChoices<boolean>();
+  const save = (category: AlertCategory, flag: Flag, value: boolean) => {
+    const key = `${category}.${flag}`;
+    held.hold(key, value);
     update.mutate(
       { category, input: { [flag]: value } },
       {
         onSuccess: () => toast.success(t('alert_settings.category_saved')),
         onError: (error) => toast.error(error.message),
+        onSettled: () => held.release(key),
       },
     );
+  };
   return (
     <Card title={t('alert_settings.service_title')}>
       <p className="mb-4 text-sm text-slate-700 dark:text-slate-300">
@@ -198,7 +212,7 @@ function ServiceCategories({ settings }: { settings: AlertCategorySetting[] }) {
                     <input
                       type="checkbox"
                       aria-label={`${t(label)}: ${t(`alerts.category.${setting.category}`)}`}
-                      checked={setting[flag]}
+                      checked={held.shown(`${setting.category}.${flag}`, setting[flag])}
                       disabled={update.isPending}
                       onChange={(event) => save(setting.category, flag, event.target.checked)}
                       className="h-4 w-4 accent-sky-700 focus-visible:outline-2 focus-visible:outline-sky-600"

@@ -4,6 +4,7 @@ import { Card } from '../../../components/Card.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { INPUT_CLASS } from '../../../components/TextField.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
+import { useHeldChoices } from '../../../lib/held-choices.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { useUser } from '../../auth/index.ts';
 import { useUpdateProfile } from '../../profile/index.ts';
@@ -99,6 +100,8 @@ export function ZoneEmailSettings() {
   const user = useUser();
   const toast = useToast();
   const update = useUpdateProfile();
+  const held = useHeldChoices<ZoneSettings>();
+  const settings = held.shown('zones', user.alerts_instance_settings);
   const zones = useFollowedZones(user.customer_id);
   const [search, setSearch] = useState('');
   const items = zones.data?.items ?? [];
@@ -110,17 +113,19 @@ export function ZoneEmailSettings() {
     : items;
   const save: Save = (zoneId, category, choice) => {
     const next = withChoice(
-      user.alerts_instance_settings,
+      settings,
       items.map((z) => z.id),
       zoneId,
       category,
       choice,
     );
+    held.hold('zones', next);
     update.mutate(
       { alerts_instance_settings: next },
       {
         onSuccess: () => toast.success(t('alert_settings.zone_saved')),
         onError: (error) => toast.error(error.message),
+        onSettled: () => held.release('zones'),
       },
     );
   };
@@ -163,7 +168,7 @@ export function ZoneEmailSettings() {
               <ZoneRow
                 key={zone.id}
                 zone={zone}
-                settings={user.alerts_instance_settings}
+                settings={settings}
                 userDefault={(category) => user.alerts_settings[category].email}
                 disabled={update.isPending}
                 save={save}
