@@ -11,7 +11,7 @@ import {
   type PriceRange,
 } from '@flowbox/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consumptionDaily, consumptionHourly, flowboxes, zoneSubscriptions } from '../db/schema.ts';
+import { consumptionDaily, consumptionHourly, flowboxes, zoneSubscriptions, zones } from '../db/schema.ts';
 import {
   buildingBody,
   createWorldApp,
@@ -488,6 +488,19 @@ describe('CSV export', () => {
     expect(frLines).toContain(
       '2026-11-25 09:00+01:00,2026-11-25 10:00+01:00,Customer A,A site 1,P building,Z1 kitchen,0.250,m3,1.00,EUR',
     );
+  });
+
+  it('neutralises a name a spreadsheet would run as a formula, numbers left as numbers', async () => {
+    const formula = '=HYPERLINK("http://evil.example","x")';
+    await t.db.update(zones).set({ name: formula }).where(eq(zones.id, z1.id));
+    try {
+      const res = await cmA.get(`${z1.url}/consumption/export.csv?window=day`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.body).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
+      expect(res.body).not.toMatch(/(^|,)"?[=+@]/m);
+    } finally {
+      await t.db.update(zones).set({ name: 'Z1 kitchen' }).where(eq(zones.id, z1.id));
+    }
   });
 
   it('needs the consumption.export permission', async () => {

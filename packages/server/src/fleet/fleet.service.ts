@@ -82,14 +82,6 @@ const WORDS = {
   },
 } as const satisfies Record<Language, Record<string, string>>;
 
-/**
- * A spreadsheet runs a cell that starts with = + - @ (or a tab or carriage return) as a formula:
- * names typed by users are exported with a leading apostrophe instead (OWASP "CSV injection").
- */
-function cell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
-
 /** The fleet at a glance (issue #18, docs/fleet.md): list and CSV export across the caller's scope. */
 export class FleetService {
   constructor(private readonly ctx: Context) {}
@@ -173,12 +165,12 @@ function unknownTo(actor: Actor) {
 
 function fields(row: FleetRow, text: (key: keyof typeof WORDS.en) => string): string[] {
   return [
-    cell(row.serial),
+    row.serial,
     row.model ?? '',
-    cell(row.customer_name),
-    cell(row.site_name),
-    cell(row.building_name),
-    cell(row.zone_name),
+    row.customer_name,
+    row.site_name,
+    row.building_name,
+    row.zone_name,
     text(row.connection),
     row.connection_since ?? '',
     row.valve ? text(row.valve) : '',

@@ -1,4 +1,5 @@
 import { ROLES, type FleetPage } from '@flowbox/shared';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alerts, flowboxes, zoneAutomation } from '../db/schema.ts';
 import {
@@ -380,6 +381,19 @@ describe('the fleet CSV export', () => {
     const english = await c.cmB.get('/v1/fleet/export.csv');
     expect(english.body.trimEnd().split('\r\n')).toHaveLength(2);
     expect(english.body).toContain('Serial,Model,Customer');
+  });
+
+  it('neutralises every text cell a spreadsheet would run, the device-reported firmware version too', async () => {
+    const formula = '=HYPERLINK("http://evil.example","x")';
+    await t.db.update(flowboxes).set({ firmwareVersion: formula }).where(eq(flowboxes.id, fb['A1-001']!));
+    try {
+      const res = await c.provider.get('/v1/fleet/export.csv');
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
+      expect(res.body).not.toMatch(/(^|,)"?[=+@]/m);
+    } finally {
+      await t.db.update(flowboxes).set({ firmwareVersion: '1.0.0' }).where(eq(flowboxes.id, fb['A1-001']!));
+    }
   });
 
   it('needs the export permission, and checks a customer filter like the list', async () => {
