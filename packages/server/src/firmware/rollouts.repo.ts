@@ -18,7 +18,7 @@ import {
   sites,
   zones,
 } from '../db/schema.ts';
-import type { NewUpdateRow } from './updates.repo.ts';
+import { insertSteps, ROWS_PER_INSERT, type NewUpdateRow } from './updates.repo.ts';
 import {
   withZoneScopeOf,
   zoneScopeColumns,
@@ -196,13 +196,39 @@ export async function scheduleWave(
     );
 }
 
-/** The rollout's scheduled devices, locked: cancel makes them `cancelled`. */
-export async function scheduledOf(db: Db, rolloutId: string) {
-  return db
-    .select()
-    .from(firmwareUpdates)
+/**
+ * The rollout's scheduled devices with their flowbox's serial and place, locked (their updates
+ * only, not their flowboxes): cancel makes them `cancelled` all at once.
+ */
+export async function lockScheduledOf(db: Db, rolloutId: string) {
+  return withZoneScopeOf(
+    db
+      .select({
+        updateId: firmwareUpdates.id,
+        targetVersion: firmwareUpdates.targetVersion,
+        flowboxId: flowboxes.id,
+        serial: flowboxes.serial,
+        scope: zoneScopeColumns,
+      })
+      .from(firmwareUpdates)
+      .innerJoin(flowboxes, eq(flowboxes.id, firmwareUpdates.flowboxId)),
+    flowboxes.zoneId,
+  )
     .where(and(eq(firmwareUpdates.rolloutId, rolloutId), eq(firmwareUpdates.state, 'scheduled')))
-    .for('update');
+    .for('update', { of: firmwareUpdates });
+}
+
+/** Ends every scheduled device of the rollout in one statement (the caller holds them locked). */
+export async function finishScheduled(
+  db: Db,
+  rolloutId: string,
+  state: 'cancelled',
+  at: Date,
+): Promise<void> {
+  await db
+    .update(firmwareUpdates)
+    .set({ state, reason: null, stateChangedAt: at, finishedAt: at })
+    .where(and(eq(firmwareUpdates.rolloutId, rolloutId), eq(firmwareUpdates.state, 'scheduled')));
 }
 
 /** Flowboxes the selection names: paired, under the place, of these models. */
@@ -298,18 +324,14 @@ export async function listRolloutDevices(
     .limit(limit);
 }
 
-/** Rows a statement: well below PostgreSQL's 65535 parameters. */
-const ROWS_PER_INSERT = 1000;
-
 /** A rollout's devices and their first step, a few statements for thousands. */
 export async function insertRolloutUpdates(db: Db, rows: NewUpdateRow[], at: Date): Promise<void> {
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    const chunk = rows.slice(i, i + ROWS_PER_INSERT);
-    await db.insert(firmwareUpdates).values(chunk);
-    await db
-      .insert(firmwareUpdateSteps)
-      .values(chunk.map((r) => ({ updateId: r.id!, state: r.state, at, reason: r.reason ?? null })));
-  }
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT)
+    await db.insert(firmwareUpdates).values(rows.slice(i, i + ROWS_PER_INSERT));
+  await insertSteps(
+    db,
+    rows.map((r) => ({ updateId: r.id!, state: r.state, at, reason: r.reason ?? null })),
+  );
 }
 
 /**

@@ -32,7 +32,6 @@ import {
   patchRollout,
   resolvePlace,
   rolloutSteps,
-  scheduledOf,
   selectFlowboxes,
   waveTimes,
   findRollout,
@@ -41,9 +40,8 @@ import {
 import type { RolloutRunner } from './rollouts.runner.ts';
 import { rolloutTimeline } from './rollouts.timeline.ts';
 import { findImage, imageReleasedTo, type ImageRow, type NewUpdateRow } from './updates.repo.ts';
-import { moveUpdate, SYSTEM } from './updates.moves.ts';
+import { cancelScheduled, SYSTEM } from './updates.moves.ts';
 import { toApiUpdateSummary } from './updates.view.ts';
-import { findFlowboxById } from '../flowboxes/index.ts';
 
 type CreateInput = z.output<typeof RolloutCreateSchema>;
 type Target = CreateInput['target'];
@@ -220,18 +218,11 @@ export class RolloutsService {
         ...(action === 'resume' ? { haltReason: null } : {}),
         ...(next === 'cancelled' ? { finishedAt: now } : {}),
       });
-      if (action === 'cancel') await this.cancelWaiting(tx, id, now);
+      if (action === 'cancel') await cancelScheduled(tx, id, now, SYSTEM);
       await recordRolloutEvent(tx, changed, ACTION_EVENT[action], actor, now);
       await notifyRollout(tx, changed);
     });
     return this.toApi((await findRollout(this.ctx.db, id))!);
-  }
-
-  private async cancelWaiting(tx: Db, rolloutId: string, now: Date): Promise<void> {
-    for (const update of await scheduledOf(tx, rolloutId)) {
-      const located = await findFlowboxById(tx, update.flowboxId);
-      if (located) await moveUpdate(tx, update, located, { state: 'cancelled' }, now, SYSTEM);
-    }
   }
 
   /** The rollout, if the actor may read it: the same 403 whether it exists or not. */

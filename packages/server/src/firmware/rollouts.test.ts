@@ -2,7 +2,15 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ROLES, type Rollout, type RolloutTimeline } from '@flowbox/shared';
 import { buildApp } from '../app.ts';
-import { alerts, deviceCommands, firmwareUpdates, flowboxes, zoneAutomation } from '../db/schema.ts';
+import {
+  alerts,
+  deviceCommands,
+  events,
+  firmwareUpdates,
+  firmwareUpdateSteps,
+  flowboxes,
+  zoneAutomation,
+} from '../db/schema.ts';
 import { FlowboxIngest } from '../flowboxes/ingest.service.ts';
 import {
   createTestApp,
@@ -13,7 +21,7 @@ import {
   type TestApp,
 } from '../test/harness.ts';
 import { createZones } from '../telemetry/testing.ts';
-import { FirmwareDevice, insertImage } from './testing.ts';
+import { FirmwareDevice, insertImage, liveMessagesIn, statementsDuring } from './testing.ts';
 import type { RolloutRunner } from './index.ts';
 
 let t: TestApp;
@@ -303,6 +311,67 @@ describe('a staged rollout', () => {
       .where(inArray(firmwareUpdates.imageId, [otherModel.id, notReleased.id]));
     expect(stored).toEqual([]);
   });
+});
+
+describe('cancelling a rollout', () => {
+  /** A rollout whose `count` devices all wait their turn (their start delays far away). */
+  async function waitingRollout(count: number, prefix: string, version: string) {
+    const { customerId, flowboxes: devices } = await fleet(count, prefix);
+    const image = await insertImage(t.db, { version });
+    const rollout = await createRollout({
+      image_id: image.id,
+      target: { customer_id: customerId },
+      start_jitter_s: 86_400,
+      waves_pct: [100],
+    });
+    return { rollout, devices };
+  }
+
+  const cancel = async (id: string) => {
+    const res = await provider.post(`/v1/firmware/rollouts/${id}/cancel`, {});
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<Rollout>();
+  };
+
+  it('of 2,000 waiting devices costs a few statements and one live message, not a handful per device', async () => {
+    const small = await waitingRollout(20, 'CSMALL', '4.6.0');
+    const large = await waitingRollout(2000, 'CLARGE', '4.6.1');
+    const smallSent = await statementsDuring(t.db, () => cancel(small.rollout.id));
+    let cancelled: Rollout | undefined;
+    const largeSent = await statementsDuring(t.db, async () => {
+      cancelled = await cancel(large.rollout.id);
+    });
+    expect(cancelled).toMatchObject({ state: 'cancelled' });
+    expect(cancelled!.counts).toMatchObject({ cancelled: 2000, scheduled: 0 });
+    // Rows are inserted a thousand a statement (PostgreSQL's parameter limit): a 2,000-device
+    // cancel may send a few more statements than a 20-device one, never a few per device.
+    expect(largeSent.length).toBeLessThanOrEqual(smallSent.length + 4);
+    // One message for the rollout: the page reads it again, with its devices.
+    expect(liveMessagesIn(largeSent)).toEqual([expect.objectContaining({ type: 'firmware_rollout' })]);
+
+    const ids = large.devices.map((d) => d.id);
+    const steps = await t.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(firmwareUpdateSteps)
+      .innerJoin(firmwareUpdates, eq(firmwareUpdates.id, firmwareUpdateSteps.updateId))
+      .where(
+        and(eq(firmwareUpdates.rolloutId, large.rollout.id), eq(firmwareUpdateSteps.state, 'cancelled')),
+      );
+    expect(steps[0]!.n).toBe(2000);
+    const lines = await t.db
+      .select({ objectId: events.objectId, origin: events.origin, fields: events.changedFields })
+      .from(events)
+      .where(
+        and(
+          eq(events.actionName, 'firmware_update'),
+          inArray(events.objectId, ids),
+          sql`${events.changedFields} @> '["cancelled"]'::jsonb`,
+        ),
+      );
+    expect(lines).toHaveLength(2000);
+    expect(new Set(lines.map((l) => l.objectId)).size).toBe(2000);
+    expect(lines.every((l) => l.origin === 'system' && l.fields.join() === 'cancelled,4.6.1')).toBe(true);
+  }, 300_000);
 });
 
 /** Another app on the same database and clock (see schedules.test.ts): a second server instance. */

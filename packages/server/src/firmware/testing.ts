@@ -9,6 +9,7 @@ import {
   type FlowboxModel,
 } from '@flowbox/shared';
 import { eq } from 'drizzle-orm';
+import type { Logger } from 'drizzle-orm/logger';
 import type { Db } from '../db/client.ts';
 import { firmwareImageCustomers, firmwareImages, flowboxes } from '../db/schema.ts';
 import { writeFile } from '../files/files.store.ts';
@@ -139,4 +140,38 @@ export class FirmwareDevice {
         : { v: PROTOCOL_VERSION, at: new Date().toISOString(), status, reason: 'reboot' },
     );
   }
+}
+
+/** What the database was sent while `run` ran: each statement's SQL and parameters, in order. */
+export type SentStatements = { text: string; params: unknown[] }[];
+
+/**
+ * Records the statements `run` sends through this database, transactions included, on PGlite and
+ * PostgreSQL alike (drizzle's logger sees every query its sessions send; a transaction's session
+ * shares the database's options).
+ */
+export async function statementsDuring(db: Db, run: () => Promise<unknown>): Promise<SentStatements> {
+  const session = (db as unknown as { session: { options: { logger?: Logger }; logger: Logger } }).session;
+  const before = { options: session.options.logger, own: session.logger };
+  const sent: SentStatements = [];
+  const logger: Logger = { logQuery: (text, params) => sent.push({ text, params }) };
+  session.options.logger = logger;
+  session.logger = logger;
+  try {
+    await run();
+  } finally {
+    session.options.logger = before.options;
+    session.logger = before.own;
+  }
+  return sent;
+}
+
+/** The live messages among these statements (notifyLive and notifyLiveAll). */
+export function liveMessagesIn(sent: SentStatements): { type: string }[] {
+  return sent
+    .filter((s) => s.text.includes('pg_notify'))
+    .flatMap((s) => {
+      const parsed = JSON.parse(String(s.params[1])) as { type: string } | { type: string }[];
+      return Array.isArray(parsed) ? parsed : [parsed];
+    });
 }

@@ -6,14 +6,16 @@ import {
   type FirmwareUpdateState,
 } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
-import type { LocatedFlowbox } from '../db/scope.ts';
+import type { FlowboxScope, LocatedFlowbox } from '../db/scope.ts';
 import { firmwareUpdateAlert } from '../alerts/index.ts';
-import { recordEvent } from '../events/index.ts';
+import { recordEvent, recordEvents } from '../events/index.ts';
 import { findFlowboxById } from '../flowboxes/index.ts';
 import { notifyLive } from '../live/index.ts';
-import { findRollout } from './rollouts.repo.ts';
+import { findRollout, finishScheduled, lockScheduledOf } from './rollouts.repo.ts';
 import { haltOnFailure, notifyRollout } from './rollouts.halt.ts';
 import { insertSteps, lockUpdate, patchUpdate, type UpdateReason, type UpdateRow } from './updates.repo.ts';
+
+type NewEvent = Parameters<typeof recordEvent>[2];
 import { toApiUpdateSummary } from './updates.view.ts';
 
 /*
@@ -60,16 +62,11 @@ export async function moveUpdate(
       reason: next.reason ?? null,
     },
   ]);
-  await recordEvent(db, at, {
-    action: 'firmware_update',
-    object: 'flowbox',
-    objectId: located.flowbox.id,
-    objectLabel: located.flowbox.serial,
-    scope: located.scope,
-    by: mover.by,
-    origin: mover.origin,
-    changedFields: [next.state, moved.targetVersion, ...(next.reason ? [next.reason] : [])],
-  });
+  await recordEvent(
+    db,
+    at,
+    updateLine(located.flowbox, located.scope, { ...next, version: moved.targetVersion }, mover),
+  );
   await notifyUpdate(db, moved, located);
   if (isFirmwareFailure(next.state) || next.state === 'success')
     await firmwareUpdateAlert(
@@ -85,6 +82,54 @@ export async function moveUpdate(
     if (rollout) await notifyRollout(db, rollout);
   }
   return moved;
+}
+
+/**
+ * Cancels the rollout's waiting devices at once (docs/firmware.md "Rollouts", cancel): one UPDATE,
+ * their history rows and activity-log lines a thousand a statement. No message per device: the
+ * caller tells the rollout's change once, and its page reads the devices again on it (a waiting
+ * device is no flowbox card's running update).
+ */
+export async function cancelScheduled(db: Db, rolloutId: string, at: Date, mover: Mover): Promise<number> {
+  const waiting = await lockScheduledOf(db, rolloutId);
+  if (waiting.length === 0) return 0;
+  await finishScheduled(db, rolloutId, 'cancelled', at);
+  await insertSteps(
+    db,
+    waiting.map((w) => ({ updateId: w.updateId, state: 'cancelled' as const, at })),
+  );
+  await recordEvents(
+    db,
+    at,
+    waiting.map((w) =>
+      updateLine(
+        { id: w.flowboxId, serial: w.serial },
+        w.scope,
+        { state: 'cancelled', version: w.targetVersion },
+        mover,
+      ),
+    ),
+  );
+  return waiting.length;
+}
+
+/** An update's activity-log line on its flowbox (docs/firmware.md): its state, version and reason. */
+export function updateLine(
+  flowbox: { id: string; serial: string },
+  scope: FlowboxScope,
+  step: { state: FirmwareUpdateState; version: string; reason?: UpdateReason | null },
+  mover: Mover,
+): NewEvent {
+  return {
+    action: 'firmware_update',
+    object: 'flowbox',
+    objectId: flowbox.id,
+    objectLabel: flowbox.serial,
+    scope,
+    by: mover.by,
+    origin: mover.origin,
+    changedFields: [step.state, step.version, ...(step.reason ? [step.reason] : [])],
+  };
 }
 
 export function notifyUpdate(db: Db, update: UpdateRow, located: LocatedFlowbox): Promise<void> {

@@ -95,6 +95,10 @@ export async function insertUpdate(db: Db, values: NewUpdateRow): Promise<Update
   return row!;
 }
 
+/** Rows a statement: well below PostgreSQL's 65535 parameters. */
+export const ROWS_PER_INSERT = 1000;
+
+/** Rows of the updates' history, a thousand a statement. */
 export async function insertSteps(
   db: Db,
   steps: {
@@ -105,7 +109,8 @@ export async function insertSteps(
     reason?: UpdateReason | null;
   }[],
 ): Promise<void> {
-  if (steps.length > 0) await db.insert(firmwareUpdateSteps).values(steps);
+  for (let i = 0; i < steps.length; i += ROWS_PER_INSERT)
+    await db.insert(firmwareUpdateSteps).values(steps.slice(i, i + ROWS_PER_INSERT));
 }
 
 export async function patchUpdate(db: Db, id: string, patch: Partial<NewUpdateRow>): Promise<UpdateRow> {
