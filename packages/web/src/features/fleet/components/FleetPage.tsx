@@ -6,24 +6,24 @@ import {
   type FleetSort,
   type FlowboxModel,
 } from '@flowbox/shared';
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Button } from '../../../components/Button.tsx';
 import { EmptyState } from '../../../components/EmptyState.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
+import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
 import { Select } from '../../../components/Select.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { TableScroll } from '../../../components/TableScroll.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
+import { ANY_ROLE, canDo, useUser } from '../../auth/index.ts';
 import { useDownloadFleetCsv, useFleetPage, type FleetFilters } from '../api/fleet.ts';
+import { FirmwareFilter, SerialSearch } from './TextFilters.tsx';
 
 const FLAGS = ['closed', 'locked', 'leaking'] as const;
 type Flag = (typeof FLAGS)[number];
-
-const INPUT =
-  'block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm focus-visible:outline-2 focus-visible:outline-sky-600 dark:border-slate-700 dark:bg-slate-900';
 
 /** The filters and sort live in the address: a filtered view is a link (the dashboard's figures). */
 function useFilters(): [FleetFilters, (patch: Record<string, string | undefined>) => void] {
@@ -61,32 +61,6 @@ function useFilters(): [FleetFilters, (patch: Record<string, string | undefined>
     [setParams],
   );
   return [filters, update];
-}
-
-/** The serial search: the list follows once typing pauses. */
-function SerialSearch({ value, onSearch }: { value: string; onSearch: (text: string) => void }) {
-  const { t } = useLanguage();
-  const [text, setText] = useState(value);
-  useEffect(() => {
-    const trimmed = text.trim();
-    if (trimmed === value) return undefined;
-    const timer = window.setTimeout(() => onSearch(trimmed), 250);
-    return () => window.clearTimeout(timer);
-  }, [text, value, onSearch]);
-  return (
-    <label className="block text-sm font-medium sm:col-span-2">
-      {t('fleet.search')}
-      <input
-        type="search"
-        name="q"
-        value={text}
-        maxLength={64}
-        autoComplete="off"
-        onChange={(event) => setText(event.target.value)}
-        className={`mt-1 ${INPUT}`}
-      />
-    </label>
-  );
 }
 
 function Connection({ row }: { row: FleetRow }) {
@@ -306,7 +280,10 @@ export function FleetPage() {
   const total = first.data?.total ?? null;
   const download = useDownloadFleetCsv();
   const onSearch = useCallback((q: string) => update({ q: q || undefined }), [update]);
-  const rows = page.data?.items ?? [];
+  const onFirmware = (version: string) => update({ firmware_version: version || undefined });
+  // docs/fleet.md: the export needs consumption.export; the list does not.
+  const user = useUser();
+  const mayExport = canDo(user, ANY_ROLE, 'consumption.export');
   const filtered = Object.keys(filters).some((k) => k !== 'sort' && k !== 'dir');
   return (
     <>
@@ -314,9 +291,11 @@ export function FleetPage() {
         title={t('fleet.title')}
         description={t('fleet.description')}
         actions={
-          <Button variant="secondary" loading={download.isPending} onClick={() => download.mutate(filters)}>
-            {t('fleet.export')}
-          </Button>
+          mayExport && (
+            <Button variant="secondary" loading={download.isPending} onClick={() => download.mutate(filters)}>
+              {t('fleet.export')}
+            </Button>
+          )
         }
       />
       {download.isError && (
@@ -329,22 +308,7 @@ export function FleetPage() {
         className="mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-4 dark:border-slate-800 dark:bg-slate-900"
       >
         <SerialSearch value={filters.q ?? ''} onSearch={onSearch} />
-        <label className="block text-sm font-medium">
-          {t('fleet.filter.firmware')}
-          <input
-            type="text"
-            name="firmware_version"
-            defaultValue={filters.firmware_version ?? ''}
-            maxLength={64}
-            autoComplete="off"
-            onBlur={(event) => update({ firmware_version: event.target.value.trim() || undefined })}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter')
-                update({ firmware_version: event.currentTarget.value.trim() || undefined });
-            }}
-            className={`mt-1 ${INPUT}`}
-          />
-        </label>
+        <FirmwareFilter value={filters.firmware_version ?? ''} onApply={onFirmware} />
         <Select
           label={t('fleet.filter.model')}
           name="model"
@@ -417,16 +381,19 @@ export function FleetPage() {
         {total !== null && t('fleet.total', { count: total })}
         {page.isFetching && <Spinner size="sm" />}
       </p>
-      {page.isError ? (
-        <EmptyState title={t('fleet.empty')} />
-      ) : page.data && rows.length === 0 ? (
-        <EmptyState title={filtered ? t('fleet.empty') : t('fleet.empty_none')} />
-      ) : (
-        <>
-          <FleetTable rows={rows} filters={filters} />
-          <FleetCards rows={rows} />
-        </>
-      )}
+      {/* A failure or a refusal is told as such: "no flowbox matches" is only for an empty answer. */}
+      <QueryBoundary query={page}>
+        {(data) =>
+          data.items.length === 0 ? (
+            <EmptyState title={filtered ? t('fleet.empty') : t('fleet.empty_none')} />
+          ) : (
+            <>
+              <FleetTable rows={data.items} filters={filters} />
+              <FleetCards rows={data.items} />
+            </>
+          )
+        }
+      </QueryBoundary>
       {(cursors.length > 1 || page.data?.next_cursor) && (
         <nav aria-label={t('fleet.page')} className="mt-4 flex items-center justify-between gap-2 text-sm">
           <p className="text-slate-600 dark:text-slate-400">
