@@ -11,6 +11,7 @@ import { loadavg } from 'node:os';
 import { ROLES } from '@flowbox/shared';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../packages/server/src/app.ts';
+import { encodeCursor } from '../packages/server/src/db/cursor.ts';
 import { createUser, openTestDatabase, PASSWORD, testConfig } from '../packages/server/src/test/harness.ts';
 
 const FLOWBOXES = Number(process.env.BENCH_FLOWBOXES ?? 100_000);
@@ -40,8 +41,7 @@ async function measure(url: () => string, base: string, auth: Record<string, str
   return { p50: at(0.5), p99: at(0.99), calls, errors } satisfies Figures;
 }
 
-const cursor = (sort: string, key: string | number, serial: string) =>
-  Buffer.from(JSON.stringify([sort, key, serial])).toString('base64url');
+const cursor = (sort: string, key: string | number, serial: string) => encodeCursor({ sort, key, serial });
 
 async function bench(label: string): Promise<boolean> {
   const database = await openTestDatabase();
@@ -130,6 +130,15 @@ async function bench(label: string): Promise<boolean> {
   const [customer] = await select<{ id: string }>(sql`SELECT id FROM customers ORDER BY name LIMIT 1`);
   await createUser(db, { email: 'bench@bench.io', role: ROLES.flovea_manager });
   await createUser(db, { email: 'cm@bench.io', role: ROLES.customer_manager, customerId: customer!.id });
+  const [site] = await select<{ id: string }>(
+    sql`SELECT id FROM sites WHERE customer_id = ${customer!.id} ORDER BY name LIMIT 1`,
+  );
+  await createUser(db, {
+    email: 'sm@bench.io',
+    role: ROLES.site_manager,
+    customerId: customer!.id,
+    siteIds: [site!.id],
+  });
   const signIn = async (email: string) => {
     const token = await fetch(`${base}/v1/users/token`, {
       method: 'POST',
@@ -140,6 +149,7 @@ async function bench(label: string): Promise<boolean> {
   };
   const auth = await signIn('bench@bench.io');
   const cmAuth = await signIn('cm@bench.io');
+  const smAuth = await signIn('sm@bench.io');
 
   // Deep positions: the row ~99% down each order, read from the tables as the list orders them.
   const deep = Math.floor(counts!.flowboxes * 0.99);
@@ -213,6 +223,9 @@ async function bench(label: string): Promise<boolean> {
     list('offline=true&sort=open_alerts&dir=desc'),
     cmAuth,
   ]);
+  cases.push(['site manager (100): first page', list('limit=50'), smAuth]);
+  cases.push(['site manager: not locked, not leaking', list('locked=false&leaking=false&limit=50'), smAuth]);
+  cases.push(['provider: not locked, not leaking', list('locked=false&leaking=false&limit=50')]);
   cases.push(['page of 200, by serial', list('limit=200')]);
 
   const rows: [string, Figures][] = [];
@@ -228,6 +241,32 @@ async function bench(label: string): Promise<boolean> {
     await measure(() => '/v1/fleet/export.csv?offline=true', base, auth, 5),
   ]);
   rows.push(['CSV export, all (100,000 lines)', await measure(() => '/v1/fleet/export.csv', base, auth, 1)]);
+
+  // A mass outage: every flowbox of every customer but the customer manager's loses its broker
+  // connection and gets an open alert (~99,000 of them). The customer manager's list must not pay
+  // for the other customers' alerts; the provider's open-alerts sort reads them all.
+  await db.execute(sql`
+    INSERT INTO alerts (category, cause, state, customer_id, site_id, building_id, zone_id, flowbox_id,
+        flowbox_serial, opened_at, last_seen_at)
+      SELECT 'flowbox_communication', 'comm:' || f.id, 'open', s.customer_id, s.id, b.id, z.id, f.id,
+        f.serial, now(), now()
+      FROM flowboxes f JOIN zones z ON z.id = f.zone_id
+      JOIN buildings b ON b.id = z.building_id JOIN sites s ON s.id = b.site_id
+      WHERE s.customer_id <> ${customer!.id}`);
+  await db.execute(sql`ANALYZE`);
+  const outage: [string, () => string, Record<string, string>][] = [
+    ['outage elsewhere: customer manager, by open alerts', list('sort=open_alerts&dir=desc&limit=50'), cmAuth],
+    ['outage elsewhere: customer manager, leaking', list('leaking=true&limit=50'), cmAuth],
+    ['outage elsewhere: site manager, by open alerts', list('sort=open_alerts&dir=desc&limit=50'), smAuth],
+    ['outage: provider, by serial', list('limit=50'), auth],
+    ['outage: provider, by open alerts (reads them all)', list('sort=open_alerts&dir=desc&limit=50'), auth],
+  ];
+  for (const [name, url, as] of outage) {
+    await measure(url, base, as, 5);
+    const f = await measure(url, base, as, Math.min(CALLS, 50));
+    if (!name.includes('reads them all')) worst = Math.max(worst, f.p99);
+    rows.push([name, f]);
+  }
   console.log(`  (load average now ${loadavg()[0]!.toFixed(1)}; ${CALLS} sequential calls a case)`);
   for (const [name, f] of rows) {
     console.log(

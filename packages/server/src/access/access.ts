@@ -246,6 +246,25 @@ export function zoneFilterFor(actor: Actor): string[] | 'all' {
   return actor.role === ROLES.end_user ? actor.zoneIds : 'all';
 }
 
+/**
+ * The places an actor sees, as the conditions every list reads by: everything (provider), or its
+ * customer narrowed to its sites (site manager, plumber) or its zones (end user). A user of any
+ * other role without a customer (none should exist: deleting a customer deletes its users) gets a
+ * customer id that names nothing, never the absence of a condition.
+ */
+export type PlaceScope = { customerId?: string; siteIds?: string[]; zoneIds?: string[] };
+
+const NO_CUSTOMER = '00000000-0000-0000-0000-000000000000';
+
+export function placeScopeOf(actor: Actor): PlaceScope {
+  if (isProvider(actor)) return {};
+  const customerId = actor.customerId ?? NO_CUSTOMER;
+  const zoneIds = zoneFilterFor(actor);
+  if (zoneIds !== 'all') return { customerId, zoneIds: [...zoneIds] };
+  const siteIds = siteFilterFor(actor);
+  return siteIds === 'all' ? { customerId } : { customerId, siteIds: [...siteIds] };
+}
+
 /*
  * The plumber directory and the maps (docs/maps.md). The managers' roles only: a customer's
  * entries are read by its managers (site managers included) and managed by its customer managers

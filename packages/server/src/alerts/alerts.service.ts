@@ -21,9 +21,8 @@ import {
   requireRole,
   requireSiteRead,
   requireZoneRead,
-  siteFilterFor,
-  zoneFilterFor,
   type Actor,
+  placeScopeOf,
 } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
@@ -323,12 +322,5 @@ function publishAlert(tx: Db, alert: Alert): Promise<void> {
  * sites, an end user's zones (docs/permissions.md).
  */
 export function scopeOf(actor: Actor): AlertScope {
-  if (isProvider(actor)) return {};
-  const customerId = actor.customerId ?? NO_CUSTOMER;
-  const zoneIds = zoneFilterFor(actor);
-  if (zoneIds !== 'all') return { customerId, zoneIds: [...zoneIds] };
-  const siteIds = siteFilterFor(actor);
-  return siteIds === 'all' ? { customerId } : { customerId, siteIds: [...siteIds] };
+  return placeScopeOf(actor);
 }
-
-const NO_CUSTOMER = '00000000-0000-0000-0000-000000000000';

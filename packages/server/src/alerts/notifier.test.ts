@@ -103,7 +103,7 @@ describe('alert emails', () => {
     expect(fr.text).toContain('Zone : Kitchen');
     const en = sent.find((e) => e.to === 'cm.a@test.io')!;
     expect(en.subject).toBe('Flowbox alert: Flowbox dysfunction');
-    expect(en.text).toContain('http://flowbox.test/alerts?zone_id=');
+    expect(en.text).toContain('http://flowbox.test/notifications?zone_id=');
     // A repeat of the cause, and later passes, send nothing more.
     await raise(zoneA1, 'flowbox_dysfunction', 'email-once');
     t.clock.advance(2 * INTERVAL);

@@ -80,7 +80,7 @@ export class AlertNotifier {
         alert,
         zone,
         reminder: alert.emailRounds > 0,
-        link: `${this.ctx.config.publicUrl}/alerts?zone_id=${alert.zoneId}`,
+        link: `${this.ctx.config.publicUrl}/notifications?zone_id=${alert.zoneId}`,
       });
       return { to: r.email, ...template, kind: 'alert' };
     });

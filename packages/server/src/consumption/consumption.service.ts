@@ -19,7 +19,6 @@ import {
   type ZonesComparison,
 } from '@flowbox/shared';
 import {
-  canReadSite,
   isProvider,
   requireCustomerRead,
   requirePermission,
@@ -27,8 +26,8 @@ import {
   requireConsumptionRead,
   requireSiteManagerRead,
   siteFilterFor,
-  zoneFilterFor,
   type Actor,
+  placeScopeOf,
 } from '../access/access.ts';
 import { requirePremium, versionInForce } from '../billing/index.ts';
 import { requireBuildingRow, findSiteRow } from '../buildings/index.ts';
@@ -399,15 +398,7 @@ export class ConsumptionService {
    */
   async today(actor: Actor): Promise<DashboardToday> {
     const { db } = this.ctx;
-    const filter: ZoneFilter = {};
-    if (!isProvider(actor)) {
-      filter.customerId = actor.customerId ?? '';
-      const sites = siteFilterFor(actor);
-      const own = zoneFilterFor(actor);
-      if (own !== 'all') filter.zoneIds = [...own];
-      else if (sites !== 'all')
-        filter.siteIds = sites.filter((s) => canReadSite(actor, actor.customerId!, s));
-    }
+    const filter: ZoneFilter = placeScopeOf(actor);
     // A plumber sees devices, not consumption or costs (docs/permissions.md): nothing to sum.
     const zones =
       (actor.customerId === null && !isProvider(actor)) || !readsConsumption(actor)

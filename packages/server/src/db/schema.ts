@@ -967,6 +967,10 @@ export const alerts = pgTable(
     index('alerts_open_flowbox_idx')
       .on(t.flowboxId)
       .where(sql`${t.state} <> 'resolved'`),
+    // The same, of one customer or some of its sites: the fleet list counts the caller's own only.
+    index('alerts_open_customer_idx')
+      .on(t.customerId, t.siteId)
+      .where(sql`${t.state} <> 'resolved'`),
   ],
 );
 

@@ -42,22 +42,45 @@ const OPEN_ALERTS = sql`((SELECT count(*) FROM alerts a WHERE a.state <> 'resolv
   + (SELECT count(*) FROM alerts a WHERE a.state <> 'resolved' AND a.flowbox_id IS NULL AND a.zone_id = f.zone_id))::int`;
 
 /**
- * The count of alerts not resolved of each flowbox that has some (its own, and its zone's naming
- * no flowbox): one aggregate over the few alerts not resolved, for the open-alerts sort.
+ * The alerts not resolved that the caller may see: its customer's, or its sites' only. Whatever
+ * counts or sorts by them costs what the caller's own open alerts cost, so a mass outage of one
+ * customer never slows another customer's list (docs/fleet.md "Speed").
  */
-const ALERT_COUNTS = sql`(SELECT id, sum(n)::int AS n FROM (
-    SELECT flowbox_id AS id, count(*) AS n FROM alerts
-    WHERE state <> 'resolved' AND flowbox_id IS NOT NULL GROUP BY flowbox_id
+function openAlertsOf(scope: FleetScope, alias: string): SQL {
+  const a = sql.raw(alias);
+  const where: SQL[] = [sql`${a}.state <> 'resolved'`];
+  if (scope.customerId) where.push(sql`${a}.customer_id = ${scope.customerId}`);
+  if (scope.siteIds)
+    where.push(
+      scope.siteIds.length === 0
+        ? sql`false`
+        : sql`${a}.site_id IN (${sql.join(
+            scope.siteIds.map((id) => sql`${id}::uuid`),
+            sql`, `,
+          )})`,
+    );
+  return all(where);
+}
+
+/**
+ * The count of alerts not resolved of each flowbox that has some (its own, and its zone's naming
+ * no flowbox): one aggregate over the caller's alerts not resolved, for the open-alerts sort.
+ */
+const alertCounts = (scope: FleetScope) => sql`(SELECT id, sum(n)::int AS n FROM (
+    SELECT a.flowbox_id AS id, count(*) AS n FROM alerts a
+    WHERE ${openAlertsOf(scope, 'a')} AND a.flowbox_id IS NOT NULL GROUP BY a.flowbox_id
     UNION ALL
     SELECT f2.id, za.n FROM (
-      SELECT zone_id, count(*) AS n FROM alerts WHERE state <> 'resolved' AND flowbox_id IS NULL GROUP BY zone_id
+      SELECT a.zone_id, count(*) AS n FROM alerts a WHERE ${openAlertsOf(scope, 'a')} AND a.flowbox_id IS NULL
+      GROUP BY a.zone_id
     ) za JOIN flowboxes f2 ON f2.zone_id = za.zone_id
   ) counted GROUP BY id)`;
 
-/** Flowboxes with at least one alert not resolved (theirs or their zone's): a small set. */
-const WITH_ALERTS = sql`(SELECT flowbox_id FROM alerts WHERE state <> 'resolved' AND flowbox_id IS NOT NULL
-  UNION SELECT f2.id FROM alerts a2 JOIN flowboxes f2 ON f2.zone_id = a2.zone_id
-  WHERE a2.state <> 'resolved' AND a2.flowbox_id IS NULL)`;
+/** The caller's flowboxes with at least one alert not resolved (theirs or their zone's). */
+const withAlerts = (scope: FleetScope) => sql`(SELECT a.flowbox_id FROM alerts a
+  WHERE ${openAlertsOf(scope, 'a')} AND a.flowbox_id IS NOT NULL
+  UNION SELECT f2.id FROM alerts a JOIN flowboxes f2 ON f2.zone_id = a.zone_id
+  WHERE ${openAlertsOf(scope, 'a')} AND a.flowbox_id IS NULL)`;
 
 function keyParam(sort: FleetSort, key: string | number): SQL {
   if (sort === 'last_reading') return sql`${key}::timestamptz`;
@@ -100,7 +123,7 @@ function conditions(scope: FleetScope, filter: FleetFilter): SQL[] {
     );
   if (filter.leaking !== undefined)
     where.push(
-      sql`f.zone_id ${filter.leaking ? sql`IN` : sql`NOT IN`} (SELECT zone_id FROM alerts WHERE state <> 'resolved' AND category IN (${LEAK}))`,
+      sql`f.zone_id ${filter.leaking ? sql`IN` : sql`NOT IN`} (SELECT a.zone_id FROM alerts a WHERE ${openAlertsOf(scope, 'a')} AND a.category IN (${LEAK}))`,
     );
   if (filter.firmware_version) where.push(sql`coalesce(f.firmware_version, '') = ${filter.firmware_version}`);
   if (filter.model) where.push(sql`f.model = ${filter.model}`);
@@ -207,7 +230,7 @@ async function positions(
     const some = async (limit: number, from?: Cursor) =>
       rows<Position>(
         db,
-        sql`SELECT f.id, f.serial, k.n AS sort_key FROM ${ALERT_COUNTS} k
+        sql`SELECT f.id, f.serial, k.n AS sort_key FROM ${alertCounts(scope)} k
           JOIN flowboxes f ON f.id = k.id ${join}
           WHERE ${all([
             ...where,
@@ -221,7 +244,7 @@ async function positions(
         sql`SELECT f.id, f.serial, 0 AS sort_key FROM flowboxes f ${join}
           WHERE ${all([
             ...where,
-            sql`f.id NOT IN ${WITH_ALERTS}`,
+            sql`f.id NOT IN ${withAlerts(scope)}`,
             ...(from ? [sql`f.serial ${after} ${from.serial}::text`] : []),
           ])}
           ORDER BY f.serial ${direction} LIMIT ${limit}`,

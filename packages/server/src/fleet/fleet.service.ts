@@ -13,8 +13,8 @@ import {
   requirePermission,
   requireRole,
   requireSiteRead,
-  siteFilterFor,
   type Actor,
+  placeScopeOf,
 } from '../access/access.ts';
 import { csvLine } from '../consumption/index.ts';
 import type { Context } from '../context.ts';
@@ -147,16 +147,10 @@ export class FleetService {
       if (!customerId) throw unknownTo(actor);
       requireSiteRead(actor, customerId, filter.site_id);
     }
-    if (isProvider(actor)) return {};
-    const sites = siteFilterFor(actor);
-    return {
-      customerId: actor.customerId ?? NO_CUSTOMER,
-      ...(sites === 'all' ? {} : { siteIds: sites }),
-    };
+    const { customerId, siteIds } = placeScopeOf(actor);
+    return { customerId, siteIds };
   }
 }
-
-const NO_CUSTOMER = '00000000-0000-0000-0000-000000000000';
 
 /** An id that names nothing: 404 to a provider manager, the usual refusal to anyone else. */
 function unknownTo(actor: Actor) {

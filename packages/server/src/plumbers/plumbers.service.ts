@@ -16,8 +16,8 @@ import {
   requireCustomerRead,
   requirePlumbersManage,
   requireSiteRead,
-  siteFilterFor,
   type Actor,
+  placeScopeOf,
 } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import { requireCustomerRow } from '../customers/index.ts';
@@ -138,11 +138,8 @@ export class PlumbersService {
       await requireCustomerRow(this.ctx.db, customerId);
     }
     if (actor.role === ROLES.flovea_manager) return siteMap(this.ctx.db, { customerId });
-    const visible = siteFilterFor(actor);
-    return siteMap(this.ctx.db, {
-      customerId: actor.customerId!,
-      ...(visible === 'all' ? {} : { siteIds: visible }),
-    });
+    const { customerId: own, siteIds } = placeScopeOf(actor);
+    return siteMap(this.ctx.db, { customerId: own, siteIds });
   }
 
   /** The entry, when the caller may read it; otherwise the same refusal whether or not it exists. */
