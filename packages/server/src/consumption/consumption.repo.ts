@@ -1,5 +1,5 @@
 import { normalizeDecimal, type Currency, type VolumeUnit, type Weekday } from '@flowbox/shared';
-import { and, asc, eq, gte, inArray, isNotNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { VersionWithRanges } from '../billing/index.ts';
 import type { Db } from '../db/client.ts';
 import { withZoneScope } from '../db/scope.ts';
@@ -248,7 +248,11 @@ export async function pricingOf(db: Db, zoneIds: string[], fromDay: string, toDa
   return { subscriptions: parse<SubscriptionSpan>(row?.subscriptions), versions };
 }
 
-/** Paired flowboxes of the zones, connected or not (spec §4 connection state). */
+/**
+ * Flowboxes of the zones, connected or not (spec §4 connection state): every flowbox placed in
+ * them, as the fleet list counts them (the dashboard's figures link to it), those whose pairing is
+ * under way included.
+ */
 export async function deviceCounts(db: Db, zoneIds: string[]): Promise<{ online: number; offline: number }> {
   const [row] = await db
     .select({
@@ -256,6 +260,6 @@ export async function deviceCounts(db: Db, zoneIds: string[]): Promise<{ online:
       offline: sql<number>`count(*) FILTER (WHERE NOT ${flowboxes.connected})::int`,
     })
     .from(flowboxes)
-    .where(and(sql`${flowboxes.zoneId} = ANY(${uuidArray(zoneIds)})`, isNotNull(flowboxes.pairedAt)));
+    .where(sql`${flowboxes.zoneId} = ANY(${uuidArray(zoneIds)})`);
   return { online: row?.online ?? 0, offline: row?.offline ?? 0 };
 }

@@ -346,6 +346,19 @@ describe('the fleet list: pages', () => {
   });
 });
 
+describe('the dashboard’s device figures and the fleet they link to', () => {
+  it('count the same flowboxes: online and offline on the dashboard are the fleet’s totals, for every role', async () => {
+    for (const api of [c.provider, c.cmA, c.smA, c.cmB]) {
+      const today = (await api.get('/v1/dashboard/today')).json() as {
+        devices: { online: number; offline: number };
+      };
+      const total = async (offline: boolean) =>
+        ((await api.get(`/v1/fleet/list?offline=${offline}`)).json() as FleetPage).total;
+      expect(today.devices).toEqual({ online: await total(false), offline: await total(true) });
+    }
+  });
+});
+
 describe('the fleet CSV export', () => {
   it('is the same filtered, sorted list, columns in the reader’s language, formulas neutralised', async () => {
     const fr = await loginAs(t.app, 'provider@test.io', 'fr');

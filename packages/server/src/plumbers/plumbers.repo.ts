@@ -191,7 +191,7 @@ export async function siteMap(
       FROM flowboxes AS f
       JOIN zones AS z ON z.id = f.zone_id
       JOIN ${buildings} AS b ON b.id = z.building_id
-      WHERE f.paired_at IS NOT NULL AND b.site_id IN (SELECT id FROM visible)
+      WHERE b.site_id IN (SELECT id FROM visible)
       GROUP BY b.site_id
     )
     SELECT v.*, coalesce(a.n, 0) AS open_alerts, coalesce(d.offline, 0) AS offline,
