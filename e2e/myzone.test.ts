@@ -215,6 +215,14 @@ describe('an end user’s zone home', () => {
     expect(alertTop).toBeLessThan(waterTop);
     expect(await fits(page)).toBe(true);
     await shot(page, '390-en-alert');
+    // The nearest plumbers are the managers' (docs/maps.md): no "Call a plumber" here.
+    expect(await page.getByRole('button', { name: /Call a plumber/ }).count()).toBe(0);
+    // An alert email's link, of the old address and of the new, opens its zone home, not the dashboard.
+    for (const link of [`/alerts?zone_id=${idOf(zone.api)}`, `/notifications?zone_id=${idOf(zone.api)}`]) {
+      await page.goto(link);
+      await page.waitForURL((url) => url.pathname === `/my/zones/${idOf(zone.api)}`);
+      await banner.waitFor();
+    }
     await context.close();
     await signedIn(DEMO.customer)('PUT', `${zone.api}/update`, { maintenance_mode: false });
   });

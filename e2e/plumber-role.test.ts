@@ -139,6 +139,63 @@ describe('a plumber assigned to one site', () => {
     await context.close();
   });
 
+  it('follows an alert link of the old address to its notifications, and is not offered to call a plumber', async () => {
+    // A zone of its site in maintenance mode: the sweep raises a maintenance alert (docs/alerts.md).
+    const asCustomer = signedIn(DEMO.customer);
+    const sitesApi = `/customers/${customerId}/sites/${site.id}`;
+    const buildingName = `Plumber alert building ${Date.now()}`;
+    const building = await asCustomer<Item>('POST', `${sitesApi}/buildings/create`, {
+      name: buildingName,
+      type: 'office',
+      address: '1 rue Félix Poulat',
+      city: 'Grenoble',
+      zipCode: '38000',
+      country: 'FR',
+      timezone: 'Europe/Paris',
+      volume_unit: 'm3',
+      currency: 'EUR',
+      first_day_of_week: 'monday',
+    });
+    const zone = await asCustomer<Item>('POST', `${sitesApi}/buildings/${building.id}/zones/create`, {
+      name: 'Plumber alert zone',
+      profile: 'office',
+      flowbox_model: 'one_inch_v1',
+      water_temperature: 'cold',
+      maintenance_mode: true,
+    });
+    const { context, page } = await newPage(browser);
+    try {
+      await expect
+        .poll(
+          async () =>
+            (
+              await signedIn(email, password)<{ items: unknown[] }>(
+                'GET',
+                `/alerts/list?zone_id=${zone.id}&state=active`,
+              )
+            ).items.length,
+          { timeout: 30_000 },
+        )
+        .toBeGreaterThan(0);
+      await signIn(page, email, password);
+      // The address older alert emails carry.
+      await page.goto(`/alerts?zone_id=${zone.id}`);
+      await page.waitForURL((url) => url.pathname === '/notifications');
+      expect(new URL(page.url()).searchParams.get('zone_id')).toBe(zone.id);
+      const item = page.getByTestId('alert-item').filter({ hasText: 'Plumber alert zone' });
+      await item.first().waitFor();
+      // The server answers the nearest plumbers to managers only (docs/maps.md).
+      expect(await item.getByRole('button', { name: /Call a plumber/ }).count()).toBe(0);
+      await page.goto('/alerts/settings');
+      await page.waitForURL((url) => url.pathname === '/');
+    } finally {
+      await context.close();
+      await asCustomer('DELETE', `${sitesApi}/buildings/${building.id}/delete`, {
+        confirm_name: buildingName,
+      });
+    }
+  });
+
   it('does not see another site, and is sent home from billing, managers and the customer', async () => {
     const { context, page } = await newPage(browser);
     await signIn(page, email, password);

@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DEMO, launchBrowser, newPage, seen, signedIn, signIn } from './browser.ts';
+import { expectAccessible } from './axe.ts';
+import { DEMO, launchBrowser, newPage, seen, signedIn, signIn, type Api } from './browser.ts';
 import { customerSite } from './fixtures.ts';
 
 let browser: Browser;
@@ -10,6 +11,17 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser.close();
 });
+
+/** A site of the demo customer at these coordinates, created for the test: its API path and ids. */
+async function placedSite(asCustomer: Api, name: string, latitude: number, longitude: number) {
+  const { customer_id } = await asCustomer<{ customer_id: string }>('GET', '/users/me');
+  const site = await asCustomer<{ id: string }>('POST', `/customers/${customer_id}/sites/create`, {
+    name,
+    latitude,
+    longitude,
+  });
+  return { customerId: customer_id, siteId: site.id, api: `/customers/${customer_id}/sites/${site.id}` };
+}
 
 const tilesServed = async () =>
   ((await (await fetch(`${inject('tileServerUrl')}/count`)).json()) as { served: number }).served;
@@ -115,6 +127,118 @@ describe('plumbers and maps in the browser (issue 18)', () => {
       await page.getByRole('region', { name: 'Map of sites' }).waitFor();
       await expect.poll(() => page.locator('path.map-marker').count()).toBeGreaterThan(0);
       await expect.poll(() => page.getByRole('table', { name: 'Sites' }).count()).toBe(1);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('sets a site’s coordinates by a click on the map of its form', async () => {
+    const asCustomer = signedIn(DEMO.customer);
+    const site = await placedSite(asCustomer, `Clicked on the map ${Date.now()}`, 45.1885, 5.7245);
+    const { context, page } = await newPage(browser);
+    try {
+      await signIn(page, DEMO.customer);
+      await page.goto(`${site.api}/edit`);
+      const latitude = page.getByLabel('Latitude');
+      const longitude = page.getByLabel('Longitude');
+      await expect.poll(() => latitude.inputValue()).toBe('45.1885');
+      await page.getByRole('button', { name: 'Place on the map' }).click();
+      const map = page.getByRole('region', { name: 'Place on the map' });
+      await map.waitFor();
+      // The map is centred on the site's marker once its tiles are drawn.
+      await page.locator('path.map-marker-picked').waitFor();
+      await expect.poll(() => page.locator('img.leaflet-tile-loaded').count()).toBeGreaterThan(0);
+      const box = (await map.boundingBox())!;
+      // North-east of the centre: a higher latitude, a greater longitude.
+      await map.click({ position: { x: box.width / 2 + 80, y: box.height / 2 - 60 } });
+      await expect.poll(() => latitude.inputValue()).not.toBe('45.1885');
+      const picked = {
+        latitude: Number(await latitude.inputValue()),
+        longitude: Number(await longitude.inputValue()),
+      };
+      expect(picked.latitude).toBeGreaterThan(45.1885);
+      expect(picked.longitude).toBeGreaterThan(5.7245);
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.waitForURL((url) => url.pathname === site.api);
+      const saved = await asCustomer<{ latitude: number; longitude: number }>('GET', `${site.api}/info`);
+      expect({ latitude: saved.latitude, longitude: saved.longitude }).toEqual(picked);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('lets a manager call a plumber from an alert, in French, the dialog accessible', async () => {
+    const asCustomer = signedIn(DEMO.customer);
+    const stamp = Date.now();
+    const site = await placedSite(asCustomer, `Site d’appel ${stamp}`, 45.7578, 4.832);
+    const buildingName = `Immeuble d’appel ${stamp}`;
+    const building = await asCustomer<{ id: string }>('POST', `${site.api}/buildings/create`, {
+      name: buildingName,
+      type: 'office',
+      address: '2 place Bellecour',
+      city: 'Lyon',
+      zipCode: '69002',
+      country: 'FR',
+      timezone: 'Europe/Paris',
+      volume_unit: 'm3',
+      currency: 'EUR',
+      first_day_of_week: 'monday',
+    });
+    // A zone in maintenance mode is told by a maintenance alert at the next sweep (docs/alerts.md).
+    const zone = await asCustomer<{ id: string }>(
+      'POST',
+      `${site.api}/buildings/${building.id}/zones/create`,
+      {
+        name: `Zone d’appel ${stamp}`,
+        profile: 'office',
+        flowbox_model: 'one_inch_v1',
+        water_temperature: 'cold',
+        maintenance_mode: true,
+      },
+    );
+    const company = `Plomberie Bellecour ${stamp}`;
+    await asCustomer('POST', '/plumbers/create', {
+      company,
+      phone: '04 78 11 22 33',
+      latitude: 45.76,
+      longitude: 4.835,
+      service_radius_km: 10,
+      customer_id: site.customerId,
+    });
+    await expect
+      .poll(
+        async () =>
+          (await asCustomer<{ items: unknown[] }>('GET', `/alerts/list?zone_id=${zone.id}&state=active`))
+            .items.length,
+        { timeout: 30_000 },
+      )
+      .toBeGreaterThan(0);
+    const { context, page } = await newPage(browser, { locale: 'fr-FR' });
+    try {
+      // Chosen on this browser, French wins over the English of the user's profile, left as it is.
+      await page.goto('/login');
+      await page.getByRole('button', { name: 'Français' }).click();
+      await page.getByLabel('Email').fill(DEMO.customer);
+      await page.getByLabel('Mot de passe', { exact: true }).fill(DEMO.password);
+      await page.getByRole('button', { name: 'Se connecter' }).click();
+      await page.waitForURL((url) => url.pathname === '/');
+      await page.goto(`/notifications?zone_id=${zone.id}`);
+      const item = page.getByTestId('alert-item').filter({ hasText: `Zone d’appel ${stamp}` });
+      await item.first().waitFor();
+      await item.getByRole('button', { name: /Appeler un plombier/ }).click();
+      const dialog = page.getByRole('dialog', { name: `Plombiers proches de ${buildingName}` });
+      await dialog.waitFor();
+      const line = dialog.getByRole('listitem').filter({ hasText: company });
+      await line.waitFor();
+      // French numbers: a decimal comma.
+      expect(await line.textContent()).toMatch(/À \d+(,\d)? km · Intervient jusqu’ici/);
+      expect(
+        await line.getByRole('link', { name: `Appeler ${company} : 04 78 11 22 33` }).getAttribute('href'),
+      ).toBe('tel:0478112233');
+      await expectAccessible(page, 'the call-a-plumber dialog, in French');
+      await page.screenshot({ path: '/tmp/call-plumber-fr.png' });
+      await dialog.getByRole('button', { name: 'Fermer' }).click();
+      await expect.poll(() => dialog.count()).toBe(0);
     } finally {
       await context.close();
     }

@@ -152,6 +152,10 @@ export const FIRMWARE_SKIP_REASONS = [
   'already_on_version',
   'already_updating',
   'waiting_opening_hours',
+  /** Waiting its turn in another running or paused rollout: that one updates it. */
+  'in_other_rollout',
+  /** The image is no longer released to the device's customer. */
+  'not_released',
 ] as const;
 export type FirmwareSkipReason = (typeof FIRMWARE_SKIP_REASONS)[number];
 

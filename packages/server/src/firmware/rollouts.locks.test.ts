@@ -65,10 +65,12 @@ describe('a device failure and the rollout job at once', () => {
       expect(res.statusCode, res.body).toBe(201);
       return res.json<Rollout>();
     };
-    // The flowbox updates in the first rollout while it waits its turn in the second.
-    const first = await create('5.0.0');
+    // The flowbox updates in the first rollout while it waits its turn in the second: a rollout
+    // created over a device waiting in another under way leaves it out, but a halted one holds
+    // nothing, and may be resumed once the other has started the device.
     const second = await create('5.0.1');
-    expect((await provider.post(`/v1/firmware/rollouts/${second.id}/pause`, {})).statusCode).toBe(200);
+    await t.db.update(firmwareRollouts).set({ state: 'halted' }).where(eq(firmwareRollouts.id, second.id));
+    const first = await create('5.0.0');
     expect(await t.services.rolloutRunner.advanceAll()).toBe(1);
     expect((await provider.post(`/v1/firmware/rollouts/${second.id}/resume`, {})).statusCode).toBe(200);
     const [updating] = await t.db

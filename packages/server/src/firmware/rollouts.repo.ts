@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, ne, sql, type SQL } from 'drizzle-orm';
 import {
   FIRMWARE_ACTIVE_STATES,
   FIRMWARE_FAILURE_STATES,
@@ -261,6 +261,34 @@ export async function flowboxesUpdating(db: Db, flowboxIds: string[]): Promise<S
       and(
         inArray(firmwareUpdates.flowboxId, flowboxIds),
         inArray(firmwareUpdates.state, [...FIRMWARE_ACTIVE_STATES]),
+      ),
+    );
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Rollouts that may still start their waiting devices: running, or paused (resumed at any time). */
+const ROLLOUTS_UNDER_WAY: RolloutState[] = ['running', 'paused'];
+
+/**
+ * Flowboxes among these waiting their turn (scheduled) in a running or paused rollout other than
+ * `except`: that rollout updates them (docs/firmware.md "Rollouts", `in_other_rollout`).
+ */
+export async function flowboxesWaitingElsewhere(
+  db: Db,
+  flowboxIds: string[],
+  except: string | null,
+): Promise<Set<string>> {
+  if (flowboxIds.length === 0) return new Set();
+  const rows = await db
+    .select({ id: firmwareUpdates.flowboxId })
+    .from(firmwareUpdates)
+    .innerJoin(firmwareRollouts, eq(firmwareRollouts.id, firmwareUpdates.rolloutId))
+    .where(
+      and(
+        inArray(firmwareUpdates.flowboxId, flowboxIds),
+        eq(firmwareUpdates.state, 'scheduled'),
+        inArray(firmwareRollouts.state, ROLLOUTS_UNDER_WAY),
+        except ? ne(firmwareRollouts.id, except) : undefined,
       ),
     );
   return new Set(rows.map((r) => r.id));

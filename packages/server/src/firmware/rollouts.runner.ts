@@ -19,7 +19,7 @@ import {
   tryLockFlowbox,
   type RolloutRow,
 } from './rollouts.repo.ts';
-import { findImage, type ImageRow, type UpdateRow } from './updates.repo.ts';
+import { findImage, imageReleasedTo, type ImageRow, type UpdateRow } from './updates.repo.ts';
 import { moveUpdate, SYSTEM } from './updates.moves.ts';
 import type { FirmwareUpdatesService } from './updates.service.ts';
 
@@ -112,7 +112,7 @@ export class RolloutRunner {
     if (!(await tryLockFlowbox(tx, update.flowboxId))) return false;
     const located = await findFlowboxById(tx, update.flowboxId);
     if (!located) return false;
-    const skip = await this.skipReason(tx, located, now);
+    const skip = await this.skipReason(tx, located, rollout, image, now);
     if (skip) {
       await moveUpdate(tx, update, located, { state: 'skipped', reason: skip }, now, SYSTEM);
       return false;
@@ -130,15 +130,30 @@ export class RolloutRunner {
     return true;
   }
 
-  private async skipReason(tx: Db, located: LocatedFlowbox, now: Date): Promise<FirmwareSkipReason | null> {
+  /**
+   * Why the device is left out now its turn came, if it is: what was true when the rollout was
+   * created may not be any more (docs/firmware.md "Guards").
+   */
+  private async skipReason(
+    tx: Db,
+    located: LocatedFlowbox,
+    rollout: RolloutRow,
+    image: ImageRow,
+    now: Date,
+  ): Promise<FirmwareSkipReason | null> {
+    // Updated by other means meanwhile: an update from X to X could never succeed.
+    if (located.flowbox.firmwareVersion === image.version) return 'already_on_version';
+    if (!(await imageReleasedTo(tx, image, located.scope.customerId))) return 'not_released';
     if (!located.flowbox.connected || located.flowbox.pairingState !== 'ready') return 'offline';
-    switch (await this.updates.refusalNow(tx, located, now)) {
+    switch (await this.updates.refusalNow(tx, located, now, rollout.id)) {
       case 'errors.valve_command_pending':
         return 'valve_command_pending';
       case 'errors.firmware_zone_locked':
         return 'zone_locked';
       case 'errors.firmware_update_running':
         return 'already_updating';
+      case 'errors.firmware_in_rollout':
+        return 'in_other_rollout';
       case null:
         return null;
     }

@@ -24,6 +24,7 @@ import { notifyRollout, recordRolloutEvent } from './rollouts.halt.ts';
 import {
   countByWave,
   flowboxesUpdating,
+  flowboxesWaitingElsewhere,
   insertRollout,
   insertRolloutUpdates,
   listRolloutDevices,
@@ -47,6 +48,9 @@ type CreateInput = z.output<typeof RolloutCreateSchema>;
 type Target = CreateInput['target'];
 type RolloutsQuery = z.output<typeof RolloutsQuerySchema>;
 type DevicesQuery = z.output<typeof RolloutDevicesQuerySchema>;
+
+/** Why a device is left out when the rollout is created (docs/firmware.md "Rollouts"). */
+type SkippedAtSelection = 'already_on_version' | 'already_updating' | 'in_other_rollout';
 
 const ROLLOUTS_PAGE = 50;
 const DEVICES_PAGE = 100;
@@ -266,16 +270,17 @@ export class RolloutsService {
       if (!released.has(customer)) released.set(customer, await imageReleasedTo(tx, image, customer));
       if (released.get(customer)) selected.push(located);
     }
-    const updating = await flowboxesUpdating(
-      tx,
-      selected.map((l) => l.flowbox.id),
-    );
+    const ids = selected.map((l) => l.flowbox.id);
+    const updating = await flowboxesUpdating(tx, ids);
+    // Waiting in another rollout under way: that one updates it (a halted one does not hold it).
+    const waiting = await flowboxesWaitingElsewhere(tx, ids, null);
     const eligible: LocatedFlowbox[] = [];
-    const skipped: { located: LocatedFlowbox; reason: 'already_on_version' | 'already_updating' }[] = [];
+    const skipped: { located: LocatedFlowbox; reason: SkippedAtSelection }[] = [];
     for (const located of selected) {
       if (located.flowbox.firmwareVersion === image.version)
         skipped.push({ located, reason: 'already_on_version' });
       else if (updating.has(located.flowbox.id)) skipped.push({ located, reason: 'already_updating' });
+      else if (waiting.has(located.flowbox.id)) skipped.push({ located, reason: 'in_other_rollout' });
       else eligible.push(located);
     }
     return { eligible, skipped };

@@ -6,6 +6,8 @@ import {
   alerts,
   deviceCommands,
   events,
+  firmwareImageCustomers,
+  firmwareRollouts,
   firmwareUpdates,
   firmwareUpdateSteps,
   flowboxes,
@@ -288,6 +290,124 @@ describe('a staged rollout', () => {
     expect(reasons.get(devices[2]!.serial)).toBe('skipped:valve_command_pending');
     expect(reasons.get(devices[29]!.serial)).toBe('skipped:already_on_version');
     expect(reasons.get(devices[3]!.serial)).toBe('requested:');
+  });
+
+  it('skips, when its turn comes, a device that already runs the version or whose customer lost the image', async () => {
+    const { customerId, flowboxes: devices } = await fleet(4, 'RECHECK');
+    const other = await fleet(2, 'RECHECK-OTHER');
+    const image = await insertImage(t.db, { version: '4.3.5', customers: [customerId, other.customerId] });
+    const rollout = await createRollout({
+      image_id: image.id,
+      target: { customer_id: customerId },
+      start_jitter_s: 0,
+      waves_pct: [100],
+    });
+    // Updated by other means meanwhile: started from 4.3.5 to 4.3.5, it could never succeed.
+    await t.db.update(flowboxes).set({ firmwareVersion: '4.3.5' }).where(eq(flowboxes.id, devices[0]!.id));
+    expect(await t.services.rolloutRunner.advanceAll()).toBe(3);
+    const reasons = new Map(
+      (await updatesOf(rollout.id)).map((r) => [r.serial, `${r.update.state}:${r.update.reason ?? ''}`]),
+    );
+    expect(reasons.get(devices[0]!.serial)).toBe('skipped:already_on_version');
+    expect(reasons.get(devices[1]!.serial)).toBe('requested:');
+
+    // The provider takes the image back from the customer: its devices still waiting are left out.
+    const second = await createRollout({
+      image_id: image.id,
+      target: { customer_id: other.customerId },
+      start_jitter_s: 0,
+      waves_pct: [100],
+    });
+    await t.db
+      .delete(firmwareImageCustomers)
+      .where(
+        and(
+          eq(firmwareImageCustomers.imageId, image.id),
+          eq(firmwareImageCustomers.customerId, other.customerId),
+        ),
+      );
+    expect(await t.services.rolloutRunner.advanceAll()).toBe(0);
+    expect((await updatesOf(second.id)).map((r) => `${r.update.state}:${r.update.reason ?? ''}`)).toEqual([
+      'skipped:not_released',
+      'skipped:not_released',
+    ]);
+  });
+
+  it('leaves out, when created, the devices waiting in another running or paused rollout', async () => {
+    const { customerId, zones, flowboxes: devices } = await fleet(20, 'OVERLAP');
+    const first = await insertImage(t.db, { version: '4.3.6' });
+    const second = await insertImage(t.db, { version: '4.3.7' });
+    const zoneRollout = await createRollout({
+      image_id: first.id,
+      target: {
+        customer_id: customerId,
+        site_id: zones[0]!.siteId,
+        building_id: zones[0]!.buildingId,
+        zone_id: zones[0]!.zoneId,
+      },
+      start_jitter_s: 86_400,
+    });
+    await provider.post(`/v1/firmware/rollouts/${zoneRollout.id}/pause`, {});
+    const wide = await createRollout({ image_id: second.id, target: { customer_id: customerId } });
+    // Zone 1 holds devices 0 and 10: they wait in the first rollout, paused but not over.
+    const reasons = new Map(
+      (await updatesOf(wide.id)).map((r) => [r.serial, `${r.update.state}:${r.update.reason ?? ''}`]),
+    );
+    expect(reasons.get(devices[0]!.serial)).toBe('skipped:in_other_rollout');
+    expect(reasons.get(devices[10]!.serial)).toBe('skipped:in_other_rollout');
+    expect(reasons.get(devices[1]!.serial)).toBe('scheduled:');
+    expect(wide.counts).toMatchObject({ skipped: 2, scheduled: 18 });
+  });
+
+  it('skips, when its turn comes, a device that waits in another rollout resumed meanwhile', async () => {
+    const { customerId, flowboxes: devices } = await fleet(5, 'RESUMED');
+    const first = await insertImage(t.db, { version: '4.3.8' });
+    const second = await insertImage(t.db, { version: '4.3.9' });
+    const halted = await createRollout({
+      image_id: first.id,
+      target: { customer_id: customerId },
+      start_jitter_s: 0,
+      waves_pct: [100],
+    });
+    // A halted rollout starts nothing: a new one may take its waiting devices…
+    await t.db
+      .update(firmwareRollouts)
+      .set({ state: 'halted', haltReason: 'failure_threshold' })
+      .where(eq(firmwareRollouts.id, halted.id));
+    const newer = await createRollout({
+      image_id: second.id,
+      target: { customer_id: customerId },
+      start_jitter_s: 0,
+      waves_pct: [100],
+    });
+    expect(newer.counts).toMatchObject({ scheduled: 5 });
+    // …and when the halted one is resumed, whichever turn comes first takes each device, once.
+    expect((await provider.post(`/v1/firmware/rollouts/${halted.id}/resume`, {})).statusCode).toBe(200);
+    expect(await t.services.rolloutRunner.advanceAll()).toBe(5);
+    const states = [...(await updatesOf(halted.id)), ...(await updatesOf(newer.id))].map(
+      (r) => `${r.update.rolloutId === halted.id ? 'old' : 'new'}:${r.update.state}:${r.update.reason ?? ''}`,
+    );
+    expect(states.filter((s) => s === 'old:skipped:in_other_rollout')).toHaveLength(5);
+    expect(states.filter((s) => s === 'new:requested:')).toHaveLength(5);
+    expect(devices).toHaveLength(5);
+  });
+
+  it('refuses a single update of a flowbox waiting its turn in a running or paused rollout', async () => {
+    const { customerId, zones, flowboxes: devices } = await fleet(2, 'ALONE');
+    const image = await insertImage(t.db, { version: '4.3.10' });
+    const rollout = await createRollout({
+      image_id: image.id,
+      target: { customer_id: customerId },
+      start_jitter_s: 86_400,
+    });
+    const zone = zones[0]!;
+    const url = `/v1/customers/${zone.customerId}/sites/${zone.siteId}/buildings/${zone.buildingId}/zones/${zone.zoneId}/flowboxes/${devices[0]!.id}/firmware`;
+    const refused = await provider.post(url, { image_id: image.id });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'errors.firmware_in_rollout' });
+    // Once the rollout is over, the flowbox is the user's again.
+    await provider.post(`/v1/firmware/rollouts/${rollout.id}/cancel`, {});
+    expect((await provider.post(url, { image_id: image.id })).statusCode).toBe(201);
   });
 
   it('is refused when nothing can take the image, and for an image the customer was not given', async () => {

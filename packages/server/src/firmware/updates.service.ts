@@ -25,6 +25,7 @@ import {
   type FlowboxPath,
 } from '../flowboxes/index.ts';
 import { toApiImage } from './catalogue.rules.ts';
+import { flowboxesWaitingElsewhere } from './rollouts.repo.ts';
 import { signDownloadToken } from './download-token.ts';
 import {
   claimSilentUpdates,
@@ -141,7 +142,7 @@ export class FirmwareUpdatesService {
       throw new AppError('errors.firmware_incompatible');
     const now = this.ctx.now();
     const id = await this.ctx.db.transaction(async (tx) => {
-      const refusal = await this.refusalNow(tx, located, now);
+      const refusal = await this.refusalNow(tx, located, now, null);
       if (refusal) throw new AppError(refusal);
       const update = await insertUpdate(tx, {
         id: randomUUID(),
@@ -165,18 +166,26 @@ export class FirmwareUpdatesService {
 
   /**
    * Why the flowbox may not start an update now, if it may not (docs/firmware.md). Locks the
-   * flowbox's row until the transaction ends, so two requests cannot both start one.
+   * flowbox's row until the transaction ends, so two requests cannot both start one. `rolloutId`:
+   * the rollout whose turn this is, if one (its own waiting update is no reason to refuse).
    */
   async refusalNow(
     tx: Db,
     located: LocatedFlowbox,
     now: Date,
+    rolloutId: string | null,
   ): Promise<
-    'errors.valve_command_pending' | 'errors.firmware_zone_locked' | 'errors.firmware_update_running' | null
+    | 'errors.valve_command_pending'
+    | 'errors.firmware_zone_locked'
+    | 'errors.firmware_update_running'
+    | 'errors.firmware_in_rollout'
+    | null
   > {
     if (await valveCommandOnItsWay(tx, located.flowbox.id, now)) return 'errors.valve_command_pending';
     if (await isZoneLocked(tx, located.scope.zoneId)) return 'errors.firmware_zone_locked';
     if (await hasRunningUpdate(tx, located.flowbox.id)) return 'errors.firmware_update_running';
+    if ((await flowboxesWaitingElsewhere(tx, [located.flowbox.id], rolloutId)).size > 0)
+      return 'errors.firmware_in_rollout';
     return null;
   }
 

@@ -51,6 +51,8 @@ export const MESSAGES_EN = {
   'errors.firmware_update_running': 'A firmware update is already running on this flowbox',
   'errors.firmware_zone_locked':
     'The zone is locked by automatic closing: its flowboxes are not updated until it is unlocked',
+  'errors.firmware_in_rollout':
+    'This flowbox is waiting its turn in a firmware rollout: the rollout updates it (cancel the rollout to update it alone)',
   'errors.rollout_no_devices': 'No flowbox of this selection can receive this firmware',
   'errors.rollout_state': 'This rollout has already changed: reload the page to see its state',
   'errors.firmware_download_gone': 'This firmware download is over: the update is no longer downloading',

@@ -1,19 +1,22 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { createBrowserRouter, Navigate, useLocation, type RouteObject } from 'react-router';
+import { createBrowserRouter, Navigate, Outlet, useLocation, type RouteObject } from 'react-router';
 import { PublicLayout } from '../components/layout/PublicLayout.tsx';
 import { LoadingState } from '../components/Spinner.tsx';
 import {
   ANY_ROLE,
   EVERY_ROLE,
   CUSTOMER_OR_SITE,
+  END_USER,
   FLOVEA,
   FLOVEA_OR_CUSTOMER,
+  hasRole,
   MANAGER_OR_END_USER,
   MANAGER_OR_PLUMBER,
   meQueryOptions,
   RequireAuth,
   RequireRole,
   ShellWhenSignedIn,
+  useUser,
 } from '../features/auth/index.ts';
 import { prefetchDashboard } from '../features/dashboard/index.ts';
 import { currentLanguage, loadFeatureTexts } from '../lib/i18n/index.ts';
@@ -27,6 +30,21 @@ import { RouteErrorPage } from './RouteErrorPage.tsx';
 function MovedTo({ path }: { path: string }) {
   const { search, hash } = useLocation();
   return <Navigate to={`${path}${search}${hash}`} replace />;
+}
+
+/**
+ * An end user has no notifications screen: an alert's link (the alert emails name the zone, under
+ * the old address or the new) opens its zone home, which shows the alert first; without a zone, its
+ * dashboard. Managers and plumbers go on to the screen.
+ */
+function EndUserToZoneHome() {
+  const user = useUser();
+  const { search } = useLocation();
+  if (!hasRole(user, END_USER)) return <Outlet />;
+  const zoneId = new URLSearchParams(search).get('zone_id');
+  return (
+    <Navigate to={zoneId ? paths.myZone.getHref(encodeURIComponent(zoneId)) : paths.home.getHref()} replace />
+  );
 }
 
 // Each feature's pages are one chunk, fetched when one of its routes first opens, so the sign-in
@@ -150,6 +168,17 @@ const routes: RouteObject[] = [
                     path: paths.profileUpdatePassword.path,
                     ...page(profile, (p) => <p.UpdatePasswordPage />),
                   },
+                  // Former addresses, which old links and alert emails carry, for every role: the new
+                  // pages' own guards decide who stays.
+                  { path: paths.alertSettings.path, element: <MovedTo path={paths.settings.path} /> },
+                  {
+                    element: <EndUserToZoneHome />,
+                    children: [
+                      { path: paths.alerts.path, element: <MovedTo path={paths.notifications.path} /> },
+                      // docs/permissions.md: managers and plumbers read their alerts here (issue 18).
+                      { path: paths.notifications.path, ...page(alerts, (p) => <p.AlertsPage />) },
+                    ],
+                  },
                 ],
               },
               {
@@ -157,7 +186,6 @@ const routes: RouteObject[] = [
                 // docs/permissions.md: a plumber reads its sites, their devices and alerts (issue 18).
                 element: <RequireRole roles={MANAGER_OR_PLUMBER} />,
                 children: [
-                  { path: paths.notifications.path, ...page(alerts, (p) => <p.AlertsPage />) },
                   { path: paths.sites.path, ...page(sites, (p) => <p.SitesPage />) },
                   { path: paths.site.path, ...page(sites, (p) => <p.SiteOverviewPage />) },
                   { path: paths.zone.path, ...page(zones, (p) => <p.ZoneOverviewPage />) },
@@ -214,11 +242,9 @@ const routes: RouteObject[] = [
                     path: paths.plumberUserPermissions.path,
                     ...page(managers, (p) => <p.ManagerPermissionsPage family={p.PLUMBER_USERS} />),
                   },
-                  { path: paths.alerts.path, element: <MovedTo path={paths.notifications.path} /> },
                   { path: paths.fleet.path, ...page(fleet, (p) => <p.FleetPage />) },
                   { path: paths.users.path, ...page(people, (p) => <p.PeoplePage />) },
                   { path: paths.settings.path, ...page(alerts, (p) => <p.AlertSettingsPage />) },
-                  { path: paths.alertSettings.path, element: <MovedTo path={paths.settings.path} /> },
                   { path: paths.siteEvents.path, ...page(sites, (p) => <p.SiteEventsPage />) },
                   { path: paths.zoneAdd.path, ...page(zones, (p) => <p.ZoneAddPage />) },
                   { path: paths.zoneEdit.path, ...page(zones, (p) => <p.ZoneEditPage />) },

@@ -2,6 +2,7 @@ export {
   ANY_ROLE,
   canDo,
   CUSTOMER_OR_SITE,
+  END_USER,
   EVERY_ROLE,
   FLOVEA,
   FLOVEA_OR_CUSTOMER,

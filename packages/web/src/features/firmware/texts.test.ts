@@ -41,6 +41,14 @@ describe('firmware texts in English and French', () => {
     },
   );
 
+  // docs/firmware.md "Activity log": a failed or skipped update's line names its reason (waiting for
+  // the opening hours to end is no state change, so no line).
+  it.each(
+    [...FIRMWARE_FAILURE_REASONS, ...FIRMWARE_SKIP_REASONS].filter((r) => r !== 'waiting_opening_hours'),
+  )('names the reason %s in the activity log', (reason) => {
+    both(`event.field.${reason}`);
+  });
+
   it.each(ROLLOUT_HALT_REASONS)('explains a rollout halted for %s', (reason) => {
     both(`firmware.halt_reason.${reason}`);
   });

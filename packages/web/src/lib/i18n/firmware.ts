@@ -212,6 +212,8 @@ export const firmwareEn = {
   'firmware.reason.already_on_version': 'It already runs this version',
   'firmware.reason.already_updating': 'Another update was running on it',
   'firmware.reason.waiting_opening_hours': 'Waiting for the building to close',
+  'firmware.reason.in_other_rollout': 'It waits its turn in another rollout, which updates it',
+  'firmware.reason.not_released': 'This firmware is no longer released to its customer',
 
   'firmware.card_title': 'Firmware',
   'firmware.update_button': 'Update the firmware',
@@ -248,4 +250,7 @@ export const firmwareEn = {
   'event.field.block_download_failed': 'block download failed',
   'event.field.skipped': 'skipped',
   'event.field.cancelled': 'cancelled',
+  // Why a device was left out (the other reasons are named with the flowbox's lines, flowboxes.ts).
+  'event.field.in_other_rollout': 'waiting in another rollout',
+  'event.field.not_released': 'firmware no longer released to its customer',
 } as const;

@@ -43,7 +43,15 @@ function buildingTime(alert: Alert, iso: string, language: Language): string {
  * One alert: what happened (a sentence in the building's unit and time), where (links to its zone
  * and flowbox), when, how often, its state, and what may be done with it.
  */
-export function AlertItem({ alert, canManage }: { alert: Alert; canManage: boolean }) {
+export function AlertItem({
+  alert,
+  canManage,
+  canCallPlumber,
+}: {
+  alert: Alert;
+  canManage: boolean;
+  canCallPlumber: boolean;
+}) {
   const { t, language } = useLanguage();
   const toast = useToast();
   const transition = useAlertTransition();
@@ -157,7 +165,7 @@ export function AlertItem({ alert, canManage }: { alert: Alert; canManage: boole
               </span>
             </Button>
           )}
-          {alert.state !== 'resolved' && <CallPlumberButton alert={alert} />}
+          {canCallPlumber && alert.state !== 'resolved' && <CallPlumberButton alert={alert} />}
           {canManage && alert.state !== 'resolved' && (
             <Button variant="primary" className="px-3 py-1" onClick={() => setConfirming(true)}>
               {t('alerts.resolve')}

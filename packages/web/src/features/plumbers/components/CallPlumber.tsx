@@ -4,13 +4,15 @@ import { Button } from '../../../components/Button.tsx';
 import { Dialog } from '../../../components/Dialog.tsx';
 import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
+import { numberFormat } from '../../../lib/intl.ts';
 import { useNearestPlumbers } from '../api/plumbers.ts';
 import { telHref } from '../tel.ts';
 
 /** "Call a plumber" on an alert: the nearest plumbers of its site, with their phone links (issue 18). */
 export function CallPlumberButton({ alert }: { alert: Alert }) {
-  const { t } = useLanguage();
+  const { t, language } = useLanguage();
   const [open, setOpen] = useState(false);
+  const km = numberFormat(language, { maximumFractionDigits: 1 });
   const nearest = useNearestPlumbers(alert.customer_id, alert.site_id, open);
   return (
     <>
@@ -35,7 +37,7 @@ export function CallPlumberButton({ alert }: { alert: Alert }) {
                   <li key={p.id} className="py-2 text-sm">
                     <p className="font-medium">{p.company}</p>
                     <p className="text-slate-700 dark:text-slate-300">
-                      {t('plumbers.distance', { km: p.distance_km })} ·{' '}
+                      {t('plumbers.distance', { km: km.format(p.distance_km) })} ·{' '}
                       {p.covers_site ? t('plumbers.covers') : t('plumbers.too_far')}
                     </p>
                     {p.phone && (

@@ -216,6 +216,8 @@ export const firmwareFr: Record<keyof typeof firmwareEn, string> = {
   'firmware.reason.already_on_version': 'Il a déjà cette version',
   'firmware.reason.already_updating': 'Une autre mise à jour était en cours',
   'firmware.reason.waiting_opening_hours': 'Attend la fermeture du bâtiment',
+  'firmware.reason.in_other_rollout': 'Il attend son tour dans un autre déploiement, qui le met à jour',
+  'firmware.reason.not_released': 'Ce firmware n’est plus diffusé à son client',
 
   'firmware.card_title': 'Firmware',
   'firmware.update_button': 'Mettre à jour le firmware',
@@ -251,4 +253,6 @@ export const firmwareFr: Record<keyof typeof firmwareEn, string> = {
   'event.field.block_download_failed': 'échec du téléchargement par blocs',
   'event.field.skipped': 'ignorée',
   'event.field.cancelled': 'annulée',
+  'event.field.in_other_rollout': 'attend dans un autre déploiement',
+  'event.field.not_released': 'firmware plus diffusé à son client',
 };
