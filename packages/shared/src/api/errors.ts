@@ -17,10 +17,24 @@ export const ConfirmNameSchema = z.object({
 });
 export type ConfirmName = z.infer<typeof ConfirmNameSchema>;
 
+/**
+ * How deep an OFFSET page may start: the database walks every row before it, so a call's cost
+ * would grow with what is stored. Past it, a search narrows the list (docs/decisions.md "Offsets").
+ */
+export const LIST_OFFSET_MAX = 10_000;
+
+/** Every list's `offset`, one rule: a whole number from 0 to LIST_OFFSET_MAX. */
+export const OffsetSchema = z.coerce
+  .number('validation.number')
+  .int('validation.integer')
+  .min(0, 'validation.invalid')
+  .max(LIST_OFFSET_MAX, 'validation.max')
+  .default(0);
+
 export const ListQuerySchema = z.object({
   search: z.string().trim().max(120, 'validation.too_long').optional(),
   limit: z.coerce.number().int('validation.integer').min(1, 'validation.min_one').max(500).default(100),
-  offset: z.coerce.number().int('validation.integer').min(0).default(0),
+  offset: OffsetSchema,
 });
 export type ListQuery = z.infer<typeof ListQuerySchema>;
 

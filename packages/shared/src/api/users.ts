@@ -3,6 +3,7 @@ import { ALERT_CATEGORIES } from '../alerts.ts';
 import { PERMISSIONS } from '../permissions.ts';
 import { LANGUAGES, ROLES } from '../roles.ts';
 import { emailField, optionalText, passwordField, requiredText, uuidField } from '../validation.ts';
+import { OffsetSchema } from './errors.ts';
 
 export const LanguageSchema = z.enum(LANGUAGES, 'validation.select');
 export const RoleSchema = z.union([
@@ -234,11 +235,7 @@ export const PeopleListQuerySchema = z.object({
     .min(1, 'validation.min_one')
     .max(PEOPLE_PAGE_MAX, 'validation.max')
     .default(50),
-  offset: z.coerce
-    .number('validation.number')
-    .int('validation.integer')
-    .min(0, 'validation.invalid')
-    .default(0),
+  offset: OffsetSchema,
 });
 export type PeopleListQuery = z.input<typeof PeopleListQuerySchema>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CountrySchema, CURRENCIES, VOLUME_UNITS } from '../api/buildings.ts';
+import { OffsetSchema } from '../api/errors.ts';
 import { backendDate, normalizeDecimal, requiredText } from '../validation.ts';
 import { rangeIssues } from './tiers.ts';
 
@@ -145,5 +146,5 @@ export const PricingPlanListQuerySchema = z.object({
     .transform((v) => v === 'true')
     .default(false),
   limit: z.coerce.number().int('validation.integer').min(1, 'validation.min_one').max(500).default(100),
-  offset: z.coerce.number().int('validation.integer').min(0).default(0),
+  offset: OffsetSchema,
 });
