@@ -1,26 +1,43 @@
+import type { SimulatedFlowbox } from '@flowbox/simulator';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from './axe.ts';
 import { DEMO, launchBrowser, newPage, seen, signedIn, signIn } from './browser.ts';
-import { testZone, type TestZone } from './fixtures.ts';
+import {
+  pairSimulatedDevice,
+  subscribedZone,
+  testZone,
+  type SubscribedZone,
+  type TestZone,
+} from './fixtures.ts';
 
 /*
  * docs/permissions.md "Registration", end to end: a zone's manager issues a claim code, a resident
  * registers with it, confirms by the emailed link, the manager approves, and the new end user sees
- * its zone and nothing of the zone next door. A wrong code gets the very same answer.
+ * its zone and nothing of the zone next door. A wrong code, or a serial that is not the code's zone's,
+ * gets the very same answer, whether the serial exists or not.
  */
 
+/** The flowbox of the zone the codes are for: the serial printed on it. */
+const SERIAL = 'FB-E2E-REG0001';
+const FACTORY_SECRET = 'E2E_registration_secret_'.padEnd(43, 'r');
+
 let browser: Browser;
-let zone: TestZone;
+let zone: SubscribedZone;
 let neighbour: TestZone;
+let device: SimulatedFlowbox | undefined;
 beforeAll(async () => {
   browser = await launchBrowser();
-  [zone, neighbour] = await Promise.all([testZone('Registration'), testZone('Next door')]);
+  [zone, neighbour] = await Promise.all([subscribedZone('Registration'), testZone('Next door')]);
+  device = (await pairSimulatedDevice(zone, { serial: SERIAL, factorySecret: FACTORY_SECRET, seed: 18 }))
+    .simulated;
 });
 afterAll(async () => {
+  await device?.stop();
   await browser.close();
 });
 
-async function registerWith(code: string, email: string): Promise<string> {
+async function registerWith(code: string, email: string, serial = ''): Promise<string> {
   const { context, page } = await newPage(browser);
   await page.goto('/register');
   await page.getByLabel('First name').fill('Rita');
@@ -29,6 +46,7 @@ async function registerWith(code: string, email: string): Promise<string> {
   await page.getByLabel('Password', { exact: true }).fill('resident-pass-1');
   await page.getByLabel('Password confirmation').fill('resident-pass-1');
   await page.getByLabel('Claim code').fill(code);
+  await page.getByLabel('Flowbox serial number').fill(serial);
   await page.getByRole('checkbox').check();
   await page.getByRole('button', { name: 'Create my account' }).click();
   await page.getByRole('heading', { name: 'Registration recorded' }).waitFor();
@@ -50,10 +68,16 @@ describe('an end user registers with a claim code', () => {
     const code = (await manager.page.getByTestId('claim-code').textContent())!.trim();
     expect(code).toMatch(/^\w{4}-\w{4}-\w{4}$/);
 
-    const email = `resident.${Date.now()}@example.test`;
-    const right = await registerWith(code, email);
-    const wrong = await registerWith('ZZZZ-ZZZZ-ZZZZ', `stranger.${Date.now()}@example.test`);
-    expect(wrong).toBe(right);
+    const stamp = Date.now();
+    const email = `resident.${stamp}@example.test`;
+    const right = await registerWith(code, email, SERIAL);
+    // Nothing on screen tells a wrong code from a right one, nor a serial that exists from one that does not.
+    const answers = [
+      await registerWith('ZZZZ-ZZZZ-ZZZZ', `stranger.real-serial.${stamp}@example.test`, SERIAL),
+      await registerWith('ZZZZ-ZZZZ-ZZZZ', `stranger.no-serial.${stamp}@example.test`, 'FB-NOBODY-0000'),
+      await registerWith(code, `stranger.right-code.${stamp}@example.test`, 'FB-NOBODY-0000'),
+    ];
+    expect(answers).toEqual([right, right, right]);
 
     const outbox = await signedIn(DEMO.provider)<{ items: { to: string; text: string }[] }>('GET', '/outbox');
     const link = outbox.items
@@ -61,19 +85,34 @@ describe('an end user registers with a claim code', () => {
       ?.text.match(/https?:\/\/\S+\/register\/confirm\?token=\S+/)?.[0];
     expect(link).toBeDefined();
     expect(outbox.items.filter((m) => m.to.startsWith('stranger.'))).toEqual([]);
-    const resident = await newPage(browser);
+
+    // The resident reads French: the confirmation page speaks it, and the server's answer too.
+    const resident = await newPage(browser, { locale: 'fr-FR' });
     await resident.page.goto(new URL(link!).pathname + new URL(link!).search);
-    await seen(resident.page, 'Your address is confirmed');
+    await resident.page.getByRole('heading', { name: 'Confirmation de votre adresse', level: 1 }).waitFor();
+    await seen(resident.page, 'Votre adresse est confirmée');
+    await resident.page.getByRole('link', { name: 'Retour à la connexion' }).waitFor();
+    await expectAccessible(resident.page, 'the registration confirmed, in French');
+    await resident.page.setViewportSize({ width: 390, height: 844 });
+    await resident.page.screenshot({ path: '/tmp/register-confirm-390-fr.png', fullPage: true });
+    // The link works once: opened again, it is refused, in French.
+    await resident.page.reload();
+    await resident.page.getByRole('alert').filter({ hasText: 'Ce lien ne fonctionne plus' }).waitFor();
+    await resident.page.getByRole('link', { name: 'M’inscrire de nouveau' }).waitFor();
+    await expectAccessible(resident.page, 'the registration link refused, in French');
+    await resident.page.screenshot({ path: '/tmp/register-confirm-refused-390-fr.png', fullPage: true });
+    await resident.context.close();
 
     await manager.page.reload();
     await manager.page.getByRole('button', { name: `Approve ${email}` }).click();
     await seen(manager.page, 'Registration approved');
     await manager.context.close();
 
-    await signIn(resident.page, email, 'resident-pass-1');
-    const own = resident.page.getByTestId('own-zones');
+    const signedInResident = await newPage(browser);
+    await signIn(signedInResident.page, email, 'resident-pass-1');
+    const own = signedInResident.page.getByTestId('own-zones');
     await expect.poll(() => own.getByText(zone.name).count()).toBe(1);
     expect(await own.getByText(neighbour.name).count()).toBe(0);
-    await resident.context.close();
+    await signedInResident.context.close();
   });
 });

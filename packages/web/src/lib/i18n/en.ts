@@ -84,6 +84,9 @@ export const en = {
   'register.serial_optional_hint': 'Optional: printed on the label of the flowbox fitted in your flat.',
   'register_confirm.title': 'Confirming your address',
   'register_confirm.working': 'Confirming your address…',
+  'register_confirm.invalid_link':
+    'This link does not work any more: it has been used already, or it is older than 48 hours. If you opened it before, your request is with your building’s manager; otherwise, register again.',
+  'register_confirm.register_again': 'Register again',
 
   'reset_request.title': 'Reset your password',
   'reset_request.subtitle':

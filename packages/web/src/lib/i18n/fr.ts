@@ -84,6 +84,9 @@ export const fr: Record<CoreMessageKey, string> = {
   'register.serial_optional_hint': 'Facultatif : inscrit sur l’étiquette du flowbox installé chez vous.',
   'register_confirm.title': 'Confirmation de votre adresse',
   'register_confirm.working': 'Confirmation de votre adresse…',
+  'register_confirm.invalid_link':
+    'Ce lien ne fonctionne plus : il a déjà servi, ou il date de plus de 48 heures. Si vous l’avez déjà ouvert, votre demande est entre les mains du gestionnaire de votre bâtiment ; sinon, inscrivez-vous de nouveau.',
+  'register_confirm.register_again': 'M’inscrire de nouveau',
 
   'reset_request.title': 'Réinitialiser votre mot de passe',
   'reset_request.subtitle':

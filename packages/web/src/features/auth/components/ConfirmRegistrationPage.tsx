@@ -8,13 +8,19 @@ import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
 import { confirmRegistration } from '../api/register.ts';
 
+const LINK = 'inline-block font-medium text-sky-700 hover:underline dark:text-sky-400';
+
 /** The registration's emailed link (?token=): confirms the address once, then says what comes next. */
 export function ConfirmRegistrationPage() {
   const { t } = useLanguage();
   useDocumentTitle(t('register_confirm.title'));
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
-  const [answer, setAnswer] = useState<{ tone: 'success' | 'error'; message: string } | null>(null);
+  const [answer, setAnswer] = useState<{
+    tone: 'success' | 'error';
+    message: string;
+    expired?: boolean;
+  } | null>(null);
   const sent = useRef(false);
 
   useEffect(() => {
@@ -24,10 +30,15 @@ export function ConfirmRegistrationPage() {
     confirmRegistration(token)
       .then((res) => setAnswer({ tone: 'success', message: res.message }))
       .catch((error: unknown) =>
-        setAnswer({
-          tone: 'error',
-          message: error instanceof ApiRequestError ? error.message : t('errors.api_error'),
-        }),
+        setAnswer(
+          // The server's "invalid token" says nothing a resident can act on: what happened and what to do.
+          error instanceof ApiRequestError && error.code === 'errors.invalid_token'
+            ? { tone: 'error', message: t('register_confirm.invalid_link'), expired: true }
+            : {
+                tone: 'error',
+                message: error instanceof ApiRequestError ? error.message : t('errors.api_error'),
+              },
+        ),
       );
   }, [token, t]);
 
@@ -45,12 +56,16 @@ export function ConfirmRegistrationPage() {
           </p>
         )}
       </div>
-      <Link
-        to={paths.login.getHref()}
-        className="mt-6 inline-block font-medium text-sky-700 hover:underline dark:text-sky-400"
-      >
-        {t('common.back_to_login')}
-      </Link>
+      <p className="mt-6 flex flex-wrap gap-x-6 gap-y-2">
+        {answer?.expired && (
+          <Link to={paths.register.getHref()} className={LINK}>
+            {t('register_confirm.register_again')}
+          </Link>
+        )}
+        <Link to={paths.login.getHref()} className={LINK}>
+          {t('common.back_to_login')}
+        </Link>
+      </p>
     </AuthCard>
   );
 }
