@@ -26,7 +26,7 @@ import {
 import type { Db } from '../db/client.ts';
 import { withBuildingScope, withZoneScope, zoneScopeColumns } from '../db/scope.ts';
 import { alerts, buildings, customers, sites, zones } from '../db/schema.ts';
-import { AppError } from '../errors.ts';
+import { cursorTime, cursorUuid, decodeCursor, encodeCursor } from '../db/cursor.ts';
 
 export type AlertRow = typeof alerts.$inferSelect;
 
@@ -167,6 +167,9 @@ function placeConditions(scope: AlertScope, query: AlertCountQuery): SQL[] {
   return conditions;
 }
 
+/** Keyset cursor: when the last alert shown was last seen, and its id. */
+const ALERT_CURSOR = { at: cursorTime, id: cursorUuid };
+
 export async function listAlerts(db: Db, scope: AlertScope, query: AlertsQuery): Promise<AlertsPage> {
   const conditions = placeConditions(scope, query);
   if (query.category) conditions.push(eq(alerts.category, query.category));
@@ -176,7 +179,7 @@ export async function listAlerts(db: Db, scope: AlertScope, query: AlertsQuery):
   if (query.to)
     conditions.push(lt(alerts.openedAt, new Date(new Date(`${query.to}T00:00:00Z`).getTime() + 86_400_000)));
   if (query.cursor) {
-    const { at, id } = decodeCursor(query.cursor);
+    const { at, id } = decodeCursor(query.cursor, ALERT_CURSOR);
     conditions.push(or(lt(alerts.lastSeenAt, at), and(eq(alerts.lastSeenAt, at), lt(alerts.id, id)))!);
   }
   const rows = await db
@@ -192,7 +195,9 @@ export async function listAlerts(db: Db, scope: AlertScope, query: AlertsQuery):
   return {
     items: page.map((r) => toApiAlert(r.alert, r)),
     next_cursor:
-      rows.length > query.limit && last ? encodeCursor(last.alert.lastSeenAt, last.alert.id) : null,
+      rows.length > query.limit && last
+        ? encodeCursor({ at: last.alert.lastSeenAt, id: last.alert.id })
+        : null,
   };
 }
 
@@ -264,18 +269,6 @@ export function toApiAlert(
     flowbox_id: row.flowboxId,
     flowbox_serial: row.flowboxSerial,
   };
-}
-
-function encodeCursor(at: Date, id: string): string {
-  return Buffer.from(`${at.toISOString()}|${id}`).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { at: Date; id: string } {
-  const [iso, id] = Buffer.from(cursor, 'base64url').toString().split('|');
-  const at = new Date(iso ?? '');
-  if (!id || Number.isNaN(at.getTime()) || !/^[0-9a-f-]{36}$/.test(id))
-    throw new AppError('errors.validation', {}, [{ path: 'cursor', message: 'validation.invalid' }]);
-  return { at, id };
 }
 
 /** Whether the customer exists (an alert list filter naming it). */

@@ -10,7 +10,7 @@ import type {
 import type { Actor } from '../access/access.ts';
 import type { Db } from '../db/client.ts';
 import { events } from '../db/schema.ts';
-import { AppError } from '../errors.ts';
+import { cursorTime, cursorUuid, decodeCursor, encodeCursor } from '../db/cursor.ts';
 
 /** Where an event sits in the hierarchy: what decides who may read it. */
 export type EventScope = {
@@ -82,6 +82,9 @@ export function changedFieldsOf(input: object): string[] {
     .sort();
 }
 
+/** Keyset cursor: the time and id of the last event shown (stable while new events arrive). */
+const EVENT_CURSOR = { at: cursorTime, id: cursorUuid };
+
 /** Which events a screen lists: one level of the hierarchy, and for site managers only their sites. */
 export type EventsFilter = EventScope & { onlySites?: string[] };
 
@@ -103,7 +106,7 @@ export async function listEvents(db: Db, filter: EventsFilter, query: EventsQuer
   if (query.to)
     conditions.push(lt(events.createdAt, new Date(new Date(`${query.to}T00:00:00Z`).getTime() + 86_400_000)));
   if (query.cursor) {
-    const { at, id } = decodeCursor(query.cursor);
+    const { at, id } = decodeCursor(query.cursor, EVENT_CURSOR);
     conditions.push(or(lt(events.createdAt, at), and(eq(events.createdAt, at), lt(events.id, id)))!);
   }
   const rows = await db
@@ -116,7 +119,7 @@ export async function listEvents(db: Db, filter: EventsFilter, query: EventsQuer
   const last = page.at(-1);
   return {
     items: page.map(toApiEvent),
-    next_cursor: rows.length > query.limit && last ? encodeCursor(last.createdAt, last.id) : null,
+    next_cursor: rows.length > query.limit && last ? encodeCursor({ at: last.createdAt, id: last.id }) : null,
   };
 }
 
@@ -137,18 +140,4 @@ function toApiEvent(row: typeof events.$inferSelect): ActivityEvent {
     zone_id: row.zoneId,
     changed_fields: row.changedFields,
   };
-}
-
-/** Keyset cursor: the time and id of the last event shown (stable while new events arrive). */
-function encodeCursor(at: Date, id: string): string {
-  return Buffer.from(`${at.toISOString()}|${id}`).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { at: Date; id: string } {
-  const [iso = '', id = ''] = Buffer.from(cursor, 'base64url').toString().split('|');
-  const at = new Date(iso);
-  if (Number.isNaN(at.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) {
-    throw new AppError('errors.validation', {}, [{ path: 'cursor', message: 'validation.invalid' }]);
-  }
-  return { at, id };
 }

@@ -18,6 +18,14 @@ import type { z } from 'zod';
 import { canReadPlace, requirePermission, requirePlaceManage, type Actor } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
+import {
+  cursorInteger,
+  cursorText,
+  cursorTime,
+  cursorUuid,
+  decodeCursor,
+  encodeCursor,
+} from '../db/cursor.ts';
 import type { HierarchyNode, LocatedFlowbox } from '../db/scope.ts';
 import { AppError, forbidden, notFound } from '../errors.ts';
 import { notifyRollout, recordRolloutEvent } from './rollouts.halt.ts';
@@ -364,32 +372,8 @@ function emptyCounts(): Record<FirmwareUpdateState, number> {
   >;
 }
 
-/** Keyset cursors: where the last page ended (stable while rows arrive). */
-function encodeCursor(value: object): string {
-  return Buffer.from(JSON.stringify(value)).toString('base64url');
-}
+/** Keyset cursors (db/cursor.ts): where the last page ended (stable while rows arrive). */
+const rolloutCursor = { at: cursorTime, id: cursorUuid };
 
-function decodeCursor<T>(cursor: string, valid: (v: Record<string, unknown>) => T | null): T {
-  let value: T | null = null;
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString());
-    if (parsed && typeof parsed === 'object') value = valid(parsed as Record<string, unknown>);
-  } catch {
-    value = null;
-  }
-  if (value === null)
-    throw new AppError('errors.validation', {}, [{ path: 'cursor', message: 'validation.invalid' }]);
-  return value;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-const rolloutCursor = (v: Record<string, unknown>) =>
-  typeof v.at === 'string' && !Number.isNaN(Date.parse(v.at)) && typeof v.id === 'string' && UUID.test(v.id)
-    ? { at: new Date(v.at), id: v.id }
-    : null;
-
-const deviceCursor = (v: Record<string, unknown>) =>
-  Number.isInteger(v.wave) && typeof v.serial === 'string' && v.serial.length <= 64
-    ? { wave: v.wave as number, serial: v.serial }
-    : null;
+/** Skipped devices have no wave (0 in the order); `wave` is a smallint. */
+const deviceCursor = { wave: cursorInteger(0, 32_767), serial: cursorText(64) };

@@ -8,7 +8,14 @@ import {
 } from '@flowbox/shared';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { AppError } from '../errors.ts';
+import {
+  cursorInteger,
+  cursorOneOf,
+  cursorText,
+  cursorTime,
+  decodeCursor,
+  encodeCursor,
+} from '../db/cursor.ts';
 
 /*
  * The fleet list's one query (docs/fleet.md "Speed"). A page is read in the order of an index
@@ -23,6 +30,10 @@ export type FleetScope = { customerId?: string; siteIds?: string[] };
 
 /** A position in one sort: its key (text, ISO time or count) and the serial that breaks ties. */
 type Cursor = { sort: FleetSort; key: string | number; serial: string };
+/** What a cursor's key and serial may be: PostgreSQL's int, a customer's name or version, a serial. */
+const MAX_INT = 2 ** 31 - 1;
+const MAX_TEXT_KEY = 500;
+const MAX_SERIAL = 64;
 
 const EPOCH = sql`'1970-01-01T00:00:00Z'::timestamptz`;
 const LEAK = sql.join(
@@ -272,7 +283,7 @@ export async function fleetPage(
   cursor: string | undefined,
   limit: number,
 ): Promise<FleetSlice> {
-  const at = cursor ? decodeCursor(cursor, filter.sort) : undefined;
+  const at = cursor ? positionOf(cursor, filter.sort) : undefined;
   const found = await positions(db, scope, filter, at, limit + 1);
   const page = found.slice(0, limit);
   if (page.length === 0) return { items: [], next: null };
@@ -299,7 +310,7 @@ export async function fleetPage(
       const row = byId.get(p.id);
       return row ? [toRow(row)] : [];
     }),
-    next: found.length > limit ? encodeCursor(filter.sort, last) : null,
+    next: found.length > limit ? cursorOf(filter.sort, last) : null,
   };
 }
 
@@ -313,39 +324,29 @@ export async function fleetCount(db: Db, scope: FleetScope, filter: FleetFilter)
   return Number(row?.n ?? 0);
 }
 
-function encodeCursor(sort: FleetSort, row: Position): string {
+function cursorOf(sort: FleetSort, row: Position): string {
   const key =
     sort === 'last_reading'
-      ? new Date(row.sort_key as Date | string).toISOString()
+      ? new Date(row.sort_key)
       : sort === 'open_alerts'
         ? Number(row.sort_key)
         : String(row.sort_key);
-  return Buffer.from(JSON.stringify([sort, key, row.serial])).toString('base64url');
+  return encodeCursor({ sort, key, serial: row.serial });
 }
 
-const invalidCursor = () =>
-  new AppError('errors.validation', {}, [{ path: 'cursor', message: 'validation.invalid' }]);
-
-/** A cursor of this sort, as `encodeCursor` wrote it; anything else is refused (400). */
-function decodeCursor(cursor: string, sort: FleetSort): Cursor {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString());
-  } catch {
-    throw invalidCursor();
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 3 || parsed[0] !== sort) throw invalidCursor();
-  const [, key, serial] = parsed as [string, unknown, unknown];
-  if (typeof serial !== 'string' || serial.length > 64) throw invalidCursor();
-  if (sort === 'open_alerts') {
-    if (typeof key !== 'number' || !Number.isInteger(key) || key < 0 || key > 1_000_000)
-      throw invalidCursor();
-  } else if (sort === 'last_reading') {
-    if (typeof key !== 'string' || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(key))
-      throw invalidCursor();
-    if (Number.isNaN(new Date(key).getTime())) throw invalidCursor();
-  } else if (typeof key !== 'string' || key.length > 500) throw invalidCursor();
-  return { sort, key, serial };
+/** A cursor of this sort, as `cursorOf` wrote it; anything else is refused (400). */
+function positionOf(cursor: string, sort: FleetSort): Cursor {
+  const { key, serial } = decodeCursor(cursor, {
+    sort: cursorOneOf(sort),
+    key:
+      sort === 'last_reading'
+        ? cursorTime
+        : sort === 'open_alerts'
+          ? cursorInteger(0, MAX_INT)
+          : cursorText(MAX_TEXT_KEY),
+    serial: cursorText(MAX_SERIAL),
+  });
+  return { sort, key: key instanceof Date ? key.toISOString() : key, serial };
 }
 
 /** Whether the customer exists (a list filter naming it). */

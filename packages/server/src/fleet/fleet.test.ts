@@ -1,6 +1,7 @@
 import { ROLES, type FleetPage } from '@flowbox/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeCursor } from '../db/cursor.ts';
 import { alerts, flowboxes, zoneAutomation } from '../db/schema.ts';
 import {
   type ApiClient,
@@ -336,8 +337,8 @@ describe('the fleet list: pages', () => {
     for (const query of [
       `sort=customer&cursor=${p.next_cursor}`,
       'cursor=bm9wZQ',
-      `cursor=${Buffer.from('["last_reading","x","A"]').toString('base64url')}`,
-      `sort=open_alerts&cursor=${Buffer.from('["open_alerts",-1,"A"]').toString('base64url')}`,
+      `sort=last_reading&cursor=${encodeCursor({ sort: 'last_reading', key: 'x', serial: 'A' })}`,
+      `sort=open_alerts&cursor=${encodeCursor({ sort: 'open_alerts', key: -1, serial: 'A' })}`,
     ]) {
       const res = await c.provider.get(`/v1/fleet/list?${query}`);
       expect(res.statusCode, query).toBe(400);
