@@ -24,6 +24,8 @@ const STATUS_OF = {
   'errors.device_auth_failed': 401,
   'errors.forbidden': 403,
   'errors.premium_required': 403,
+  // docs/permissions.md "Granting permissions": in scope, but granting what one does not hold.
+  'errors.permission_not_held': 403,
   'errors.not_found': 404,
   'errors.email_taken': 409,
   'errors.no_action_allowed': 409,

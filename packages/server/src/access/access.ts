@@ -1,6 +1,8 @@
 import {
+  PERMISSIONS,
   ROLES,
   effectivePermissions,
+  grantablePermissions,
   isManagerRole,
   type FlowboxCommandName,
   type Language,
@@ -8,7 +10,7 @@ import {
   type PermissionSet,
   type Role,
 } from '@flowbox/shared';
-import { forbidden } from '../errors.ts';
+import { AppError, forbidden } from '../errors.ts';
 
 /**
  * The caller of an authenticated request, as its session's lookup or the instance's cache of it
@@ -303,4 +305,50 @@ export function peopleScopeFor(actor: Actor): PeopleScope {
     siteIds: actor.siteIds,
     roles: [ROLES.site_manager, ROLES.end_user, ROLES.plumber],
   };
+}
+
+/*
+ * Writing someone's permissions (docs/permissions.md "Granting permissions"), on every call that
+ * does: the families' create and update. An actor sets authorised only what it holds itself (a
+ * provider manager holds them all), and never what the target's role cannot hold.
+ */
+
+function holds(actor: Actor, permission: Permission): boolean {
+  return isProvider(actor) || actor.permissions[permission] === 'authorised';
+}
+
+/**
+ * Refuses a write that would authorise, for a user of `role` whose effective permissions are
+ * `current` (for a new user: what it is given by default), what the role cannot hold (400) or what
+ * the actor does not hold (403). A value the user already has is no grant: a permission screen
+ * saves the whole set. Denying is always allowed: it narrows.
+ */
+export function requireGrantable(
+  actor: Actor,
+  role: Role,
+  current: PermissionSet,
+  patch: Partial<PermissionSet>,
+): void {
+  const authorised = PERMISSIONS.filter((p) => patch[p] === 'authorised');
+  const ceiling = grantablePermissions(role);
+  const aboveRole = authorised.filter((p) => !ceiling.includes(p));
+  if (aboveRole.length > 0)
+    throw new AppError('errors.validation', {}, issuesOf(aboveRole, 'validation.permission_above_role'));
+  const notHeld = authorised.filter((p) => current[p] !== 'authorised' && !holds(actor, p));
+  if (notHeld.length > 0)
+    throw new AppError('errors.permission_not_held', {}, issuesOf(notHeld, 'errors.permission_not_held'));
+}
+
+const issuesOf = (permissions: Permission[], message: string) =>
+  permissions.map((p) => ({ path: `permissions.${p}`, message }));
+
+/**
+ * What a new user of `role` is given when `actor` creates it: the role's defaults, less what the
+ * actor does not hold itself (stored as denied), silently, since the inviter asked for nothing.
+ */
+export function defaultsGivenBy(actor: Actor, role: Role): Partial<PermissionSet> {
+  const defaults = effectivePermissions(role, {});
+  return Object.fromEntries(
+    PERMISSIONS.filter((p) => defaults[p] === 'authorised' && !holds(actor, p)).map((p) => [p, 'denied']),
+  );
 }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { CLAIM_CODE_ALPHABET, CLAIM_CODE_LENGTH, ROLES, type Registration } from '@flowbox/shared';
-import type { Actor } from '../access/access.ts';
+import { defaultsGivenBy, type Actor } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../errors.ts';
@@ -26,15 +26,16 @@ export function hashClaimCode(normalised: string): string {
 
 /**
  * Turns a pending registration into an end user of its zone, in the caller's transaction: the
- * password chosen at registration, the zone the code named. `by` null: its code approved it.
- * Answers the emails to send once the transaction commits.
+ * password chosen at registration, the zone the code named, the role's defaults less what the
+ * approving manager lacks (docs/permissions.md "Granting permissions"). `by` null: its code
+ * approved it, with the role's defaults. Answers the emails to send once the transaction commits.
  */
 export async function activateRegistration(
   tx: Db,
   ctx: Context,
   registration: RegistrationRow,
   place: ZonePlace,
-  by: Pick<Actor, 'id' | 'name'> | null,
+  by: Actor | null,
 ): Promise<{ user: UserRow; row: RegistrationRow }> {
   if (await findUserByEmail(tx, registration.email)) throw new AppError('errors.email_taken');
   const now = ctx.now();
@@ -49,7 +50,7 @@ export async function activateRegistration(
       passwordHash: registration.passwordHash,
       role: ROLES.end_user,
       customerId: place.customerId,
-      permissions: {},
+      permissions: by ? defaultsGivenBy(by, ROLES.end_user) : {},
     },
     [],
     [place.zoneId],

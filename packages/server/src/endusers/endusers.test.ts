@@ -8,6 +8,7 @@ import {
   createUser,
   createWorld,
   loginAs,
+  siteManagerWithout,
   type TestApp,
   type World,
 } from '../test/harness.ts';
@@ -237,6 +238,21 @@ describe('registering with a claim code', () => {
     expect(twice.statusCode).toBe(400);
   });
 
+  it("gives the approved end user its role's defaults less what the approving manager lacks", async () => {
+    const smWithoutExport = await siteManagerWithout(t, w, 'sm.noexport@test.io', 'consumption.export');
+    const body = person({ claim_code: await issue() });
+    await register(body);
+    await anonymous().post('/v1/users/register/confirm', { token: await confirmLink(body.email) });
+    const pending = await pendingOf(cmA, body.email);
+    const approved = await smWithoutExport.post(
+      `/v1/customers/${w.customers.a.id}/registrations/${pending!.id}/approve`,
+      {},
+    );
+    expect(approved.statusCode, approved.body).toBe(200);
+    const endUser = await anonymous().login(body.email, body.password);
+    expect((await endUser.get('/v1/users/me')).json().permissions['consumption.export']).toBe('denied');
+  });
+
   it('a refused registration is emailed and logged; an out-of-scope manager cannot decide it', async () => {
     const body = person({ claim_code: await issue() });
     await register(body);
@@ -331,11 +347,15 @@ describe('managing end users and plumbers (docs/permissions.md)', () => {
     });
     const endUser = await loginAs(t.app, 'grant.me@test.io');
     expect((await endUser.put(`${zonePath()}/update`, { leak_detection_mode: true })).statusCode).toBe(403);
-    const granted = await cmA.put(`${A()}/end_users/${user.id}/update`, {
+    // The role ceiling: what an end user may never do is refused, not stored.
+    const aboveRole = await cmA.put(`${A()}/end_users/${user.id}/update`, {
       permissions: { 'valves.control': 'authorised', 'firmware.update': 'authorised' },
     });
+    expect(aboveRole.statusCode).toBe(400);
+    const granted = await cmA.put(`${A()}/end_users/${user.id}/update`, {
+      permissions: { 'valves.control': 'authorised', 'firmware.update': 'denied' },
+    });
     expect(granted.statusCode, granted.body).toBe(200);
-    // The role ceiling: what an end user may never do stays denied, whatever is stored.
     expect(granted.json().user.permissions).toMatchObject({
       'valves.control': 'authorised',
       'firmware.update': 'denied',

@@ -1,4 +1,9 @@
-import { ROLES, type ManagerCreateSchema, type ManagerUpdateSchema } from '@flowbox/shared';
+import {
+  ROLES,
+  effectivePermissions,
+  type ManagerCreateSchema,
+  type ManagerUpdateSchema,
+} from '@flowbox/shared';
 import {
   type EventAction,
   type ManagerUpdateAnswer,
@@ -11,9 +16,11 @@ import {
 import type { z } from 'zod';
 import {
   canReadCustomer,
+  defaultsGivenBy,
   isProvider,
   requireCustomerManage,
   requireManager,
+  requireGrantable,
   requirePermission,
   requireRole,
   siteFilterFor,
@@ -123,6 +130,8 @@ export class ManagersService {
     if (family.role === ROLES.end_user)
       await this.requireZonesOfCustomer(family.customerId!, input.zone_id ?? []);
     await this.requirePlaces(actor, family, input.site_id ?? [], input.zone_id ?? []);
+    const given = defaultsGivenBy(actor, family.role);
+    requireGrantable(actor, family.role, effectivePermissions(family.role, given), input.permissions ?? {});
     if (await findUserByEmail(this.ctx.db, input.email)) throw emailTaken();
     const values: NewUserRow = {
       email: input.email,
@@ -133,7 +142,7 @@ export class ManagersService {
       address: input.address ?? null,
       role: family.role,
       customerId: family.customerId,
-      permissions: input.permissions ?? {},
+      permissions: { ...given, ...input.permissions },
     };
     const row = await this.ctx.db
       .transaction(async (tx) => {
@@ -171,6 +180,13 @@ export class ManagersService {
     if (input.site_id) await this.requireSitesOfCustomer(family.customerId!, input.site_id);
     if (input.zone_id) await this.requireZonesOfCustomer(family.customerId!, input.zone_id);
     if (!self) await this.requirePlaces(actor, family, input.site_id ?? [], input.zone_id ?? []);
+    if (input.permissions)
+      requireGrantable(
+        actor,
+        family.role,
+        effectivePermissions(family.role, current.permissions),
+        input.permissions,
+      );
     if (input.alerts_instance_settings) await this.requireFollowedZones(family, current, input);
     if (input.email && input.email !== current.email) {
       const other = await findUserByEmail(this.ctx.db, input.email);

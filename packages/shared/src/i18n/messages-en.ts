@@ -73,6 +73,7 @@ export const MESSAGES_EN = {
   'errors.pairing_step': 'This action is not possible at this pairing step',
   'errors.invalid_zone_list': 'One or more zones are not valid',
   'errors.registration_decided': 'This registration has already been decided',
+  'errors.permission_not_held': 'You cannot grant a permission you do not hold yourself',
   'message.registration_confirmed_pending':
     'Your address is confirmed. The manager of your building will now review your request; we will write to you once it is done.',
   'message.registration_confirmed_active':
@@ -118,6 +119,9 @@ export const MESSAGES_EN = {
   'validation.hours_overlap': 'Opening hours of one day must not overlap',
   'validation.timezone': 'Please select a valid time zone',
   'validation.unique': 'Each option may be chosen only once',
+  'validation.permission_above_role': 'This role cannot hold this permission',
+  'validation.zones_not_sites': 'An end user is bound to zones (zone_id), not to sites',
+  'validation.sites_not_zones': 'A plumber is assigned to sites (site_id), not to zones',
   'validation.firmware_version': 'Please enter a version as MAJOR.MINOR.PATCH, such as 2.5.0',
   'validation.increasing': 'Each value must be greater than the one before',
   'validation.too_many': 'Too many values: {{max}} at most',

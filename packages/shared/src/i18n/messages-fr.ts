@@ -76,6 +76,7 @@ export const MESSAGES_FR = {
   'errors.pairing_step': "Cette action n'est pas possible à cette étape de l'appairage",
   'errors.invalid_zone_list': 'Une ou plusieurs zones ne sont pas valides',
   'errors.registration_decided': 'Cette inscription a déjà été traitée',
+  'errors.permission_not_held': "Vous ne pouvez pas accorder une permission que vous n'avez pas vous-même",
   'message.registration_confirmed_pending':
     'Votre adresse est confirmée. Le gestionnaire de votre bâtiment va examiner votre demande ; nous vous écrirons dès que ce sera fait.',
   'message.registration_confirmed_active':
@@ -122,6 +123,9 @@ export const MESSAGES_FR = {
   'validation.hours_overlap': "Les horaires d'une même journée ne doivent pas se chevaucher",
   'validation.timezone': 'Veuillez sélectionner un fuseau horaire valide',
   'validation.unique': "Chaque option ne peut être choisie qu'une fois",
+  'validation.permission_above_role': 'Ce rôle ne peut pas avoir cette permission',
+  'validation.zones_not_sites': 'Un utilisateur final est rattaché à des zones (zone_id), pas à des sites',
+  'validation.sites_not_zones': 'Un plombier est affecté à des sites (site_id), pas à des zones',
   'validation.firmware_version': 'Veuillez saisir une version MAJEUR.MINEUR.CORRECTIF, par exemple 2.5.0',
   'validation.increasing': 'Chaque valeur doit être supérieure à la précédente',
   'validation.too_many': 'Trop de valeurs : {{max}} au plus',
