@@ -1,16 +1,18 @@
 // Benchmark of firmware downloads (issue 17, docs/firmware.md): BENCH_DEVICES (1,000) paired
 // flowboxes, each with an update of a BENCH_IMAGE_MIB (2) MiB image, all fetch it at once over real
-// HTTP with their HTTP Basic credentials, one connection each, as devices would; meanwhile one
+// HTTP with their HTTP Basic credentials, one connection each, by flowbox-sim's downloader (each
+// verifies the image's size and sha256, and resumes a cut download); meanwhile one
 // signed-in user calls a zone's overview in a loop. Reports the total time, the server's CPU and
 // peak memory (RSS) over the downloads, and the p50/p99 of the user's call during them. The server
-// runs in a child process with the product's rate limit (downloads count per device); the devices
-// are plain HTTP clients in this process. Runs on embedded PGlite and on PostgreSQL
+// runs in a child process with the product's rate limit (downloads count per device); the devices'
+// downloaders run in this process. Runs on embedded PGlite and on PostgreSQL
 // (BENCH_DATABASES, default pglite,postgres; FLOWBOX_TEST_PG or the machine's).
 import { fork } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
+import { FirmwareDownload, type AttemptOutcome } from '../packages/simulator/src/firmware-download.ts';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 1000);
 const IMAGE_BYTES = Number(process.env.BENCH_IMAGE_MIB ?? 2) * 2 ** 20;
@@ -192,7 +194,7 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
   const started = performance.now();
   prober.send('go');
   const results = await Promise.all(
-    ready.devices.map((device, i) => fetchImage(ready.port, device, i % 50 === 0)),
+    ready.devices.map((device) => fetchImage(ready.port, device, ready.sha256)),
   );
   const seconds = (performance.now() - started) / 1000;
   const probed = fromProbe<number[]>();
@@ -201,8 +203,8 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
   child.send('end');
   const usage = await next<Usage>();
 
-  const failed = results.filter((r) => r.status !== 200 || r.bytes !== IMAGE_BYTES);
-  const badHash = results.filter((r) => r.sha256 !== undefined && r.sha256 !== ready.sha256);
+  const failed = results.filter((r) => r.outcome !== 'complete' || !r.verified);
+  const resumed = results.filter((r) => r.attempts > 1).length;
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
   const times = results.map((r) => r.ms).sort((a, b) => a - b);
@@ -212,7 +214,7 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
     `  ${DEVICES} downloads of ${IMAGE_BYTES / 2 ** 20} MiB: all done in ${seconds.toFixed(1)} s ` +
       `(${((DEVICES * IMAGE_BYTES) / 2 ** 20 / seconds).toFixed(0)} MiB/s); per device p50 ` +
       `${(times[Math.floor(times.length / 2)]! / 1000).toFixed(1)} s, slowest ${(times.at(-1)! / 1000).toFixed(1)} s; ` +
-      `${failed.length} failed, ${badHash.length} of ${results.filter((r) => r.sha256).length} checked with a wrong sha256`,
+      `${failed.length} failed or not verified (size and sha256, every device), ${resumed} resumed after a cut`,
   );
   console.log(
     `  server CPU ${(usage.cpuUs / 1e6).toFixed(1)} s (${((usage.cpuUs / 1e6 / seconds) * 100).toFixed(0)} % of one core); ` +
@@ -226,36 +228,34 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
   await exited.catch(() => undefined);
 }
 
-type Result = { status: number; bytes: number; ms: number; sha256?: string };
+type Result = { outcome: string; verified: boolean; attempts: number; ms: number };
 
-/** One device's download on a connection of its own; every 50th also checks the image's sha256. */
-function fetchImage(port: number, device: Device, check: boolean): Promise<Result> {
+/**
+ * One simulated flowbox's download, by flowbox-sim's own downloader (`FirmwareDownload`, as its
+ * device side runs an update): a connection of its own, every byte through the running sha256,
+ * resumed with a range when cut, and the image verified against the announced size and sha256.
+ */
+async function fetchImage(port: number, device: Device, sha256: string): Promise<Result> {
   const t0 = performance.now();
-  const authorization = `Basic ${Buffer.from(`${device.serial}:${device.password}`).toString('base64')}`;
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      { host: '127.0.0.1', port, path: device.url, agent: false, headers: { authorization } },
-      (res) => {
-        const hash = check ? createHash('sha256') : undefined;
-        let bytes = 0;
-        res.on('data', (chunk: Buffer) => {
-          bytes += chunk.length;
-          hash?.update(chunk);
-        });
-        res.once('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            bytes,
-            ms: performance.now() - t0,
-            ...(hash ? { sha256: hash.digest('hex') } : {}),
-          }),
-        );
-        res.once('error', reject);
-      },
-    );
-    request.once('error', reject);
-    request.end();
+  const download = new FirmwareDownload({
+    url: `http://127.0.0.1:${port}${device.url}`,
+    size: IMAGE_BYTES,
+    sha256,
+    serial: device.serial,
+    secret: device.password,
   });
+  const signal = new AbortController().signal;
+  let attempts = 0;
+  let outcome: AttemptOutcome;
+  do {
+    attempts++;
+    outcome = await download.attempt(
+      signal,
+      () => undefined,
+      () => undefined,
+    );
+  } while (outcome.kind === 'interrupted' && attempts < 5);
+  return { outcome: outcome.kind, verified: download.verify(), attempts, ms: performance.now() - t0 };
 }
 
 function get(
