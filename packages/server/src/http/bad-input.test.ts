@@ -35,6 +35,7 @@ import {
   ApiClient,
   buildingBody,
   createTestApp,
+  createUser,
   createWorld,
   loginAs,
   zoneBody,
@@ -100,6 +101,23 @@ beforeAll(async () => {
   if (!raised.raised) throw new Error('no alert raised');
   ids.alert = raised.alert.id;
   ids.plumber = (await providers.en.post('/v1/plumbers/create', { company: 'Bad Input Plumbing' })).json().id;
+  // docs/permissions.md "End users and plumbers": one of each in customer A, for their families' calls.
+  const [endUser, plumberUser] = await Promise.all([
+    createUser(t.db, {
+      email: 'eu.bad@test.io',
+      role: ROLES.end_user,
+      customerId: w.customers.a.id,
+      zoneIds: [ids.zone],
+    }),
+    createUser(t.db, {
+      email: 'pl.bad@test.io',
+      role: ROLES.plumber,
+      customerId: w.customers.a.id,
+      siteIds: [w.sites.a1.id],
+    }),
+  ]);
+  ids.endUser = endUser.id;
+  ids.plumberUser = plumberUser.id;
 });
 
 /** A building of site a1 with a floor, a zone and a water point, made through the API. */
@@ -114,6 +132,8 @@ const ids = {
   schedule: '',
   alert: '',
   plumber: '',
+  endUser: '',
+  plumberUser: '',
 };
 const B = () => `/v1/customers/${w.customers.a.id}/sites/${w.sites.a1.id}/buildings/${ids.building}`;
 const Z = () => `${B()}/zones/${ids.zone}`;
@@ -425,6 +445,39 @@ const BODY_ENDPOINTS: BodyEndpoint[] = [
         names: ['firstname'],
       },
       { name: `delete a ${family}`, method: 'DELETE', path: () => `${base()}/${id()}/delete`, ...confirm },
+    ];
+  }),
+  ...(
+    [
+      ['an end user', '/end_users', () => ids.endUser, 'zone_id', 'validation.at_least_one_zone'],
+      ['a plumber user', '/plumbers', () => ids.plumberUser, 'site_id', 'validation.at_least_one_site'],
+    ] as const
+  ).flatMap(([family, prefix, id, places, placesMessage]): BodyEndpoint[] => {
+    const placeIds = () => (places === 'zone_id' ? [ids.zone] : [w.sites.a1.id]);
+    return [
+      {
+        name: `create ${family}`,
+        method: 'POST',
+        path: () => `${A()}${prefix}/create`,
+        valid: () => ({ ...person, language: 'fr', [places]: placeIds() }),
+        required: { ...nameRequired, email: 'validation.required', [places]: placesMessage },
+        wrongTypeMessages: { language: 'validation.select', [places]: placesMessage },
+        names: ['firstname', 'lastname'],
+      },
+      {
+        name: `update ${family}`,
+        method: 'PUT',
+        path: () => `${A()}${prefix}/${id()}/update`,
+        valid: () => ({ ...managerUpdate(), [places]: placeIds(), suspended: false }),
+        required: {},
+        names: ['firstname'],
+      },
+      {
+        name: `delete ${family}`,
+        method: 'DELETE',
+        path: () => `${A()}${prefix}/${id()}/delete`,
+        ...confirm,
+      },
     ];
   }),
   {
@@ -839,7 +892,7 @@ const ID_ROUTES: [Method, string, Record<string, unknown>?][] = [
   ['GET', '/v1/flovea_managers/:m/info'],
   ['PUT', '/v1/flovea_managers/:m/update', { firstname: 'X' }],
   ['DELETE', '/v1/flovea_managers/:m/delete', { confirm_name: 'x' }],
-  ...(['customer_managers', 'site_managers'] as const).flatMap(
+  ...(['customer_managers', 'site_managers', 'end_users', 'plumbers'] as const).flatMap(
     (family): [Method, string, Record<string, unknown>?][] => [
       ['GET', `/v1/customers/:c/${family}/list`],
       [
@@ -848,7 +901,8 @@ const ID_ROUTES: [Method, string, Record<string, unknown>?][] = [
         {
           ...person,
           email: `ghost.${family}@test.io`,
-          ...(family === 'site_managers' ? { site_id: [GHOST] } : {}),
+          ...(family === 'site_managers' || family === 'plumbers' ? { site_id: [GHOST] } : {}),
+          ...(family === 'end_users' ? { zone_id: [GHOST] } : {}),
         },
       ],
       ['GET', `/v1/customers/:c/${family}/:m/info`],
@@ -986,11 +1040,7 @@ function fillPath(template: string, replace: Record<string, string> = {}): strin
   const real: Record<string, string> = {
     ':c': w.customers.a.id,
     ':s': w.sites.a1.id,
-    ':m': template.includes('site_managers')
-      ? w.users.smA.id
-      : template.includes('flovea')
-        ? GHOST
-        : w.users.cmA.id,
+    ':m': managerIn(template),
     ':b': ids.building,
     ':f': ids.floor,
     ':z': ids.zone,
@@ -1007,6 +1057,15 @@ function fillPath(template: string, replace: Record<string, string> = {}): strin
     ...replace,
   };
   return template.replace(ID_PARAM, (p) => real[p]!);
+}
+
+/** The real member of the family a template names, for `:m`. */
+function managerIn(template: string): string {
+  if (template.includes('/site_managers/')) return w.users.smA.id;
+  if (template.includes('/end_users/')) return ids.endUser;
+  if (template.includes('/customers/:c/plumbers/')) return ids.plumberUser;
+  if (template.includes('flovea')) return GHOST;
+  return w.users.cmA.id;
 }
 
 const paramCases = ID_ROUTES.flatMap(([method, template, body]) =>
@@ -1065,6 +1124,8 @@ describe('list queries', () => {
     `/v1/customers/:c/sites/list`,
     `/v1/customers/:c/customer_managers/list`,
     `/v1/customers/:c/site_managers/list`,
+    `/v1/customers/:c/end_users/list`,
+    `/v1/customers/:c/plumbers/list`,
     '/v1/customers/:c/zones/list',
     '/v1/customers/:c/sites/:s/buildings/list',
     '/v1/customers/:c/sites/:s/buildings/:b/floors/list',
@@ -1093,12 +1154,15 @@ describe('list queries', () => {
     }
   });
 
-  it.each(['site_managers', 'zones'])('refuses a site_id that is not a uuid on the %s list', async (list) => {
-    const res = await providers.fr.get(`${A()}/${list}/list?site_id=site-1`);
-    expect(expectCatalogueError(res, 'fr', 400).details).toEqual([
-      { path: 'site_id', message: "Cette valeur n'est pas valide" },
-    ]);
-  });
+  it.each(['site_managers', 'plumbers', 'zones'])(
+    'refuses a site_id that is not a uuid on the %s list',
+    async (list) => {
+      const res = await providers.fr.get(`${A()}/${list}/list?site_id=site-1`);
+      expect(expectCatalogueError(res, 'fr', 400).details).toEqual([
+        { path: 'site_id', message: "Cette valeur n'est pas valide" },
+      ]);
+    },
+  );
 });
 
 describe('building, zone and water point values', () => {
@@ -1302,6 +1366,117 @@ describe('unknown fields', () => {
     });
     expect(res.json().user.permissions).not.toHaveProperty('made.up');
     await loginAs(t.app, 'cm.a@test.io');
+  });
+});
+
+describe("people's places (docs/permissions.md, issue 18)", () => {
+  type Case = [string, string, () => Record<string, unknown>, string, MessageKey];
+  const body = (places: Record<string, unknown>) => ({ ...person, email: 'places@test.io', ...places });
+  const CASES: Case[] = [
+    [
+      'a zone given twice to a new end user',
+      '/end_users/create',
+      () => body({ zone_id: [ids.zone, ids.zone] }),
+      'zone_id',
+      'validation.unique',
+    ],
+    [
+      'a site given twice to a new plumber',
+      '/plumbers/create',
+      () => body({ site_id: [w.sites.a1.id, w.sites.a1.id] }),
+      'site_id',
+      'validation.unique',
+    ],
+    [
+      'a site given twice to a new site manager, in two spellings',
+      '/site_managers/create',
+      () => body({ site_id: [w.sites.a1.id, w.sites.a1.id.toUpperCase()] }),
+      'site_id',
+      'validation.unique',
+    ],
+    [
+      'a zone given twice to an end user',
+      `/end_users/:eu/update`,
+      () => ({ zone_id: [ids.zone, ids.zone] }),
+      'zone_id',
+      'validation.unique',
+    ],
+    [
+      'a site given twice to a plumber',
+      `/plumbers/:pl/update`,
+      () => ({ site_id: [w.sites.a1.id, w.sites.a1.id] }),
+      'site_id',
+      'validation.unique',
+    ],
+    [
+      'a site given twice to a site manager',
+      `/site_managers/:sm/update`,
+      () => ({ site_id: [w.sites.a1.id, w.sites.a1.id] }),
+      'site_id',
+      'validation.unique',
+    ],
+    [
+      'sites for a new end user',
+      '/end_users/create',
+      () => body({ zone_id: [ids.zone], site_id: [w.sites.a1.id] }),
+      'site_id',
+      'validation.zones_not_sites',
+    ],
+    [
+      'sites for an end user',
+      '/end_users/:eu/update',
+      () => ({ site_id: [w.sites.a1.id] }),
+      'site_id',
+      'validation.zones_not_sites',
+    ],
+    [
+      'zones for a new plumber',
+      '/plumbers/create',
+      () => body({ site_id: [w.sites.a1.id], zone_id: [ids.zone] }),
+      'zone_id',
+      'validation.sites_not_zones',
+    ],
+    [
+      'zones for a plumber',
+      '/plumbers/:pl/update',
+      () => ({ zone_id: [ids.zone] }),
+      'zone_id',
+      'validation.sites_not_zones',
+    ],
+  ];
+  const urlOf = (path: string) =>
+    `${A()}${path
+      .replace(':eu', ids.endUser)
+      .replace(':pl', ids.plumberUser)
+      .replace(':sm', w.users.smA.id)}`;
+
+  it.each(CASES)(
+    'refuses %s with a message on the field, and writes nothing',
+    async (_what, path, body, field, key) => {
+      for (const language of LANGUAGES) {
+        const before = await rowCounts();
+        const res = await providers[language].request(
+          path.endsWith('create') ? 'POST' : 'PUT',
+          urlOf(path),
+          body(),
+        );
+        expect(expectCatalogueError(res, language, 400).details).toEqual([
+          { path: field, message: translate(key, language) },
+        ]);
+        expect(await rowCounts()).toEqual(before);
+      }
+    },
+  );
+
+  it.each(['/end_users/create', '/plumbers/:pl/update'])('refuses an unknown field on %s', async (path) => {
+    const before = await rowCounts();
+    const valid = path.endsWith('create') ? body({ zone_id: [ids.zone] }) : {};
+    const res = await providers.en.request(path.endsWith('create') ? 'POST' : 'PUT', urlOf(path), {
+      ...valid,
+      role: ROLES.flovea_manager,
+    });
+    expect(expectCatalogueError(res, 'en', 400).code).toBe('errors.validation');
+    expect(await rowCounts()).toEqual(before);
   });
 });
 

@@ -73,6 +73,8 @@ const FAMILY_OBJECT = {
   5: 'plumber',
 } as const;
 const PG_UNIQUE_VIOLATION = '23505';
+/** db/schema.ts: the index that keeps one account per email address. */
+const USERS_EMAIL_UNIQUE = 'users_email_unique';
 const PG_FOREIGN_KEY_VIOLATION = '23503';
 
 /** The three manager families share one implementation; only who may act differs (spec §2, §6). */
@@ -382,12 +384,16 @@ export class ManagersService {
 
 const emailTaken = () => new AppError('errors.email_taken');
 
+type PgError = { code?: string; constraint?: string };
+
+/**
+ * The database's refusals, by what they are about: only the email's uniqueness is "email taken";
+ * any other unique violation is no fault of the address and goes on as the error it is.
+ */
 function rethrowUnique(error: unknown): never {
-  const code =
-    (error as { code?: string; cause?: { code?: string } }).code ??
-    (error as { cause?: { code?: string } }).cause?.code;
-  if (code === PG_UNIQUE_VIOLATION) throw emailTaken();
+  const pg = (error as PgError).code ? (error as PgError) : (error as { cause?: PgError }).cause;
+  if (pg?.code === PG_UNIQUE_VIOLATION && pg.constraint === USERS_EMAIL_UNIQUE) throw emailTaken();
   // The customer or a site was deleted while the call ran.
-  if (code === PG_FOREIGN_KEY_VIOLATION) throw notFound();
+  if (pg?.code === PG_FOREIGN_KEY_VIOLATION) throw notFound();
   throw error;
 }

@@ -134,11 +134,15 @@ export const ManagerCreateSchema = z.object({
 });
 export type ManagerCreateInput = z.input<typeof ManagerCreateSchema>;
 
+/** Each id at most once: a repeated site or zone is a mistake, refused rather than stored twice. */
+const distinct = (ids: string[]) => new Set(ids.map((id) => id.toLowerCase())).size === ids.length;
+
 export const SiteManagerCreateSchema = ManagerCreateSchema.extend({
   site_id: z
     .array(uuidField, 'validation.at_least_one_site')
     .min(1, 'validation.at_least_one_site')
-    .max(1000),
+    .max(1000)
+    .refine(distinct, 'validation.unique'),
 });
 export type SiteManagerCreateInput = z.input<typeof SiteManagerCreateSchema>;
 
@@ -156,7 +160,12 @@ export const ManagerUpdateSchema = z.object({
 export type ManagerUpdateInput = z.input<typeof ManagerUpdateSchema>;
 
 export const SiteManagerUpdateSchema = ManagerUpdateSchema.extend({
-  site_id: z.array(uuidField).min(1, 'validation.at_least_one_site').max(1000).optional(),
+  site_id: z
+    .array(uuidField)
+    .min(1, 'validation.at_least_one_site')
+    .max(1000)
+    .refine(distinct, 'validation.unique')
+    .optional(),
 });
 export type SiteManagerUpdateInput = z.input<typeof SiteManagerUpdateSchema>;
 
@@ -168,21 +177,41 @@ export const ManagerUpdateAnswerSchema = z.object({
 });
 export type ManagerUpdateAnswer = z.infer<typeof ManagerUpdateAnswerSchema>;
 
-/** End users (docs/permissions.md): invited by a manager of their zones, bound to one or more zones. */
+/*
+ * End users and plumbers (docs/permissions.md) take only their own fields: an end user is bound to
+ * zones, a plumber assigned to sites, and the other family's places are refused by name rather than
+ * silently ignored; any other unknown field is refused too (strict).
+ */
+const noSites = { site_id: z.undefined('validation.zones_not_sites').optional() };
+const noZones = { zone_id: z.undefined('validation.sites_not_zones').optional() };
+/** A suspended account cannot sign in and its sessions end; lifting it restores both. */
+const suspended = { suspended: z.boolean().optional() };
+
+/** End users: invited by a manager of their zones, bound to one or more zones. */
 export const EndUserCreateSchema = ManagerCreateSchema.extend({
-  zone_id: z.array(uuidField, 'validation.at_least_one_zone').min(1, 'validation.at_least_one_zone').max(100),
-});
+  zone_id: z
+    .array(uuidField, 'validation.at_least_one_zone')
+    .min(1, 'validation.at_least_one_zone')
+    .max(100)
+    .refine(distinct, 'validation.unique'),
+  ...noSites,
+}).strict();
 export type EndUserCreateInput = z.input<typeof EndUserCreateSchema>;
 export const EndUserUpdateSchema = ManagerUpdateSchema.extend({
-  zone_id: z.array(uuidField).min(1, 'validation.at_least_one_zone').max(100).optional(),
-  /** A suspended account cannot sign in and its sessions end; lifting it restores both. */
-  suspended: z.boolean().optional(),
-});
+  zone_id: z
+    .array(uuidField)
+    .min(1, 'validation.at_least_one_zone')
+    .max(100)
+    .refine(distinct, 'validation.unique')
+    .optional(),
+  ...suspended,
+  ...noSites,
+}).strict();
 export type EndUserUpdateInput = z.input<typeof EndUserUpdateSchema>;
 
-/** Plumbers (docs/permissions.md): invited like site managers, limited to the sites assigned. */
-export const PlumberUserCreateSchema = SiteManagerCreateSchema;
-export const PlumberUserUpdateSchema = SiteManagerUpdateSchema.extend({ suspended: z.boolean().optional() });
+/** Plumbers: invited like site managers, limited to the sites assigned. */
+export const PlumberUserCreateSchema = SiteManagerCreateSchema.extend(noZones).strict();
+export const PlumberUserUpdateSchema = SiteManagerUpdateSchema.extend({ ...suspended, ...noZones }).strict();
 export type PlumberUserUpdateInput = z.input<typeof PlumberUserUpdateSchema>;
 
 export const SiteManagerListQuerySchema = z.object({ site_id: z.uuid('validation.invalid').optional() });
