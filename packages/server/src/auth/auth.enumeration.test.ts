@@ -191,3 +191,36 @@ describe('a reset request tells nothing about which addresses have an account', 
     );
   });
 });
+
+describe('an address that has an account is told so only with a working code, a few times a day', () => {
+  const taken = (email: string, overrides: object = {}) =>
+    post('/v1/users/register', { ...registration(email), ...overrides });
+  const toldTo = async (email: string) => {
+    await t.services.auth.settled();
+    const sent = await t.db.select().from(emails).where(eq(emails.to, email));
+    return sent.filter((m) => m.kind === 'registration_exists');
+  };
+
+  it('is not emailed for a wrong claim code, and the answer is the same byte for byte', async () => {
+    await createUser(t.db, { email: 'wrong.code@test.io', role: ROLES.end_user, firstname: 'Wren' });
+    const fresh = await taken('fresh.wrong.code@test.io');
+    const wrong = await taken('wrong.code@test.io', { claim_code: 'ABCD-EFGH-JKMN' });
+    expect(wrong.statusCode).toBe(fresh.statusCode);
+    expect(wrong.body).toBe(fresh.body);
+    expect(await toldTo('wrong.code@test.io')).toEqual([]);
+  });
+
+  it(`is emailed at most ${ANONYMOUS_LIMITS.accountExistsPerEmailPerDay} times a day, answered alike every time`, async () => {
+    await createUser(t.db, { email: 'told.often@test.io', role: ROLES.end_user, firstname: 'Otto' });
+    const fresh = await taken('fresh.told.often@test.io');
+    for (let i = 0; i < ANONYMOUS_LIMITS.accountExistsPerEmailPerDay + 3; i++) {
+      const res = await taken('told.often@test.io');
+      expect(res.statusCode).toBe(fresh.statusCode);
+      expect(res.body).toBe(fresh.body);
+    }
+    expect(await toldTo('told.often@test.io')).toHaveLength(ANONYMOUS_LIMITS.accountExistsPerEmailPerDay);
+    t.clock.advance(24 * 3_600_000 + 1000);
+    await taken('told.often@test.io');
+    expect(await toldTo('told.often@test.io')).toHaveLength(ANONYMOUS_LIMITS.accountExistsPerEmailPerDay + 1);
+  });
+});

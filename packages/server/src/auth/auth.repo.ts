@@ -1,6 +1,6 @@
-import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, count, eq, gt, gte, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { refreshTokens, sessions, users, userTokens } from '../db/schema.ts';
+import { emails, refreshTokens, sessions, users, userTokens } from '../db/schema.ts';
 import type { UserRow } from '../users/index.ts';
 
 /**
@@ -181,4 +181,13 @@ export async function expireLinkTokens(db: Db, userId: string, at: Date): Promis
     .update(userTokens)
     .set({ usedAt: at })
     .where(and(eq(userTokens.userId, userId), isNull(userTokens.usedAt)));
+}
+
+/** How many emails of this kind the outbox holds for this address since then (it keeps every one). */
+export async function emailsSince(db: Db, to: string, kind: string, since: Date): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(emails)
+    .where(and(eq(emails.to, to), eq(emails.kind, kind), gte(emails.createdAt, since)));
+  return row?.n ?? 0;
 }

@@ -18,6 +18,7 @@ import {
   AUTH_CHANNEL,
   claimLinkToken,
   claimRefreshToken,
+  emailsSince,
   refreshTokenUsedAt,
   expireLinkTokens,
   expireRefreshTokens,
@@ -348,22 +349,23 @@ export class AuthService {
   /**
    * docs/permissions.md "Registration": a usable claim code (and, when given, a serial of its zone)
    * records an unconfirmed registration and emails its confirmation link; an address with an
-   * account gets an email telling its owner, who alone may learn that it exists. A wrong code or
-   * serial records and sends nothing: the answer, already sent, was the same.
+   * account gets an email telling its owner, who alone may learn that it exists, a few times a day
+   * at most. A wrong code or serial records and sends nothing: the answer, already sent, was the same.
    */
   private async recordRegistration(input: RegisterInput, passwordHash: string): Promise<void> {
     const now = this.ctx.now();
     const codeHash = hashClaimCode(normaliseClaimCode(input.claim_code));
     const token = createLinkToken();
-    const outcome = await this.ctx.db.transaction(async (tx) => {
+    const outcome = await this.ctx.db.transaction(async (tx): Promise<'confirm' | 'told' | null> => {
+      // One registration of an address at a time: the checks and the counts below hold.
       await lockAddress(tx, input.email);
-      const user = await findUserByEmail(tx, input.email);
-      if (user) return { existingUser: user };
       const code = await findUsableCode(tx, codeHash, now);
-      if (!code) return {};
-      if (input.flowbox_serial && !(await serialInZone(tx, input.flowbox_serial, code.zoneId))) return {};
+      if (!code) return null;
+      if (input.flowbox_serial && !(await serialInZone(tx, input.flowbox_serial, code.zoneId))) return null;
+      const user = await findUserByEmail(tx, input.email);
+      if (user) return (await this.tellAccountExists(tx, user, now)) ? 'told' : null;
       // One open request per address and zone, however often it is sent.
-      if (await hasOpenRegistration(tx, input.email, code.zoneId)) return {};
+      if (await hasOpenRegistration(tx, input.email, code.zoneId)) return null;
       await insertRegistrationRow(tx, {
         firstname: input.firstname,
         lastname: input.lastname,
@@ -377,27 +379,36 @@ export class AuthService {
         confirmTokenHash: token.hash,
         confirmExpiresAt: new Date(now.getTime() + REGISTRATION_CONFIRM_HOURS * 3_600_000),
       });
-      return { confirm: true };
+      return 'confirm';
     });
-    if (outcome.confirm) {
-      const mail = confirmRegistrationEmail(
-        input.language as Language,
-        input.firstname,
-        this.link('/register/confirm', token.token),
-        REGISTRATION_CONFIRM_HOURS,
-      );
-      await this.ctx.mailer.send({ to: input.email, ...mail, kind: 'registration_confirm' });
-      return;
-    }
-    const existingUser = outcome.existingUser;
-    if (!existingUser) return;
+    if (outcome === 'told') this.ctx.mailer.kick();
+    if (outcome !== 'confirm') return;
+    const mail = confirmRegistrationEmail(
+      input.language as Language,
+      input.firstname,
+      this.link('/register/confirm', token.token),
+      REGISTRATION_CONFIRM_HOURS,
+    );
+    await this.ctx.mailer.send({ to: input.email, ...mail, kind: 'registration_confirm' });
+  }
+
+  /**
+   * "You already have an account", queued in the registration's transaction under its address's
+   * lock, so that registrations sent at once cannot pass the day's count together; false when the
+   * day's count is reached.
+   */
+  private async tellAccountExists(tx: Db, user: UserRow, now: Date): Promise<boolean> {
+    const dayAgo = new Date(now.getTime() - 24 * 3_600_000);
+    const told = await emailsSince(tx, user.email, 'registration_exists', dayAgo);
+    if (told >= ANONYMOUS_LIMITS.accountExistsPerEmailPerDay) return false;
     const mail = registrationExistsEmail(
-      existingUser.language,
-      existingUser.firstname,
+      user.language,
+      user.firstname,
       `${this.ctx.config.publicUrl}/login`,
       `${this.ctx.config.publicUrl}/reset-password-request`,
     );
-    await this.ctx.mailer.send({ to: existingUser.email, ...mail, kind: 'registration_exists' });
+    await this.ctx.mailer.enqueue(tx, [{ to: user.email, ...mail, kind: 'registration_exists' }]);
+    return true;
   }
 
   /**

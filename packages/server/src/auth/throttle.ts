@@ -41,6 +41,11 @@ export const ANONYMOUS_LIMITS = {
   registrationsPerAddress: 5,
   /** Emailed links (set or reset a password) tried per client address an hour. */
   linksPerAddress: 20,
+  /**
+   * "You already have an account" emails per address a day (docs/permissions.md "Registration"):
+   * registrations sent from many client addresses would otherwise flood the owner's mailbox.
+   */
+  accountExistsPerEmailPerDay: 3,
 } as const;
 
 /** How long a sign-in must wait, in ms (0: it may be checked now); pure, so the policy is testable alone. */

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gt, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { ReviewableRegistrationState } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
 import { buildings, claimCodes, flowboxes, registrations, sites, zones } from '../db/schema.ts';
 
@@ -161,16 +162,15 @@ export async function findRegistration(db: Db, customerId: string, id: string) {
 
 export async function listRegistrations(
   db: Db,
-  filter: { customerId: string; siteIds: string[] | 'all'; status?: RegistrationRow['status'] },
+  filter: { customerId: string; siteIds: string[] | 'all'; status?: ReviewableRegistrationState },
   page: { limit: number; offset: number },
 ): Promise<{ rows: RegistrationWithPlace[]; total: number }> {
   if (filter.siteIds !== 'all' && filter.siteIds.length === 0) return { rows: [], total: 0 };
   const conditions: SQL[] = [eq(sites.customerId, filter.customerId)];
   if (filter.siteIds !== 'all') conditions.push(inArray(sites.id, filter.siteIds));
   // An unconfirmed registration is nobody's business but its sender's until the link is opened.
-  conditions.push(
-    filter.status ? eq(registrations.status, filter.status) : sql`${registrations.status} <> 'unconfirmed'`,
-  );
+  conditions.push(sql`${registrations.status} <> 'unconfirmed'`);
+  if (filter.status) conditions.push(eq(registrations.status, filter.status));
   const where = and(...conditions);
   const [rows, [total]] = await Promise.all([
     registrationsWithPlace(db)

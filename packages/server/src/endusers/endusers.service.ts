@@ -1,4 +1,10 @@
-import type { ClaimCode, ClaimCodeCreateInput, ClaimCodeIssued, Registration } from '@flowbox/shared';
+import type {
+  ClaimCode,
+  ClaimCodeCreateInput,
+  ClaimCodeIssued,
+  Registration,
+  ReviewableRegistrationState,
+} from '@flowbox/shared';
 import {
   canReadCustomer,
   canReadSite,
@@ -88,7 +94,7 @@ export class EndUsersService {
   async listRegistrations(
     actor: Actor,
     customerId: string,
-    query: { status?: Registration['status']; limit: number; offset: number },
+    query: { status?: ReviewableRegistrationState; limit: number; offset: number },
   ): Promise<{ items: Registration[]; total: number }> {
     requireManager(actor);
     if (!canReadCustomer(actor, customerId)) throw forbidden();

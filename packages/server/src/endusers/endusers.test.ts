@@ -178,6 +178,17 @@ describe('registering with a claim code', () => {
     expect(again.statusCode).toBe(409);
   });
 
+  it('never lists unconfirmed registrations to managers: the status filter refuses them', async () => {
+    const body = person({ claim_code: await issue() });
+    await register(body);
+    await t.services.auth.settled();
+    const refused = await cmA.get(`/v1/customers/${w.customers.a.id}/registrations/list?status=unconfirmed`);
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json().details).toEqual([{ path: 'status', message: 'Please select an option' }]);
+    const all = (await cmA.get(`/v1/customers/${w.customers.a.id}/registrations/list`)).json();
+    expect(all.items.map((r: { email: string }) => r.email)).not.toContain(body.email);
+  });
+
   it('answers a wrong code exactly as a right one, and records and sends nothing', async () => {
     const good = person({ claim_code: await issue() });
     const bad = person({ claim_code: 'ZZZZ-ZZZZ-ZZZZ' });

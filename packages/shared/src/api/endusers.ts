@@ -79,8 +79,15 @@ export const RegistrationSchema = z.object({
 });
 export type Registration = z.infer<typeof RegistrationSchema>;
 
+/**
+ * What the managers' list filters by. An unconfirmed registration is nobody's business but its
+ * sender's until the emailed link is opened (docs/permissions.md "Registration"): not offered.
+ */
+export const REVIEWABLE_REGISTRATION_STATES = ['pending', 'approved', 'rejected'] as const;
+export type ReviewableRegistrationState = (typeof REVIEWABLE_REGISTRATION_STATES)[number];
+
 export const RegistrationListQuerySchema = ListQuerySchema.extend({
-  status: z.enum(REGISTRATION_STATES, 'validation.select').optional(),
+  status: z.enum(REVIEWABLE_REGISTRATION_STATES, 'validation.select').optional(),
 });
 
 export const RegistrationConfirmSchema = z.object({
