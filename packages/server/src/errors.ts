@@ -50,6 +50,7 @@ const STATUS_OF = {
   'errors.firmware_update_running': 409,
   'errors.firmware_zone_locked': 409,
   'errors.firmware_in_rollout': 409,
+  'errors.firmware_opening_hours': 409,
   'errors.rollout_no_devices': 409,
   'errors.rollout_state': 409,
   // The update of a firmware download URL is final or cancelled: the URL will never work again.

@@ -1,4 +1,4 @@
-import { isWithinOpeningHours, type FirmwareSkipReason } from '@flowbox/shared';
+import type { FirmwareSkipReason } from '@flowbox/shared';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import type { LocatedFlowbox } from '../db/scope.ts';
@@ -12,7 +12,6 @@ import {
   dueScheduled,
   lastWave,
   openInWave,
-  openingHoursOf,
   patchRollout,
   postpone,
   scheduleWave,
@@ -117,7 +116,7 @@ export class RolloutRunner {
       await moveUpdate(tx, update, located, { state: 'skipped', reason: skip }, now, SYSTEM);
       return false;
     }
-    if (!rollout.duringOpeningHours && (await this.duringOpeningHours(tx, located, now))) {
+    if (!rollout.duringOpeningHours && (await this.updates.withinOpeningHours(tx, located, now))) {
       await postpone(
         tx,
         update.id,
@@ -157,10 +156,5 @@ export class RolloutRunner {
       case null:
         return null;
     }
-  }
-
-  private async duringOpeningHours(tx: Db, located: LocatedFlowbox, now: Date): Promise<boolean> {
-    const place = await openingHoursOf(tx, located.scope.zoneId);
-    return place?.hours ? isWithinOpeningHours(place.hours, place.timezone, now) : false;
   }
 }

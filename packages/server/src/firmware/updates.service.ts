@@ -5,6 +5,7 @@ import {
   FIRMWARE_PROGRESS_TIMEOUT_S,
   FIRMWARE_URL_TTL_S,
   isFinalFirmwareState,
+  isWithinOpeningHours,
   type FirmwareUpdate,
   type FirmwareUpdateCreateSchema,
   type FlowboxFirmware,
@@ -25,7 +26,7 @@ import {
   type FlowboxPath,
 } from '../flowboxes/index.ts';
 import { toApiImage } from './catalogue.rules.ts';
-import { flowboxesWaitingElsewhere } from './rollouts.repo.ts';
+import { flowboxesWaitingElsewhere, openingHoursOf } from './rollouts.repo.ts';
 import { signDownloadToken } from './download-token.ts';
 import {
   claimSilentUpdates,
@@ -144,6 +145,10 @@ export class FirmwareUpdatesService {
     const id = await this.ctx.db.transaction(async (tx) => {
       const refusal = await this.refusalNow(tx, located, now, null);
       if (refusal) throw new AppError(refusal);
+      // The issue: never start an update during the building's opening hours by default (the
+      // flowbox does not measure while it restarts); the user may ask for it even then.
+      if (!input.during_opening_hours && (await this.withinOpeningHours(tx, located, now)))
+        throw new AppError('errors.firmware_opening_hours');
       const update = await insertUpdate(tx, {
         id: randomUUID(),
         flowboxId: located.flowbox.id,
@@ -187,6 +192,12 @@ export class FirmwareUpdatesService {
     if ((await flowboxesWaitingElsewhere(tx, [located.flowbox.id], rolloutId)).size > 0)
       return 'errors.firmware_in_rollout';
     return null;
+  }
+
+  /** Whether the opening hours of the flowbox's zone (else its building's) hold `now`. */
+  async withinOpeningHours(tx: Db, located: LocatedFlowbox, now: Date): Promise<boolean> {
+    const place = await openingHoursOf(tx, located.scope.zoneId);
+    return place?.hours ? isWithinOpeningHours(place.hours, place.timezone, now) : false;
   }
 
   /**

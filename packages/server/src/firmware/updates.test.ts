@@ -13,6 +13,7 @@ import { createZones, pairDirectly, type TelemetryZone } from '../telemetry/test
 import { FlowboxIngest } from '../flowboxes/ingest.service.ts';
 import {
   alerts,
+  buildings,
   deviceCommands,
   events,
   firmwareUpdates,
@@ -355,5 +356,38 @@ describe('a single update is refused', () => {
     expect((await post()).json()).toMatchObject({ code: 'errors.valve_command_pending' });
     await t.db.update(flowboxes).set({ pairingState: 'pending' }).where(eq(flowboxes.id, flowboxId));
     expect((await post()).json()).toMatchObject({ code: 'errors.flowbox_not_ready' });
+  });
+
+  it('during its building’s opening hours, unless the user asks for it even then', async () => {
+    const [open] = (await createZones(t.db, 'Europe/Paris')) as [TelemetryZone];
+    const allDay = [{ start: '00:00', end: '24:00' }];
+    await t.db
+      .update(buildings)
+      .set({
+        openingHours: {
+          monday: allDay,
+          tuesday: allDay,
+          wednesday: allDay,
+          thursday: allDay,
+          friday: allDay,
+          saturday: allDay,
+          sunday: allDay,
+        },
+      })
+      .where(eq(buildings.id, open.buildingId));
+    const paired = await pairDirectly(t.db, open);
+    await setDevice(t.db, paired.flowboxId);
+    const image = await insertImage(t.db, { version: '3.2.0' });
+    const url = `/v1/customers/${open.customerId}/sites/${open.siteId}/buildings/${open.buildingId}/zones/${open.zoneId}/flowboxes/${paired.flowboxId}/firmware`;
+    const refused = await provider.post(url, { image_id: image.id });
+    expect([refused.statusCode, refused.json().code]).toEqual([409, 'errors.firmware_opening_hours']);
+    const stored = await t.db
+      .select()
+      .from(firmwareUpdates)
+      .where(eq(firmwareUpdates.flowboxId, paired.flowboxId));
+    expect(stored).toEqual([]);
+    const forced = await provider.post(url, { image_id: image.id, during_opening_hours: true });
+    expect(forced.statusCode, forced.body).toBe(201);
+    expect(forced.json<FirmwareUpdate>()).toMatchObject({ state: 'requested', target_version: '3.2.0' });
   });
 });

@@ -93,7 +93,12 @@ export const FirmwareImageSchema = z.object({
 });
 export type FirmwareImage = z.infer<typeof FirmwareImageSchema>;
 
-export const FirmwareUpdateCreateSchema = z.object({ image_id: uuidField });
+export const FirmwareUpdateCreateSchema = z.object({
+  image_id: uuidField,
+  /** Start it even while the flowbox's building is open (refused then by default, docs/firmware.md). */
+  during_opening_hours: z.boolean().default(false),
+});
+export type FirmwareUpdateCreateInput = z.input<typeof FirmwareUpdateCreateSchema>;
 
 /** One state an update went through (its history, spec §4 plus the server's own). */
 export const FirmwareUpdateStepSchema = z.object({

@@ -51,6 +51,8 @@ export const MESSAGES_EN = {
   'errors.firmware_update_running': 'A firmware update is already running on this flowbox',
   'errors.firmware_zone_locked':
     'The zone is locked by automatic closing: its flowboxes are not updated until it is unlocked',
+  'errors.firmware_opening_hours':
+    'The building is open now, and the flowbox does not measure while it restarts on its new firmware: update it after closing time, or ask for the update even during opening hours',
   'errors.firmware_in_rollout':
     'This flowbox is waiting its turn in a firmware rollout: the rollout updates it (cancel the rollout to update it alone)',
   'errors.rollout_no_devices': 'No flowbox of this selection can receive this firmware',

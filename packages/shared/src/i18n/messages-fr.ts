@@ -51,6 +51,8 @@ export const MESSAGES_FR = {
   'errors.firmware_update_running': 'Une mise à jour du firmware est déjà en cours sur ce flowbox',
   'errors.firmware_zone_locked':
     'La zone est verrouillée par la fermeture automatique : ses flowbox ne sont pas mis à jour avant son déverrouillage',
+  'errors.firmware_opening_hours':
+    'Le bâtiment est ouvert, et le flowbox ne mesure plus pendant qu’il redémarre sur son nouveau firmware : mettez-le à jour après la fermeture, ou demandez la mise à jour même pendant les heures d’ouverture',
   'errors.firmware_in_rollout':
     'Ce flowbox attend son tour dans un déploiement de firmware : le déploiement le mettra à jour (annulez le déploiement pour le mettre à jour seul)',
   'errors.rollout_no_devices': 'Aucun flowbox de cette sélection ne peut recevoir ce firmware',

@@ -1,4 +1,4 @@
-import type { FirmwareUpdate, FlowboxFirmware } from '@flowbox/shared';
+import type { FirmwareUpdate, FirmwareUpdateCreateInput, FlowboxFirmware } from '@flowbox/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import type { ZoneRef } from '../../zones/index.ts';
@@ -33,12 +33,19 @@ export const flowboxFirmwareQueryOptions = (ref: FirmwareFlowboxRef, live: LiveS
 export const useFlowboxFirmware = (ref: FirmwareFlowboxRef, live: LiveStatus) =>
   useQuery(flowboxFirmwareQueryOptions(ref, live));
 
-/** Updates one flowbox to an image (docs/firmware.md); the device's steps then show on the card. */
+/**
+ * Updates one flowbox to an image (docs/firmware.md); the device's steps then show on the card.
+ * During its building's opening hours the server refuses (`errors.firmware_opening_hours`) unless
+ * `duringOpeningHours` says to update it even then.
+ */
 export function useUpdateFlowboxFirmware(ref: FirmwareFlowboxRef) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (imageId: string) =>
-      api.post<FirmwareUpdate>(flowboxFirmwarePath(ref), { image_id: imageId }),
+    mutationFn: ({ imageId, duringOpeningHours }: { imageId: string; duringOpeningHours: boolean }) =>
+      api.post<FirmwareUpdate>(flowboxFirmwarePath(ref), {
+        image_id: imageId,
+        during_opening_hours: duringOpeningHours,
+      } satisfies FirmwareUpdateCreateInput),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: flowboxFirmwareKey(ref) }),
   });
 }

@@ -4,9 +4,11 @@ import { Link } from 'react-router';
 import { Alert } from '../../../components/Alert.tsx';
 import { Button } from '../../../components/Button.tsx';
 import { Card, DescriptionList } from '../../../components/Card.tsx';
+import { Checkbox } from '../../../components/Checkbox.tsx';
 import { Dialog } from '../../../components/Dialog.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
+import { ApiRequestError } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { errorMessage } from '../../../lib/forms.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
@@ -127,16 +129,21 @@ function UpdateDialog({
   open: boolean;
   firmware: FlowboxFirmware;
   onClose: () => void;
-  onInstall: (image: FirmwareImage) => Promise<void>;
+  onInstall: (image: FirmwareImage, duringOpeningHours: boolean) => Promise<void>;
 }) {
   const { t, language } = useLanguage();
   const [chosen, setChosen] = useState<string>('');
   const [failure, setFailure] = useState<string | null>(null);
+  // The server refused because the building is open: the user may then ask for it even so.
+  const [buildingOpen, setBuildingOpen] = useState(false);
+  const [evenOpen, setEvenOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const image = firmware.compatible.find((i) => i.id === chosen);
   const close = () => {
     setChosen('');
     setFailure(null);
+    setBuildingOpen(false);
+    setEvenOpen(false);
     onClose();
   };
   async function install() {
@@ -144,9 +151,11 @@ function UpdateDialog({
     setBusy(true);
     setFailure(null);
     try {
-      await onInstall(image);
+      await onInstall(image, evenOpen);
       close();
     } catch (error) {
+      if (error instanceof ApiRequestError && error.code === 'errors.firmware_opening_hours')
+        setBuildingOpen(true);
       setFailure(errorMessage(error));
     } finally {
       setBusy(false);
@@ -191,7 +200,15 @@ function UpdateDialog({
         {image && (
           <p className="text-sm font-medium">{t('firmware.update_confirm', { version: image.version })}</p>
         )}
-        {failure && <Alert title={t('dialog.error')}>{failure}</Alert>}
+        {failure && <Alert title={t(buildingOpen ? 'dialog.warning' : 'dialog.error')}>{failure}</Alert>}
+        {buildingOpen && (
+          <Checkbox
+            name="during_opening_hours"
+            label={t('firmware.update_even_open')}
+            checked={evenOpen}
+            onChange={(event) => setEvenOpen(event.target.checked)}
+          />
+        )}
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
           <Button variant="secondary" onClick={close}>
             {t('common.cancel')}
@@ -267,8 +284,8 @@ function FirmwareDetails({
         open={choosing}
         firmware={firmware}
         onClose={() => setChoosing(false)}
-        onInstall={async (image) => {
-          await update.mutateAsync(image.id);
+        onInstall={async (image, duringOpeningHours) => {
+          await update.mutateAsync({ imageId: image.id, duringOpeningHours });
           toast.success(t('firmware.update_sent', { version: image.version }));
         }}
       />
