@@ -1761,6 +1761,63 @@ describe('a plumber outside its sites (docs/permissions.md)', () => {
   });
 });
 
+describe("a person's places, named only inside the reader's scope (docs/permissions.md)", () => {
+  /** An end user of a zone of a1 and one of a2; a plumber of sites a1 and a2. */
+  const people = { endUser: '', plumber: '' };
+  beforeAll(async () => {
+    const [endUser, plumber] = await Promise.all([
+      createUser(t.db, {
+        email: 'eu.two.sites@test.io',
+        role: ROLES.end_user,
+        customerId: w.customers.a.id,
+        zoneIds: [targets.a1.zone, targets.a2.zone],
+        lastname: 'Twosites',
+      }),
+      createUser(t.db, {
+        email: 'pl.two.sites@test.io',
+        role: ROLES.plumber,
+        customerId: w.customers.a.id,
+        siteIds: [w.sites.a1.id, w.sites.a2.id],
+        lastname: 'Twosites',
+      }),
+    ]);
+    Object.assign(people, { endUser: endUser.id, plumber: plumber.id });
+  });
+  const placesIn = (user: { site_id: string[]; zone_id: string[] }) => [...user.site_id, ...user.zone_id];
+  const FAMILIES = [
+    ['end_users', () => people.endUser, () => [targets.a1.zone], () => [targets.a1.zone, targets.a2.zone]],
+    ['plumbers', () => people.plumber, () => [w.sites.a1.id], () => [w.sites.a1.id, w.sites.a2.id].sort()],
+  ] as const;
+
+  it.each(FAMILIES)(
+    'the %s list and info name to a site manager of a1 only its places in a1; to a customer manager all',
+    async (family, id, inA1, all) => {
+      const listed = async (client: ApiClient) => {
+        const res = await client.get(`${A()}/${family}/list?search=Twosites`);
+        expect(res.statusCode, res.body).toBe(200);
+        return placesIn(res.json().items.find((u: { id: string }) => u.id === id())).sort();
+      };
+      const read = async (client: ApiClient) => {
+        const res = await client.get(`${A()}/${family}/${id()}/info`);
+        expect(res.statusCode, res.body).toBe(200);
+        return placesIn(res.json()).sort();
+      };
+      expect(await listed(clients.smA)).toEqual(inA1());
+      expect(await read(clients.smA)).toEqual(inA1());
+      expect(await listed(clients.cmA)).toEqual([...all()].sort());
+      expect(await read(clients.cmA)).toEqual([...all()].sort());
+    },
+  );
+
+  it.each(FAMILIES)(
+    'a site manager of a1 may not change one of the %s who has places outside its sites',
+    async (family, id) => {
+      const res = await clients.smA.put(`${A()}/${family}/${id()}/update`, { firstname: 'Changed' });
+      expect(res.statusCode).toBe(403);
+    },
+  );
+});
+
 describe('a target under the wrong customer', () => {
   type NestingCase = { what: string; call: () => Call | Promise<Call> };
   const wrongNesting: NestingCase[] = [

@@ -101,15 +101,7 @@ export class ManagersService {
       limit: query.limit,
       offset: query.offset,
     });
-    const ids = rows.map((r) => r.id);
-    const [sitesByUser, zonesByUser] = await Promise.all([
-      siteIdsOf(this.ctx.db, ids),
-      zoneIdsOf(this.ctx.db, ids),
-    ]);
-    return {
-      items: rows.map((r) => toApiUser(r, sitesByUser.get(r.id) ?? [], zonesByUser.get(r.id) ?? [])),
-      total,
-    };
+    return { items: await this.present(actor, rows), total };
   }
 
   async info(actor: Actor, family: Family, managerId: string): Promise<User> {
@@ -120,8 +112,12 @@ export class ManagersService {
       if (own) return toApiUser(own.user, own.siteIds, actor.zoneIds);
     } else this.requireRead(actor, family);
     const row = await this.findInFamily(family, managerId);
-    if (actor.id !== managerId) await this.requirePlacesOf(actor, family, row);
-    return this.present(row);
+    const user = await this.presentOne(actor, row);
+    // A site manager reads the people it lists: those with a place on its own sites.
+    const named = user.site_id.length + user.zone_id.length;
+    if (actor.id !== managerId && isPeople(family) && siteFilterFor(actor) !== 'all' && named === 0)
+      throw forbidden();
+    return user;
   }
 
   async create(actor: Actor, family: Family, input: CreateInput): Promise<User> {
@@ -154,7 +150,7 @@ export class ManagersService {
       })
       .catch(rethrowUnique);
     await this.auth.sendInvitation(row);
-    return this.present(row);
+    return this.presentOne(actor, row);
   }
 
   async update(
@@ -218,7 +214,7 @@ export class ManagersService {
       .catch(rethrowUnique);
     // A suspension ends the account's sessions at once (docs/permissions.md).
     if (input.suspended) await this.auth.revokeOtherSessions(managerId, null, 'account suspended');
-    const user = await this.present(row);
+    const user = await this.presentOne(actor, row);
     if (!self) return { user };
     // spec §7: updating one's own record answers new tokens; the session keeps one live refresh token.
     const tokens = await this.auth.renewTokens(actor.id, actor.sessionId);
@@ -373,12 +369,30 @@ export class ManagersService {
     return patch;
   }
 
-  private async present(row: UserRow): Promise<User> {
-    const [sites, zones] = await Promise.all([
-      siteIdsOf(this.ctx.db, [row.id]),
-      zoneIdsOf(this.ctx.db, [row.id]),
+  private async presentOne(actor: Actor, row: UserRow): Promise<User> {
+    const [user] = await this.present(actor, [row]);
+    return user!;
+  }
+
+  /**
+   * The API view of users as the actor may see them: their places only inside the actor's own
+   * sites (a site manager's; everyone's for the others), as the people screen names them; all of
+   * its own for the actor itself (docs/permissions.md "The people screen").
+   */
+  private async present(actor: Actor, rows: UserRow[]): Promise<User[]> {
+    const own = siteFilterFor(actor);
+    const others = rows.filter((r) => r.id !== actor.id).map((r) => r.id);
+    const self = rows.filter((r) => r.id === actor.id).map((r) => r.id);
+    const onlySites = own === 'all' ? undefined : own;
+    const [sites, zones, ownSites, ownZones] = await Promise.all([
+      siteIdsOf(this.ctx.db, others, onlySites),
+      zoneIdsOf(this.ctx.db, others, onlySites),
+      siteIdsOf(this.ctx.db, self),
+      zoneIdsOf(this.ctx.db, self),
     ]);
-    return toApiUser(row, sites.get(row.id) ?? [], zones.get(row.id) ?? []);
+    return rows.map((r) =>
+      toApiUser(r, sites.get(r.id) ?? ownSites.get(r.id) ?? [], zones.get(r.id) ?? ownZones.get(r.id) ?? []),
+    );
   }
 }
 

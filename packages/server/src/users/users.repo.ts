@@ -16,25 +16,49 @@ export async function findUserByEmail(db: Db, email: string): Promise<UserRow | 
   return row;
 }
 
-export async function siteIdsOf(db: Db, userIds: string[]): Promise<Map<string, string[]>> {
+/** The given users' sites (user_sites), only among `onlySites` when given. */
+export async function siteIdsOf(
+  db: Db,
+  userIds: string[],
+  onlySites?: string[],
+): Promise<Map<string, string[]>> {
   const map = new Map<string, string[]>(userIds.map((id) => [id, []]));
-  if (userIds.length === 0) return map;
+  if (userIds.length === 0 || onlySites?.length === 0) return map;
+  const conditions = [inArray(userSites.userId, userIds)];
+  if (onlySites) conditions.push(inArray(userSites.siteId, onlySites));
   const rows = await db
     .select()
     .from(userSites)
-    .where(inArray(userSites.userId, userIds))
+    .where(and(...conditions))
     .orderBy(asc(userSites.siteId));
   for (const row of rows) map.get(row.userId)?.push(row.siteId);
   return map;
 }
 
-export async function zoneIdsOf(db: Db, userIds: string[]): Promise<Map<string, string[]>> {
+/** The given users' zones (user_zones), only those inside `onlySites` when given. */
+export async function zoneIdsOf(
+  db: Db,
+  userIds: string[],
+  onlySites?: string[],
+): Promise<Map<string, string[]>> {
   const map = new Map<string, string[]>(userIds.map((id) => [id, []]));
-  if (userIds.length === 0) return map;
+  if (userIds.length === 0 || onlySites?.length === 0) return map;
+  const conditions = [inArray(userZones.userId, userIds)];
+  if (onlySites)
+    conditions.push(
+      inArray(
+        userZones.zoneId,
+        db
+          .select({ id: zones.id })
+          .from(zones)
+          .innerJoin(buildings, eq(buildings.id, zones.buildingId))
+          .where(inArray(buildings.siteId, onlySites)),
+      ),
+    );
   const rows = await db
-    .select()
+    .select({ userId: userZones.userId, zoneId: userZones.zoneId })
     .from(userZones)
-    .where(inArray(userZones.userId, userIds))
+    .where(and(...conditions))
     .orderBy(asc(userZones.zoneId));
   for (const row of rows) map.get(row.userId)?.push(row.zoneId);
   return map;
