@@ -1,5 +1,6 @@
 import type { FirmwareImageStatus, FlowboxModel } from '@flowbox/shared';
 import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { PlaceScope } from '../access/access.ts';
 import type { Db } from '../db/client.ts';
 import {
   buildings,
@@ -19,9 +20,6 @@ export type CatalogueImage = FirmwareImageRow & { customerIds: string[] };
 export type CatalogueReader = { releasedTo: 'any' } | { releasedTo: string; statuses: FirmwareImageStatus[] };
 
 export type CatalogueFilter = { model?: FlowboxModel | undefined; status?: FirmwareImageStatus | undefined };
-
-/** Devices a count of installed images looks at: the whole fleet, a customer's, or some of its sites. */
-export type FleetScope = { customerId: string; siteIds: string[] | 'all' } | 'all';
 
 /** Uploads of the catalogue queue on this lock for their duplicate checks and insert (two instances). */
 const CATALOGUE_LOCK = 4_246_017;
@@ -145,16 +143,14 @@ export async function unknownCustomers(db: Db, ids: string[]): Promise<string[]>
 export async function installedCounts(
   db: Db,
   imageIds: string[],
-  scope: FleetScope,
+  scope: Pick<PlaceScope, 'customerId' | 'siteIds'>,
 ): Promise<Map<string, number>> {
   if (imageIds.length === 0) return new Map();
   const conditions: SQL[] = [inArray(firmwareImages.id, imageIds)];
-  if (scope !== 'all') {
-    conditions.push(eq(sites.customerId, scope.customerId));
-    if (scope.siteIds !== 'all') {
-      if (scope.siteIds.length === 0) return new Map();
-      conditions.push(inArray(buildings.siteId, scope.siteIds));
-    }
+  if (scope.customerId) conditions.push(eq(sites.customerId, scope.customerId));
+  if (scope.siteIds) {
+    if (scope.siteIds.length === 0) return new Map();
+    conditions.push(inArray(buildings.siteId, scope.siteIds));
   }
   const query = db
     .select({ imageId: firmwareImages.id, installed: count(flowboxes.id) })

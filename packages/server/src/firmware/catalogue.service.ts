@@ -17,8 +17,8 @@ import {
   isProvider,
   requirePermission,
   requireRole,
-  siteFilterFor,
   type Actor,
+  placeScopeOf,
 } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
@@ -38,7 +38,6 @@ import {
   updateFirmwareImage,
   type CatalogueImage,
   type CatalogueReader,
-  type FleetScope,
 } from './catalogue.repo.ts';
 import { changedFields, limitedTo, notesOf, statusAction, toApiImage } from './catalogue.rules.ts';
 
@@ -210,7 +209,7 @@ export class FirmwareCatalogueService {
     const counts = await installedCounts(
       this.ctx.db,
       images.map((i) => i.id),
-      fleetOf(actor),
+      placeScopeOf(actor),
     );
     return images.map((image) => toApiImage(image, actor, counts.get(image.id) ?? 0));
   }
@@ -227,11 +226,6 @@ function readerOf(actor: Actor): CatalogueReader {
   // Firmware is managers' business (docs/permissions.md): no plumber's, no end user's.
   if (actor.customerId === null || !isManager(actor)) throw forbidden();
   return { releasedTo: actor.customerId, statuses: USABLE };
-}
-
-function fleetOf(actor: Actor): FleetScope {
-  if (isProvider(actor) || actor.customerId === null) return 'all';
-  return { customerId: actor.customerId, siteIds: siteFilterFor(actor) };
 }
 
 /**
