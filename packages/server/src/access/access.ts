@@ -4,11 +4,13 @@ import {
   effectivePermissions,
   grantablePermissions,
   isManagerRole,
+  type Building,
   type FlowboxCommandName,
   type Language,
   type Permission,
   type PermissionSet,
   type Role,
+  type Zone,
 } from '@flowbox/shared';
 import { AppError, forbidden } from '../errors.ts';
 
@@ -164,6 +166,22 @@ export function requireZoneManage(actor: Actor, zone: ZoneRef, permission: Permi
 /** Consumption and costs: managers, and end users (their zones); a plumber sees devices, not bills. */
 export function readsConsumption(actor: Actor): boolean {
   return actor.role !== ROLES.plumber;
+}
+
+/*
+ * The one place that shapes zone and building answers per role (docs/permissions.md): a plumber
+ * reads no costs, so their prices are null for it, as for a place without one. A site's answer
+ * holds nothing a reader of the site may not see; a flowbox's names its firmware version, which
+ * a plumber troubleshooting the device needs.
+ */
+export function zoneAnswerFor(actor: Actor, zone: Zone): Zone {
+  if (readsConsumption(actor)) return zone;
+  return { ...zone, price_per_unit: null, effective_price_per_unit: null };
+}
+
+export function buildingAnswerFor(actor: Actor, building: Building): Building {
+  if (readsConsumption(actor)) return building;
+  return { ...building, price_per_unit: null };
 }
 
 /** Reading a zone's consumption: reading the zone, and reading consumption at all. */

@@ -1751,6 +1751,28 @@ describe('an end user and the zone next door (docs/permissions.md)', () => {
 });
 
 describe('a plumber outside its sites (docs/permissions.md)', () => {
+  it('reads no price in the zone and building answers of its sites; a manager does', async () => {
+    const building = zonePath('a1').split('/zones/')[0]!;
+    await clients.provider.put(`${building}/update`, { price_per_unit: '3.5' });
+    await clients.provider.put(`${zonePath('a1')}/update`, { price_per_unit: '4.25' });
+    const answers = async (client: ApiClient) => [
+      (await client.get(`${zonePath('a1')}/info`)).json(),
+      ...(await client.get(`${building}/zones/list?limit=500`)).json().items,
+      (await client.get(`${building}/info`)).json(),
+      ...(await client.get(`${building.split('/buildings/')[0]}/buildings/list?limit=500`)).json().items,
+    ];
+    const prices = (items: Record<string, unknown>[]) =>
+      items.flatMap((item) => [item.price_per_unit, item.effective_price_per_unit]).filter((p) => p != null);
+    expect(prices(await answers(clients.smA))).toEqual(expect.arrayContaining(['3.5', '4.25']));
+    const plumbers = await answers(clients.plA);
+    expect(plumbers.map((item) => item.id)).toContain(targets.a1.zone);
+    expect(prices(plumbers)).toEqual([]);
+    // Its one zone write (maintenance mode) answers the zone as it reads it.
+    const switched = await clients.plA.put(`${zonePath('a1')}/update`, { maintenance_mode: false });
+    expect(switched.statusCode, switched.body).toBe(200);
+    expect(prices([switched.json()])).toEqual([]);
+  });
+
   it('lists only its own sites and zones', async () => {
     const sitesRes = await clients.plA.request('GET', `${A()}/sites/list`);
     expect(sitesRes.json().items.map((x: { id: string }) => x.id)).toEqual([w.sites.a1.id]);

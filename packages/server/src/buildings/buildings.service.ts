@@ -7,7 +7,7 @@ import {
   type ListQuery,
 } from '@flowbox/shared';
 import type { z } from 'zod';
-import { requireSiteManage, requireSiteRead, type Actor } from '../access/access.ts';
+import { buildingAnswerFor, requireSiteManage, requireSiteRead, type Actor } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { namesMismatch, notFound } from '../errors.ts';
@@ -41,14 +41,15 @@ export class BuildingsService {
   async list(actor: Actor, path: SitePath, query: ListQuery) {
     requireSiteRead(actor, path.customerId, path.siteId);
     await this.requireSite(path);
-    return listBuildings(this.ctx.db, path.customerId, path.siteId, query);
+    const { items, total } = await listBuildings(this.ctx.db, path.customerId, path.siteId, query);
+    return { items: items.map((building) => buildingAnswerFor(actor, building)), total };
   }
 
   async info(actor: Actor, path: BuildingPath): Promise<Building> {
     requireSiteRead(actor, path.customerId, path.siteId);
     const building = await findBuilding(this.ctx.db, path);
     if (!building) throw notFound();
-    return building;
+    return buildingAnswerFor(actor, building);
   }
 
   async create(actor: Actor, path: SitePath, input: CreateInput): Promise<Building> {

@@ -15,6 +15,7 @@ import {
   requireZoneManage,
   requireZoneRead,
   siteFilterFor,
+  zoneAnswerFor,
   zoneFilterFor,
   zoneModesOf,
   type Actor,
@@ -56,7 +57,8 @@ export class ZonesService {
   async list(actor: Actor, path: BuildingPath, query: ListQuery) {
     requireSiteRead(actor, path.customerId, path.siteId);
     await requireBuildingRow(this.ctx.db, path);
-    return listZones(this.ctx.db, path, query);
+    const { items, total } = await listZones(this.ctx.db, path, query);
+    return { items: items.map((zone) => zoneAnswerFor(actor, zone)), total };
   }
 
   /** Every zone the actor may see in a customer; asking for a site it may not read is refused. */
@@ -78,6 +80,11 @@ export class ZonesService {
   /** `heardMark`: the request's (http/types.ts), when the caller has it. */
   async info(actor: Actor, path: ZonePath, heardMark?: number): Promise<Zone> {
     requireZoneRead(actor, path);
+    return zoneAnswerFor(actor, await this.overview(path, heardMark));
+  }
+
+  /** The zone's overview as its managers read it, from this instance's cache when it may be. */
+  private async overview(path: ZonePath, heardMark?: number): Promise<Zone> {
     const overviews = this.overviews;
     if (!overviews) {
       const zone = await findZone(this.ctx.db, path);
