@@ -1,0 +1,125 @@
+import { get, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ROLES, type LiveMessage } from '@flowbox/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newSecret, subscribe, uniqueSerial, until } from '../flowboxes/testing.ts';
+import {
+  buildingBody,
+  createUser,
+  createWorldApp,
+  loginAs,
+  zoneBody,
+  type ApiClient,
+  type TestApp,
+  type World,
+} from '../test/harness.ts';
+
+/*
+ * The live stream tells end users and plumbers only of their own places (docs/permissions.md, the
+ * "live updates" row; `mayReceive` in live/live.routes.ts), over the stream a browser opens.
+ */
+
+let t: TestApp;
+let w: World;
+let cmA: ApiClient;
+let endUser: ApiClient;
+let plumber: ApiClient;
+let base: string;
+/** The end user's zone, the zone next door (same building of a1), and a zone of site a2. */
+const zones = { own: '', nextDoor: '', otherSite: '' };
+
+async function zoneIn(siteId: string, building?: string): Promise<{ path: string; id: string }> {
+  const site = `/v1/customers/${w.customers.a.id}/sites/${siteId}`;
+  const buildingId = building ?? (await cmA.post(`${site}/buildings/create`, buildingBody())).json().id;
+  const id = (await cmA.post(`${site}/buildings/${buildingId}/zones/create`, zoneBody())).json().id as string;
+  await subscribe(t, id);
+  return { path: `${site}/buildings/${buildingId}/zones/${id}`, id };
+}
+
+beforeAll(async () => {
+  ({ t, w, cmA } = await createWorldApp());
+  const own = await zoneIn(w.sites.a1.id);
+  const building = own.path.split('/buildings/')[1]!.split('/')[0]!;
+  const nextDoor = await zoneIn(w.sites.a1.id, building);
+  const otherSite = await zoneIn(w.sites.a2.id);
+  Object.assign(zones, { own: own.path, nextDoor: nextDoor.path, otherSite: otherSite.path });
+  await createUser(t.db, {
+    email: 'eu.live@test.io',
+    role: ROLES.end_user,
+    customerId: w.customers.a.id,
+    zoneIds: [own.id],
+  });
+  await createUser(t.db, {
+    email: 'pl.live@test.io',
+    role: ROLES.plumber,
+    customerId: w.customers.a.id,
+    siteIds: [w.sites.a1.id],
+  });
+  [endUser, plumber] = await Promise.all([
+    loginAs(t.app, 'eu.live@test.io'),
+    loginAs(t.app, 'pl.live@test.io'),
+  ]);
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+afterAll(() => t.close());
+
+/** An EventSource as a browser opens it: a ticket in the address, messages collected as they come. */
+async function openStream(client: ApiClient) {
+  const { ticket } = (await client.post('/v1/live/ticket')).json() as { ticket: string };
+  const received: LiveMessage[] = [];
+  const response = await new Promise<IncomingMessage>((resolve, reject) =>
+    get(`${base}/v1/live/stream?ticket=${encodeURIComponent(ticket)}`, resolve).on('error', reject),
+  );
+  let buffer = '';
+  response.setEncoding('utf8');
+  response.on('data', (chunk: string) => {
+    buffer += chunk;
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const frame = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const data = frame.split('\n').find((line) => line.startsWith('data: '));
+      if (data) received.push(JSON.parse(data.slice(6)) as LiveMessage);
+    }
+  });
+  return { response, received, close: () => response.destroy() };
+}
+
+const serialsIn = (messages: LiveMessage[]) =>
+  messages.flatMap((m) => (m.type === 'flowbox' ? [m.flowbox.serial] : []));
+
+/** A pairing prepared by the customer manager in the zone: one `flowbox` live message. */
+async function pairIn(zone: string): Promise<string> {
+  const serial = uniqueSerial();
+  const res = await cmA.post(`${zone}/flowboxes/pair`, { serial, factory_secret: newSecret() });
+  expect(res.statusCode, res.body).toBe(201);
+  return serial;
+}
+
+describe('the live stream of end users and plumbers (docs/permissions.md)', () => {
+  it("an end user receives its zone's messages and none of the zone next door or another site", async () => {
+    const stream = await openStream(endUser);
+    expect(stream.response.statusCode).toBe(200);
+    const nextDoor = await pairIn(zones.nextDoor);
+    const otherSite = await pairIn(zones.otherSite);
+    // Messages come in order: once its own zone's later one is in, the others would have been too.
+    const own = await pairIn(zones.own);
+    await until(() => serialsIn(stream.received).includes(own), 2000);
+    expect(serialsIn(stream.received)).not.toContain(nextDoor);
+    expect(serialsIn(stream.received)).not.toContain(otherSite);
+    stream.close();
+  });
+
+  it('a plumber receives the messages of its sites and none of another site', async () => {
+    const stream = await openStream(plumber);
+    expect(stream.response.statusCode).toBe(200);
+    const otherSite = await pairIn(zones.otherSite);
+    const nextDoor = await pairIn(zones.nextDoor);
+    const own = await pairIn(zones.own);
+    await until(() => serialsIn(stream.received).includes(own), 2000);
+    expect(serialsIn(stream.received)).toContain(nextDoor);
+    expect(serialsIn(stream.received)).not.toContain(otherSite);
+    stream.close();
+  });
+});
