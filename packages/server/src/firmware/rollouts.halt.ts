@@ -4,7 +4,8 @@ import type { LocatedFlowbox } from '../db/scope.ts';
 import { rolloutHaltedAlert } from '../alerts/index.ts';
 import { recordEvent } from '../events/index.ts';
 import { notifyLive } from '../live/index.ts';
-import { lockRollout, patchRollout, waveFailures, type RolloutRow } from './rollouts.repo.ts';
+import { findFlowboxById } from '../flowboxes/index.ts';
+import { haltWitness, lockRollout, patchRollout, waveFailures, type RolloutRow } from './rollouts.repo.ts';
 
 /*
  * A rollout stops itself (docs/firmware.md "Automatic halt"): checked on each failure of one of its
@@ -27,25 +28,35 @@ export async function haltOnFailure(
   await haltRollout(db, rollout, 'failure_threshold', { failing, version }, at);
 }
 
-/** Halts the rollout with its reason: logged, alerted on the failing device's zone, told live. */
+/**
+ * Halts the rollout with its reason: logged, alerted, told live. Every halt raises the alert: on the
+ * zone of the device whose failure caused it, or, when no device did (the image withdrawn), on
+ * one of those the halt stopped (`haltWitness`; a rollout halts only with some unfinished).
+ */
 export async function haltRollout(
   db: Db,
   rollout: RolloutRow,
   reason: RolloutHaltReason,
-  cause: { failing: LocatedFlowbox; version: string } | null,
+  cause: { failing?: LocatedFlowbox; version: string },
   at: Date,
 ): Promise<RolloutRow> {
   const halted = await patchRollout(db, rollout.id, { state: 'halted', haltReason: reason, updatedAt: at });
   await recordRolloutEvent(db, halted, 'rollout_halted', null, at, [reason]);
-  if (cause)
+  const witness = cause.failing ?? (await witnessOf(db, rollout));
+  if (witness)
     await rolloutHaltedAlert(
       db,
-      cause.failing,
+      witness,
       { id: rollout.id, label: rollout.label, version: cause.version, reason },
       at,
     );
   await notifyRollout(db, halted);
   return halted;
+}
+
+async function witnessOf(db: Db, rollout: RolloutRow): Promise<LocatedFlowbox | undefined> {
+  const flowboxId = await haltWitness(db, rollout.id);
+  return flowboxId ? findFlowboxById(db, flowboxId) : undefined;
 }
 
 export function recordRolloutEvent(

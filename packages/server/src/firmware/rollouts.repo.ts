@@ -411,6 +411,21 @@ export async function postpone(
   await db.update(firmwareUpdates).set({ startAfter: until, reason }).where(eq(firmwareUpdates.id, updateId));
 }
 
+/**
+ * The device a halt not caused by one (the image withdrawn) is alerted on, since every alert belongs
+ * to a zone: the first, by wave then serial, of the devices the halt stopped (not finished).
+ */
+export async function haltWitness(db: Db, rolloutId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ id: firmwareUpdates.flowboxId })
+    .from(firmwareUpdates)
+    .innerJoin(flowboxes, eq(flowboxes.id, firmwareUpdates.flowboxId))
+    .where(and(eq(firmwareUpdates.rolloutId, rolloutId), isNull(firmwareUpdates.finishedAt)))
+    .orderBy(asc(firmwareUpdates.wave), asc(flowboxes.serial))
+    .limit(1);
+  return row?.id;
+}
+
 /** The highest wave of the rollout. */
 export async function lastWave(db: Db, rolloutId: string): Promise<number> {
   const [row] = await db

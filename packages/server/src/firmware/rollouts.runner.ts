@@ -68,7 +68,7 @@ export class RolloutRunner {
   private async advance(tx: Db, rollout: RolloutRow, now: Date): Promise<number> {
     const image = await findImage(tx, rollout.imageId);
     if (!image || image.status === 'withdrawn') {
-      await haltRollout(tx, rollout, 'image_withdrawn', null, now);
+      await haltRollout(tx, rollout, 'image_withdrawn', { version: image?.version ?? '' }, now);
       return 0;
     }
     const wave = rollout.currentWave;

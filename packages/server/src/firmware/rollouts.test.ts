@@ -235,6 +235,36 @@ describe('a staged rollout', () => {
     expect((await outsider.get(`/v1/firmware/rollouts/${rollout.id}/timeline`)).statusCode).toBe(403);
   });
 
+  it('halts when its image is withdrawn, raising an alert like any halt, and starts nothing more', async () => {
+    const { customerId, flowboxes: devices } = await fleet(6, 'WITHDRAWN');
+    const image = await insertImage(t.db, { version: '4.1.5' });
+    const rollout = await createRollout({
+      image_id: image.id,
+      target: { customer_id: customerId },
+      start_jitter_s: 0,
+      waves_pct: [50, 100],
+    });
+    expect(await t.services.rolloutRunner.advanceAll()).toBe(3);
+    await devicesAnswer(rollout.id, '4.1.5', () => false);
+    const withdrawn = await provider.patch(`/v1/firmware/images/${image.id}`, { status: 'withdrawn' });
+    expect(withdrawn.statusCode, withdrawn.body).toBe(200);
+    expect(await t.services.rolloutRunner.advanceAll()).toBe(0);
+    expect(await rolloutState(rollout.id)).toMatchObject({ state: 'halted', halt_reason: 'image_withdrawn' });
+    const [alert] = await t.db
+      .select()
+      .from(alerts)
+      .where(eq(alerts.cause, `firmware_rollout_halted:${rollout.id}`));
+    expect(alert).toMatchObject({
+      category: 'flowbox_internal_status',
+      details: { rollout_halted: 'image_withdrawn', rollout: rollout.target.label, version: '4.1.5' },
+    });
+    // On a device the halt stopped: the first of the wave still waiting.
+    expect(alert!.flowboxSerial).toBe(devices[3]!.serial);
+    expect(await t.services.rolloutRunner.advanceAll()).toBe(0);
+    const waiting = (await updatesOf(rollout.id)).filter((r) => r.update.wave === 2);
+    expect(waiting.map((r) => r.update.state)).toEqual(['scheduled', 'scheduled', 'scheduled']);
+  });
+
   it('pauses (nothing new starts), resumes, and cancels (waiting devices become cancelled)', async () => {
     const { customerId } = await fleet(40, 'CTRL');
     const image = await insertImage(t.db, { version: '4.2.0' });
