@@ -10,7 +10,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../errors.ts';
-import { RequestValidationError } from '../http/error-handler.ts';
+import { zodValidatorCompiler } from '../http/error-handler.ts';
 import type { MultipartBody } from '../http/openapi.ts';
 import { actorOf, errorResponses, type App } from '../http/types.ts';
 import type { FirmwareCatalogueService, FirmwareUpload } from './catalogue.service.ts';
@@ -117,6 +117,12 @@ export function firmwareCatalogueRoutes(app: App, catalogue: FirmwareCatalogueSe
 }
 
 /**
+ * The form's fields, checked as a JSON body is: text PostgreSQL cannot hold (U+0000) is the field's
+ * 400, not a failed insert (a 500), then the schema.
+ */
+const validateFields = zodValidatorCompiler({ schema: FirmwareImageCreateSchema });
+
+/**
  * The upload's file part and the fields sent before it. Busboy is allowed one byte past the limit,
  * so that the service, counting, sees the image is too large and answers its own 413.
  */
@@ -129,14 +135,14 @@ async function firmwareUpload(request: FastifyRequest): Promise<FirmwareUpload> 
   const file = await request.file({ limits: { fileSize: FIRMWARE_MAX_BYTES + 1, files: 1, parts: 20 } });
   if (!file) throw missingFile();
   const discard = () => void file.file.resume();
-  const parsed = FirmwareImageCreateSchema.safeParse(formFields(file), { reportInput: true });
-  if (!parsed.success) {
+  const checked = validateFields(formFields(file));
+  if ('error' in checked) {
     discard();
-    throw new RequestValidationError(parsed.error.issues);
+    throw checked.error;
   }
   return {
     fileName: file.filename,
-    input: parsed.data,
+    input: checked.value as z.output<typeof FirmwareImageCreateSchema>,
     // Not destroyed when the service stops reading (a refusal): `discard` then drains the rest.
     bytes: file.file.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>,
     discard,
