@@ -135,6 +135,7 @@ describe('an end user’s zone home', () => {
       .poll(() => page.getByTestId('myzone-valve').getAttribute('data-valve'), { timeout: 20_000 })
       .toBe('closed');
     await page.setViewportSize({ width: 1280, height: 900 });
+    await expectAccessible(page, 'the end user zone home, valve closed, 1280 px');
     await shot(page, '1280-en');
     await context.close();
   });
@@ -173,8 +174,10 @@ describe('an end user’s zone home', () => {
     await seen(page, 'Mon logement');
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await fits(page)).toBe(true);
+    await expectAccessible(page, 'the end user zone home in French, 390 px');
     await shot(page, '390-fr');
     await page.setViewportSize({ width: 1280, height: 900 });
+    await expectAccessible(page, 'the end user zone home in French, 1280 px');
     await shot(page, '1280-fr');
     // Back in English for the next run's sign-in.
     await page.getByRole('button', { name: /^(English|Anglais), EN$/ }).click();

@@ -42,8 +42,8 @@ describe('plumbers and maps in the browser (issue 18)', () => {
       await page.goto('/plumbers');
       await page.getByRole('heading', { name: 'Plombiers', exact: true }).waitFor();
       await page.getByRole('link', { name: 'Ajouter un plombier' }).click();
-      // The list stays on screen until the form is there, and its search field is labelled
-      // "Rechercher par entreprise, …": typed too early, the company went there (CI, stop 26).
+      // The list stays on screen until the form is there: typed too early, the company went to the
+      // list's search field, then labelled "Rechercher par entreprise, …" (CI, stop 26).
       await page.getByRole('heading', { name: 'Nouveau plombier', exact: true }).waitFor();
       await page.getByLabel('Entreprise', { exact: true }).fill('Plomberie du Rhône');
       await page.getByLabel('Téléphone', { exact: true }).fill('+33 4 78 00 00 00');
@@ -59,7 +59,7 @@ describe('plumbers and maps in the browser (issue 18)', () => {
       );
 
       await row.getByRole('link', { name: /Modifier/ }).click();
-      // Exact: the list's search field is labelled "…, téléphone" too, and may still be on screen.
+      // Exact: the list, which may still be on screen, says "téléphone" in its search field's hint.
       const phone = page.getByLabel('Téléphone', { exact: true });
       // The form shows the plumber's own record before it is typed over.
       await expect.poll(() => phone.inputValue()).toBe('+33 4 78 00 00 00');

@@ -155,7 +155,9 @@ export function AlertsPage() {
       <section
         id="alert-filters"
         aria-label={t('alerts.filters')}
-        className={`mb-5 ${filtersOpen ? 'grid' : 'hidden'} items-start gap-3 sm:grid sm:grid-cols-2 ${provider ? 'lg:grid-cols-3' : 'lg:grid-cols-5'}`}
+        // Five filters in a row only on a wide screen: at 1280 px beside the navigation a column is
+        // too narrow for "Ouvertes ou en sourdine".
+        className={`mb-5 ${filtersOpen ? 'grid' : 'hidden'} items-start gap-3 sm:grid sm:grid-cols-2 lg:grid-cols-3 ${provider ? '' : '2xl:grid-cols-5'}`}
       >
         {provider && <CustomerFilter value={filters.customer_id ?? ''} update={update} />}
         <ZoneFilter customerId={customerId} value={filters.zone_id ?? ''} update={update} />

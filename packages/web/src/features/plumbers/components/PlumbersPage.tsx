@@ -62,7 +62,7 @@ export function PlumbersPage() {
         p.phone ? (
           <a
             href={telHref(p.phone)}
-            className={LINK}
+            className={`${LINK} whitespace-nowrap`}
             aria-label={t('plumbers.call_phone', { name: p.company, phone: p.phone })}
           >
             {p.phone}
@@ -123,7 +123,7 @@ export function PlumbersPage() {
           </span>
         }
       />
-      <SearchField label={t('plumbers.search')} onSearch={onSearch} />
+      <SearchField label={t('plumbers.search')} hint={t('plumbers.search_hint')} onSearch={onSearch} />
       <div className="mb-4 grid gap-4 sm:grid-cols-2" role="group" aria-label={t('plumbers.filters')}>
         <Select
           label={t('plumbers.filter.speciality')}
