@@ -255,7 +255,11 @@ async function bench(label: string): Promise<boolean> {
       WHERE s.customer_id <> ${customer!.id}`);
   await db.execute(sql`ANALYZE`);
   const outage: [string, () => string, Record<string, string>][] = [
-    ['outage elsewhere: customer manager, by open alerts', list('sort=open_alerts&dir=desc&limit=50'), cmAuth],
+    [
+      'outage elsewhere: customer manager, by open alerts',
+      list('sort=open_alerts&dir=desc&limit=50'),
+      cmAuth,
+    ],
     ['outage elsewhere: customer manager, leaking', list('leaking=true&limit=50'), cmAuth],
     ['outage elsewhere: site manager, by open alerts', list('sort=open_alerts&dir=desc&limit=50'), smAuth],
     ['outage: provider, by serial', list('limit=50'), auth],
