@@ -1697,6 +1697,11 @@ describe('tenant isolation on targets of customer A', () => {
 describe('an end user and the zone next door (docs/permissions.md)', () => {
   /** A zone in the same building as the end user's, with what an end user would read of its own. */
   let next = '';
+  let nextZoneId = '';
+  /** In the zone next door: a paired flowbox with a command, an open and a silenced alert. */
+  const nextDoor = { flowbox: '', command: '', openAlert: '', silencedAlert: '' };
+  /** An end user of the same zone as euA granted all an end user may hold: refusals are the scope's. */
+  let granted: ApiClient;
   beforeAll(async () => {
     const [zone] = await t.db
       .insert(zones)
@@ -1704,28 +1709,158 @@ describe('an end user and the zone next door (docs/permissions.md)', () => {
       .returning();
     next = zonePath('a1', zone!.id);
     nextZoneId = zone!.id;
+    const [flowbox] = await t.db
+      .insert(flowboxes)
+      .values({
+        serial: `TEN-NEXT-${++sequence}`,
+        zoneId: nextZoneId,
+        pairingState: 'ready',
+        model: 'one_inch_v1',
+        waterTemperature: 'cold',
+      })
+      .returning();
+    const [command] = await t.db
+      .insert(deviceCommands)
+      .values({
+        flowboxId: flowbox!.id,
+        name: 'valve_close',
+        origin: 'web',
+        issuedAt: new Date(),
+        expiresAt: new Date(Date.now() + 120_000),
+        nextAttemptAt: new Date(),
+        status: 'pending',
+      })
+      .returning();
+    const alertNextDoor = async (state: 'open' | 'silenced') => {
+      const outcome = await t.db.transaction((tx) =>
+        t.services.alerts.raise(tx, {
+          category: 'flowbox_dysfunction',
+          zoneId: nextZoneId,
+          cause: `next-door-${state}`,
+          details: {},
+        }),
+      );
+      if (!outcome.raised) throw new Error(`no alert raised: ${outcome.reason}`);
+      if (state === 'silenced')
+        await t.db
+          .update(alerts)
+          .set({ state: 'silenced', silencedAt: new Date(), notifyDueAt: null })
+          .where(eq(alerts.id, outcome.alert.id));
+      return outcome.alert.id;
+    };
+    Object.assign(nextDoor, {
+      flowbox: `${next}/flowboxes/${flowbox!.id}`,
+      command: command!.id,
+      openAlert: await alertNextDoor('open'),
+      silencedAlert: await alertNextDoor('silenced'),
+    });
+    const user = await createUser(t.db, {
+      email: 'eu.granted@test.io',
+      role: ROLES.end_user,
+      customerId: w.customers.a.id,
+      zoneIds: [targets.a1.zone],
+    });
+    await t.db
+      .update(users)
+      .set({
+        permissions: {
+          'valves.control': 'authorised',
+          'schedules.manage': 'authorised',
+          'consumption.export': 'authorised',
+        },
+      })
+      .where(eq(users.id, user.id));
+    granted = await loginAs(t.app, 'eu.granted@test.io');
   });
-  let nextZoneId = '';
   const calls: [string, () => Call][] = [
     ['read the zone', () => ({ method: 'GET', url: `${next}/info` })],
     ['list its flowboxes', () => ({ method: 'GET', url: `${next}/flowboxes/list` })],
+    ['read its flowbox', () => ({ method: 'GET', url: `${nextDoor.flowbox}/info` })],
+    [
+      'close the valve of its flowbox',
+      () => ({ method: 'POST', url: `${nextDoor.flowbox}/commands/send`, body: { name: 'valve_close' } }),
+    ],
+    ["list its flowbox's commands", () => ({ method: 'GET', url: `${nextDoor.flowbox}/commands/list` })],
+    [
+      "read its flowbox's command",
+      () => ({ method: 'GET', url: `${nextDoor.flowbox}/commands/${nextDoor.command}/info` }),
+    ],
     ['list its water points', () => ({ method: 'GET', url: `${next}/water_points/list` })],
     ['read its consumption', () => ({ method: 'GET', url: `${next}/consumption?window=day` })],
+    [
+      'export its consumption (CSV)',
+      () => ({ method: 'GET', url: `${next}/consumption/export.csv?window=day` }),
+    ],
+    ['read its price tiers', () => ({ method: 'GET', url: `${next}/consumption/price_tiers` })],
     ['read its automatic closing', () => ({ method: 'GET', url: `${next}/automation/info` })],
     ['list its scheduled closings', () => ({ method: 'GET', url: `${next}/schedules/list` })],
+    [
+      "read its scheduled closings' occurrences",
+      () => ({ method: 'GET', url: `${next}/schedules/occurrences` }),
+    ],
+    [
+      'add a scheduled closing to it',
+      () => ({ method: 'POST', url: `${next}/schedules/create`, body: scheduleBody('Next door') }),
+    ],
     ['list its alerts', () => ({ method: 'GET', url: `/v1/alerts/list?zone_id=${nextZoneId}` })],
+    ['read one of its alerts', () => ({ method: 'GET', url: `/v1/alerts/${nextDoor.openAlert}/info` })],
+    [
+      'silence one of its alerts',
+      () => ({ method: 'POST', url: `/v1/alerts/${nextDoor.openAlert}/silence` }),
+    ],
+    [
+      'unsilence one of its alerts',
+      () => ({ method: 'POST', url: `/v1/alerts/${nextDoor.silencedAlert}/unsilence` }),
+    ],
+    [
+      'resolve one of its alerts',
+      () => ({ method: 'POST', url: `/v1/alerts/${nextDoor.openAlert}/resolve` }),
+    ],
     [
       'switch its leak detection',
       () => ({ method: 'PUT', url: `${next}/update`, body: { leak_detection_mode: true } }),
     ],
   ];
-  for (const [what, call] of calls)
-    it(`an end user cannot ${what} (403), its neighbour's`, async () => {
-      const { method, url, body } = call();
-      const res = await clients.euA.request(method, url, body);
-      expect(res.statusCode, res.body).toBe(403);
-      expect(res.json().code).toBe('errors.forbidden');
-    });
+  for (const who of ['an end user', 'an end user granted every end-user permission'] as const)
+    for (const [what, call] of calls)
+      it(`${who} cannot ${what} (403), its neighbour's, and nothing changes`, async () => {
+        const client = who === 'an end user' ? clients.euA : granted;
+        const { method, url, body } = call();
+        const before = method === 'GET' ? undefined : await databaseState();
+        const res = await client.request(method, url, body);
+        expect(res.statusCode, res.body).toBe(403);
+        expect(res.json().code).toBe('errors.forbidden');
+        if (before) expect(await databaseState()).toEqual(before);
+      });
+
+  it("does each of those on its own zone when granted (the refusals above are the scope's)", async () => {
+    const own = zonePath('a1');
+    const [flowbox] = await t.db
+      .insert(flowboxes)
+      .values({
+        serial: `TEN-OWN-${++sequence}`,
+        zoneId: targets.a1.zone,
+        pairingState: 'ready',
+        model: 'one_inch_v1',
+        waterTemperature: 'cold',
+      })
+      .returning();
+    const ownFlowbox = `${own}/flowboxes/${flowbox!.id}`;
+    const ok: Call[] = [
+      { method: 'GET', url: `${ownFlowbox}/info` },
+      { method: 'GET', url: `${ownFlowbox}/commands/list` },
+      { method: 'GET', url: `${own}/consumption/export.csv?window=day` },
+      { method: 'GET', url: `${own}/consumption/price_tiers` },
+      { method: 'GET', url: `${own}/schedules/occurrences` },
+      { method: 'GET', url: `/v1/alerts/${await alertIn('a1', 'open')}/info` },
+    ];
+    for (const { method, url } of ok) {
+      const res = await granted.request(method, url);
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
+    }
+    const sent = await granted.post(`${ownFlowbox}/commands/send`, { name: 'valve_close' });
+    expect(sent.statusCode, sent.body).toBe(202);
+  });
 
   it('lists only its own zone in the directory, and names no site', async () => {
     const res = await clients.euA.request('GET', `${A()}/zones/list`);
