@@ -955,12 +955,22 @@ describe('firmware in the activity log (issue #17)', () => {
     expect(timedOut).toMatchObject({ origin: 'system', changedFields: ['timeout', '5.0.0'], userName: null });
 
     cmA = await loginAs(t.app, 'cm.a@test.io');
-    const created = await theEventOf(() =>
-      cmA.post('/v1/firmware/rollouts', {
-        image_id: image.id,
-        target: { customer_id: w.customers.a.id, site_id: w.sites.a1.id, building_id: b, zone_id: zoneId },
-      }),
-    );
+    // Creating logs the rollout's line (the user's) and its waiting device's (the system's).
+    const seen = new Set((await t.db.select({ id: events.id }).from(events)).map((e) => e.id));
+    const res = await cmA.post('/v1/firmware/rollouts', {
+      image_id: image.id,
+      target: { customer_id: w.customers.a.id, site_id: w.sites.a1.id, building_id: b, zone_id: zoneId },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const lines = (await t.db.select().from(events)).filter((e) => !seen.has(e.id));
+    expect(lines.find((e) => e.actionName === 'firmware_update')).toMatchObject({
+      objectId: flowbox!.id,
+      origin: 'system',
+      changedFields: ['scheduled', '5.0.0'],
+      ...scope,
+    });
+    const created = lines.find((e) => e.actionName === 'rollout_created');
+    expect(lines).toHaveLength(2);
     expect(created).toMatchObject({
       actionName: 'rollout_created',
       objectName: 'firmware_rollout',
@@ -968,7 +978,7 @@ describe('firmware in the activity log (issue #17)', () => {
       changedFields: ['5.0.0'],
       ...scope,
     });
-    const rollout = created.objectId!;
+    const rollout = created!.objectId!;
     for (const [action, logged] of [
       ['pause', 'rollout_paused'],
       ['resume', 'rollout_resumed'],

@@ -34,7 +34,6 @@ import {
   flowboxesUpdating,
   flowboxesWaitingElsewhere,
   insertRollout,
-  insertRolloutUpdates,
   listRolloutDevices,
   listRollouts,
   lockRollout,
@@ -49,7 +48,7 @@ import {
 import type { RolloutRunner } from './rollouts.runner.ts';
 import { rolloutTimeline } from './rollouts.timeline.ts';
 import { findImage, imageReleasedTo, type ImageRow, type NewUpdateRow } from './updates.repo.ts';
-import { cancelScheduled, SYSTEM } from './updates.moves.ts';
+import { addRolloutDevices, cancelScheduled, SYSTEM } from './updates.moves.ts';
 import { toApiUpdateSummary } from './updates.view.ts';
 
 type CreateInput = z.output<typeof RolloutCreateSchema>;
@@ -131,15 +130,20 @@ export class RolloutsService {
       // Waves take the devices in serial order: the first wave (at least one device) is the canary.
       const sizes = waveSizes(eligible.length, wavesPct);
       const waveOf = sizes.flatMap((size, i) => Array<number>(size).fill(i + 1));
-      await insertRolloutUpdates(
+      await addRolloutDevices(
         tx,
         [
-          ...eligible.map((located, i) => row(located, { wave: waveOf[i] ?? sizes.length })),
-          ...skipped.map(({ located, reason }) =>
-            row(located, { state: 'skipped', reason, finishedAt: now }),
-          ),
+          ...eligible.map((located, i) => ({
+            located,
+            row: row(located, { wave: waveOf[i] ?? sizes.length }),
+          })),
+          ...skipped.map(({ located, reason }) => ({
+            located,
+            row: row(located, { state: 'skipped', reason, finishedAt: now }),
+          })),
         ],
         now,
+        SYSTEM,
       );
       await this.runner.openWave(tx, rollout, 1, now);
       await recordRolloutEvent(tx, rollout, 'rollout_created', actor, now, [image.version]);

@@ -235,6 +235,47 @@ describe('a staged rollout', () => {
     expect((await outsider.get(`/v1/firmware/rollouts/${rollout.id}/timeline`)).statusCode).toBe(403);
   });
 
+  it('logs each device it schedules or leaves out when created, in the flowbox’s activity log', async () => {
+    const { customerId, flowboxes: devices } = await fleet(5, 'LOGGED');
+    const image = await insertImage(t.db, { version: '4.1.6' });
+    await t.db.update(flowboxes).set({ firmwareVersion: '4.1.6' }).where(eq(flowboxes.id, devices[4]!.id));
+    const rollout = await createRollout({ image_id: image.id, target: { customer_id: customerId } });
+    expect(rollout.counts).toMatchObject({ scheduled: 4, skipped: 1 });
+    const lines = await t.db
+      .select({
+        objectId: events.objectId,
+        label: events.objectLabel,
+        origin: events.origin,
+        fields: events.changedFields,
+        customerId: events.customerId,
+        zoneId: events.zoneId,
+      })
+      .from(events)
+      .where(
+        and(
+          eq(events.actionName, 'firmware_update'),
+          inArray(
+            events.objectId,
+            devices.map((d) => d.id),
+          ),
+        ),
+      );
+    const byDevice = new Map(lines.map((l) => [l.objectId, l]));
+    expect(lines).toHaveLength(5);
+    expect(byDevice.get(devices[0]!.id)).toEqual({
+      objectId: devices[0]!.id,
+      label: devices[0]!.serial,
+      origin: 'system',
+      fields: ['scheduled', '4.1.6'],
+      customerId,
+      zoneId: devices[0]!.zoneId,
+    });
+    expect(byDevice.get(devices[4]!.id)).toMatchObject({
+      origin: 'system',
+      fields: ['skipped', '4.1.6', 'already_on_version'],
+    });
+  });
+
   it('halts when its image is withdrawn, raising an alert like any halt, and starts nothing more', async () => {
     const { customerId, flowboxes: devices } = await fleet(6, 'WITHDRAWN');
     const image = await insertImage(t.db, { version: '4.1.5' });

@@ -11,9 +11,16 @@ import { firmwareUpdateAlert } from '../alerts/index.ts';
 import { recordEvent, recordEvents } from '../events/index.ts';
 import { findFlowboxById } from '../flowboxes/index.ts';
 import { notifyLive } from '../live/index.ts';
-import { findRollout, finishScheduled, lockScheduledOf } from './rollouts.repo.ts';
+import { findRollout, finishScheduled, insertRolloutUpdates, lockScheduledOf } from './rollouts.repo.ts';
 import { haltOnFailure, notifyRollout } from './rollouts.halt.ts';
-import { insertSteps, lockUpdate, patchUpdate, type UpdateReason, type UpdateRow } from './updates.repo.ts';
+import {
+  insertSteps,
+  lockUpdate,
+  patchUpdate,
+  type NewUpdateRow,
+  type UpdateReason,
+  type UpdateRow,
+} from './updates.repo.ts';
 
 type NewEvent = Parameters<typeof recordEvent>[2];
 import { toApiUpdateSummary } from './updates.view.ts';
@@ -82,6 +89,35 @@ export async function moveUpdate(
     if (rollout) await notifyRollout(db, rollout);
   }
   return moved;
+}
+
+/**
+ * A new rollout's devices, waiting their turn or left out at once (docs/firmware.md "Rollouts"):
+ * their updates, first history rows and activity-log lines, a thousand a statement.
+ */
+export async function addRolloutDevices(
+  db: Db,
+  devices: { located: LocatedFlowbox; row: NewUpdateRow }[],
+  at: Date,
+  mover: Mover,
+): Promise<void> {
+  await insertRolloutUpdates(
+    db,
+    devices.map((d) => d.row),
+    at,
+  );
+  await recordEvents(
+    db,
+    at,
+    devices.map(({ located, row }) =>
+      updateLine(
+        located.flowbox,
+        located.scope,
+        { state: row.state, version: row.targetVersion, reason: row.reason },
+        mover,
+      ),
+    ),
+  );
 }
 
 /**
