@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ROLES, type Rollout, type RolloutTimeline } from '@flowbox/shared';
+import { FIRMWARE_COMMAND_TTL_S, ROLES, type Rollout, type RolloutTimeline } from '@flowbox/shared';
 import { buildApp } from '../app.ts';
 import {
   alerts,
@@ -23,7 +23,7 @@ import {
   type TestApp,
 } from '../test/harness.ts';
 import { createZones } from '../telemetry/testing.ts';
-import { FirmwareDevice, insertImage, liveMessagesIn, statementsDuring } from './testing.ts';
+import { FirmwareDevice, insertFleet, insertImage, liveMessagesIn, statementsDuring } from './testing.ts';
 import type { RolloutRunner } from './index.ts';
 
 let t: TestApp;
@@ -46,26 +46,7 @@ beforeEach(async () => {
   provider = await loginAs(t.app, 'ro.provider@test.io');
 });
 
-/** A customer with `count` connected one_inch_v1 flowboxes on 2.4.0, spread over ten zones. */
-async function fleet(count: number, prefix: string) {
-  const zones = await createZones(t.db, 'Europe/Paris', 10);
-  const rows = await t.db
-    .insert(flowboxes)
-    .values(
-      Array.from({ length: count }, (_, i) => ({
-        serial: `${prefix}-${String(i).padStart(4, '0')}`,
-        zoneId: zones[i % zones.length]!.zoneId,
-        pairingState: 'ready' as const,
-        model: 'one_inch_v1' as const,
-        firmwareVersion: '2.4.0',
-        connected: true,
-        connectionChangedAt: new Date(Date.now() - 3_600_000),
-        lastSeenAt: new Date(),
-      })),
-    )
-    .returning();
-  return { customerId: zones[0]!.customerId, zones, flowboxes: rows };
-}
+const fleet = (count: number, prefix: string) => insertFleet(t.db, count, prefix);
 
 async function createRollout(body: Record<string, unknown>): Promise<Rollout> {
   const res = await provider.post('/v1/firmware/rollouts', body);
@@ -96,6 +77,17 @@ async function devicesAnswer(rolloutId: string, version: string, fails: (serial:
     answered += 1;
   }
   return answered;
+}
+
+/**
+ * One pass of the rollout job; how many of this rollout's devices it started (the rollouts other
+ * tests left running may start theirs in the same pass, once the clock has moved).
+ */
+async function passFor(rolloutId: string): Promise<number> {
+  const started = async () => (await updatesOf(rolloutId)).filter((r) => r.update.commandId !== null).length;
+  const before = await started();
+  await t.services.rolloutRunner.advanceAll();
+  return (await started()) - before;
 }
 
 async function rolloutState(id: string): Promise<Rollout> {
@@ -130,7 +122,7 @@ describe('a staged rollout', () => {
       .where(eq(alerts.cause, `firmware_rollout_halted:${rollout.id}`));
     expect(alert).toMatchObject({ category: 'flowbox_internal_status' });
     // Halted: further passes start nothing.
-    expect(await t.services.rolloutRunner.advanceAll()).toBe(0);
+    expect(await passFor(rollout.id)).toBe(0);
   }, 120_000);
 
   it('reaches 100 % success with each device updated once, two instances passing together', async () => {
@@ -203,7 +195,7 @@ describe('a staged rollout', () => {
       return res.json<RolloutTimeline>();
     };
     t.clock.advance(60_000);
-    expect(await t.services.rolloutRunner.advanceAll()).toBe(10);
+    expect(await passFor(rollout.id)).toBe(10);
     const running = await timeline();
     expect(running.groups).toEqual(['waiting', 'running', 'success', 'failed', 'left_out']);
     expect(running.points.map((p) => p.counts)).toEqual([
@@ -276,6 +268,48 @@ describe('a staged rollout', () => {
     });
   });
 
+  it.each(['timeout', 'block_download_failed'] as const)(
+    'halts on failures that are %s, not only failed ones, with its alert',
+    async (failure) => {
+      const { customerId, flowboxes: devices } = await fleet(10, `HALT-${failure}`);
+      const version = failure === 'timeout' ? '4.0.7' : '4.0.8';
+      const image = await insertImage(t.db, { version });
+      const rollout = await createRollout({
+        image_id: image.id,
+        target: { customer_id: customerId },
+        start_jitter_s: 0,
+        waves_pct: [100],
+      });
+      expect(await passFor(rollout.id)).toBe(10);
+      // Two of ten fail (20 % > the default 10 %): silent, or their downloads blocked.
+      const failing = new Set(devices.slice(0, 2).map((d) => d.serial));
+      for (const { update, serial } of await updatesOf(rollout.id)) {
+        const device = new FirmwareDevice(ingest, serial);
+        if (!failing.has(serial)) {
+          await device.state(version);
+          await device.progress(update.id, version, 'success', { progress_pct: 100 });
+        } else if (failure === 'block_download_failed')
+          await device.progress(update.id, version, 'block_download_failed', { reason: 'download_failed' });
+      }
+      if (failure === 'timeout') {
+        t.clock.advance((FIRMWARE_COMMAND_TTL_S + 1) * 1000);
+        // (Devices other tests left silent time out too: the count is at least ours.)
+        expect(await t.services.firmwareUpdates.timeOutSilent()).toBeGreaterThanOrEqual(2);
+      }
+      expect(await rolloutState(rollout.id)).toMatchObject({
+        state: 'halted',
+        halt_reason: 'failure_threshold',
+      });
+      const states = (await updatesOf(rollout.id)).filter((r) => failing.has(r.serial));
+      expect(states.map((r) => r.update.state)).toEqual([failure, failure]);
+      const [alert] = await t.db
+        .select()
+        .from(alerts)
+        .where(eq(alerts.cause, `firmware_rollout_halted:${rollout.id}`));
+      expect(alert).toMatchObject({ details: { rollout_halted: 'failure_threshold' } });
+    },
+  );
+
   it('halts when its image is withdrawn, raising an alert like any halt, and starts nothing more', async () => {
     const { customerId, flowboxes: devices } = await fleet(6, 'WITHDRAWN');
     const image = await insertImage(t.db, { version: '4.1.5' });
@@ -285,11 +319,11 @@ describe('a staged rollout', () => {
       start_jitter_s: 0,
       waves_pct: [50, 100],
     });
-    expect(await t.services.rolloutRunner.advanceAll()).toBe(3);
+    expect(await passFor(rollout.id)).toBe(3);
     await devicesAnswer(rollout.id, '4.1.5', () => false);
     const withdrawn = await provider.patch(`/v1/firmware/images/${image.id}`, { status: 'withdrawn' });
     expect(withdrawn.statusCode, withdrawn.body).toBe(200);
-    expect(await t.services.rolloutRunner.advanceAll()).toBe(0);
+    expect(await passFor(rollout.id)).toBe(0);
     expect(await rolloutState(rollout.id)).toMatchObject({ state: 'halted', halt_reason: 'image_withdrawn' });
     const [alert] = await t.db
       .select()
@@ -301,7 +335,7 @@ describe('a staged rollout', () => {
     });
     // On a device the halt stopped: the first of the wave still waiting.
     expect(alert!.flowboxSerial).toBe(devices[3]!.serial);
-    expect(await t.services.rolloutRunner.advanceAll()).toBe(0);
+    expect(await passFor(rollout.id)).toBe(0);
     const waiting = (await updatesOf(rollout.id)).filter((r) => r.update.wave === 2);
     expect(waiting.map((r) => r.update.state)).toEqual(['scheduled', 'scheduled', 'scheduled']);
   });
@@ -318,13 +352,13 @@ describe('a staged rollout', () => {
     const act = (action: string) => provider.post(`/v1/firmware/rollouts/${rollout.id}/${action}`, {});
     expect((await act('pause')).json()).toMatchObject({ state: 'paused' });
     expect((await act('pause')).json()).toMatchObject({ code: 'errors.rollout_state' });
-    expect(await t.services.rolloutRunner.advanceAll()).toBe(0);
+    expect(await passFor(rollout.id)).toBe(0);
     expect((await act('resume')).json()).toMatchObject({ state: 'running' });
-    expect(await t.services.rolloutRunner.advanceAll()).toBe(4);
+    expect(await passFor(rollout.id)).toBe(4);
     const cancelled = (await act('cancel')).json<Rollout>();
     expect(cancelled).toMatchObject({ state: 'cancelled' });
     expect(cancelled.counts).toMatchObject({ requested: 4, cancelled: 36, scheduled: 0 });
-    expect(await t.services.rolloutRunner.advanceAll()).toBe(0);
+    expect(await passFor(rollout.id)).toBe(0);
     expect((await act('resume')).json()).toMatchObject({ code: 'errors.rollout_state' });
   });
 
@@ -375,7 +409,7 @@ describe('a staged rollout', () => {
     });
     // Updated by other means meanwhile: started from 4.3.5 to 4.3.5, it could never succeed.
     await t.db.update(flowboxes).set({ firmwareVersion: '4.3.5' }).where(eq(flowboxes.id, devices[0]!.id));
-    expect(await t.services.rolloutRunner.advanceAll()).toBe(3);
+    expect(await passFor(rollout.id)).toBe(3);
     const reasons = new Map(
       (await updatesOf(rollout.id)).map((r) => [r.serial, `${r.update.state}:${r.update.reason ?? ''}`]),
     );
@@ -397,7 +431,7 @@ describe('a staged rollout', () => {
           eq(firmwareImageCustomers.customerId, other.customerId),
         ),
       );
-    expect(await t.services.rolloutRunner.advanceAll()).toBe(0);
+    expect(await passFor(second.id)).toBe(0);
     expect((await updatesOf(second.id)).map((r) => `${r.update.state}:${r.update.reason ?? ''}`)).toEqual([
       'skipped:not_released',
       'skipped:not_released',
@@ -454,7 +488,7 @@ describe('a staged rollout', () => {
     expect(newer.counts).toMatchObject({ scheduled: 5 });
     // …and when the halted one is resumed, whichever turn comes first takes each device, once.
     expect((await provider.post(`/v1/firmware/rollouts/${halted.id}/resume`, {})).statusCode).toBe(200);
-    expect(await t.services.rolloutRunner.advanceAll()).toBe(5);
+    expect(await passFor(newer.id)).toBe(5);
     const states = [...(await updatesOf(halted.id)), ...(await updatesOf(newer.id))].map(
       (r) => `${r.update.rolloutId === halted.id ? 'old' : 'new'}:${r.update.state}:${r.update.reason ?? ''}`,
     );
@@ -479,6 +513,21 @@ describe('a staged rollout', () => {
     // Once the rollout is over, the flowbox is the user's again.
     await provider.post(`/v1/firmware/rollouts/${rollout.id}/cancel`, {});
     expect((await provider.post(url, { image_id: image.id })).statusCode).toBe(201);
+  });
+
+  it('is refused for a withdrawn image, and stores nothing', async () => {
+    const { customerId } = await fleet(3, 'GONE');
+    const image = await insertImage(t.db, { version: '4.4.2', status: 'withdrawn' });
+    const res = await provider.post('/v1/firmware/rollouts', {
+      image_id: image.id,
+      target: { customer_id: customerId },
+    });
+    expect([res.statusCode, res.json().code]).toEqual([409, 'errors.firmware_withdrawn']);
+    const stored = await t.db
+      .select({ id: firmwareRollouts.id })
+      .from(firmwareRollouts)
+      .where(eq(firmwareRollouts.imageId, image.id));
+    expect(stored).toEqual([]);
   });
 
   it('is refused when nothing can take the image, and for an image the customer was not given', async () => {

@@ -15,6 +15,7 @@ import { firmwareImageCustomers, firmwareImages, flowboxes } from '../db/schema.
 import { writeFile } from '../files/files.store.ts';
 import { deviceState } from '../flowboxes/testing.ts';
 import type { FlowboxIngest } from '../flowboxes/ingest.service.ts';
+import { createZones } from '../telemetry/testing.ts';
 
 /*
  * Test fixtures for firmware updates: catalogue images written directly (the catalogue's upload is
@@ -48,6 +49,27 @@ export async function insertImage(
       .insert(firmwareImageCustomers)
       .values(fields.customers.map((customerId) => ({ imageId: image!.id, customerId })));
   return image!;
+}
+
+/** A customer with `count` connected one_inch_v1 flowboxes on 2.4.0, spread over ten zones, by serial. */
+export async function insertFleet(db: Db, count: number, prefix: string) {
+  const zones = await createZones(db, 'Europe/Paris', 10);
+  const rows = await db
+    .insert(flowboxes)
+    .values(
+      Array.from({ length: count }, (_, i) => ({
+        serial: `${prefix}-${String(i).padStart(4, '0')}`,
+        zoneId: zones[i % zones.length]!.zoneId,
+        pairingState: 'ready' as const,
+        model: 'one_inch_v1' as const,
+        firmwareVersion: '2.4.0',
+        connected: true,
+        connectionChangedAt: new Date(Date.now() - 3_600_000),
+        lastSeenAt: new Date(),
+      })),
+    )
+    .returning();
+  return { customerId: zones[0]!.customerId, zones, flowboxes: rows };
 }
 
 /** A paired flowbox as a device reports it: its model, version and connection. */
