@@ -125,6 +125,40 @@ describe('a staged rollout', () => {
     expect(await passFor(rollout.id)).toBe(0);
   }, 120_000);
 
+  it('over 500 flowboxes with 5 % failing spread through the fleet halts in its canary when its threshold fits the canary', async () => {
+    const { customerId, flowboxes: devices } = await fleet(500, 'SPREAD');
+    const image = await insertImage(t.db, { version: '4.0.1' });
+    // Every 20th serial fails: 2 of the canary's 25. At 10 % the canary halts only from 3 failures
+    // (3 × 100 > 10 × 25); with failures drawn at 5 %, a canary of 25 holds 3 or more about one time
+    // in eight (binomial), so 10 % would usually let a bad image through to the next waves. Below
+    // 100 / 25 = 4 %, the first failure of the canary halts it (docs/firmware.md "Automatic halt").
+    const rollout = await createRollout({
+      image_id: image.id,
+      target: { customer_id: customerId },
+      start_jitter_s: 0,
+      failure_threshold_pct: 3,
+    });
+    expect(rollout.waves.map((w) => w.size)).toEqual([25, 100, 125, 250]);
+    const failing = new Set(devices.filter((_, i) => i % 20 === 0).map((d) => d.serial));
+    expect(failing.size).toBe(25);
+    for (let pass = 0; pass < 6; pass++) {
+      await passFor(rollout.id);
+      await devicesAnswer(rollout.id, '4.0.1', (serial) => failing.has(serial));
+    }
+    expect(await rolloutState(rollout.id)).toMatchObject({
+      state: 'halted',
+      halt_reason: 'failure_threshold',
+      current_wave: 1,
+    });
+    const rows = await updatesOf(rollout.id);
+    // No device of a later wave ever started: every one is still waiting, without a command.
+    const later = rows.filter((r) => (r.update.wave ?? 0) > 1);
+    expect(later).toHaveLength(475);
+    expect(later.every((r) => r.update.state === 'scheduled' && r.update.commandId === null)).toBe(true);
+    expect(rows.filter((r) => r.update.wave === 1 && r.update.state === 'failed')).toHaveLength(2);
+    expect(await passFor(rollout.id)).toBe(0);
+  }, 120_000);
+
   it('reaches 100 % success with each device updated once, two instances passing together', async () => {
     const { customerId, flowboxes: devices } = await fleet(120, 'CLEAN');
     const image = await insertImage(t.db, { version: '4.1.0' });
