@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { axeViolations } from './axe.ts';
-import { baseUrl, DEMO, launchBrowser, newPage, signedIn, signIn } from './browser.ts';
+import { baseUrl, DEMO, launchBrowser, newPage, newVisitorAddress, signedIn, signIn } from './browser.ts';
 import { testZone } from './fixtures.ts';
 
 /*
@@ -101,7 +101,7 @@ beforeAll(async () => {
   for (const email of emails) {
     const answer = await fetch(`${baseUrl()}/v1/users/register`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': newVisitorAddress() },
       body: JSON.stringify({
         firstname: 'Rhea',
         lastname: 'Resident',

@@ -99,19 +99,15 @@ async function frenchPage(width = 1280): Promise<Page> {
   });
   const page = await context.newPage();
   await signIn(page, DEMO.customer);
-  // The switch also saves French as the profile's language, which the next page load reads: wait for
-  // it (no save comes when the profile is French already), or a quick navigation comes back English.
-  const saved = page.waitForResponse(
-    (r) => r.request().method() !== 'GET' && new URL(r.url()).pathname.endsWith('/update'),
-    { timeout: 15_000 },
-  );
-  await page.getByRole('button', { name: 'French' }).click();
-  // The save's answer carries new tokens, which the page stores once it has read them: a
-  // navigation in between would load with the old ones.
-  await saved.then(
-    () => page.waitForTimeout(1_500),
-    () => undefined,
-  );
+  // The switch saves French as the profile's language, which every later page load reads: it is
+  // done once the profile says French (no save comes when it does already) and the screen is French.
+  await page.getByRole('button', { name: /^(Français|French), FR$/ }).click();
+  await expect
+    .poll(() => signedIn(DEMO.customer)<{ language: string }>('GET', '/users/me').then((me) => me.language))
+    .toBe('fr');
+  await page.getByRole('heading', { name: 'Tableau de bord' }).waitFor();
+  // The save's answer carries new tokens, which the page stores once it has read them.
+  await page.waitForTimeout(1_500);
   return page;
 }
 

@@ -27,12 +27,15 @@ export function launchBrowser(): Promise<Browser> {
 
 export async function newPage(
   browser: Browser,
-  options: { locale?: string } = {},
+  options: { locale?: string; clientAddress?: string } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     baseURL: baseUrl(),
     locale: options.locale ?? 'en-US',
     viewport: { width: 1280, height: 800 },
+    // As a visitor of its own (the suite's server trusts a proxy on loopback): what is limited per
+    // client address, like registrations, counts for this page alone, not for the whole suite.
+    ...(options.clientAddress ? { extraHTTPHeaders: { 'x-forwarded-for': options.clientAddress } } : {}),
   });
   const page = await context.newPage();
   return { context, page };
@@ -96,3 +99,10 @@ export const DEMO = {
   customer: 'customer@demo.flowbox.local',
   site: 'site@demo.flowbox.local',
 };
+
+let visitors = 0;
+/** A client address of its own (TEST-NET-2, RFC 5737), for calls limited per address. */
+export function newVisitorAddress(): string {
+  visitors++;
+  return `198.51.${100 + Math.floor(visitors / 250)}.${(visitors % 250) + 1}`;
+}

@@ -2,7 +2,7 @@ import type { SimulatedFlowbox } from '@flowbox/simulator';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
-import { DEMO, launchBrowser, newPage, seen, signedIn, signIn } from './browser.ts';
+import { DEMO, launchBrowser, newPage, newVisitorAddress, seen, signedIn, signIn } from './browser.ts';
 import {
   pairSimulatedDevice,
   subscribedZone,
@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 async function registerWith(code: string, email: string, serial = ''): Promise<string> {
-  const { context, page } = await newPage(browser);
+  const { context, page } = await newPage(browser, { clientAddress: newVisitorAddress() });
   await page.goto('/register');
   await page.getByLabel('First name').fill('Rita');
   await page.getByLabel('Last name').fill('Resident');

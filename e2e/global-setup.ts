@@ -38,6 +38,9 @@ export default async function setup(project: TestProject) {
     DEMO_LEAKS: 'false',
     // Every browser and API call of the suite comes from 127.0.0.1, faster than any one person.
     RATE_LIMIT_PER_MINUTE: '1000000',
+    // Tests that register residents say which visitor they are (X-Forwarded-For), so the
+    // per-address registration limit holds for each of them, not for the suite as one client.
+    TRUST_PROXY: 'loopback',
     ACCESS_TOKEN_TTL: String(E2E_ACCESS_TOKEN_TTL),
     PUBLIC_URL: `http://127.0.0.1:${port}`,
   });
