@@ -10,8 +10,12 @@ import type { FirmwareState } from './protocol/messages.ts';
 export const FIRMWARE_MAX_BYTES = 16 * 1024 * 1024;
 /** The `update_firmware` command's lifetime: the device must accept it within it. */
 export const FIRMWARE_COMMAND_TTL_S = 600;
-/** How long a download URL stays valid. */
-export const FIRMWARE_URL_TTL_S = 86_400;
+/**
+ * How long a download URL stays valid from its command: the longest an update may spend
+ * downloading (16 MiB at 4.6 kB/s). Past it the update is `timeout` and the URL answers 410, so an
+ * old URL (in a log, a proxy) opens nothing (docs/firmware.md "Device protocol").
+ */
+export const FIRMWARE_URL_TTL_S = 3_600;
 /** Silence allowed while requesting or downloading before the server says `timeout`. */
 export const FIRMWARE_PROGRESS_TIMEOUT_S = 600;
 /** Silence allowed while installing (after `downloaded`) before the server says `timeout`. */

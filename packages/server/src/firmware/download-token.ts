@@ -32,6 +32,15 @@ export function signDownloadToken(claims: DownloadClaims, secret: string): strin
 
 /** The claims of a genuine, unexpired token; null for anything else (forged, garbled, expired). */
 export function verifyDownloadToken(token: string, secret: string, now: Date): DownloadClaims | null {
+  const claims = readDownloadToken(token, secret);
+  return claims && claims.expiresAt.getTime() > now.getTime() ? claims : null;
+}
+
+/**
+ * The claims of a genuine token, expired or not (null when forged or garbled): the download route
+ * tells an expired URL (its update's window is over: 410) from one that was never valid (403).
+ */
+export function readDownloadToken(token: string, secret: string): DownloadClaims | null {
   if (token.length > 400) return null;
   const parts = token.split('.');
   if (parts.length !== 6 || parts[0] !== VERSION) return null;
@@ -40,7 +49,5 @@ export function verifyDownloadToken(token: string, secret: string, now: Date): D
   const expected = Buffer.from(macOf(keyOf(secret), parts.slice(0, 5).join('.')));
   const given = Buffer.from(mac);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  const expiresAt = new Date(Number(exp) * 1000);
-  if (expiresAt.getTime() <= now.getTime()) return null;
-  return { serial, imageId, updateId, expiresAt };
+  return { serial, imageId, updateId, expiresAt: new Date(Number(exp) * 1000) };
 }

@@ -37,8 +37,10 @@ export function firmwareDownloadRoutes(app: App, downloads: FirmwareDownloadServ
           206: { description: 'The bytes of the range asked for', content: binary },
           ...errorResponses,
           401: ApiErrorSchema.describe('No device credentials, or wrong ones (with WWW-Authenticate)'),
-          403: ApiErrorSchema.describe("A token forged, expired, or another device's"),
-          410: ApiErrorSchema.describe('The update is no longer downloading (finished, cancelled, blocked)'),
+          403: ApiErrorSchema.describe("A token forged, tampered, or another device's"),
+          410: ApiErrorSchema.describe(
+            'The update is no longer downloading (finished, cancelled, blocked, timed out), or its URL expired (FIRMWARE_URL_TTL_S from the command)',
+          ),
           416: ApiErrorSchema.describe('The range starts past the end of the image'),
         },
       },

@@ -6,7 +6,7 @@ import { etagOf, type FileDownload } from '../files/files.http.ts';
 import { findFile } from '../files/files.store.ts';
 import { rangeAnswer } from '../files/ranges.ts';
 import { deviceAuthenticator } from '../flowboxes/index.ts';
-import { verifyDownloadToken } from './download-token.ts';
+import { readDownloadToken } from './download-token.ts';
 import { recordDownloadStart } from './updates.moves.ts';
 import { findUpdateForDownload } from './updates.repo.ts';
 import { ImageCache } from './image-cache.ts';
@@ -68,9 +68,12 @@ export class FirmwareDownloadService {
       (await this.authenticate({ role: 'device', serial: credentials.serial }, credentials.secret)) === 'ok';
     if (!authenticated) throw new AppError('errors.device_auth_failed');
     const now = this.ctx.now();
-    const claims = verifyDownloadToken(request.token, this.ctx.config.jwtSecret, now);
+    const claims = readDownloadToken(request.token, this.ctx.config.jwtSecret);
     // Another device's genuine token is refused like a forged one: it opens nothing to this device.
     if (!claims || claims.serial !== credentials.serial) throw forbidden();
+    // Its own, but past its lifetime: the update's download window is over (the timeout job ends
+    // the update), as the device is told of any update no longer downloading.
+    if (claims.expiresAt <= now) throw new AppError('errors.firmware_download_gone');
     const update = await findUpdateForDownload(this.ctx.db, claims.updateId);
     // A genuine token whose update is gone (its flowbox removed) will never work again.
     if (!update) throw new AppError('errors.firmware_download_gone');

@@ -121,7 +121,7 @@ describe("a device's firmware download", () => {
     }
   });
 
-  it("refuses another device's valid credentials with this token, and a tampered or expired token (403)", async () => {
+  it("refuses another device's valid credentials with this token and a tampered token (403), an expired one (410)", async () => {
     const { url, token } = await updateOf(device, 'requested');
     const foreign = await download(url, other);
     expect(foreign.statusCode).toBe(403);
@@ -130,8 +130,12 @@ describe("a device's firmware download", () => {
     const tampered = `${token.slice(0, token.lastIndexOf('.') + 1)}${mac[0] === 'A' ? 'B' : 'A'}${mac.slice(1)}`;
     expect((await download(`/v1/firmware/download/${tampered}`, device)).statusCode).toBe(403);
     expect((await download('/v1/firmware/download/garbage', device)).statusCode).toBe(403);
+    // Genuine but past its lifetime: the update's download window is over, as after a timeout.
     t.clock.advance(FIRMWARE_URL_TTL_S * 1000 + 1000);
-    expect((await download(url, device)).statusCode).toBe(403);
+    const expired = await download(url, device);
+    expect([expired.statusCode, expired.json().code]).toEqual([410, 'errors.firmware_download_gone']);
+    // Another device's expired token is still no business of this one.
+    expect((await download(url, other)).statusCode).toBe(403);
   });
 
   it('answers 410 once the update is finished or cancelled, or gone with its flowbox', async () => {
@@ -175,7 +179,7 @@ describe("a device's firmware download", () => {
     expect(value('flowbox_firmware_downloads_total\\{outcome="resumed"\\}')).toBeGreaterThanOrEqual(3);
     expect(value('flowbox_firmware_downloads_total\\{outcome="unauthorized"\\}')).toBe(2);
     expect(value('flowbox_firmware_downloads_total\\{outcome="forbidden"\\}')).toBe(4);
-    expect(value('flowbox_firmware_downloads_total\\{outcome="gone"\\}')).toBe(4);
+    expect(value('flowbox_firmware_downloads_total\\{outcome="gone"\\}')).toBe(5);
     expect(value('flowbox_firmware_download_bytes_total')).toBeGreaterThanOrEqual(3 * bytes.length);
   });
 });

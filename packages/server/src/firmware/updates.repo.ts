@@ -8,6 +8,7 @@ import {
 } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
 import {
+  deviceCommands,
   firmwareImageCustomers,
   firmwareImages,
   firmwareUpdates,
@@ -237,7 +238,7 @@ export async function findUpdateForDownload(
  */
 export async function claimSilentUpdates(
   db: Db,
-  limits: { commandBefore: Date; progressBefore: Date; installBefore: Date },
+  limits: { commandBefore: Date; progressBefore: Date; installBefore: Date; urlIssuedBefore: Date },
   limit: number,
 ): Promise<UpdateRow[]> {
   const u = firmwareUpdates;
@@ -246,6 +247,12 @@ export async function claimSilentUpdates(
     .from(u)
     .where(
       or(
+        // Still downloading when its URL expires, however lively (FIRMWARE_URL_TTL_S from its command).
+        and(
+          inArray(u.state, ['requested', 'requesting', 'started']),
+          sql`EXISTS (SELECT 1 FROM ${deviceCommands} WHERE ${deviceCommands.id} = ${u.commandId}
+                      AND ${deviceCommands.issuedAt} < ${limits.urlIssuedBefore.toISOString()}::timestamptz)`,
+        ),
         and(eq(u.state, 'requested'), isNull(u.lastMessageAt), lt(u.stateChangedAt, limits.commandBefore)),
         and(eq(u.state, 'requested'), isNotNull(u.lastMessageAt), lt(u.lastMessageAt, limits.progressBefore)),
         and(

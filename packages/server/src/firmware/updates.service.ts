@@ -324,6 +324,7 @@ export class FirmwareUpdatesService {
           commandBefore: before(FIRMWARE_COMMAND_TTL_S),
           progressBefore: before(FIRMWARE_PROGRESS_TIMEOUT_S),
           installBefore: before(FIRMWARE_INSTALL_TIMEOUT_S),
+          urlIssuedBefore: before(FIRMWARE_URL_TTL_S),
         },
         CLAIM_BATCH,
       );

@@ -4,6 +4,7 @@ import {
   FIRMWARE_COMMAND_TTL_S,
   FIRMWARE_DOWNLOAD_ATTEMPTS,
   FIRMWARE_INSTALL_TIMEOUT_S,
+  FIRMWARE_URL_TTL_S,
   ROLES,
   type FirmwareUpdate,
   type FlowboxFirmware,
@@ -389,5 +390,51 @@ describe('a single update is refused', () => {
     const forced = await provider.post(url, { image_id: image.id, during_opening_hours: true });
     expect(forced.statusCode, forced.body).toBe(201);
     expect(forced.json<FirmwareUpdate>()).toMatchObject({ state: 'requested', target_version: '3.2.0' });
+  });
+});
+
+describe('a download URL', () => {
+  it(`lives FIRMWARE_URL_TTL_S from its command: a resume within works, then 410 and the update times out`, async () => {
+    // Short-lived: an old URL (in a log, a proxy) opens nothing (docs/firmware.md "Device protocol").
+    expect(FIRMWARE_URL_TTL_S).toBeLessThanOrEqual(3600);
+    const image = await insertImage(t.db, { version: '3.3.0' });
+    const { flowboxId, serial, password, device } = await connectedFlowbox();
+    const update = await requestUpdate(flowboxId, image.id);
+    const command = await commandOf(update.id);
+    const url = String((command.params as { url: string }).url).replace('http://flowbox.test', '');
+    const token = url.slice(url.lastIndexOf('/') + 1);
+    const claims = verifyDownloadToken(token, t.services.context.config.jwtSecret, t.clock.now());
+    // (The token carries whole seconds.)
+    const lifetime = claims!.expiresAt.getTime() - command.issuedAt.getTime();
+    expect(lifetime).toBeGreaterThan((FIRMWARE_URL_TTL_S - 1) * 1000);
+    expect(lifetime).toBeLessThanOrEqual(FIRMWARE_URL_TTL_S * 1000);
+    const get = (range?: string) =>
+      t.app.inject({
+        method: 'GET',
+        url,
+        headers: {
+          authorization: `Basic ${Buffer.from(`${serial}:${password}`).toString('base64')}`,
+          ...(range ? { range } : {}),
+        },
+      });
+    await device.ack(command.id, 'accepted');
+    await device.progress(update.id, '3.3.0', 'requesting');
+    expect((await get()).statusCode).toBe(200);
+    // A slow link: the device reports progress every five minutes, and resumes near the hour's end.
+    const minutes = Math.floor(FIRMWARE_URL_TTL_S / 60) - 5;
+    for (let minute = 5; minute <= minutes; minute += 5) {
+      t.clock.advance(300_000);
+      await device.progress(update.id, '3.3.0', 'started', { progress_pct: minute, bytes: minute * 10 });
+    }
+    await t.services.firmwareUpdates.timeOutSilent();
+    expect((await updateRow(update.id)).state).toBe('started');
+    expect((await get('bytes=1000-')).statusCode).toBe(206);
+    // Past its lifetime the URL is over, and so is the update, though the device still talks.
+    t.clock.advance(6 * 60_000);
+    await device.progress(update.id, '3.3.0', 'started', { progress_pct: 70, bytes: 1400 });
+    const late = await get('bytes=1400-');
+    expect([late.statusCode, late.json().code]).toEqual([410, 'errors.firmware_download_gone']);
+    await t.services.firmwareUpdates.timeOutSilent();
+    expect(await updateRow(update.id)).toMatchObject({ state: 'timeout' });
   });
 });
