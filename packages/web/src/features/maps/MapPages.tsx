@@ -106,7 +106,7 @@ function PlumbersList({ plumbers }: { plumbers: readonly Plumber[] }) {
       header: t('plumbers.phone'),
       cell: (p) =>
         p.phone ? (
-          <a href={telHref(p.phone)} className={LINK}>
+          <a href={telHref(p.phone)} className={`${LINK} whitespace-nowrap`}>
             {p.phone}
           </a>
         ) : null,

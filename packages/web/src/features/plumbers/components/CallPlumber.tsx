@@ -43,7 +43,7 @@ export function CallPlumberButton({ alert }: { alert: Alert }) {
                     {p.phone && (
                       <a
                         href={telHref(p.phone)}
-                        className="text-sky-700 hover:underline dark:text-sky-400"
+                        className="whitespace-nowrap text-sky-700 hover:underline dark:text-sky-400"
                         aria-label={t('plumbers.call_phone', { name: p.company, phone: p.phone })}
                       >
                         {p.phone}
