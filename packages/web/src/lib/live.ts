@@ -179,34 +179,30 @@ export function useLiveStatus(): LiveStatus {
   return useLiveConnection().status;
 }
 
-/** Calls `handler` with each pushed message of the given kinds while the component is mounted. */
+/**
+ * Calls `handler` with each pushed message of the given kinds while the component is mounted, and
+ * `catchUp` each time the live stream opens, the first time included. Both are required: a stream
+ * has gaps (it ends with each access token, a network drops it), and a message pushed in a gap is
+ * never pushed again, so whatever a message would have changed on screen must be read again when
+ * the stream is back. A screen that applied messages without catching up would show a closed
+ * valve as open until reloaded.
+ */
 export function useLiveMessages<K extends LiveType>(
   types: readonly K[],
   handler: (message: MessageOf<K>) => void,
+  catchUp: () => void,
 ): void {
-  const { subscribe } = useLiveConnection();
-  const latest = useRef(handler);
+  const { subscribe, onReconnected } = useLiveConnection();
+  const latest = useRef({ handler, catchUp });
   useEffect(() => {
-    latest.current = handler;
-  }, [handler]);
+    latest.current = { handler, catchUp };
+  }, [handler, catchUp]);
   const key = types.join(',');
   useEffect(() => {
     const wanted = new Set<string>(key.split(','));
     return subscribe((message) => {
-      if (wanted.has(message.type)) latest.current(message as MessageOf<K>);
+      if (wanted.has(message.type)) latest.current.handler(message as MessageOf<K>);
     });
   }, [subscribe, key]);
-}
-
-/**
- * Calls `handler` each time the live stream opens, the first time included, to read again what
- * may have changed while no stream was open (a page's data fetched before its stream opened).
- */
-export function useLiveReconnected(handler: () => void): void {
-  const { onReconnected } = useLiveConnection();
-  const latest = useRef(handler);
-  useEffect(() => {
-    latest.current = handler;
-  }, [handler]);
-  useEffect(() => onReconnected(() => latest.current()), [onReconnected]);
+  useEffect(() => onReconnected(() => latest.current.catchUp()), [onReconnected]);
 }

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { useLiveMessages, useLiveReconnected } from '../../../lib/live.ts';
+import { useLiveMessages } from '../../../lib/live.ts';
 import { ALERTS_KEY } from '../api/alerts.ts';
 
 const ALERT_MESSAGES = ['alert'] as const;
@@ -15,7 +15,6 @@ export function AlertsLiveSync() {
   const refresh = useCallback(() => {
     void queryClient.invalidateQueries({ queryKey: ALERTS_KEY });
   }, [queryClient]);
-  useLiveMessages(ALERT_MESSAGES, refresh);
-  useLiveReconnected(refresh);
+  useLiveMessages(ALERT_MESSAGES, refresh, refresh);
   return null;
 }

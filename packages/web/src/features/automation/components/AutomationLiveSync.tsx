@@ -7,7 +7,9 @@ const AUTOMATION_MESSAGES = ['automation'] as const;
 
 /**
  * Mounted once in the signed-in layout: a zone locked, confirmed or exited shows at once on every
- * open page; the zone's other queries are refetched (its valve state, its commands).
+ * open page; the zone's other queries are refetched (its valve state, its commands). After a gap in
+ * the stream every zone's automation on screen is read again: a lock pushed in the gap would
+ * otherwise stay unseen until a reload.
  */
 export function AutomationLiveSync() {
   const queryClient = useQueryClient();
@@ -24,6 +26,10 @@ export function AutomationLiveSync() {
     },
     [queryClient],
   );
-  useLiveMessages(AUTOMATION_MESSAGES, apply);
+  const catchUp = useCallback(
+    () => void queryClient.invalidateQueries({ predicate: (q) => q.queryKey.at(-1) === 'automation' }),
+    [queryClient],
+  );
+  useLiveMessages(AUTOMATION_MESSAGES, apply, catchUp);
   return null;
 }

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef } from 'react';
-import { useLiveMessages, useLiveReconnected } from '../../../lib/live.ts';
+import { useLiveMessages } from '../../../lib/live.ts';
 import { consumptionKey, targetCovers, type ConsumptionTarget } from '../api/target.ts';
 import { throttle } from './throttle.ts';
 
@@ -34,6 +34,6 @@ export function useConsumptionLive(target: ConsumptionTarget): void {
     useCallback((message) => {
       if (targetCovers(latestTarget.current, message)) refetch.current?.run();
     }, []),
+    useCallback(() => refetch.current?.run(), []),
   );
-  useLiveReconnected(useCallback(() => refetch.current?.run(), []));
 }

@@ -1,7 +1,7 @@
 import type { Flowbox, LiveMessage } from '@flowbox/shared';
 import { useQueryClient, type Query, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useRef } from 'react';
-import { useLiveMessages, useLiveReconnected } from '../../../lib/live.ts';
+import { useLiveMessages } from '../../../lib/live.ts';
 import { CUSTOMERS_KEY } from '../api/list-customers.ts';
 
 const PAIRING_MESSAGES = ['flowbox', 'flowbox_removed'] as const;
@@ -49,7 +49,10 @@ export function CustomersLiveSync() {
     },
     [queryClient],
   );
-  useLiveMessages(PAIRING_MESSAGES, apply);
-  useLiveReconnected(useCallback(() => void refresh(queryClient), [queryClient]));
+  useLiveMessages(
+    PAIRING_MESSAGES,
+    apply,
+    useCallback(() => void refresh(queryClient), [queryClient]),
+  );
   return null;
 }

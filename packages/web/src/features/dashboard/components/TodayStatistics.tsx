@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '../../../components/Alert.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
-import { useLiveMessages, useLiveReconnected } from '../../../lib/live.ts';
+import { useLiveMessages } from '../../../lib/live.ts';
 import { paths } from '../../../paths.ts';
 import { useAlertCount } from '../../alerts/index.ts';
 import { ComparisonText, formatCost, formatVolume, throttle, unitKey } from '../../consumption/index.ts';
@@ -24,8 +24,7 @@ function useTodayLive(): void {
     return () => throttled.cancel();
   }, [queryClient]);
   const run = useCallback(() => refetch.current?.run(), []);
-  useLiveMessages(CHANGES, run);
-  useLiveReconnected(run);
+  useLiveMessages(CHANGES, run, run);
 }
 
 function Tile({ label, testId, children }: { label: string; testId: string; children: ReactNode }) {

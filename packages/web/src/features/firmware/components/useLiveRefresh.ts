@@ -1,13 +1,7 @@
 import type { LiveMessage } from '@flowbox/shared';
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
-import {
-  useLiveMessages,
-  useLiveReconnected,
-  useLiveStatus,
-  type LiveStatus,
-  type LiveType,
-} from '../../../lib/live.ts';
+import { useLiveMessages, useLiveStatus, type LiveStatus, type LiveType } from '../../../lib/live.ts';
 import { coalesce, ROLLOUT_COALESCE_MS } from '../rollout-live.ts';
 
 /**
@@ -43,7 +37,7 @@ export function useLiveRefresh<K extends LiveType>(
       },
       [refresh],
     ),
+    refresh.trigger,
   );
-  useLiveReconnected(refresh.trigger);
   return useLiveStatus();
 }

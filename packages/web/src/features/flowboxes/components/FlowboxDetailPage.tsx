@@ -1,4 +1,5 @@
 import type { Flowbox } from '@flowbox/shared';
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/Button.tsx';
@@ -16,7 +17,7 @@ import { FlowboxConsumptionCard } from '../../consumption/index.ts';
 import { FlowboxFirmwareCard } from '../../firmware/index.ts';
 import { useZone, useZoneCrumbs } from '../../zones/index.ts';
 import { useDetachFlowbox } from '../api/detach-flowbox.ts';
-import { useFlowbox, type FlowboxRef } from '../api/get-flowbox.ts';
+import { flowboxInfoKey, useFlowbox, type FlowboxRef } from '../api/get-flowbox.ts';
 import { useCommands } from '../api/list-commands.ts';
 import { useUnpairFlowbox } from '../api/unpair-flowbox.ts';
 import { CommandsCard } from './CommandsCard.tsx';
@@ -36,6 +37,7 @@ function FlowboxDetail({ flowboxRef, flowbox }: { flowboxRef: FlowboxRef; flowbo
   const user = useUser();
   const toast = useToast();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const { customerId, siteId, buildingId, zoneId } = flowboxRef;
   const zoneHref = paths.zone.getHref(customerId, siteId, buildingId, zoneId);
   const crumbs = [
@@ -83,6 +85,11 @@ function FlowboxDetail({ flowboxRef, flowbox }: { flowboxRef: FlowboxRef; flowbo
         if (message.flowbox_id === flowbox.id && !leaving.current) void leave(t('flowbox.removed_elsewhere'));
       },
       [flowbox.id, leave, t],
+    ),
+    // A removal in a gap of the stream: the flowbox read again answers 404, and the page says so.
+    useCallback(
+      () => void queryClient.invalidateQueries({ queryKey: flowboxInfoKey(flowboxRef) }),
+      [queryClient, flowboxRef],
     ),
   );
 

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { LiveMessage } from '@flowbox/shared';
-import { useLiveMessages, useLiveReconnected } from '../../../lib/live.ts';
+import { useLiveMessages } from '../../../lib/live.ts';
 import { applyLiveMessage, refreshAfterGap } from './live-cache.ts';
 
 const FLOWBOX_MESSAGES = ['flowbox', 'flowbox_removed', 'command'] as const;
@@ -10,7 +10,10 @@ const FLOWBOX_MESSAGES = ['flowbox', 'flowbox_removed', 'command'] as const;
 export function FlowboxLiveSync() {
   const queryClient = useQueryClient();
   const apply = useCallback((message: LiveMessage) => applyLiveMessage(queryClient, message), [queryClient]);
-  useLiveMessages(FLOWBOX_MESSAGES, apply);
-  useLiveReconnected(useCallback(() => void refreshAfterGap(queryClient), [queryClient]));
+  useLiveMessages(
+    FLOWBOX_MESSAGES,
+    apply,
+    useCallback(() => void refreshAfterGap(queryClient), [queryClient]),
+  );
   return null;
 }

@@ -1,7 +1,7 @@
 import type { LiveMessage } from '@flowbox/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { useLiveMessages, useLiveReconnected } from '../../../lib/live.ts';
+import { useLiveMessages } from '../../../lib/live.ts';
 import type { ZoneRef } from '../../zones/index.ts';
 import { schedulesKey } from '../api/schedule-path.ts';
 
@@ -24,6 +24,5 @@ export function useSchedulesLive(zoneRef: ZoneRef): void {
     },
     [refresh, zoneRef.zoneId],
   );
-  useLiveMessages(SCHEDULE_MESSAGES, apply);
-  useLiveReconnected(refresh);
+  useLiveMessages(SCHEDULE_MESSAGES, apply, refresh);
 }
