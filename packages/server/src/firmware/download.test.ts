@@ -14,6 +14,7 @@ import { createZones, pairDirectly, type PairedDevice } from '../telemetry/testi
 import { createTestApp, createWorld, loginAs, type TestApp } from '../test/harness.ts';
 import { signDownloadToken, verifyDownloadToken } from './download-token.ts';
 import { sha256Of, uploadFirmware } from './catalogue.testing.ts';
+import { updateWithDownload } from './testing.ts';
 
 let t: TestApp;
 let device: PairedDevice;
@@ -47,24 +48,7 @@ async function updateOf(
         inArray(firmwareUpdates.state, [...FIRMWARE_ACTIVE_STATES]),
       ),
     );
-  const [update] = await t.db
-    .insert(firmwareUpdates)
-    .values({
-      flowboxId: flowbox.flowboxId,
-      imageId: image.id,
-      targetVersion: image.version,
-      state,
-      origin: 'web',
-      stateChangedAt: now,
-      finishedAt: state === 'success' || state === 'cancelled' ? now : null,
-    })
-    .returning();
-  const expiresAt = new Date(now.getTime() + FIRMWARE_URL_TTL_S * 1000);
-  const token = signDownloadToken(
-    { serial: flowbox.serial, imageId: image.id, updateId: update!.id, expiresAt },
-    t.services.context.config.jwtSecret,
-  );
-  return { id: update!.id, url: `/v1/firmware/download/${token}`, token };
+  return updateWithDownload(t, flowbox, image, state);
 }
 
 const basic = (serial: string, secret: string) =>

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   encodePayload,
   FIRMWARE_MAX_BYTES,
+  FIRMWARE_URL_TTL_S,
   firmwareFileName,
   PROTOCOL_VERSION,
   type DeviceState,
@@ -11,11 +12,13 @@ import {
 import { eq } from 'drizzle-orm';
 import type { Logger } from 'drizzle-orm/logger';
 import type { Db } from '../db/client.ts';
-import { firmwareImageCustomers, firmwareImages, flowboxes } from '../db/schema.ts';
+import { firmwareImageCustomers, firmwareImages, firmwareUpdates, flowboxes } from '../db/schema.ts';
 import { writeFile } from '../files/files.store.ts';
 import { deviceState } from '../flowboxes/testing.ts';
 import type { FlowboxIngest } from '../flowboxes/ingest.service.ts';
 import { createZones } from '../telemetry/testing.ts';
+import type { TestApp } from '../test/harness.ts';
+import { signDownloadToken } from './download-token.ts';
 
 /*
  * Test fixtures for firmware updates: catalogue images written directly (the catalogue's upload is
@@ -49,6 +52,38 @@ export async function insertImage(
       .insert(firmwareImageCustomers)
       .values(fields.customers.map((customerId) => ({ imageId: image!.id, customerId })));
   return image!;
+}
+
+/**
+ * A firmware update of the flowbox to the image, written directly in `state` (started unless told),
+ * and the URL its device downloads the image from: a token signed as the update job signs it, good
+ * for FIRMWARE_URL_TTL_S from the test clock's now.
+ */
+export async function updateWithDownload(
+  t: TestApp,
+  flowbox: { flowboxId: string; serial: string },
+  image: { id: string; version: string },
+  state: 'requested' | 'started' | 'success' | 'cancelled' = 'started',
+): Promise<{ id: string; url: string; token: string }> {
+  const now = t.clock.now();
+  const [update] = await t.db
+    .insert(firmwareUpdates)
+    .values({
+      flowboxId: flowbox.flowboxId,
+      imageId: image.id,
+      targetVersion: image.version,
+      state,
+      origin: 'web',
+      stateChangedAt: now,
+      finishedAt: state === 'success' || state === 'cancelled' ? now : null,
+    })
+    .returning();
+  const expiresAt = new Date(now.getTime() + FIRMWARE_URL_TTL_S * 1000);
+  const token = signDownloadToken(
+    { serial: flowbox.serial, imageId: image.id, updateId: update!.id, expiresAt },
+    t.services.context.config.jwtSecret,
+  );
+  return { id: update!.id, url: `/v1/firmware/download/${token}`, token };
 }
 
 /** A customer with `count` connected one_inch_v1 flowboxes on 2.4.0, spread over ten zones, by serial. */

@@ -1,9 +1,6 @@
-import { FIRMWARE_URL_TTL_S } from '@flowbox/shared';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firmwareUpdates } from '../db/schema.ts';
-import { signDownloadToken } from '../firmware/download-token.ts';
-import { insertImage } from '../firmware/testing.ts';
+import { insertImage, updateWithDownload } from '../firmware/testing.ts';
 import type { DeviceMessaging } from '../mqtt/messaging.ts';
 import { createZones, pairDirectly, type PairedDevice } from '../telemetry/testing.ts';
 import { createTestApp, createWorld, type TestApp } from '../test/harness.ts';
@@ -45,28 +42,7 @@ beforeAll(async () => {
   const [zone] = await createZones(t.db, 'Europe/Paris');
   device = await pairDirectly(t.db, zone!);
   const image = await insertImage(t.db, { version: '9.9.9' });
-  const now = t.clock.now();
-  const [update] = await t.db
-    .insert(firmwareUpdates)
-    .values({
-      flowboxId: device.flowboxId,
-      imageId: image.id,
-      targetVersion: image.version,
-      state: 'started',
-      origin: 'web',
-      stateChangedAt: now,
-    })
-    .returning();
-  const token = signDownloadToken(
-    {
-      serial: device.serial,
-      imageId: image.id,
-      updateId: update!.id,
-      expiresAt: new Date(now.getTime() + FIRMWARE_URL_TTL_S * 1000),
-    },
-    t.services.context.config.jwtSecret,
-  );
-  downloadUrl = `/v1/firmware/download/${token}`;
+  ({ url: downloadUrl } = await updateWithDownload(t, device, image));
   messaging = await startMessaging(t);
 });
 afterAll(async () => {

@@ -1,8 +1,7 @@
-import { FIRMWARE_URL_TTL_S, translate } from '@flowbox/shared';
+import { translate } from '@flowbox/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firmwareImages, firmwareUpdates } from '../db/schema.ts';
-import { signDownloadToken } from '../firmware/download-token.ts';
 import { firmwareForm } from '../firmware/catalogue.testing.ts';
 import { createZones, pairDirectly, type PairedDevice } from '../telemetry/testing.ts';
 import {
@@ -13,7 +12,7 @@ import {
   type TestApp,
   type World,
 } from '../test/harness.ts';
-import { insertImage } from '../firmware/testing.ts';
+import { insertImage, updateWithDownload } from '../firmware/testing.ts';
 
 /*
  * What a request carries outside the query, path and JSON body that the validator checks
@@ -40,35 +39,10 @@ beforeAll(async () => {
   imageUrl = picture.json<{ url: string }>().url;
   const [zone] = await createZones(t.db, 'Europe/Paris');
   device = await pairDirectly(t.db, zone!);
-  ({ url: downloadUrl, updateId } = await downloadOf(device));
+  const image = await insertImage(t.db, { version: '9.9.9' });
+  ({ url: downloadUrl, id: updateId } = await updateWithDownload(t, device, image));
 });
 afterAll(() => t?.close());
-
-async function downloadOf(flowbox: PairedDevice): Promise<{ url: string; updateId: string }> {
-  const image = await insertImage(t.db, { version: '9.9.9' });
-  const now = t.clock.now();
-  const [update] = await t.db
-    .insert(firmwareUpdates)
-    .values({
-      flowboxId: flowbox.flowboxId,
-      imageId: image.id,
-      targetVersion: image.version,
-      state: 'started',
-      origin: 'web',
-      stateChangedAt: now,
-    })
-    .returning();
-  const token = signDownloadToken(
-    {
-      serial: flowbox.serial,
-      imageId: image.id,
-      updateId: update!.id,
-      expiresAt: new Date(now.getTime() + FIRMWARE_URL_TTL_S * 1000),
-    },
-    t.services.context.config.jwtSecret,
-  );
-  return { url: `/v1/firmware/download/${token}`, updateId: update!.id };
-}
 
 describe('the firmware upload form', () => {
   const fields = { version: '3.1.4', models: 'one_inch_v1' };
