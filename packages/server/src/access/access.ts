@@ -254,6 +254,19 @@ export function requireSiteManage(
   requirePermission(actor, permission);
 }
 
+/**
+ * Issuing a zone's claim codes and reviewing its registrations (docs/permissions.md
+ * "Registration"): the managers who read the zone's site, with `end_users.manage`. A code that
+ * approves by itself approves only while its issuer still passes this.
+ */
+export function canIssueClaimCodes(actor: Actor, customerId: string, siteId: string): boolean {
+  return (
+    isManager(actor) &&
+    canReadSite(actor, customerId, siteId) &&
+    actor.permissions['end_users.manage'] === 'authorised'
+  );
+}
+
 /** The sites an actor sees inside a customer: all of them, or only its own (site manager, plumber; none for an end user). */
 export function siteFilterFor(actor: Actor): string[] | 'all' {
   if (actor.role === ROLES.site_manager || actor.role === ROLES.plumber) return actor.siteIds;

@@ -35,7 +35,7 @@ import {
   touchSession,
 } from './auth.repo.ts';
 import {
-  activateRegistration,
+  approveByCode,
   claimConfirmation,
   confirmRegistrationEmail,
   findUsableCode,
@@ -426,11 +426,7 @@ export class AuthService {
       if (!code) throw new AppError('errors.invalid_token');
       const place = await placeOfZone(tx, registration.zoneId);
       if (!place) throw new AppError('errors.invalid_token');
-      if (!code.autoApprove) return 'pending' as const;
-      // An address that got an account meanwhile stays a request for the managers to see.
-      if (await findUserByEmail(tx, registration.email)) return 'pending' as const;
-      await activateRegistration(tx, this.ctx, registration, place, null);
-      return 'approved' as const;
+      return approveByCode(tx, this.ctx, registration, code, place);
     });
     this.ctx.mailer.kick();
     return status;

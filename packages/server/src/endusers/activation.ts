@@ -1,13 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { CLAIM_CODE_ALPHABET, CLAIM_CODE_LENGTH, ROLES, type Registration } from '@flowbox/shared';
-import { defaultsGivenBy, type Actor } from '../access/access.ts';
+import { canIssueClaimCodes, defaultsGivenBy, makeActor, type Actor } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import { recordChange } from '../events/index.ts';
-import { findUserByEmail, insertUser, type UserRow } from '../users/index.ts';
+import { findUserByEmail, findUserById, insertUser, siteIdsOf, type UserRow } from '../users/index.ts';
 import { registrationApprovedEmail } from './emails.ts';
-import { decideRegistration, type RegistrationRow, type ZonePlace } from './endusers.repo.ts';
+import {
+  decideRegistration,
+  type ClaimCodeRow,
+  type RegistrationRow,
+  type ZonePlace,
+} from './endusers.repo.ts';
 
 /** A new claim code: 12 characters of Crockford base32 (60 random bits; 32 divides 256, so no bias). */
 export function newClaimCode(): string {
@@ -25,20 +30,59 @@ export function hashClaimCode(normalised: string): string {
 }
 
 /**
+ * Who approves a registration: a manager from the registrations screen, or the claim code's issuer
+ * through a code that approves by itself (`approveByCode`). Either way the end user gets the role's
+ * defaults less what that manager lacks (docs/permissions.md "Granting permissions").
+ */
+export type Approval = { by: Actor } | { codeIssuer: Actor };
+
+/**
+ * A code that approves by itself approves as its issuer would at the moment the address is
+ * confirmed: its permissions then cap the account's, and an issuer removed, suspended, or no
+ * longer allowed to issue the zone's codes approves nothing: the registration waits for the zone's
+ * managers (docs/permissions.md "Registration"). In the caller's transaction.
+ */
+export async function approveByCode(
+  tx: Db,
+  ctx: Context,
+  registration: RegistrationRow,
+  code: ClaimCodeRow,
+  place: ZonePlace,
+): Promise<'approved' | 'pending'> {
+  if (!code.autoApprove) return 'pending';
+  const issuer = await codeIssuerNow(tx, code, place);
+  if (!issuer) return 'pending';
+  // An address that got an account meanwhile stays a request for the managers to see.
+  if (await findUserByEmail(tx, registration.email)) return 'pending';
+  await activateRegistration(tx, ctx, registration, place, { codeIssuer: issuer });
+  return 'approved';
+}
+
+async function codeIssuerNow(tx: Db, code: ClaimCodeRow, place: ZonePlace): Promise<Actor | undefined> {
+  if (!code.createdBy) return undefined;
+  const row = await findUserById(tx, code.createdBy);
+  if (!row || row.suspendedAt) return undefined;
+  const siteIds = (await siteIdsOf(tx, [row.id])).get(row.id) ?? [];
+  const issuer = makeActor(row, siteIds, 'claim-code');
+  return canIssueClaimCodes(issuer, place.customerId, place.siteId) ? issuer : undefined;
+}
+
+/**
  * Turns a pending registration into an end user of its zone, in the caller's transaction: the
- * password chosen at registration, the zone the code named, the role's defaults less what the
- * approving manager lacks (docs/permissions.md "Granting permissions"). `by` null: its code
- * approved it, with the role's defaults. Answers the emails to send once the transaction commits.
+ * password chosen at registration, the zone the code named, the permissions its approval allows.
+ * Answers the emails to send once the transaction commits.
  */
 export async function activateRegistration(
   tx: Db,
   ctx: Context,
   registration: RegistrationRow,
   place: ZonePlace,
-  by: Actor | null,
+  approval: Approval,
 ): Promise<{ user: UserRow; row: RegistrationRow }> {
   if (await findUserByEmail(tx, registration.email)) throw new AppError('errors.email_taken');
   const now = ctx.now();
+  const by = 'by' in approval ? approval.by : null;
+  const grantor = 'by' in approval ? approval.by : approval.codeIssuer;
   const user = await insertUser(
     tx,
     {
@@ -50,7 +94,7 @@ export async function activateRegistration(
       passwordHash: registration.passwordHash,
       role: ROLES.end_user,
       customerId: place.customerId,
-      permissions: by ? defaultsGivenBy(by, ROLES.end_user) : {},
+      permissions: defaultsGivenBy(grantor, ROLES.end_user),
     },
     [],
     [place.zoneId],

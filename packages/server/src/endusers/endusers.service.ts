@@ -6,12 +6,12 @@ import type {
   ReviewableRegistrationState,
 } from '@flowbox/shared';
 import {
+  canIssueClaimCodes,
   canReadCustomer,
   canReadSite,
   isProvider,
   requireManager,
   requirePermission,
-  requireSiteManage,
   siteFilterFor,
   type Actor,
 } from '../access/access.ts';
@@ -111,7 +111,7 @@ export class EndUsersService {
   async approve(actor: Actor, customerId: string, id: string): Promise<Registration> {
     const found = await this.findDecidable(actor, customerId, id);
     const { row } = await this.ctx.db.transaction((tx) =>
-      activateRegistration(tx, this.ctx, found.registration, found.place, actor),
+      activateRegistration(tx, this.ctx, found.registration, found.place, { by: actor }),
     );
     this.ctx.mailer.kick();
     return toApiRegistration(row, found.place);
@@ -168,8 +168,7 @@ export class EndUsersService {
   }
 
   private async requireZone(actor: Actor, path: ZonePath): Promise<void> {
-    requireManager(actor);
-    requireSiteManage(actor, path.customerId, path.siteId, 'end_users.manage');
+    if (!canIssueClaimCodes(actor, path.customerId, path.siteId)) throw forbidden();
     if (!(await findZoneRow(this.ctx.db, path))) throw notFound();
   }
 

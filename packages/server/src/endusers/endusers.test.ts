@@ -1,7 +1,16 @@
 import { ROLES } from '@flowbox/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimCodes, emails, events, flowboxes, registrations, users, userZones } from '../db/schema.ts';
+import {
+  claimCodes,
+  emails,
+  events,
+  flowboxes,
+  registrations,
+  users,
+  userSites,
+  userZones,
+} from '../db/schema.ts';
 import {
   ApiClient,
   createTestApp,
@@ -225,6 +234,67 @@ describe('registering with a claim code', () => {
     expect(await t.db.select().from(userZones).where(eq(userZones.userId, user!.id))).toEqual([
       { userId: user!.id, zoneId: zone.zoneId },
     ]);
+  });
+
+  /** A site manager of site a1 who issues an auto-approving code, then the code's registration, confirmed. */
+  async function autoApprovedBy(email: string, before?: (issuerId: string) => Promise<void>) {
+    const issuer = await createUser(t.db, {
+      email,
+      role: ROLES.site_manager,
+      customerId: w.customers.a.id,
+      siteIds: [w.sites.a1.id],
+    });
+    const body = person({ claim_code: await issue({ auto_approve: true }, await loginAs(t.app, email)) });
+    await register(body);
+    await before?.(issuer.id);
+    const confirmed = await anonymous().post('/v1/users/register/confirm', {
+      token: await confirmLink(body.email),
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    return { body, status: confirmed.json().status as string };
+  }
+  const denyIssuer = (permission: string) => (issuerId: string) =>
+    t.db
+      .update(users)
+      .set({ permissions: { [permission]: 'denied' } })
+      .where(eq(users.id, issuerId))
+      .then(() => undefined);
+
+  it('with a code that approves by itself, gives the defaults less what the code’s issuer lacks', async () => {
+    const issuer = await siteManagerWithout(t, w, 'sm.autonoexport@test.io', 'consumption.export');
+    const body = person({ claim_code: await issue({ auto_approve: true }, issuer) });
+    await register(body);
+    const confirmed = await anonymous().post('/v1/users/register/confirm', {
+      token: await confirmLink(body.email),
+    });
+    expect(confirmed.json().status).toBe('approved');
+    const endUser = await anonymous().login(body.email, body.password);
+    expect((await endUser.get('/v1/users/me')).json().permissions['consumption.export']).toBe('denied');
+  });
+
+  it('caps by the issuer’s permissions at registration, not at issue: one it lost since is not given', async () => {
+    const { body, status } = await autoApprovedBy('sm.autoshrunk@test.io', denyIssuer('consumption.export'));
+    expect(status).toBe('approved');
+    const endUser = await anonymous().login(body.email, body.password);
+    expect((await endUser.get('/v1/users/me')).json().permissions['consumption.export']).toBe('denied');
+  });
+
+  it('leaves the registration to the zone’s managers when the issuer was removed or may no longer issue codes', async () => {
+    const removed = await autoApprovedBy('sm.autoremoved@test.io', async (issuerId) => {
+      await t.db.delete(users).where(eq(users.id, issuerId));
+    });
+    const withoutRight = await autoApprovedBy('sm.autonoright@test.io', denyIssuer('end_users.manage'));
+    const suspended = await autoApprovedBy('sm.autosuspended@test.io', async (issuerId) => {
+      await t.db.update(users).set({ suspendedAt: new Date() }).where(eq(users.id, issuerId));
+    });
+    const moved = await autoApprovedBy('sm.automoved@test.io', async (issuerId) => {
+      await t.db.delete(userSites).where(eq(userSites.userId, issuerId));
+    });
+    for (const { body, status } of [removed, withoutRight, suspended, moved]) {
+      expect(status, body.email).toBe('pending');
+      expect(await t.db.select().from(users).where(eq(users.email, body.email))).toEqual([]);
+      expect(await pendingOf(cmA, body.email), body.email).toMatchObject({ status: 'pending' });
+    }
   });
 
   it('counts the uses at confirmation: a single-use code confirms one registration', async () => {

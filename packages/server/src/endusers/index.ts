@@ -1,5 +1,5 @@
 /** What the rest of the server uses of the end users domain (docs/architecture.md). */
-export { activateRegistration, hashClaimCode } from './activation.ts';
+export { approveByCode, hashClaimCode } from './activation.ts';
 export { confirmRegistrationEmail } from './emails.ts';
 export {
   claimConfirmation,

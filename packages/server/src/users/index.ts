@@ -1,2 +1,2 @@
 /** What the rest of the server uses of the users domain (docs/architecture.md). */
-export { findUserByEmail, findUserById, insertUser, type UserRow } from './users.repo.ts';
+export { findUserByEmail, findUserById, insertUser, siteIdsOf, type UserRow } from './users.repo.ts';
