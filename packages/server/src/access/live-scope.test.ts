@@ -1,8 +1,7 @@
-import { get, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { ROLES, type LiveMessage } from '@flowbox/shared';
+import { ROLES } from '@flowbox/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newSecret, subscribe, uniqueSerial, until } from '../flowboxes/testing.ts';
+import { listenLocally, openLiveStream, serialsIn } from '../live/testing.ts';
 import {
   buildingBody,
   createUser,
@@ -59,35 +58,9 @@ beforeAll(async () => {
     loginAs(t.app, 'eu.live@test.io'),
     loginAs(t.app, 'pl.live@test.io'),
   ]);
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  base = await listenLocally(t);
 });
 afterAll(() => t.close());
-
-/** An EventSource as a browser opens it: a ticket in the address, messages collected as they come. */
-async function openStream(client: ApiClient) {
-  const { ticket } = (await client.post('/v1/live/ticket')).json() as { ticket: string };
-  const received: LiveMessage[] = [];
-  const response = await new Promise<IncomingMessage>((resolve, reject) =>
-    get(`${base}/v1/live/stream?ticket=${encodeURIComponent(ticket)}`, resolve).on('error', reject),
-  );
-  let buffer = '';
-  response.setEncoding('utf8');
-  response.on('data', (chunk: string) => {
-    buffer += chunk;
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const frame = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const data = frame.split('\n').find((line) => line.startsWith('data: '));
-      if (data) received.push(JSON.parse(data.slice(6)) as LiveMessage);
-    }
-  });
-  return { response, received, close: () => response.destroy() };
-}
-
-const serialsIn = (messages: LiveMessage[]) =>
-  messages.flatMap((m) => (m.type === 'flowbox' ? [m.flowbox.serial] : []));
 
 /** A pairing prepared by the customer manager in the zone: one `flowbox` live message. */
 async function pairIn(zone: string): Promise<string> {
@@ -99,7 +72,7 @@ async function pairIn(zone: string): Promise<string> {
 
 describe('the live stream of end users and plumbers (docs/permissions.md)', () => {
   it("an end user receives its zone's messages and none of the zone next door or another site", async () => {
-    const stream = await openStream(endUser);
+    const stream = await openLiveStream(base, endUser);
     expect(stream.response.statusCode).toBe(200);
     const nextDoor = await pairIn(zones.nextDoor);
     const otherSite = await pairIn(zones.otherSite);
@@ -112,7 +85,7 @@ describe('the live stream of end users and plumbers (docs/permissions.md)', () =
   });
 
   it('a plumber receives the messages of its sites and none of another site', async () => {
-    const stream = await openStream(plumber);
+    const stream = await openLiveStream(base, plumber);
     expect(stream.response.statusCode).toBe(200);
     const otherSite = await pairIn(zones.otherSite);
     const nextDoor = await pairIn(zones.nextDoor);

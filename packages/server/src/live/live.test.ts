@@ -1,5 +1,3 @@
-import { get, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { LiveMessage } from '@flowbox/shared';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +16,7 @@ import {
 } from '../test/harness.ts';
 import { LiveHub } from './live.ts';
 import { LIVE_CHANNEL } from './live.repo.ts';
+import { listenLocally, openLiveStream, requestLiveStream, serialsIn } from './testing.ts';
 
 let t: TestApp;
 let w: World;
@@ -40,40 +39,14 @@ beforeAll(async () => {
   cmB = await loginAs(t.app, 'cm.b@test.io');
   zones.a = await zoneIn(cmA, w.customers.a.id, w.sites.a1.id);
   zones.b = await zoneIn(cmB, w.customers.b.id, w.sites.b1.id);
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  base = await listenLocally(t);
 });
 afterAll(() => t.close());
 
-/** An EventSource as a browser opens it: a ticket in the address, messages collected as they come. */
-async function openStream(client: ApiClient) {
-  const { ticket } = (await client.post('/v1/live/ticket')).json() as { ticket: string };
-  const received: LiveMessage[] = [];
-  const response = await new Promise<IncomingMessage>((resolve, reject) =>
-    get(`${base}/v1/live/stream?ticket=${encodeURIComponent(ticket)}`, resolve).on('error', reject),
-  );
-  let buffer = '';
-  response.setEncoding('utf8');
-  response.on('data', (chunk: string) => {
-    buffer += chunk;
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const frame = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const data = frame.split('\n').find((line) => line.startsWith('data: '));
-      if (data) received.push(JSON.parse(data.slice(6)) as LiveMessage);
-    }
-  });
-  return { response, received, close: () => response.destroy() };
-}
-
-const serialsIn = (messages: LiveMessage[]) =>
-  messages.flatMap((m) => (m.type === 'flowbox' ? [m.flowbox.serial] : []));
-
 describe('the live channel (DESIGN.md §6)', () => {
   it('pushes flowbox changes within a second, only to those who may see them', async () => {
-    const a = await openStream(cmA);
-    const b = await openStream(cmB);
+    const a = await openLiveStream(base, cmA);
+    const b = await openLiveStream(base, cmB);
     expect(a.response.statusCode).toBe(200);
     expect(a.response.headers['content-type']).toContain('text/event-stream');
     const serialA = uniqueSerial();
@@ -96,16 +69,14 @@ describe('the live channel (DESIGN.md §6)', () => {
       Number(/^flowbox_live_connections (\d+)$/m.exec(await t.services.metrics.scrape())?.[1]);
     // The earlier tests' streams, closed by their clients, end on the server soon after.
     await until(async () => (await open()) === 0, 5000);
-    const stream = await openStream(cmA);
+    const stream = await openLiveStream(base, cmA);
     await until(async () => (await open()) === 1, 5000);
     stream.close();
     await until(async () => (await open()) === 0, 5000);
   });
 
   it('refuses a stream without a valid ticket', async () => {
-    const response = await new Promise<IncomingMessage>((resolve, reject) =>
-      get(`${base}/v1/live/stream?ticket=forged`, resolve).on('error', reject),
-    );
+    const response = await requestLiveStream(base, 'forged');
     expect(response.statusCode).toBe(401);
     response.destroy();
     const anonymous = await t.app.inject({ method: 'POST', url: '/v1/live/ticket' });

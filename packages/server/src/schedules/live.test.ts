@@ -1,9 +1,7 @@
-import { get, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { LiveMessage } from '@flowbox/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flowboxes } from '../db/schema.ts';
 import { uniqueSerial, until } from '../flowboxes/testing.ts';
+import { listenLocally, openLiveStream } from '../live/testing.ts';
 import {
   buildingBody,
   createTestApp,
@@ -37,33 +35,9 @@ beforeAll(async () => {
   cmA = await loginAs(t.app, 'cm.a@test.io');
   smA = await loginAs(t.app, 'sm.a@test.io');
   cmB = await loginAs(t.app, 'cm.b@test.io');
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  base = await listenLocally(t);
 });
 afterAll(() => t.close());
-
-/** An EventSource as a browser opens it; the `schedule` messages collected as they come. */
-async function openStream(client: ApiClient) {
-  const { ticket } = (await client.post('/v1/live/ticket')).json() as { ticket: string };
-  const received: Extract<LiveMessage, { type: 'schedule' }>[] = [];
-  const response = await new Promise<IncomingMessage>((resolve, reject) =>
-    get(`${base}/v1/live/stream?ticket=${encodeURIComponent(ticket)}`, resolve).on('error', reject),
-  );
-  let buffer = '';
-  response.setEncoding('utf8');
-  response.on('data', (chunk: string) => {
-    buffer += chunk;
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const frame = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const data = frame.split('\n').find((line) => line.startsWith('data: '));
-      const message = data ? (JSON.parse(data.slice(6)) as LiveMessage) : null;
-      if (message?.type === 'schedule') received.push(message);
-    }
-  });
-  return { received, close: () => response.destroy() };
-}
 
 async function zoneIn(siteId: string) {
   const site = `/v1/customers/${w.customers.a.id}/sites/${siteId}`;
@@ -97,9 +71,9 @@ describe('live schedule messages', () => {
     await t.db
       .insert(flowboxes)
       .values({ serial: uniqueSerial(), zoneId: zone.id, pairingState: 'ready', pairedAt: t.clock.now() });
-    const manager = await openStream(cmA);
-    const siteManager = await openStream(smA);
-    const other = await openStream(cmB);
+    const manager = await openLiveStream(base, cmA, 'schedule');
+    const siteManager = await openLiveStream(base, smA, 'schedule');
+    const other = await openLiveStream(base, cmB, 'schedule');
 
     const created = await cmA.post(`${zone.path}/schedules/create`, schedule());
     expect(created.statusCode, created.body).toBe(201);
