@@ -1,10 +1,11 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FIRMWARE_ACTIVE_STATES, ROLES, type Rollout } from '@flowbox/shared';
+import { FIRMWARE_ACTIVE_STATES, type Rollout } from '@flowbox/shared';
 import { buildings, firmwareUpdates, flowboxes, zones as zonesTable } from '../db/schema.ts';
-import { FlowboxIngest } from '../flowboxes/ingest.service.ts';
-import { createTestApp, createUser, loginAs, type ApiClient, type TestApp } from '../test/harness.ts';
+import type { FlowboxIngest } from '../flowboxes/ingest.service.ts';
+import { loginAs, type ApiClient, type TestApp } from '../test/harness.ts';
 import { FirmwareDevice, insertFleet, insertImage } from './testing.ts';
+import { createRollout, startRolloutWorld, updatesOf } from './rollouts.testing.ts';
 
 /*
  * How fast a rollout goes (docs/firmware.md "Rollouts"): each wave's random start delays, its
@@ -16,36 +17,13 @@ let ingest: FlowboxIngest;
 let provider: ApiClient;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  ingest = new FlowboxIngest(
-    t.services.context,
-    t.services.flowboxes,
-    t.services.commands,
-    { warn: () => {} },
-    180,
-  );
-  await createUser(t.db, { email: 'pace.provider@test.io', role: ROLES.flovea_manager });
+  ({ t, ingest } = await startRolloutWorld('pace.provider@test.io'));
 });
 afterAll(() => t.close());
 // Tests move the clock past the access token's life: each signs in afresh.
 beforeEach(async () => {
   provider = await loginAs(t.app, 'pace.provider@test.io');
 });
-
-async function createRollout(body: Record<string, unknown>): Promise<Rollout> {
-  const res = await provider.post('/v1/firmware/rollouts', body);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json<Rollout>();
-}
-
-async function updatesOf(rolloutId: string) {
-  return t.db
-    .select({ update: firmwareUpdates, serial: flowboxes.serial })
-    .from(firmwareUpdates)
-    .innerJoin(flowboxes, eq(flowboxes.id, firmwareUpdates.flowboxId))
-    .where(eq(firmwareUpdates.rolloutId, rolloutId))
-    .orderBy(flowboxes.serial);
-}
 
 const openAllWeek = () => {
   const allDay = [{ start: '00:00', end: '24:00' }];
@@ -65,14 +43,14 @@ describe('a rollout’s pace', () => {
     const { customerId } = await insertFleet(t.db, 50, 'JITTER');
     const image = await insertImage(t.db, { version: '6.0.0' });
     const before = t.clock.now().getTime();
-    const rollout = await createRollout({
+    const rollout = await createRollout(provider, {
       image_id: image.id,
       target: { customer_id: customerId },
       start_jitter_s: 300,
       waves_pct: [100],
     });
     const after = t.clock.now().getTime();
-    const starts = (await updatesOf(rollout.id)).map((r) => r.update.startAfter!.getTime());
+    const starts = (await updatesOf(t.db, rollout.id)).map((r) => r.update.startAfter!.getTime());
     expect(starts).toHaveLength(50);
     expect(starts.every((s) => s >= before && s <= after + 300_000)).toBe(true);
     // 50 draws over 300 whole seconds: many distinct delays, spread over most of the window (a
@@ -92,7 +70,7 @@ describe('a rollout’s pace', () => {
   it('never has more than max_concurrent devices on their way, pass after pass, and still finishes', async () => {
     const { customerId } = await insertFleet(t.db, 30, 'CAP');
     const image = await insertImage(t.db, { version: '6.0.1' });
-    const rollout = await createRollout({
+    const rollout = await createRollout(provider, {
       image_id: image.id,
       target: { customer_id: customerId },
       start_jitter_s: 0,
@@ -153,7 +131,7 @@ describe('a rollout’s pace', () => {
         },
       })
       .where(eq(zonesTable.id, devices[1]!.zoneId));
-    const rollout = await createRollout({
+    const rollout = await createRollout(provider, {
       image_id: image.id,
       target: { customer_id: customerId },
       start_jitter_s: 0,
@@ -161,7 +139,7 @@ describe('a rollout’s pace', () => {
     });
     const passAt = t.clock.now().getTime();
     expect(await t.services.rolloutRunner.advanceAll()).toBe(1);
-    const [waiting, started] = await updatesOf(rollout.id);
+    const [waiting, started] = await updatesOf(t.db, rollout.id);
     expect(started!.update).toMatchObject({ state: 'requested', reason: null });
     expect(waiting!.update).toMatchObject({ state: 'scheduled', reason: 'waiting_opening_hours' });
     const recheck = waiting!.update.startAfter!.getTime() - passAt;
@@ -174,7 +152,10 @@ describe('a rollout’s pace', () => {
     await t.db.update(buildings).set({ openingHours: null }).where(eq(buildings.id, zones[0]!.buildingId));
     t.clock.advance(301_000);
     expect(await t.services.rolloutRunner.advanceAll()).toBe(1);
-    expect((await updatesOf(rollout.id))[0]!.update).toMatchObject({ state: 'requested', reason: null });
+    expect((await updatesOf(t.db, rollout.id))[0]!.update).toMatchObject({
+      state: 'requested',
+      reason: null,
+    });
   });
 
   it('updates during opening hours when created with during_opening_hours', async () => {
@@ -184,7 +165,7 @@ describe('a rollout’s pace', () => {
       .update(buildings)
       .set({ openingHours: openAllWeek() })
       .where(eq(buildings.id, zones[0]!.buildingId));
-    await createRollout({
+    await createRollout(provider, {
       image_id: image.id,
       target: { customer_id: customerId },
       start_jitter_s: 0,

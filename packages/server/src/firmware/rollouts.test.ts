@@ -13,17 +13,11 @@ import {
   flowboxes,
   zoneAutomation,
 } from '../db/schema.ts';
-import { FlowboxIngest } from '../flowboxes/ingest.service.ts';
-import {
-  createTestApp,
-  createUser,
-  loginAs,
-  testConfig,
-  type ApiClient,
-  type TestApp,
-} from '../test/harness.ts';
+import type { FlowboxIngest } from '../flowboxes/ingest.service.ts';
+import { createUser, loginAs, testConfig, type ApiClient, type TestApp } from '../test/harness.ts';
 import { createZones } from '../telemetry/testing.ts';
 import { FirmwareDevice, insertFleet, insertImage, liveMessagesIn, statementsDuring } from './testing.ts';
+import { createRollout, startRolloutWorld, updatesOf } from './rollouts.testing.ts';
 import type { RolloutRunner } from './index.ts';
 
 let t: TestApp;
@@ -31,41 +25,20 @@ let ingest: FlowboxIngest;
 let provider: ApiClient;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  ingest = new FlowboxIngest(
-    t.services.context,
-    t.services.flowboxes,
-    t.services.commands,
-    { warn: () => {} },
-    180,
-  );
-  await createUser(t.db, { email: 'ro.provider@test.io', role: ROLES.flovea_manager });
+  ({ t, ingest } = await startRolloutWorld('ro.provider@test.io'));
 });
 afterAll(() => t.close());
+// Tests move the clock past the access token's life: each signs in afresh.
 beforeEach(async () => {
   provider = await loginAs(t.app, 'ro.provider@test.io');
 });
 
 const fleet = (count: number, prefix: string) => insertFleet(t.db, count, prefix);
 
-async function createRollout(body: Record<string, unknown>): Promise<Rollout> {
-  const res = await provider.post('/v1/firmware/rollouts', body);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json<Rollout>();
-}
-
-async function updatesOf(rolloutId: string) {
-  return t.db
-    .select({ update: firmwareUpdates, serial: flowboxes.serial })
-    .from(firmwareUpdates)
-    .innerJoin(flowboxes, eq(flowboxes.id, firmwareUpdates.flowboxId))
-    .where(eq(firmwareUpdates.rolloutId, rolloutId));
-}
-
 /** Every device whose update was requested answers, through the real ingest: success or failure. */
 async function devicesAnswer(rolloutId: string, version: string, fails: (serial: string) => boolean) {
   let answered = 0;
-  for (const { update, serial } of await updatesOf(rolloutId)) {
+  for (const { update, serial } of await updatesOf(t.db, rolloutId)) {
     if (update.state !== 'requested') continue;
     const device = new FirmwareDevice(ingest, serial);
     if (fails(serial)) await device.progress(update.id, version, 'failed', { reason: 'install_failed' });
@@ -84,7 +57,8 @@ async function devicesAnswer(rolloutId: string, version: string, fails: (serial:
  * tests left running may start theirs in the same pass, once the clock has moved).
  */
 async function passFor(rolloutId: string): Promise<number> {
-  const started = async () => (await updatesOf(rolloutId)).filter((r) => r.update.commandId !== null).length;
+  const started = async () =>
+    (await updatesOf(t.db, rolloutId)).filter((r) => r.update.commandId !== null).length;
   const before = await started();
   await t.services.rolloutRunner.advanceAll();
   return (await started()) - before;
@@ -98,7 +72,7 @@ describe('a staged rollout', () => {
   it('over 500 flowboxes halts when its first wave fails, and no device of a later wave starts', async () => {
     const { customerId, flowboxes: devices } = await fleet(500, 'HALT');
     const image = await insertImage(t.db, { version: '4.0.0' });
-    const rollout = await createRollout({
+    const rollout = await createRollout(provider, {
       image_id: image.id,
       target: { customer_id: customerId },
       start_jitter_s: 0,
@@ -113,7 +87,7 @@ describe('a staged rollout', () => {
     }
     const after = await rolloutState(rollout.id);
     expect(after).toMatchObject({ state: 'halted', halt_reason: 'failure_threshold', current_wave: 1 });
-    const rows = await updatesOf(rollout.id);
+    const rows = await updatesOf(t.db, rollout.id);
     expect(rows.filter((r) => (r.update.wave ?? 0) > 1 && r.update.state !== 'scheduled')).toEqual([]);
     expect(rows.filter((r) => r.update.wave === 1 && r.update.state === 'failed')).toHaveLength(25);
     const [alert] = await t.db
@@ -132,7 +106,7 @@ describe('a staged rollout', () => {
     // (3 × 100 > 10 × 25); with failures drawn at 5 %, a canary of 25 holds 3 or more about one time
     // in eight (binomial), so 10 % would usually let a bad image through to the next waves. Below
     // 100 / 25 = 4 %, the first failure of the canary halts it (docs/firmware.md "Automatic halt").
-    const rollout = await createRollout({
+    const rollout = await createRollout(provider, {
       image_id: image.id,
       target: { customer_id: customerId },
       start_jitter_s: 0,
@@ -150,7 +124,7 @@ describe('a staged rollout', () => {
       halt_reason: 'failure_threshold',
       current_wave: 1,
     });
-    const rows = await updatesOf(rollout.id);
+    const rows = await updatesOf(t.db, rollout.id);
     // No device of a later wave ever started: every one is still waiting, without a command.
     const later = rows.filter((r) => (r.update.wave ?? 0) > 1);
     expect(later).toHaveLength(475);
@@ -162,7 +136,7 @@ describe('a staged rollout', () => {
   it('reaches 100 % success with each device updated once, two instances passing together', async () => {
     const { customerId, flowboxes: devices } = await fleet(120, 'CLEAN');
     const image = await insertImage(t.db, { version: '4.1.0' });
-    const rollout = await createRollout({
+    const rollout = await createRollout(provider, {
       image_id: image.id,
       target: { customer_id: customerId },
       start_jitter_s: 0,
@@ -217,7 +191,7 @@ describe('a staged rollout', () => {
   it("gives its states over its whole life, from its devices' steps, to whoever may read it", async () => {
     const { customerId } = await fleet(10, 'TIME');
     const image = await insertImage(t.db, { version: '4.0.5' });
-    const rollout = await createRollout({
+    const rollout = await createRollout(provider, {
       image_id: image.id,
       target: { customer_id: customerId },
       start_jitter_s: 0,
@@ -265,7 +239,10 @@ describe('a staged rollout', () => {
     const { customerId, flowboxes: devices } = await fleet(5, 'LOGGED');
     const image = await insertImage(t.db, { version: '4.1.6' });
     await t.db.update(flowboxes).set({ firmwareVersion: '4.1.6' }).where(eq(flowboxes.id, devices[4]!.id));
-    const rollout = await createRollout({ image_id: image.id, target: { customer_id: customerId } });
+    const rollout = await createRollout(provider, {
+      image_id: image.id,
+      target: { customer_id: customerId },
+    });
     expect(rollout.counts).toMatchObject({ scheduled: 4, skipped: 1 });
     const lines = await t.db
       .select({
@@ -308,7 +285,7 @@ describe('a staged rollout', () => {
       const { customerId, flowboxes: devices } = await fleet(10, `HALT-${failure}`);
       const version = failure === 'timeout' ? '4.0.7' : '4.0.8';
       const image = await insertImage(t.db, { version });
-      const rollout = await createRollout({
+      const rollout = await createRollout(provider, {
         image_id: image.id,
         target: { customer_id: customerId },
         start_jitter_s: 0,
@@ -317,7 +294,7 @@ describe('a staged rollout', () => {
       expect(await passFor(rollout.id)).toBe(10);
       // Two of ten fail (20 % > the default 10 %): silent, or their downloads blocked.
       const failing = new Set(devices.slice(0, 2).map((d) => d.serial));
-      for (const { update, serial } of await updatesOf(rollout.id)) {
+      for (const { update, serial } of await updatesOf(t.db, rollout.id)) {
         const device = new FirmwareDevice(ingest, serial);
         if (!failing.has(serial)) {
           await device.state(version);
@@ -334,7 +311,7 @@ describe('a staged rollout', () => {
         state: 'halted',
         halt_reason: 'failure_threshold',
       });
-      const states = (await updatesOf(rollout.id)).filter((r) => failing.has(r.serial));
+      const states = (await updatesOf(t.db, rollout.id)).filter((r) => failing.has(r.serial));
       expect(states.map((r) => r.update.state)).toEqual([failure, failure]);
       const [alert] = await t.db
         .select()
@@ -347,7 +324,7 @@ describe('a staged rollout', () => {
   it('halts when its image is withdrawn, raising an alert like any halt, and starts nothing more', async () => {
     const { customerId, flowboxes: devices } = await fleet(6, 'WITHDRAWN');
     const image = await insertImage(t.db, { version: '4.1.5' });
-    const rollout = await createRollout({
+    const rollout = await createRollout(provider, {
       image_id: image.id,
       target: { customer_id: customerId },
       start_jitter_s: 0,
@@ -370,14 +347,14 @@ describe('a staged rollout', () => {
     // On a device the halt stopped: the first of the wave still waiting.
     expect(alert!.flowboxSerial).toBe(devices[3]!.serial);
     expect(await passFor(rollout.id)).toBe(0);
-    const waiting = (await updatesOf(rollout.id)).filter((r) => r.update.wave === 2);
+    const waiting = (await updatesOf(t.db, rollout.id)).filter((r) => r.update.wave === 2);
     expect(waiting.map((r) => r.update.state)).toEqual(['scheduled', 'scheduled', 'scheduled']);
   });
 
   it('pauses (nothing new starts), resumes, and cancels (waiting devices become cancelled)', async () => {
     const { customerId } = await fleet(40, 'CTRL');
     const image = await insertImage(t.db, { version: '4.2.0' });
-    const rollout = await createRollout({
+    const rollout = await createRollout(provider, {
       image_id: image.id,
       target: { customer_id: customerId },
       start_jitter_s: 0,
@@ -400,7 +377,7 @@ describe('a staged rollout', () => {
     const { customerId, zones, flowboxes: devices } = await fleet(30, 'GUARD');
     const image = await insertImage(t.db, { version: '4.3.0' });
     await t.db.update(flowboxes).set({ firmwareVersion: '4.3.0' }).where(eq(flowboxes.id, devices[29]!.id));
-    const rollout = await createRollout({
+    const rollout = await createRollout(provider, {
       image_id: image.id,
       target: { customer_id: customerId },
       start_jitter_s: 0,
@@ -420,7 +397,10 @@ describe('a staged rollout', () => {
     });
     await t.services.rolloutRunner.advanceAll();
     const reasons = new Map(
-      (await updatesOf(rollout.id)).map((r) => [r.serial, `${r.update.state}:${r.update.reason ?? ''}`]),
+      (await updatesOf(t.db, rollout.id)).map((r) => [
+        r.serial,
+        `${r.update.state}:${r.update.reason ?? ''}`,
+      ]),
     );
     expect(reasons.get(devices[0]!.serial)).toBe('skipped:offline');
     // Zone 2 holds devices 1, 11, 21.
@@ -435,7 +415,7 @@ describe('a staged rollout', () => {
     const { customerId, flowboxes: devices } = await fleet(4, 'RECHECK');
     const other = await fleet(2, 'RECHECK-OTHER');
     const image = await insertImage(t.db, { version: '4.3.5', customers: [customerId, other.customerId] });
-    const rollout = await createRollout({
+    const rollout = await createRollout(provider, {
       image_id: image.id,
       target: { customer_id: customerId },
       start_jitter_s: 0,
@@ -445,13 +425,16 @@ describe('a staged rollout', () => {
     await t.db.update(flowboxes).set({ firmwareVersion: '4.3.5' }).where(eq(flowboxes.id, devices[0]!.id));
     expect(await passFor(rollout.id)).toBe(3);
     const reasons = new Map(
-      (await updatesOf(rollout.id)).map((r) => [r.serial, `${r.update.state}:${r.update.reason ?? ''}`]),
+      (await updatesOf(t.db, rollout.id)).map((r) => [
+        r.serial,
+        `${r.update.state}:${r.update.reason ?? ''}`,
+      ]),
     );
     expect(reasons.get(devices[0]!.serial)).toBe('skipped:already_on_version');
     expect(reasons.get(devices[1]!.serial)).toBe('requested:');
 
     // The provider takes the image back from the customer: its devices still waiting are left out.
-    const second = await createRollout({
+    const second = await createRollout(provider, {
       image_id: image.id,
       target: { customer_id: other.customerId },
       start_jitter_s: 0,
@@ -466,17 +449,16 @@ describe('a staged rollout', () => {
         ),
       );
     expect(await passFor(second.id)).toBe(0);
-    expect((await updatesOf(second.id)).map((r) => `${r.update.state}:${r.update.reason ?? ''}`)).toEqual([
-      'skipped:not_released',
-      'skipped:not_released',
-    ]);
+    expect(
+      (await updatesOf(t.db, second.id)).map((r) => `${r.update.state}:${r.update.reason ?? ''}`),
+    ).toEqual(['skipped:not_released', 'skipped:not_released']);
   });
 
   it('leaves out, when created, the devices waiting in another running or paused rollout', async () => {
     const { customerId, zones, flowboxes: devices } = await fleet(20, 'OVERLAP');
     const first = await insertImage(t.db, { version: '4.3.6' });
     const second = await insertImage(t.db, { version: '4.3.7' });
-    const zoneRollout = await createRollout({
+    const zoneRollout = await createRollout(provider, {
       image_id: first.id,
       target: {
         customer_id: customerId,
@@ -487,10 +469,10 @@ describe('a staged rollout', () => {
       start_jitter_s: 86_400,
     });
     await provider.post(`/v1/firmware/rollouts/${zoneRollout.id}/pause`, {});
-    const wide = await createRollout({ image_id: second.id, target: { customer_id: customerId } });
+    const wide = await createRollout(provider, { image_id: second.id, target: { customer_id: customerId } });
     // Zone 1 holds devices 0 and 10: they wait in the first rollout, paused but not over.
     const reasons = new Map(
-      (await updatesOf(wide.id)).map((r) => [r.serial, `${r.update.state}:${r.update.reason ?? ''}`]),
+      (await updatesOf(t.db, wide.id)).map((r) => [r.serial, `${r.update.state}:${r.update.reason ?? ''}`]),
     );
     expect(reasons.get(devices[0]!.serial)).toBe('skipped:in_other_rollout');
     expect(reasons.get(devices[10]!.serial)).toBe('skipped:in_other_rollout');
@@ -502,7 +484,7 @@ describe('a staged rollout', () => {
     const { customerId, flowboxes: devices } = await fleet(5, 'RESUMED');
     const first = await insertImage(t.db, { version: '4.3.8' });
     const second = await insertImage(t.db, { version: '4.3.9' });
-    const halted = await createRollout({
+    const halted = await createRollout(provider, {
       image_id: first.id,
       target: { customer_id: customerId },
       start_jitter_s: 0,
@@ -513,7 +495,7 @@ describe('a staged rollout', () => {
       .update(firmwareRollouts)
       .set({ state: 'halted', haltReason: 'failure_threshold' })
       .where(eq(firmwareRollouts.id, halted.id));
-    const newer = await createRollout({
+    const newer = await createRollout(provider, {
       image_id: second.id,
       target: { customer_id: customerId },
       start_jitter_s: 0,
@@ -523,7 +505,7 @@ describe('a staged rollout', () => {
     // …and when the halted one is resumed, whichever turn comes first takes each device, once.
     expect((await provider.post(`/v1/firmware/rollouts/${halted.id}/resume`, {})).statusCode).toBe(200);
     expect(await passFor(newer.id)).toBe(5);
-    const states = [...(await updatesOf(halted.id)), ...(await updatesOf(newer.id))].map(
+    const states = [...(await updatesOf(t.db, halted.id)), ...(await updatesOf(t.db, newer.id))].map(
       (r) => `${r.update.rolloutId === halted.id ? 'old' : 'new'}:${r.update.state}:${r.update.reason ?? ''}`,
     );
     expect(states.filter((s) => s === 'old:skipped:in_other_rollout')).toHaveLength(5);
@@ -534,7 +516,7 @@ describe('a staged rollout', () => {
   it('refuses a single update of a flowbox waiting its turn in a running or paused rollout', async () => {
     const { customerId, zones, flowboxes: devices } = await fleet(2, 'ALONE');
     const image = await insertImage(t.db, { version: '4.3.10' });
-    const rollout = await createRollout({
+    const rollout = await createRollout(provider, {
       image_id: image.id,
       target: { customer_id: customerId },
       start_jitter_s: 86_400,
@@ -592,7 +574,7 @@ describe('cancelling a rollout', () => {
   async function waitingRollout(count: number, prefix: string, version: string) {
     const { customerId, flowboxes: devices } = await fleet(count, prefix);
     const image = await insertImage(t.db, { version });
-    const rollout = await createRollout({
+    const rollout = await createRollout(provider, {
       image_id: image.id,
       target: { customer_id: customerId },
       start_jitter_s: 86_400,
