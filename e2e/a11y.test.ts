@@ -7,9 +7,9 @@ import { testZone } from './fixtures.ts';
 /*
  * axe-core (WCAG 2.1 A and AA) over every page issue 18 added, as the roles that use them, in
  * English and in French, on a phone and a desktop: each page loaded once per language and width.
- * The page must not scroll sideways either. Lighthouse's accessibility score runs the same engine
- * on /login and the dashboard only (`npm run bench web`). The end user's zone home is walked in
- * e2e/myzone.test.ts, the "call a plumber" dialog in e2e/plumbers.test.ts.
+ * The page must not scroll sideways either, nor any table in it. Lighthouse's accessibility score
+ * runs the same engine on /login and the dashboard only (`npm run bench web`). The end user's zone
+ * home is walked in e2e/myzone.test.ts, the "call a plumber" dialog in e2e/plumbers.test.ts.
  *
  * Some pages are photographed for the layout review: /tmp/a11y-<who>-<page>-<width>-<en|fr>.png.
  */
@@ -188,8 +188,8 @@ async function confirmationAnswered(page: Page): Promise<void> {
 
 /**
  * Opens each page once, as the user (or a visitor) in the language and at the width, and returns
- * what is wrong: axe's violations, a page that scrolls sideways, a control that cuts its text off,
- * a phone number broken over two lines.
+ * what is wrong: axe's violations, a page or a table that scrolls sideways, a control that cuts its
+ * text off, a phone number broken over two lines.
  */
 async function walk(email: string | null, paths: string[], language: Language, width: number) {
   const { context, page } = await newPage(browser);
@@ -217,6 +217,14 @@ async function walk(email: string | null, paths: string[], language: Language, w
         () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
       );
       if (sideways > 0) problems.push(`${where}: scrolls sideways by ${sideways} px`);
+      // Nor may a list inside it: a table wider than its box hides its last columns (a row's Edit
+      // and Delete) behind a sideways scroll; on a phone such a list shows cards (CardList).
+      const scrollingTables = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('[data-table-scroll]'))
+          .filter((table) => table.querySelector('[data-scroll-hint]'))
+          .map((table) => table.querySelector('[role="region"]')?.getAttribute('aria-label') ?? '?'),
+      );
+      problems.push(...scrollingTables.map((table) => `${where}: the table "${table}" scrolls sideways`));
       problems.push(...(await clippedControls(page)).map((c) => `${where}: control cuts its text off: ${c}`));
       const brokenPhones = await page.evaluate(() =>
         Array.from(document.querySelectorAll('a[href^="tel:"]'))

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from './Button.tsx';
+import { CardList } from './CardList.tsx';
 import { EmptyState } from './EmptyState.tsx';
 import { TableScroll } from './TableScroll.tsx';
 
@@ -10,8 +11,10 @@ export type Column<T> = {
   cell: (row: T) => ReactNode;
   /** Hidden on phones to keep the table readable. */
   hideOnMobile?: boolean;
-  /** The row's header cell (its name), for screen readers. */
+  /** The row's header cell (its name), for screen readers; a phone card's title. */
   rowHeader?: boolean;
+  /** The row's buttons and links: at the foot of a phone card, without a label. */
+  actions?: boolean;
 };
 
 type DataTableProps<T> = {
@@ -20,15 +23,32 @@ type DataTableProps<T> = {
   rows: readonly T[];
   rowKey: (row: T) => string;
   empty: string;
+  /**
+   * On phones, one card per row (CardList) instead of the table: for lists whose rows carry
+   * actions, which a table too wide for a phone puts out of reach behind a sideways scroll.
+   */
+  phoneCards?: boolean;
 };
 
-/** A semantic table: caption, column headers with scope, one row header per row; it scrolls in its box (TableScroll). */
-export function DataTable<T>({ caption, columns, rows, rowKey, empty }: DataTableProps<T>) {
+/**
+ * A semantic table: caption, column headers with scope, one row header per row; it scrolls in its
+ * box (TableScroll), or gives way to cards on phones (`phoneCards`).
+ */
+export function DataTable<T>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  empty,
+  phoneCards = false,
+}: DataTableProps<T>) {
   if (rows.length === 0) return <EmptyState title={empty} />;
-  return (
+  const table = (
     <TableScroll
       label={caption}
-      className="overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900"
+      className={`overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900 ${
+        phoneCards ? 'hidden md:block' : ''
+      }`}
     >
       <table className="min-w-full divide-y divide-slate-200 text-sm dark:divide-slate-800">
         <caption className="sr-only">{caption}</caption>
@@ -67,6 +87,30 @@ export function DataTable<T>({ caption, columns, rows, rowKey, empty }: DataTabl
         </tbody>
       </table>
     </TableScroll>
+  );
+  if (!phoneCards) return table;
+  const title = columns.find((column) => column.rowHeader) ?? columns[0]!;
+  const facts = columns.filter((column) => column !== title && !column.actions);
+  const actions = columns.filter((column) => column.actions);
+  return (
+    <>
+      {table}
+      <CardList
+        label={caption}
+        rows={rows}
+        rowKey={rowKey}
+        title={title.cell}
+        fields={(row) =>
+          facts.map((column) => ({ key: column.key, label: column.header, value: column.cell(row) }))
+        }
+        actions={(row) => {
+          const cells = actions
+            .map((column) => [column.key, column.cell(row)] as const)
+            .filter(([, cell]) => cell !== null && cell !== undefined && cell !== false);
+          return cells.length > 0 ? cells.map(([key, cell]) => <div key={key}>{cell}</div>) : null;
+        }}
+      />
+    </>
   );
 }
 

@@ -88,6 +88,7 @@ function SitesList({ sites }: { sites: readonly SiteMapItem[] }) {
   ];
   return (
     <DataTable
+      phoneCards
       caption={t('map.sites_list')}
       columns={columns}
       rows={sites}
@@ -122,6 +123,7 @@ function PlumbersList({ plumbers }: { plumbers: readonly Plumber[] }) {
   ];
   return (
     <DataTable
+      phoneCards
       caption={t('map.plumbers_list')}
       columns={columns}
       rows={plumbers}

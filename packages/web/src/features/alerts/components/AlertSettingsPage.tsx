@@ -8,6 +8,7 @@ import {
 } from '@flowbox/shared';
 import { Link } from 'react-router';
 import { Card } from '../../../components/Card.tsx';
+import { CardList } from '../../../components/CardList.tsx';
 import { Checkbox } from '../../../components/Checkbox.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
@@ -178,12 +179,22 @@ function ServiceCategories({ settings }: { settings: AlertCategorySetting[] }) {
       },
     );
   };
+  const box = (setting: AlertCategorySetting, flag: Flag, label: TranslationKey) => (
+    <input
+      type="checkbox"
+      aria-label={`${t(label)}: ${t(`alerts.category.${setting.category}`)}`}
+      checked={held.shown(`${setting.category}.${flag}`, setting[flag])}
+      disabled={update.isPending}
+      onChange={(event) => save(setting.category, flag, event.target.checked)}
+      className="h-4 w-4 accent-sky-700 focus-visible:outline-2 focus-visible:outline-sky-600"
+    />
+  );
   return (
     <Card title={t('alert_settings.service_title')}>
       <p className="mb-4 text-sm text-slate-700 dark:text-slate-300">
         {t('alert_settings.service_description')}
       </p>
-      <TableScroll label={t('alert_settings.service_title')}>
+      <TableScroll label={t('alert_settings.service_title')} className="hidden md:block">
         <table className="w-full text-left text-sm">
           <caption className="sr-only">{t('alert_settings.service_title')}</caption>
           <thead>
@@ -209,14 +220,7 @@ function ServiceCategories({ settings }: { settings: AlertCategorySetting[] }) {
                 </th>
                 {FLAGS.map(({ flag, label }) => (
                   <td key={flag} className="px-3 py-2">
-                    <input
-                      type="checkbox"
-                      aria-label={`${t(label)}: ${t(`alerts.category.${setting.category}`)}`}
-                      checked={held.shown(`${setting.category}.${flag}`, setting[flag])}
-                      disabled={update.isPending}
-                      onChange={(event) => save(setting.category, flag, event.target.checked)}
-                      className="h-4 w-4 accent-sky-700 focus-visible:outline-2 focus-visible:outline-sky-600"
-                    />
+                    {box(setting, flag, label)}
                   </td>
                 ))}
               </tr>
@@ -224,6 +228,20 @@ function ServiceCategories({ settings }: { settings: AlertCategorySetting[] }) {
           </tbody>
         </table>
       </TableScroll>
+      <CardList
+        label={t('alert_settings.service_title')}
+        rows={settings}
+        rowKey={(setting) => setting.category}
+        title={(setting) => t(`alerts.category.${setting.category}`)}
+        summary={(setting) => (
+          <span className="text-xs">
+            {setting.subject.en} · {setting.subject.fr}
+          </span>
+        )}
+        fields={(setting) =>
+          FLAGS.map(({ flag, label }) => ({ key: flag, label: t(label), value: box(setting, flag, label) }))
+        }
+      />
     </Card>
   );
 }

@@ -127,6 +127,7 @@ export function RegistrationsPage() {
     {
       key: 'actions',
       header: t('common.actions'),
+      actions: true,
       cell: (r) => (
         <div className="flex flex-wrap gap-2">
           <Button onClick={() => act(r, 'approve')} aria-label={t('endusers.approve_who', { name: r.email })}>
@@ -155,6 +156,7 @@ export function RegistrationsPage() {
           <QueryBoundary query={registrations}>
             {(data) => (
               <DataTable
+                phoneCards
                 caption={t('endusers.pending')}
                 columns={columns}
                 rows={data.items}

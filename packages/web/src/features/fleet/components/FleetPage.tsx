@@ -9,6 +9,7 @@ import {
 import { useCallback, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Button } from '../../../components/Button.tsx';
+import { CardList } from '../../../components/CardList.tsx';
 import { EmptyState } from '../../../components/EmptyState.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
@@ -224,38 +225,29 @@ function FleetTable({ rows, filters }: { rows: FleetRow[]; filters: FleetFilters
 /** Phones (390 px): one card per flowbox, the same facts as labelled pairs. */
 function FleetCards({ rows }: { rows: FleetRow[] }) {
   const { t, language } = useLanguage();
-  const pair = (label: string, value: ReactNode) => (
-    <div className="flex justify-between gap-3 py-1">
-      <dt className="text-slate-500 dark:text-slate-400">{label}</dt>
-      <dd className="text-right">{value}</dd>
-    </div>
-  );
   return (
-    <ul aria-label={t('fleet.caption')} className="space-y-3 md:hidden">
-      {rows.map((row) => (
-        <li
-          key={row.id}
-          className="rounded-xl border border-slate-200 bg-white p-4 text-sm shadow-sm dark:border-slate-800 dark:bg-slate-900"
-        >
-          <p className="flex items-baseline justify-between gap-2">
-            <SerialLink row={row} />
-            <Connection row={row} />
-          </p>
-          <p className="mt-1 text-slate-600 dark:text-slate-300">
-            {row.customer_name} · {row.site_name} · {row.building_name} · {row.zone_name}
-          </p>
-          <dl className="mt-2 divide-y divide-slate-100 dark:divide-slate-800">
-            {pair(t('fleet.col.valve'), <Valve row={row} />)}
-            {pair(t('fleet.col.firmware'), row.firmware_version ?? t('fleet.unknown'))}
-            {pair(
-              t('fleet.col.last_reading'),
-              row.last_reading_at ? formatDateTime(row.last_reading_at, language) : t('fleet.never'),
-            )}
-            {pair(t('fleet.col.alerts'), <Alerts row={row} />)}
-          </dl>
-        </li>
-      ))}
-    </ul>
+    <CardList
+      label={t('fleet.caption')}
+      rows={rows}
+      rowKey={(row) => row.id}
+      title={(row) => <SerialLink row={row} />}
+      aside={(row) => <Connection row={row} />}
+      summary={(row) => `${row.customer_name} · ${row.site_name} · ${row.building_name} · ${row.zone_name}`}
+      fields={(row) => [
+        { key: 'valve', label: t('fleet.col.valve'), value: <Valve row={row} /> },
+        {
+          key: 'firmware',
+          label: t('fleet.col.firmware'),
+          value: row.firmware_version ?? t('fleet.unknown'),
+        },
+        {
+          key: 'last_reading',
+          label: t('fleet.col.last_reading'),
+          value: row.last_reading_at ? formatDateTime(row.last_reading_at, language) : t('fleet.never'),
+        },
+        { key: 'alerts', label: t('fleet.col.alerts'), value: <Alerts row={row} /> },
+      ]}
+    />
   );
 }
 

@@ -101,6 +101,7 @@ export function ManagersTable({
     columns.push({
       key: 'actions',
       header: t('common.actions'),
+      actions: true,
       cell: (m) =>
         m.id === user.id ? (
           <span className="text-xs text-slate-500">{t('managers.you')}</span>
@@ -143,7 +144,14 @@ export function ManagersTable({
 
   return (
     <>
-      <DataTable caption={caption} columns={columns} rows={managers} rowKey={(m) => m.id} empty={empty} />
+      <DataTable
+        phoneCards
+        caption={caption}
+        columns={columns}
+        rows={managers}
+        rowKey={(m) => m.id}
+        empty={empty}
+      />
       {deleting && (
         <ConfirmDeleteDialog
           open

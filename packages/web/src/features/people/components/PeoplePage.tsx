@@ -1,6 +1,7 @@
 import { PEOPLE_ROLE_NAMES, ROLES, type PeopleRoleName, type Person, type User } from '@flowbox/shared';
 import { useCallback, useId, useState } from 'react';
 import { Link } from 'react-router';
+import { CardList } from '../../../components/CardList.tsx';
 import { Pagination } from '../../../components/DataTable.tsx';
 import { EmptyState } from '../../../components/EmptyState.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
@@ -243,50 +244,32 @@ function PeopleTable({ people, viewer }: ListProps) {
   );
 }
 
-/** Phone: one card per person, the same facts as a description list. */
+/** Phone: one card per person, the same facts as labelled pairs. */
 function PeopleCards({ people, viewer }: ListProps) {
   const { t } = useLanguage();
   const lastLogin = useLastLogin();
   return (
-    <ul className="space-y-3 md:hidden" aria-label={t('people.caption')}>
-      {people.map((person) => (
-        <li
-          key={person.id}
-          className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900"
-        >
-          <div className="flex items-start justify-between gap-3">
-            <div className="min-w-0">
-              <h2 className="font-semibold">
-                {fullName(person)}
-                {person.id === viewer.id && (
-                  <span className="ml-2 text-xs font-normal text-slate-500">({t('people.you')})</span>
-                )}
-              </h2>
-              <p className="text-sm break-all text-slate-600 dark:text-slate-400">{person.email}</p>
-            </div>
-            <StatusBadge status={person.status} />
-          </div>
-          <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-            <dt className="text-slate-500 dark:text-slate-400">{t('people.role')}</dt>
-            <dd>{t(`role.${person.role_name}`)}</dd>
-            <dt className="text-slate-500 dark:text-slate-400">{t('people.customer')}</dt>
-            <dd>
-              <CustomerName person={person} />
-            </dd>
-            {placesOf(person) && (
-              <>
-                <dt className="text-slate-500 dark:text-slate-400">{t('people.places')}</dt>
-                <dd>{placesOf(person)}</dd>
-              </>
-            )}
-            <dt className="text-slate-500 dark:text-slate-400">{t('fields.last_logged_in')}</dt>
-            <dd>{lastLogin(person)}</dd>
-          </dl>
-          <div className="mt-3">
-            <PersonActions person={person} viewer={viewer} />
-          </div>
-        </li>
-      ))}
-    </ul>
+    <CardList
+      label={t('people.caption')}
+      rows={people}
+      rowKey={(person) => person.id}
+      title={(person) => (
+        <>
+          {fullName(person)}
+          {person.id === viewer.id && (
+            <span className="ml-2 text-xs font-normal text-slate-500">({t('people.you')})</span>
+          )}
+        </>
+      )}
+      aside={(person) => <StatusBadge status={person.status} />}
+      summary={(person) => <span className="break-all">{person.email}</span>}
+      fields={(person) => [
+        { key: 'role', label: t('people.role'), value: t(`role.${person.role_name}`) },
+        { key: 'customer', label: t('people.customer'), value: <CustomerName person={person} /> },
+        { key: 'places', label: t('people.places'), value: placesOf(person) },
+        { key: 'last', label: t('fields.last_logged_in'), value: lastLogin(person) },
+      ]}
+      actions={(person) => <PersonActions person={person} viewer={viewer} />}
+    />
   );
 }

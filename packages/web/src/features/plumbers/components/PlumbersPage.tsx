@@ -91,6 +91,7 @@ export function PlumbersPage() {
     {
       key: 'actions',
       header: t('common.actions'),
+      actions: true,
       cell: (p) =>
         canManagePlumber(user, p) ? (
           <span className="flex flex-wrap gap-2">
@@ -155,6 +156,7 @@ export function PlumbersPage() {
         {(data) => (
           <>
             <DataTable
+              phoneCards
               caption={t('plumbers.title')}
               columns={columns}
               rows={data.items}
