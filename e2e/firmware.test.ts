@@ -2,14 +2,15 @@ import { randomBytes } from 'node:crypto';
 import type { SimulatedFlowbox } from '@flowbox/simulator';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEMO, launchBrowser, newPage, seen, signedIn, signIn } from './browser.ts';
+import { baseUrl, DEMO, launchBrowser, newPage, seen, signedIn, signIn } from './browser.ts';
 import { pairSimulatedDevice, subscribedZone, type SubscribedZone } from './fixtures.ts';
 
 /*
  * Firmware updates in the browser (issue 17), in French: a provider manager uploads an image in the
  * catalogue (and a misnamed one, refused), rolls it out to a zone of simulated flowboxes that
  * download it from the real server, watches the rollout reach 100 % live, and finds the new
- * version on a flowbox's page.
+ * version on a flowbox's page. Then, the building open, a flowbox's own update is held back until
+ * the user asks for it even during opening hours.
  */
 
 const VERSION = '3.7.1';
@@ -67,6 +68,27 @@ async function dropFile(page: Page, name: string, bytes: Buffer): Promise<void> 
     { name, data: [...bytes] },
   );
   await page.getByTestId('firmware-drop-zone').dispatchEvent('drop', { dataTransfer });
+}
+
+/** Uploads an image through the API, as the catalogue's form sends it (the fields, then the file). */
+async function uploadImage(version: string): Promise<void> {
+  const { access_token } = (await (
+    await fetch(`${baseUrl()}/v1/users/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: DEMO.provider, password: DEMO.password }),
+    })
+  ).json()) as { access_token: string };
+  const form = new FormData();
+  form.append('version', version);
+  form.append('models', 'one_inch_v1');
+  form.append('file', new Blob([randomBytes(8192)]), `flowbox-one_inch_v1-${version}.bin`);
+  const answer = await fetch(`${baseUrl()}/v1/firmware/images`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${access_token}` },
+    body: form,
+  });
+  if (answer.status !== 201) throw new Error(`upload ${version}: ${answer.status} ${await answer.text()}`);
 }
 
 /** The ids in a zone's API path (/customers/…/sites/…/buildings/…/zones/…). */
@@ -181,6 +203,53 @@ describe('firmware in the browser', () => {
       throw error;
     } finally {
       await page.getByRole('button', { name: 'Anglais' }).click();
+    }
+  });
+
+  it('holds a flowbox’s update back during its building’s opening hours: a warning with its box, then the update once asked for even so', async () => {
+    const allDay = [{ start: '00:00', end: '24:00' }];
+    const week = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+    const buildingApi = zone.api.replace(/\/zones\/[^/]+$/, '');
+    await signedIn(DEMO.customer)('PUT', `${buildingApi}/update`, {
+      opening_hours: Object.fromEntries(week.map((day) => [day, allDay])),
+    });
+    const OPEN_VERSION = '3.7.5';
+    await uploadImage(OPEN_VERSION);
+    const { page } = await newPage(browser);
+    await signIn(page, DEMO.customer);
+    try {
+      await page.goto(`${zone.page}/flowbox/${devices[1]!.flowboxId}`);
+      const card = page.getByRole('region', { name: 'Firmware', exact: true });
+      await card.getByRole('button', { name: 'Update the firmware' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Update the firmware' });
+      await dialog.getByRole('radio', { name: new RegExp(OPEN_VERSION.replaceAll('.', '\\.')) }).check();
+      await dialog.getByRole('button', { name: `Install ${OPEN_VERSION}` }).click();
+
+      // A question put to the user, not a failure: a warning (amber, announced politely) holding
+      // the box that answers it; no error.
+      const warning = dialog.getByRole('status').filter({ hasText: 'The building is open now' });
+      await warning.waitFor();
+      await expect.poll(() => warning.textContent()).toContain('During opening hours');
+      expect(await dialog.getByRole('alert').count()).toBe(0);
+      const evenSo = warning.getByRole('checkbox', { name: 'Update even during opening hours' });
+      expect(await evenSo.isChecked()).toBe(false);
+      await evenSo.check();
+      await dialog.getByRole('button', { name: `Install ${OPEN_VERSION}` }).click();
+      await dialog.waitFor({ state: 'hidden' });
+
+      // Sent: the device downloads and installs it, and the card follows.
+      await expect
+        .poll(() => card.getByText(OPEN_VERSION, { exact: true }).count(), { timeout: 30_000 })
+        .toBeGreaterThan(0);
+      await vi.waitFor(() => expect(devices[1]!.simulated.snapshot().versions.firmware).toBe(OPEN_VERSION), {
+        timeout: 30_000,
+        interval: 250,
+      });
+    } catch (error) {
+      await page.screenshot({ path: '/tmp/fw17-open-fail.png', fullPage: true });
+      throw error;
+    } finally {
+      await signedIn(DEMO.customer)('PUT', `${buildingApi}/update`, { opening_hours: null });
     }
   });
 });

@@ -225,6 +225,7 @@ export const firmwareEn = {
     'The flowbox downloads {{version}}, checks it, installs it and restarts; it will not measure during the restart.',
   'firmware.install': 'Install',
   'firmware.install_version': 'Install {{version}}',
+  'firmware.opening_hours_title': 'During opening hours',
   'firmware.update_even_open': 'Update even during opening hours',
   'firmware.update_sent': 'Update to {{version}} requested',
   'firmware.updating_to': 'Updating to {{version}}',

@@ -54,6 +54,11 @@ function CurrentUpdate({ update }: { update: FirmwareUpdate }) {
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <span className="font-medium">{t('firmware.updating_to', { version: update.target_version })}</span>
         <UpdateStateBadge state={update.state} />
+        {pct !== null && (
+          <span aria-hidden="true" className="ml-auto tabular-nums" data-testid="firmware-current-pct">
+            {formatPercent(pct, language)}
+          </span>
+        )}
       </div>
       {pct !== null && (
         <ProgressBar pct={pct} label={t('firmware.update_progress', { version: update.target_version })} />
@@ -154,8 +159,10 @@ function UpdateDialog({
       await onInstall(image, evenOpen);
       close();
     } catch (error) {
-      if (error instanceof ApiRequestError && error.code === 'errors.firmware_opening_hours')
-        setBuildingOpen(true);
+      const open = error instanceof ApiRequestError && error.code === 'errors.firmware_opening_hours';
+      // Asked again (the box ticked) and refused for another cause: that cause alone is shown.
+      setBuildingOpen(open);
+      if (!open) setEvenOpen(false);
       setFailure(errorMessage(error));
     } finally {
       setBusy(false);
@@ -200,14 +207,20 @@ function UpdateDialog({
         {image && (
           <p className="text-sm font-medium">{t('firmware.update_confirm', { version: image.version })}</p>
         )}
-        {failure && <Alert title={t(buildingOpen ? 'dialog.warning' : 'dialog.error')}>{failure}</Alert>}
-        {buildingOpen && (
-          <Checkbox
-            name="during_opening_hours"
-            label={t('firmware.update_even_open')}
-            checked={evenOpen}
-            onChange={(event) => setEvenOpen(event.target.checked)}
-          />
+        {/* The opening hours are a question to the user, asked with the box that answers it. */}
+        {buildingOpen ? (
+          <Alert tone="warning" title={t('firmware.opening_hours_title')}>
+            <p>{failure}</p>
+            <Checkbox
+              name="during_opening_hours"
+              className="mt-3"
+              label={t('firmware.update_even_open')}
+              checked={evenOpen}
+              onChange={(event) => setEvenOpen(event.target.checked)}
+            />
+          </Alert>
+        ) : (
+          failure && <Alert title={t('dialog.error')}>{failure}</Alert>
         )}
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
           <Button variant="secondary" onClick={close}>

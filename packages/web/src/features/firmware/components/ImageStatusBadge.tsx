@@ -9,5 +9,9 @@ const TONES = { active: 'good', deprecated: 'warn', withdrawn: 'neutral' } as co
 
 export function ImageStatusBadge({ status }: { status: FirmwareImageStatus }) {
   const { t } = useLanguage();
-  return <Badge tone={TONES[status]}>{t(`firmware.image_status.${status}`)}</Badge>;
+  return (
+    <Badge tone={TONES[status]}>
+      <span className="whitespace-nowrap">{t(`firmware.image_status.${status}`)}</span>
+    </Badge>
+  );
 }

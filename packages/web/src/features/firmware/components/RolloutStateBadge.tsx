@@ -12,5 +12,9 @@ const TONES = {
 
 export function RolloutStateBadge({ state }: { state: RolloutState }) {
   const { t } = useLanguage();
-  return <Badge tone={TONES[state]}>{t(`firmware.rollout_state.${state}`)}</Badge>;
+  return (
+    <Badge tone={TONES[state]}>
+      <span className="whitespace-nowrap">{t(`firmware.rollout_state.${state}`)}</span>
+    </Badge>
+  );
 }

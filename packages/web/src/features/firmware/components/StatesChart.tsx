@@ -50,7 +50,14 @@ export function StatesChart({ samples, groupLabels, formatTime, height }: States
       type: 'time',
       min: samples[0]?.at,
       max: samples.at(-1)?.at,
-      axisLabel: { color: text, hideOverlap: true, formatter: (at: number) => formatTime(at) },
+      // The first and last times sit at the chart's edges: aligned inwards, not cut off on a phone.
+      axisLabel: {
+        color: text,
+        hideOverlap: true,
+        alignMinLabel: 'left',
+        alignMaxLabel: 'right',
+        formatter: (at: number) => formatTime(at),
+      },
       axisLine: { lineStyle: { color: grid } },
       axisTick: { show: false },
     },

@@ -3,8 +3,12 @@ import { useLanguage } from '../../../lib/i18n/index.ts';
 import { Badge } from '../../zones/index.ts';
 import { stateTone } from '../format.ts';
 
-/** An update's state in words (spec §4 names), coloured by its group. */
+/** An update's state in words (spec §4 names), coloured by its group; a pill never breaks over lines. */
 export function UpdateStateBadge({ state }: { state: FirmwareUpdateState }) {
   const { t } = useLanguage();
-  return <Badge tone={stateTone(state)}>{t(`firmware.state.${state}`)}</Badge>;
+  return (
+    <Badge tone={stateTone(state)}>
+      <span className="whitespace-nowrap">{t(`firmware.state.${state}`)}</span>
+    </Badge>
+  );
 }

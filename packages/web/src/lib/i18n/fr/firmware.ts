@@ -228,6 +228,7 @@ export const firmwareFr: Record<keyof typeof firmwareEn, string> = {
   'firmware.update_confirm':
     'Le flowbox télécharge {{version}}, la vérifie, l’installe et redémarre ; il ne mesure pas pendant le redémarrage.',
   'firmware.install': 'Installer',
+  'firmware.opening_hours_title': 'Pendant les heures d’ouverture',
   'firmware.update_even_open': 'Mettre à jour même pendant les heures d’ouverture',
   'firmware.install_version': 'Installer {{version}}',
   'firmware.update_sent': 'Mise à jour vers {{version}} demandée',
