@@ -273,7 +273,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   const deviceLink = new DeviceLink();
   const readiness = options.readiness ?? new Readiness();
   const commands = new CommandsService(ctx, deviceLink);
-  const firmwareUpdates = new FirmwareUpdatesService(ctx, commands);
+  const firmwareCatalogue = new FirmwareCatalogueService(ctx);
+  const firmwareUpdates = new FirmwareUpdatesService(ctx, commands, firmwareCatalogue);
   commands.firmware.register(firmwareUpdates.listener());
   const rolloutRunner = new RolloutRunner(ctx, firmwareUpdates, commands);
   const alertOptions = {
@@ -299,7 +300,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     zones: new ZonesService(ctx, deviceLink, zoneOverviews),
     waterPoints: new WaterPointsService(ctx),
     images: new ImagesService(ctx),
-    firmwareCatalogue: new FirmwareCatalogueService(ctx),
+    firmwareCatalogue,
     firmwareDownloads: new FirmwareDownloadService(ctx),
     flowboxes: new FlowboxesService(ctx, deviceLink),
     commands,

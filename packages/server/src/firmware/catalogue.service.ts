@@ -67,6 +67,20 @@ const USABLE: FirmwareImageStatus[] = ['active', 'deprecated'];
 export class FirmwareCatalogueService {
   constructor(private readonly ctx: Context) {}
 
+  /**
+   * The images a flowbox of this customer and model may take (released to the customer or to all,
+   * not withdrawn), as `actor` reads them: a flowbox card's versions, with the catalogue's own
+   * release lists and installed counts, in a fixed few statements whatever the catalogue's size.
+   */
+  async usableBy(actor: Actor, customerId: string, model: FlowboxModel): Promise<FirmwareImage[]> {
+    const images = await listCatalogueImages(
+      this.ctx.db,
+      { releasedTo: customerId, statuses: USABLE },
+      { model },
+    );
+    return this.toApi(actor, images);
+  }
+
   async list(actor: Actor, query: ImagesQuery): Promise<FirmwareImage[]> {
     const rows = await listCatalogueImages(this.ctx.db, readerOf(actor), query);
     return this.toApi(actor, rows);

@@ -4,7 +4,6 @@ import {
   type FirmwareFailureReason,
   type FirmwareSkipReason,
   type FirmwareUpdateState,
-  type FlowboxModel,
 } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
 import {
@@ -51,44 +50,6 @@ export async function imageReleasedTo(db: Db, image: ImageRow, customerId: strin
       and(eq(firmwareImageCustomers.imageId, image.id), eq(firmwareImageCustomers.customerId, customerId)),
     );
   return row !== undefined;
-}
-
-/** Images that fit the model, released to the customer and not withdrawn, newest first. */
-export async function usableImages(db: Db, model: FlowboxModel, customerId: string): Promise<ImageRow[]> {
-  return db
-    .select()
-    .from(firmwareImages)
-    .where(
-      and(
-        sql`${firmwareImages.models} @> ${JSON.stringify([model])}::jsonb`,
-        inArray(firmwareImages.status, ['active', 'deprecated']),
-        or(
-          eq(firmwareImages.releasedToAll, true),
-          sql`EXISTS (SELECT 1 FROM ${firmwareImageCustomers}
-                      WHERE ${firmwareImageCustomers.imageId} = ${firmwareImages.id}
-                        AND ${firmwareImageCustomers.customerId} = ${customerId})`,
-        ),
-      ),
-    )
-    .orderBy(desc(firmwareImages.createdAt));
-}
-
-/** The customers an image is released to, when not to all. */
-export async function releasedCustomers(db: Db, imageId: string): Promise<string[]> {
-  const rows = await db
-    .select({ customerId: firmwareImageCustomers.customerId })
-    .from(firmwareImageCustomers)
-    .where(eq(firmwareImageCustomers.imageId, imageId));
-  return rows.map((r) => r.customerId);
-}
-
-/** Flowboxes of the customer running this version now. */
-export async function installedCount(db: Db, version: string, customerId: string): Promise<number> {
-  const [row] = await withZoneScopeOf(
-    db.select({ n: sql<number>`count(*)::int` }).from(flowboxes),
-    flowboxes.zoneId,
-  ).where(and(eq(flowboxes.firmwareVersion, version), eq(zoneScopeColumns.customerId, customerId)));
-  return row?.n ?? 0;
 }
 
 export async function insertUpdate(db: Db, values: NewUpdateRow): Promise<UpdateRow> {

@@ -25,7 +25,7 @@ import {
   type FirmwareListener,
   type FlowboxPath,
 } from '../flowboxes/index.ts';
-import { toApiImage } from './catalogue.rules.ts';
+import type { FirmwareCatalogueService } from './catalogue.service.ts';
 import { flowboxesWaitingElsewhere, openingHoursOf } from './rollouts.repo.ts';
 import { signDownloadToken } from './download-token.ts';
 import {
@@ -36,14 +36,11 @@ import {
   hasRunningUpdate,
   imageReleasedTo,
   insertUpdate,
-  installedCount,
   listFlowboxUpdates,
   lockUpdate,
   lockUpdateOfCommand,
   patchUpdate,
-  releasedCustomers,
   stepsOf,
-  usableImages,
   type ImageRow,
   type UpdateRow,
 } from './updates.repo.ts';
@@ -91,6 +88,7 @@ export class FirmwareUpdatesService {
   constructor(
     private readonly ctx: Context,
     private readonly commands: CommandsService,
+    private readonly catalogue: FirmwareCatalogueService,
   ) {}
 
   async flowboxFirmware(actor: Actor, path: FlowboxPath): Promise<FlowboxFirmware> {
@@ -98,23 +96,11 @@ export class FirmwareUpdatesService {
     const located = await findFlowbox(this.ctx.db, path);
     if (!located) throw notFound();
     const { flowbox } = located;
+    // The catalogue's own reading: counts within the reader's scope, not the flowbox's customer's.
     const images = flowbox.model
-      ? await usableImages(this.ctx.db, flowbox.model, located.scope.customerId)
+      ? await this.catalogue.usableBy(actor, located.scope.customerId, flowbox.model)
       : [];
-    const compatible = await Promise.all(
-      images
-        .filter((image) => image.version !== flowbox.firmwareVersion)
-        .map(async (image) =>
-          toApiImage(
-            {
-              ...image,
-              customerIds: image.releasedToAll ? [] : await releasedCustomers(this.ctx.db, image.id),
-            },
-            actor,
-            await installedCount(this.ctx.db, image.version, located.scope.customerId),
-          ),
-        ),
-    );
+    const compatible = images.filter((image) => image.version !== flowbox.firmwareVersion);
     const history = await this.updatesOf(this.ctx.db, flowbox.id);
     return {
       model: flowbox.model,

@@ -20,9 +20,11 @@ import {
   firmwareUpdates,
   firmwareUpdateSteps,
   flowboxes,
+  sites,
   zoneAutomation,
+  zones,
 } from '../db/schema.ts';
-import { FirmwareDevice, insertImage, setDevice } from './testing.ts';
+import { FirmwareDevice, insertImage, setDevice, statementsDuring } from './testing.ts';
 import { findUpdateForDownload, recordDownloadStart, verifyDownloadToken } from './index.ts';
 
 let t: TestApp;
@@ -318,6 +320,96 @@ describe('a single firmware update driven by the device', () => {
     expect(await recordDownloadStart(t.db, update.id, 600, t.clock.now())).toBe(false);
     expect(await updateRow(update.id)).toMatchObject({ state: 'block_download_failed', downloadAttempts: 6 });
     expect(await recordDownloadStart(t.db, update.id, 0, t.clock.now())).toBe(false);
+  });
+});
+
+describe("a flowbox's firmware card", () => {
+  it('counts the flowboxes on each compatible image within the reader’s scope, as the catalogue does', async () => {
+    // A second site of the same customer, out of a site manager's reach, where one flowbox already
+    // runs the image's version; and a customer of its own with another.
+    const version = '3.9.0';
+    const image = await insertImage(t.db, { version });
+    const [other] = await t.db
+      .insert(sites)
+      .values({ customerId: zone.customerId, name: 'Other site' })
+      .returning();
+    const [otherBuilding] = await t.db
+      .insert(buildings)
+      .values({
+        siteId: other!.id,
+        name: 'Other building',
+        type: 'factory',
+        weekend: ['saturday', 'sunday'],
+        address: '1 rue de la Paix',
+        city: 'Paris',
+        zipCode: '75002',
+        country: 'FR',
+        timezone: 'Europe/Paris',
+        volumeUnit: 'liter',
+        currency: 'EUR',
+        firstDayOfWeek: 'monday',
+      })
+      .returning();
+    const [otherZone] = await t.db
+      .insert(zones)
+      .values({
+        buildingId: otherBuilding!.id,
+        name: 'Other zone',
+        profile: 'office',
+        flowboxModel: 'one_inch_v1',
+        waterTemperature: 'cold',
+      })
+      .returning();
+    const elsewhere = await pairDirectly(t.db, {
+      ...zone,
+      siteId: other!.id,
+      buildingId: otherBuilding!.id,
+      zoneId: otherZone!.id,
+    });
+    await t.db
+      .update(flowboxes)
+      .set({ model: 'one_inch_v1', firmwareVersion: version })
+      .where(eq(flowboxes.id, elsewhere.flowboxId));
+    const [foreign] = (await createZones(t.db, 'Europe/Paris')) as [TelemetryZone];
+    const abroad = await pairDirectly(t.db, foreign);
+    await t.db
+      .update(flowboxes)
+      .set({ model: 'one_inch_v1', firmwareVersion: version })
+      .where(eq(flowboxes.id, abroad.flowboxId));
+    const { flowboxId } = await connectedFlowbox();
+
+    await createUser(t.db, {
+      email: 'fw.site@test.io',
+      role: ROLES.site_manager,
+      customerId: zone.customerId,
+      siteIds: [zone.siteId],
+    });
+    const siteManager = await loginAs(t.app, 'fw.site@test.io');
+    for (const reader of [provider, siteManager]) {
+      const card = await reader.get(flowboxUrl(flowboxId));
+      expect(card.statusCode, card.body).toBe(200);
+      const offered = card.json<FlowboxFirmware>().compatible.find((i) => i.id === image.id);
+      const catalogue = await reader.get(`/v1/firmware/images/${image.id}`);
+      expect(catalogue.statusCode, catalogue.body).toBe(200);
+      expect(offered?.installed_count).toBe(catalogue.json<{ installed_count: number }>().installed_count);
+    }
+    const asSiteManager = (await siteManager.get(flowboxUrl(flowboxId))).json<FlowboxFirmware>();
+    expect(asSiteManager.compatible.find((i) => i.id === image.id)?.installed_count).toBe(0);
+  });
+
+  it('costs the same few statements whatever the size of the catalogue', async () => {
+    const { flowboxId } = await connectedFlowbox();
+    const read = async () => {
+      const res = await provider.get(flowboxUrl(flowboxId));
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    await insertImage(t.db, { version: '3.10.0' });
+    await read(); // the session's first call reads what later ones find cached
+    const few = await statementsDuring(t.db, read);
+    for (let i = 1; i <= 20; i++)
+      await insertImage(t.db, { version: `3.10.${i}`, ...(i % 2 ? { customers: [zone.customerId] } : {}) });
+    const many = await statementsDuring(t.db, read);
+    expect(many.length).toBe(few.length);
   });
 });
 
