@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, launchBrowser, newPage, seen, signedIn, signIn } from './browser.ts';
 
@@ -100,11 +100,17 @@ describe('a setting saved on change', () => {
     return value;
   }
 
-  it("keeps a manager's own alert choices as clicked: a box, a zone's select, the language", async () => {
-    const { context, page } = await newPage(browser);
-    await signIn(page, DEMO.customer);
-    await page.goto('/settings');
-    const box = page.getByRole('checkbox', { name: 'Maintenance', exact: true });
+  /**
+   * A settings box clicked: it shows the click while its save is held, the page says `notice` once
+   * saved, then it is set back as it was. `saved` and `restored` wait for what the screen (or the
+   * API) shows once each of the two writes is done, given the box's state before the click.
+   */
+  async function clickSavedAndRestore(
+    page: Page,
+    box: Locator,
+    notice: string,
+    wait: { saved: (before: boolean) => Promise<void>; restored: (before: boolean) => Promise<void> },
+  ) {
     await box.waitFor();
     const before = await box.isChecked();
     expect(
@@ -114,17 +120,29 @@ describe('a setting saved on change', () => {
         () => box.isChecked(),
       ),
     ).toBe(!before);
-    await page.getByText('Your alert settings are saved').first().waitFor();
-    await expect.poll(() => box.isChecked()).toBe(!before);
+    await page.getByText(notice).first().waitFor();
+    await wait.saved(before);
     await box.setChecked(before);
-    await expect
-      .poll(() =>
-        signedIn(DEMO.customer)<{ alerts_settings: { maintenance: { email: boolean } } }>(
-          'GET',
-          '/users/me',
-        ).then((me) => me.alerts_settings.maintenance.email),
-      )
-      .toBe(before);
+    await wait.restored(before);
+  }
+
+  it("keeps a manager's own alert choices as clicked: a box, a zone's select, the language", async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, DEMO.customer);
+    await page.goto('/settings');
+    const box = page.getByRole('checkbox', { name: 'Maintenance', exact: true });
+    await clickSavedAndRestore(page, box, 'Your alert settings are saved', {
+      saved: (before) => expect.poll(() => box.isChecked()).toBe(!before),
+      restored: (before) =>
+        expect
+          .poll(() =>
+            signedIn(DEMO.customer)<{ alerts_settings: { maintenance: { email: boolean } } }>(
+              'GET',
+              '/users/me',
+            ).then((me) => me.alerts_settings.maintenance.email),
+          )
+          .toBe(before),
+    });
 
     const zone = page.getByTestId('zone-email-settings').first();
     await zone.getByRole('button').first().click();
@@ -161,20 +179,13 @@ describe('a setting saved on change', () => {
     await signIn(page, DEMO.provider);
     await page.goto('/settings');
     const box = page.getByRole('checkbox', { name: 'Premium only: Maintenance', exact: true });
-    await box.waitFor();
-    const before = await box.isChecked();
-    expect(
-      await whileSaving(
-        page,
-        () => box.click(),
-        () => box.isChecked(),
-      ),
-    ).toBe(!before);
-    await page.getByText('The category setting is saved').first().waitFor();
-    await expect.poll(() => box.isEnabled()).toBe(true);
-    await box.setChecked(before);
-    await expect.poll(() => box.isEnabled()).toBe(true);
-    expect(await box.isChecked()).toBe(before);
+    await clickSavedAndRestore(page, box, 'The category setting is saved', {
+      saved: () => expect.poll(() => box.isEnabled()).toBe(true),
+      restored: async (before) => {
+        await expect.poll(() => box.isEnabled()).toBe(true);
+        expect(await box.isChecked()).toBe(before);
+      },
+    });
     await context.close();
   });
 });
