@@ -12,6 +12,7 @@ import { ROLES } from '@flowbox/shared';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../packages/server/src/app.ts';
 import { encodeCursor } from '../packages/server/src/db/cursor.ts';
+import { openAlertCountsJob } from '../packages/server/src/fleet/index.ts';
 import { createUser, openTestDatabase, PASSWORD, testConfig } from '../packages/server/src/test/harness.ts';
 
 const FLOWBOXES = Number(process.env.BENCH_FLOWBOXES ?? 100_000);
@@ -244,7 +245,9 @@ async function bench(label: string): Promise<boolean> {
 
   // A mass outage: every flowbox of every customer but the customer manager's loses its broker
   // connection and gets an open alert (~99,000 of them). The customer manager's list must not pay
-  // for the other customers' alerts; the provider's open-alerts sort reads them all.
+  // for the other customers' alerts; the provider's open-alerts sort reads each flowbox's count,
+  // once the counts job has added the outage's changes (migration 0020).
+  const raised = performance.now();
   await db.execute(sql`
     INSERT INTO alerts (category, cause, state, customer_id, site_id, building_id, zone_id, flowbox_id,
         flowbox_serial, opened_at, last_seen_at)
@@ -253,6 +256,14 @@ async function bench(label: string): Promise<boolean> {
       FROM flowboxes f JOIN zones z ON z.id = f.zone_id
       JOIN buildings b ON b.id = z.building_id JOIN sites s ON s.id = b.site_id
       WHERE s.customer_id <> ${customer!.id}`);
+  const raisedMs = performance.now() - raised;
+  const [struck] = await select<{ id: string }>(sql`SELECT id FROM customers ORDER BY name OFFSET 1 LIMIT 1`);
+  const folding = performance.now();
+  await openAlertCountsJob(db).pass();
+  console.log(
+    `  outage: ~99,000 alerts raised in one statement in ${(raisedMs / 1000).toFixed(1)} s; ` +
+      `the counts job added their changes in ${((performance.now() - folding) / 1000).toFixed(1)} s`,
+  );
   await db.execute(sql`ANALYZE`);
   const outage: [string, () => string, Record<string, string>][] = [
     [
@@ -263,12 +274,22 @@ async function bench(label: string): Promise<boolean> {
     ['outage elsewhere: customer manager, leaking', list('leaking=true&limit=50'), cmAuth],
     ['outage elsewhere: site manager, by open alerts', list('sort=open_alerts&dir=desc&limit=50'), smAuth],
     ['outage: provider, by serial', list('limit=50'), auth],
-    ['outage: provider, by open alerts (reads them all)', list('sort=open_alerts&dir=desc&limit=50'), auth],
+    ['outage: provider, by open alerts', list('sort=open_alerts&dir=desc&limit=50'), auth],
+    [
+      'outage: provider, offline by open alerts',
+      list('sort=open_alerts&dir=desc&offline=true&limit=50'),
+      auth,
+    ],
+    [
+      'outage: provider, one customer by open alerts',
+      list(`sort=open_alerts&dir=desc&customer_id=${struck!.id}&limit=50`),
+      auth,
+    ],
   ];
   for (const [name, url, as] of outage) {
     await measure(url, base, as, 5);
     const f = await measure(url, base, as, Math.min(CALLS, 50));
-    if (!name.includes('reads them all')) worst = Math.max(worst, f.p99);
+    worst = Math.max(worst, f.p99);
     rows.push([name, f]);
   }
   console.log(`  (load average now ${loadavg()[0]!.toFixed(1)}; ${CALLS} sequential calls a case)`);

@@ -78,6 +78,7 @@ describe('npm start on embedded defaults', () => {
       'delivery_probe',
       'firmware_rollouts',
       'firmware_timeouts',
+      'fleet_open_alert_counts',
       'heartbeat_check',
       'safety_close_supervision',
       'scheduled_closings',

@@ -11,6 +11,7 @@ import { safetyCloseJob } from './automation/index.ts';
 import { alertEmailJob } from './alerts/index.ts';
 import { importUploadedImages } from './images/index.ts';
 import { firmwareTimeoutJob } from './firmware/index.ts';
+import { openAlertCountsJob } from './fleet/index.ts';
 import { ensureAdmin, seedDemo } from './seed/index.ts';
 import { startTracing } from './tracing/tracing.ts';
 
@@ -84,6 +85,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       alertEmailJob(services.alertNotifier),
       firmwareTimeoutJob(services.firmwareUpdates),
       services.rolloutRunner.job(),
+      openAlertCountsJob(database.db),
     ]) {
       const running = services.jobs.start(job);
       closers.unshift(() => running.stop());

@@ -974,6 +974,35 @@ export const alerts = pgTable(
   ],
 );
 
+/**
+ * Each flowbox's count of alerts not resolved (its own, and its zone's naming no flowbox), kept
+ * from the changes the triggers on alerts and flowboxes append (migration 0020): the provider's
+ * fleet list sorted by open alerts reads it in index order instead of counting every open alert
+ * (docs/fleet.md "Speed").
+ */
+export const fleetOpenAlerts = pgTable(
+  'fleet_open_alerts',
+  {
+    flowboxId: uuid('flowbox_id')
+      .primaryKey()
+      .references(() => flowboxes.id, { onDelete: 'cascade' }),
+    serial: text('serial').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [index('fleet_open_alerts_order_idx').on(t.n, t.serial)],
+);
+
+/** Changes to those counts appended by the triggers, added to them by `fleet_open_alerts_fold`. */
+export const fleetOpenAlertChanges = pgTable(
+  'fleet_open_alert_changes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    flowboxId: uuid('flowbox_id').notNull(),
+    d: integer('d').notNull(),
+  },
+  (t) => [index('fleet_open_alert_changes_flowbox_idx').on(t.flowboxId)],
+);
+
 /** spec §3 alert settings, one row per category once a provider manager changes it (defaults in code). */
 export const alertCategorySettings = pgTable('alert_category_settings', {
   category: text('category').primaryKey().$type<AlertCategory>(),

@@ -20,9 +20,9 @@ import {
 /*
  * The fleet list's one query (docs/fleet.md "Speed"). A page is read in the order of an index
  * (the serial, or one of migration 0015's) from the cursor on, with the scope and filters as
- * conditions, and stops at `limit + 1` rows: a deep page costs what the first one does. Alerts
- * are counted once over the alerts not resolved (a handful of rows against the fleet), never
- * per flowbox.
+ * conditions, and stops at `limit + 1` rows: a deep page costs what the first one does. The whole
+ * fleet sorted by open alerts reads each flowbox's count kept by triggers (migration 0020); a
+ * customer's or some sites' list counts their own alerts not resolved once, never per flowbox.
  */
 
 /** What a caller may see: everything (provider), one customer, or some sites of one customer. */
@@ -71,6 +71,17 @@ function openAlertsOf(scope: FleetScope, alias: string): SQL {
           )})`,
     );
   return all(where);
+}
+
+/**
+ * The place whose alerts a list reads: the caller's scope, narrowed by the customer or site the
+ * filter names (a provider looking at one customer counts that customer's alerts only).
+ */
+function alertScope(scope: FleetScope, filter: FleetFilter): FleetScope {
+  return {
+    customerId: scope.customerId ?? filter.customer_id,
+    siteIds: filter.site_id ? [filter.site_id] : scope.siteIds,
+  };
 }
 
 /**
@@ -134,7 +145,7 @@ function conditions(scope: FleetScope, filter: FleetFilter): SQL[] {
     );
   if (filter.leaking !== undefined)
     where.push(
-      sql`f.zone_id ${filter.leaking ? sql`IN` : sql`NOT IN`} (SELECT a.zone_id FROM alerts a WHERE ${openAlertsOf(scope, 'a')} AND a.category IN (${LEAK}))`,
+      sql`f.zone_id ${filter.leaking ? sql`IN` : sql`NOT IN`} (SELECT a.zone_id FROM alerts a WHERE ${openAlertsOf(alertScope(scope, filter), 'a')} AND a.category IN (${LEAK}))`,
     );
   if (filter.firmware_version) where.push(sql`coalesce(f.firmware_version, '') = ${filter.firmware_version}`);
   if (filter.model) where.push(sql`f.model = ${filter.model}`);
@@ -236,12 +247,25 @@ async function positions(
         WHERE ${all(outer)} ORDER BY c.name ${direction}, x.serial ${direction} LIMIT ${take}`,
     );
   }
+  if (filter.sort === 'open_alerts' && !placed(scope, filter)) {
+    // The whole fleet: each flowbox's count (migration 0020), its latest changes added first, read
+    // in its index's order.
+    await foldOpenAlertCounts(db);
+    if (at) where.push(sql`(k.n, k.serial) ${after} (${at.key}::int, ${at.serial}::text)`);
+    return rows<Position>(
+      db,
+      sql`SELECT k.flowbox_id AS id, k.serial, k.n AS sort_key FROM fleet_open_alerts k
+        JOIN flowboxes f ON f.id = k.flowbox_id WHERE ${all(where)}
+        ORDER BY k.n ${direction}, k.serial ${direction} LIMIT ${take}`,
+    );
+  }
   if (filter.sort === 'open_alerts') {
-    // Two runs: the few flowboxes with alerts, by their count; the others (none), by serial.
+    // A customer's or some sites' flowboxes: their own alerts counted, whatever other customers
+    // have open. Two runs: the few flowboxes with alerts, by their count; the others (none), by serial.
     const some = async (limit: number, from?: Cursor) =>
       rows<Position>(
         db,
-        sql`SELECT f.id, f.serial, k.n AS sort_key FROM ${alertCounts(scope)} k
+        sql`SELECT f.id, f.serial, k.n AS sort_key FROM ${alertCounts(alertScope(scope, filter))} k
           JOIN flowboxes f ON f.id = k.id ${join}
           WHERE ${all([
             ...where,
@@ -255,7 +279,7 @@ async function positions(
         sql`SELECT f.id, f.serial, 0 AS sort_key FROM flowboxes f ${join}
           WHERE ${all([
             ...where,
-            sql`f.id NOT IN ${withAlerts(scope)}`,
+            sql`f.id NOT IN ${withAlerts(alertScope(scope, filter))}`,
             ...(from ? [sql`f.serial ${after} ${from.serial}::text`] : []),
           ])}
           ORDER BY f.serial ${direction} LIMIT ${limit}`,
@@ -347,6 +371,29 @@ function positionOf(cursor: string, sort: FleetSort): Cursor {
     serial: cursorText(MAX_SERIAL),
   });
   return { sort, key: key instanceof Date ? key.toISOString() : key, serial };
+}
+
+/** Changes one fold adds to the flowboxes' open-alert counts at most: a bounded statement. */
+const FOLD_BATCH = 10_000;
+/** Flowboxes one check recounts. */
+const CHECK_BATCH = 500;
+
+/**
+ * Adds the open-alert changes the triggers appended to the flowboxes' counts (migration 0020), a
+ * batch at most; nothing when another call is doing it. Answers how many it added.
+ */
+export async function foldOpenAlertCounts(db: Db): Promise<number> {
+  const [row] = await rows<{ taken: number }>(db, sql`SELECT fleet_open_alerts_fold(${FOLD_BATCH}) AS taken`);
+  return Math.max(0, Number(row?.taken ?? 0));
+}
+
+/** Recounts a slice of flowboxes from their alerts and sets right any count that drifted. */
+export async function checkOpenAlertCounts(db: Db): Promise<number> {
+  const [row] = await rows<{ fixed: number }>(
+    db,
+    sql`SELECT fleet_open_alerts_check(${CHECK_BATCH}) AS fixed`,
+  );
+  return Math.max(0, Number(row?.fixed ?? 0));
 }
 
 /** Whether the customer exists (a list filter naming it). */
