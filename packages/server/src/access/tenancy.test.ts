@@ -2207,6 +2207,28 @@ describe('a target under the wrong customer', () => {
     const missingSite = await clients.smB.get(`/v1/fleet/list?site_id=${ghost}`);
     expect([realSite.statusCode, missingSite.statusCode]).toEqual([403, 403]);
     expect(missingSite.json()).toEqual(realSite.json());
+    // A firmware image released to A only, or none: B's own flowbox and place take neither alike.
+    const imageOfA = await firmwareForA();
+    const ownFlowbox = `${(await flowboxIn('b1', 'ready')).path}/firmware`;
+    const placeOfB = {
+      customer_id: w.customers.b.id,
+      site_id: w.sites.b1.id,
+      building_id: targets.b1.building,
+      zone_id: targets.b1.zone,
+    };
+    for (const [real, missing] of [
+      [
+        await clients.cmB.post(ownFlowbox, { image_id: imageOfA }),
+        await clients.cmB.post(ownFlowbox, { image_id: ghost }),
+      ],
+      [
+        await clients.cmB.post('/v1/firmware/rollouts', { image_id: imageOfA, target: placeOfB }),
+        await clients.cmB.post('/v1/firmware/rollouts', { image_id: ghost, target: placeOfB }),
+      ],
+    ]) {
+      expect([real!.statusCode, missing!.statusCode]).toEqual([403, 403]);
+      expect(missing!.json()).toEqual(real!.json());
+    }
   });
 
   it("lists and exports no flowbox of A in the fleet of B's managers, nor of site a2 to a1's", async () => {

@@ -49,6 +49,7 @@ import type { RolloutRunner } from './rollouts.runner.ts';
 import { rolloutTimeline } from './rollouts.timeline.ts';
 import { findImage, imageReleasedTo, type ImageRow, type NewUpdateRow } from './updates.repo.ts';
 import { addRolloutDevices, cancelScheduled, SYSTEM } from './updates.moves.ts';
+import { releasedImage } from './updates.service.ts';
 import { toApiUpdateSummary } from './updates.view.ts';
 
 type CreateInput = z.output<typeof RolloutCreateSchema>;
@@ -82,10 +83,7 @@ export class RolloutsService {
       zoneId: target.zone_id,
     });
     if (!label) throw notFound();
-    const image = await findImage(this.ctx.db, input.image_id);
-    if (!image) throw notFound();
-    if (target.customer_id && !(await imageReleasedTo(this.ctx.db, image, target.customer_id)))
-      throw forbidden();
+    const image = await releasedImage(this.ctx.db, actor, input.image_id, target.customer_id ?? null);
     if (image.status === 'withdrawn') throw new AppError('errors.firmware_withdrawn');
     const models = input.models ?? image.models;
     if (models.some((m) => !image.models.includes(m))) throw new AppError('errors.firmware_incompatible');

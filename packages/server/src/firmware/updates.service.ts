@@ -11,7 +11,7 @@ import {
   type FlowboxFirmware,
 } from '@flowbox/shared';
 import type { z } from 'zod';
-import { requireSiteManage, type Actor } from '../access/access.ts';
+import { isProvider, requireSiteManage, type Actor } from '../access/access.ts';
 import { isZoneLocked } from '../automation/index.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
@@ -119,10 +119,7 @@ export class FirmwareUpdatesService {
     // spec §4: nothing happens in a locked zone, whatever else the request says.
     if (await isZoneLocked(this.ctx.db, located.scope.zoneId))
       throw new AppError('errors.firmware_zone_locked');
-    const image = await findImage(this.ctx.db, input.image_id);
-    if (!image) throw notFound();
-    // An image not released to this customer is not theirs to see: the same 403 as any other.
-    if (!(await imageReleasedTo(this.ctx.db, image, located.scope.customerId))) throw forbidden();
+    const image = await releasedImage(this.ctx.db, actor, input.image_id, located.scope.customerId);
     if (image.status === 'withdrawn') throw new AppError('errors.firmware_withdrawn');
     if (located.flowbox.pairingState !== 'ready') throw new AppError('errors.flowbox_not_ready');
     if (!located.flowbox.model || !image.models.includes(located.flowbox.model))
@@ -335,6 +332,24 @@ export class FirmwareUpdatesService {
       ),
     );
   }
+}
+
+/**
+ * The image an update or a rollout names, if it is released to the customer (`null`: the whole
+ * fleet, the provider's). One not released is not the caller's to see, and one that does not exist
+ * gets the same 403 as any refusal (docs/permissions.md: existence never leaks); provider managers,
+ * who read the whole catalogue, are told it does not exist.
+ */
+export async function releasedImage(
+  db: Db,
+  actor: Actor,
+  imageId: string,
+  customerId: string | null,
+): Promise<ImageRow> {
+  const image = await findImage(db, imageId);
+  if (!image) throw isProvider(actor) ? notFound() : forbidden();
+  if (customerId !== null && !(await imageReleasedTo(db, image, customerId))) throw forbidden();
+  return image;
 }
 
 /**
