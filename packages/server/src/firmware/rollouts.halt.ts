@@ -10,7 +10,8 @@ import { haltWitness, lockRollout, patchRollout, waveFailures, type RolloutRow }
 /*
  * A rollout stops itself (docs/firmware.md "Automatic halt"): checked on each failure of one of its
  * devices, in the transaction that records the failure, so no device of a later wave can start
- * after the failure that breached the threshold.
+ * after the failure that breached the threshold; and again when the wave ends, since devices left
+ * out at their turn after a failure raise its share of those that tried.
  */
 
 export async function haltOnFailure(
@@ -26,6 +27,30 @@ export async function haltOnFailure(
   const { failures, size } = await waveFailures(db, rolloutId, wave);
   if (!waveBreachesThreshold(failures, size, rollout.failureThresholdPct)) return;
   await haltRollout(db, rollout, 'failure_threshold', { failing, version }, at);
+}
+
+/**
+ * The wave of a rollout its holder (the rollout job) found finished: halted if its failures breach
+ * the threshold, before any later wave opens. True when it halted.
+ */
+export async function haltFinishedWave(
+  db: Db,
+  rollout: RolloutRow,
+  wave: number,
+  version: string,
+  at: Date,
+): Promise<boolean> {
+  const { failures, size, failing } = await waveFailures(db, rollout.id, wave);
+  if (!waveBreachesThreshold(failures, size, rollout.failureThresholdPct)) return false;
+  const located = failing ? await findFlowboxById(db, failing) : undefined;
+  await haltRollout(
+    db,
+    rollout,
+    'failure_threshold',
+    { ...(located ? { failing: located } : {}), version },
+    at,
+  );
+  return true;
 }
 
 /**

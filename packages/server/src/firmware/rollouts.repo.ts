@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, ne, notInArray, sql, type SQL } from 'drizzle-orm';
 import {
   FIRMWARE_ACTIVE_STATES,
   FIRMWARE_FAILURE_STATES,
@@ -104,20 +104,29 @@ export async function waveTimes(
   }));
 }
 
-/** Failures so far in one wave of the rollout. */
+/**
+ * Failures so far in one wave of the rollout, out of the devices that try (docs/firmware.md
+ * "Automatic halt"): those left out at their turn (`skipped`) or by a cancel tried nothing, and
+ * counting them would dilute a bad image's failures. `failing`: the first failed one, by serial.
+ */
 export async function waveFailures(
   db: Db,
   rolloutId: string,
   wave: number,
-): Promise<{ failures: number; size: number }> {
+): Promise<{ failures: number; size: number; failing: string | null }> {
+  const failed = inArray(firmwareUpdates.state, [...FIRMWARE_FAILURE_STATES]);
   const [row] = await db
     .select({
-      failures: sql<number>`count(*) FILTER (WHERE ${inArray(firmwareUpdates.state, [...FIRMWARE_FAILURE_STATES])})::int`,
-      size: sql<number>`count(*)::int`,
+      failures: sql<number>`count(*) FILTER (WHERE ${failed})::int`,
+      size: sql<number>`count(*) FILTER (WHERE ${notInArray(firmwareUpdates.state, ['skipped', 'cancelled'])})::int`,
+      failing: sql<
+        string | null
+      >`(array_agg(${firmwareUpdates.flowboxId} ORDER BY ${flowboxes.serial}) FILTER (WHERE ${failed}))[1]`,
     })
     .from(firmwareUpdates)
+    .innerJoin(flowboxes, eq(flowboxes.id, firmwareUpdates.flowboxId))
     .where(and(eq(firmwareUpdates.rolloutId, rolloutId), eq(firmwareUpdates.wave, wave)));
-  return { failures: row?.failures ?? 0, size: row?.size ?? 0 };
+  return { failures: row?.failures ?? 0, size: row?.size ?? 0, failing: row?.failing ?? null };
 }
 
 /** The rollout's updates between `requested` and `downloaded`. */

@@ -5,7 +5,7 @@ import type { LocatedFlowbox } from '../db/scope.ts';
 import type { CommandsService } from '../flowboxes/commands.service.ts';
 import { findFlowboxById } from '../flowboxes/index.ts';
 import type { Job } from '../jobs/index.ts';
-import { haltRollout, notifyRollout, recordRolloutEvent } from './rollouts.halt.ts';
+import { haltFinishedWave, haltRollout, notifyRollout, recordRolloutEvent } from './rollouts.halt.ts';
 import {
   activeCount,
   claimRunningRollouts,
@@ -73,7 +73,8 @@ export class RolloutRunner {
     }
     const wave = rollout.currentWave;
     if ((await openInWave(tx, rollout.id, wave)) === 0) {
-      await this.nextWave(tx, rollout, wave, now);
+      if (!(await haltFinishedWave(tx, rollout, wave, image.version, now)))
+        await this.nextWave(tx, rollout, wave, now);
       return 0;
     }
     const slots = rollout.maxConcurrent - (await activeCount(tx, rollout.id));

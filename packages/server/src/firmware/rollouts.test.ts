@@ -133,6 +133,56 @@ describe('a staged rollout', () => {
     expect(await passFor(rollout.id)).toBe(0);
   }, 120_000);
 
+  it('judges a wave by its devices that tried, not those left out at their turn, and checks again when the wave ends', async () => {
+    // A canary of 10 where 8 are offline when their turn comes: of the two that try, one fails.
+    // One failure in 10 is not over 10 %; one in the 2 that tried is 50 %. The failure comes
+    // first (one device at a time), the skips after it: the wave's end must see the breach.
+    const { customerId, flowboxes: devices } = await fleet(40, 'TRIED');
+    const image = await insertImage(t.db, { version: '4.0.3' });
+    const rollout = await createRollout(provider, {
+      image_id: image.id,
+      target: { customer_id: customerId },
+      start_jitter_s: 0,
+      max_concurrent: 1,
+      waves_pct: [25, 100],
+    });
+    expect(rollout.waves.map((w) => w.size)).toEqual([10, 30]);
+    expect(await passFor(rollout.id)).toBe(1);
+    const canary = (await updatesOf(t.db, rollout.id)).filter((r) => r.update.wave === 1);
+    const first = canary.find((r) => r.update.state === 'requested')!;
+    const tries = canary.find((r) => r !== first)!;
+    const offline = canary.filter((r) => r !== first && r !== tries).map((r) => r.update.flowboxId);
+    await t.db.update(flowboxes).set({ connected: false }).where(inArray(flowboxes.id, offline));
+    for (let pass = 0; pass < 16; pass++) {
+      await devicesAnswer(rollout.id, '4.0.3', (serial) => serial === first.serial);
+      await passFor(rollout.id);
+    }
+    const rows = await updatesOf(t.db, rollout.id);
+    const state = (serial: string) => {
+      const { update } = rows.find((r) => r.serial === serial)!;
+      return `${update.state}:${update.reason ?? ''}`;
+    };
+    expect(state(first.serial)).toBe('failed:install_failed');
+    expect(state(tries.serial)).toBe('success:');
+    expect(
+      rows
+        .filter((r) => offline.includes(r.update.flowboxId))
+        .map((r) => `${r.update.state}:${r.update.reason}`),
+    ).toEqual(Array<string>(8).fill('skipped:offline'));
+    expect(await rolloutState(rollout.id)).toMatchObject({
+      state: 'halted',
+      halt_reason: 'failure_threshold',
+      current_wave: 1,
+    });
+    expect(rows.filter((r) => r.update.wave === 2 && r.update.commandId !== null)).toEqual([]);
+    // The halt's alert is on the zone of the device that failed.
+    const [alert] = await t.db
+      .select()
+      .from(alerts)
+      .where(eq(alerts.cause, `firmware_rollout_halted:${rollout.id}`));
+    expect(alert?.zoneId).toBe(devices.find((d) => d.serial === first.serial)!.zoneId);
+  });
+
   it('reaches 100 % success with each device updated once, two instances passing together', async () => {
     const { customerId, flowboxes: devices } = await fleet(120, 'CLEAN');
     const image = await insertImage(t.db, { version: '4.1.0' });

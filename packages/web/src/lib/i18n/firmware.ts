@@ -123,7 +123,8 @@ export const firmwareEn = {
   'firmware.max_concurrent': 'Updates at once',
   'firmware.max_concurrent_hint': 'At most this many flowboxes download or install at the same time.',
   'firmware.failure_threshold': 'Halt above (% failed)',
-  'firmware.failure_threshold_hint': 'The rollout halts by itself when more of a wave fail than this.',
+  'firmware.failure_threshold_hint':
+    'The rollout halts by itself when more of the flowboxes a wave tries to update fail than this (those left out do not count).',
   'firmware.opening_hours': 'During opening hours',
   'firmware.opening_hours_field': 'Also update during the buildings’ opening hours',
   'firmware.opening_hours_yes': 'Yes',
@@ -164,7 +165,7 @@ export const firmwareEn = {
   'firmware.chart_waiting': 'The graph appears once a flowbox has moved on.',
   'firmware.halted_title': 'Rollout halted',
   'firmware.halt_reason.failure_threshold':
-    'More than {{threshold}} of the flowboxes of wave {{wave}} failed, so no other flowbox is started. Look at the failed flowboxes below; then resume the rollout once the cause is understood, or cancel it.',
+    'More than {{threshold}} of the flowboxes wave {{wave}} tried to update failed, so no other flowbox is started. Look at the failed flowboxes below; then resume the rollout once the cause is understood, or cancel it.',
   'firmware.halt_reason.image_withdrawn':
     'Its firmware image was withdrawn from the catalogue, so no other flowbox is started. Cancel the rollout.',
   'firmware.action.pause': 'Pause',

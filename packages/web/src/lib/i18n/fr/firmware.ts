@@ -125,7 +125,7 @@ export const firmwareFr: Record<keyof typeof firmwareEn, string> = {
   'firmware.max_concurrent_hint': 'Au plus ce nombre de flowbox téléchargent ou installent en même temps.',
   'firmware.failure_threshold': 'Arrêt au-delà de (% d’échecs)',
   'firmware.failure_threshold_hint':
-    'Le déploiement s’arrête de lui-même quand une vague échoue au-delà de cette part.',
+    'Le déploiement s’arrête de lui-même quand, parmi les flowbox qu’une vague tente de mettre à jour, une part plus grande échoue (ceux laissés de côté ne comptent pas).',
   'firmware.opening_hours': 'Pendant les heures d’ouverture',
   'firmware.opening_hours_field': 'Mettre à jour aussi pendant les heures d’ouverture des bâtiments',
   'firmware.opening_hours_yes': 'Oui',
@@ -166,7 +166,7 @@ export const firmwareFr: Record<keyof typeof firmwareEn, string> = {
   'firmware.chart_waiting': 'Le graphique apparaît dès qu’un flowbox a changé d’état.',
   'firmware.halted_title': 'Déploiement arrêté',
   'firmware.halt_reason.failure_threshold':
-    'Plus de {{threshold}} des flowbox de la vague {{wave}} ont échoué : aucun autre flowbox n’est démarré. Regardez les flowbox en échec ci-dessous ; reprenez ensuite le déploiement une fois la cause comprise, ou annulez-le.',
+    'Plus de {{threshold}} des flowbox que la vague {{wave}} a tenté de mettre à jour ont échoué : aucun autre flowbox n’est démarré. Regardez les flowbox en échec ci-dessous ; reprenez ensuite le déploiement une fois la cause comprise, ou annulez-le.',
   'firmware.halt_reason.image_withdrawn':
     'Son image de firmware a été retirée du catalogue : aucun autre flowbox n’est démarré. Annulez le déploiement.',
   'firmware.action.pause': 'Mettre en pause',
