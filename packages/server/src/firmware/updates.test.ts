@@ -217,6 +217,19 @@ describe('a single firmware update driven by the device', () => {
       expect(value(outcome), outcome).toBe(after[outcome]);
   });
 
+  it("ignores a device reporting on another device's update: counted as unknown, the update unmoved", async () => {
+    const image = await insertImage(t.db, { version: '2.5.2' });
+    const { flowboxId } = await connectedFlowbox();
+    const intruder = await connectedFlowbox();
+    const update = await requestUpdate(flowboxId, image.id);
+    const before = t.services.firmwareUpdates.counters.unknown_update;
+    await intruder.device.progress(update.id, '2.5.2', 'failed', { reason: 'install_failed' });
+    await intruder.device.progress(update.id, '2.5.2', 'success', { progress_pct: 100 });
+    expect(t.services.firmwareUpdates.counters.unknown_update).toBe(before + 2);
+    expect(await updateRow(update.id)).toMatchObject({ state: 'requested', reason: null, finishedAt: null });
+    expect(await stepStates(update.id)).toEqual(['requested']);
+  });
+
   it('never goes backwards: an older state after a newer one is counted and ignored', async () => {
     const image = await insertImage(t.db, { version: '2.5.1' });
     const { flowboxId, device } = await connectedFlowbox();
