@@ -10,8 +10,8 @@ import { haltWitness, lockRollout, patchRollout, waveFailures, type RolloutRow }
 /*
  * A rollout stops itself (docs/firmware.md "Automatic halt"): checked on each failure of one of its
  * devices, in the transaction that records the failure, so no device of a later wave can start
- * after the failure that breached the threshold; and again when the wave ends, since devices left
- * out at their turn after a failure raise its share of those that tried.
+ * after the failure that breached the threshold; and on each device left out at its turn, since
+ * that raises the failures' share of the devices that try.
  */
 
 export async function haltOnFailure(
@@ -30,10 +30,12 @@ export async function haltOnFailure(
 }
 
 /**
- * The wave of a rollout its holder (the rollout job) found finished: halted if its failures breach
- * the threshold, before any later wave opens. True when it halted.
+ * A device of the wave its holder (the rollout job) has just left out at its turn: the rollout is
+ * halted if this skip took the wave's failures over the threshold. A wave already over it was
+ * halted by its failure and resumed by a user: a skip is no new failure (the next failure halts
+ * it again). True when it halted.
  */
-export async function haltFinishedWave(
+export async function haltOnSkip(
   db: Db,
   rollout: RolloutRow,
   wave: number,
@@ -41,7 +43,8 @@ export async function haltFinishedWave(
   at: Date,
 ): Promise<boolean> {
   const { failures, size, failing } = await waveFailures(db, rollout.id, wave);
-  if (!waveBreachesThreshold(failures, size, rollout.failureThresholdPct)) return false;
+  const over = (tried: number) => waveBreachesThreshold(failures, tried, rollout.failureThresholdPct);
+  if (!over(size) || over(size + 1)) return false;
   const located = failing ? await findFlowboxById(db, failing) : undefined;
   await haltRollout(
     db,

@@ -5,7 +5,7 @@ import type { LocatedFlowbox } from '../db/scope.ts';
 import type { CommandsService } from '../flowboxes/commands.service.ts';
 import { findFlowboxById } from '../flowboxes/index.ts';
 import type { Job } from '../jobs/index.ts';
-import { haltFinishedWave, haltRollout, notifyRollout, recordRolloutEvent } from './rollouts.halt.ts';
+import { haltOnSkip, haltRollout, notifyRollout, recordRolloutEvent } from './rollouts.halt.ts';
 import {
   activeCount,
   claimRunningRollouts,
@@ -73,15 +73,17 @@ export class RolloutRunner {
     }
     const wave = rollout.currentWave;
     if ((await openInWave(tx, rollout.id, wave)) === 0) {
-      if (!(await haltFinishedWave(tx, rollout, wave, image.version, now)))
-        await this.nextWave(tx, rollout, wave, now);
+      await this.nextWave(tx, rollout, wave, now);
       return 0;
     }
     const slots = rollout.maxConcurrent - (await activeCount(tx, rollout.id));
     if (slots <= 0) return 0;
     let started = 0;
-    for (const { update } of await dueScheduled(tx, rollout.id, wave, now, slots))
-      if (await this.takeTurn(tx, rollout, update, image, now)) started += 1;
+    for (const { update } of await dueScheduled(tx, rollout.id, wave, now, slots)) {
+      const turn = await this.takeTurn(tx, rollout, update, image, now);
+      if (turn === 'halted') break;
+      if (turn === 'started') started += 1;
+    }
     return started;
   }
 
@@ -98,24 +100,26 @@ export class RolloutRunner {
     await notifyRollout(tx, done);
   }
 
-  /** A device's turn: its guards, then its update starts. True when it started. */
+  /** A device's turn: its guards, then its update starts; or it waits, or its skip halts the rollout. */
   private async takeTurn(
     tx: Db,
     rollout: RolloutRow,
     update: UpdateRow,
     image: ImageRow,
     now: Date,
-  ): Promise<boolean> {
+  ): Promise<'started' | 'waiting' | 'halted'> {
     // A flowbox busy with a device message now is left for the next pass, still due: waiting for it
     // while holding the rollout could deadlock with that message's halt check (docs/firmware.md
     // "Lock order").
-    if (!(await tryLockFlowbox(tx, update.flowboxId))) return false;
+    if (!(await tryLockFlowbox(tx, update.flowboxId))) return 'waiting';
     const located = await findFlowboxById(tx, update.flowboxId);
-    if (!located) return false;
+    if (!located) return 'waiting';
     const skip = await this.skipReason(tx, located, rollout, image, now);
     if (skip) {
       await moveUpdate(tx, update, located, { state: 'skipped', reason: skip }, now, SYSTEM);
-      return false;
+      // One device fewer tries: the failures already in the wave may now be over the threshold.
+      const halted = await haltOnSkip(tx, rollout, update.wave ?? rollout.currentWave, image.version, now);
+      return halted ? 'halted' : 'waiting';
     }
     if (!rollout.duringOpeningHours && (await this.updates.withinOpeningHours(tx, located, now))) {
       await postpone(
@@ -124,10 +128,10 @@ export class RolloutRunner {
         new Date(now.getTime() + OPENING_HOURS_RECHECK_MS),
         'waiting_opening_hours',
       );
-      return false;
+      return 'waiting';
     }
     await this.updates.launch(tx, update, located, image, now, SYSTEM);
-    return true;
+    return 'started';
   }
 
   /**
