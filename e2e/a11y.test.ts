@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { axeViolations } from './axe.ts';
 import { baseUrl, DEMO, launchBrowser, newPage, newVisitorAddress, signedIn, signIn } from './browser.ts';
 import { testZone } from './fixtures.ts';
+import { sidewaysScrolls } from './layout.ts';
 
 /*
  * axe-core (WCAG 2.1 A and AA) over every page issue 18 added, as the roles that use them, in
@@ -213,18 +214,7 @@ async function walk(email: string | null, paths: string[], language: Language, w
       expect(await page.getByRole('heading', { name: /^(Access denied|Accès refusé)$/ }).count()).toBe(0);
       const where = `${path} in ${language} at ${width} px`;
       problems.push(...(await axeViolations(page)).map((v) => `${where}: ${v}`));
-      const sideways = await page.evaluate(
-        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      );
-      if (sideways > 0) problems.push(`${where}: scrolls sideways by ${sideways} px`);
-      // Nor may a list inside it: a table wider than its box hides its last columns (a row's Edit
-      // and Delete) behind a sideways scroll; on a phone such a list shows cards (CardList).
-      const scrollingTables = await page.evaluate(() =>
-        Array.from(document.querySelectorAll('[data-table-scroll]'))
-          .filter((table) => table.querySelector('[data-scroll-hint]'))
-          .map((table) => table.querySelector('[role="region"]')?.getAttribute('aria-label') ?? '?'),
-      );
-      problems.push(...scrollingTables.map((table) => `${where}: the table "${table}" scrolls sideways`));
+      problems.push(...(await sidewaysScrolls(page)).map((problem) => `${where}: ${problem}`));
       problems.push(...(await clippedControls(page)).map((c) => `${where}: control cuts its text off: ${c}`));
       const brokenPhones = await page.evaluate(() =>
         Array.from(document.querySelectorAll('a[href^="tel:"]'))

@@ -1,7 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
 import { DEMO, launchBrowser, newPage, seen, signedIn, signIn } from './browser.ts';
+import { sidewaysScrolls } from './layout.ts';
 
 /*
  * docs/permissions.md "End users and plumbers", issue 18: a plumber invited on one site reads that
@@ -137,6 +138,53 @@ describe('a plumber assigned to one site', () => {
     await page.getByRole('button', { name: /^(English|Anglais), EN$/ }).click();
     await page.getByRole('button', { name: 'Run an autotest' }).waitFor();
     await context.close();
+  });
+
+  it('fits a phone in English and French: its pages scroll neither themselves nor a table sideways', async () => {
+    const { context, page } = await newPage(browser);
+    try {
+      await signIn(page, email, password);
+      await page.setViewportSize({ width: 390, height: 844 });
+      const problems: string[] = [];
+      // Each page, its title, and what shows its lists are drawn (zones, buildings, flowboxes, controls).
+      const pages: [string, (en: boolean) => string | RegExp, (en: boolean) => Locator][] = [
+        [
+          '/',
+          (en) => (en ? 'Dashboard' : 'Tableau de bord'),
+          () => page.getByRole('link', { name: 'Flat 101' }),
+        ],
+        [
+          `/customers/${customerId}/sites/${site.id}`,
+          () => site.name,
+          () => page.getByRole('link', { name: 'Résidence Les Alpes' }),
+        ],
+        [zonePage, () => 'Flat 101', () => page.getByRole('link', { name: flowboxSerial })],
+        [
+          flowboxPage,
+          () => new RegExp(flowboxSerial),
+          (en) => page.getByRole('button', { name: en ? 'Run an autotest' : 'Lancer un autotest' }),
+        ],
+      ];
+      for (const [language, button] of [
+        ['en', /^(English|Anglais), EN$/],
+        ['fr', /^(Français|French), FR$/],
+      ] as const) {
+        await page.getByRole('button', { name: button }).click();
+        for (const [path, title, drawn] of pages) {
+          await openInApp(page, path);
+          await page.getByRole('heading', { name: title(language === 'en'), level: 1 }).waitFor();
+          await drawn(language === 'en')
+            .first()
+            .waitFor();
+          await expect.poll(() => page.locator('.animate-spin').count()).toBe(0);
+          problems.push(...(await sidewaysScrolls(page)).map((p) => `${path} (${language}): ${p}`));
+        }
+      }
+      await page.getByRole('button', { name: /^(English|Anglais), EN$/ }).click();
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
   });
 
   it('follows an alert link of the old address to its notifications, and is not offered to call a plumber', async () => {

@@ -6,7 +6,10 @@ import { paths } from '../../../paths.ts';
 
 const link = 'text-sky-700 hover:underline dark:text-sky-400';
 
-/** spec §6 dashboard: a site manager's zones with where they are, each a link into the hierarchy. */
+/**
+ * spec §6 dashboard: a site manager's (and a plumber's) zones with where they are, each a link into
+ * the hierarchy; cards on a phone, where the table scrolled sideways.
+ */
 export function ZonesDirectory({ zones }: { zones: readonly ZoneSummary[] }) {
   const { t } = useLanguage();
   const columns: Column<ZoneSummary>[] = [
@@ -55,6 +58,7 @@ export function ZonesDirectory({ zones }: { zones: readonly ZoneSummary[] }) {
   ];
   return (
     <DataTable
+      phoneCards
       caption={t('dashboard.zones')}
       columns={columns}
       rows={zones}
