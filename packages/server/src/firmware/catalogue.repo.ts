@@ -38,8 +38,14 @@ export async function insertFirmwareImage(
   return { ...row!, customerIds };
 }
 
-export async function findCatalogueImage(db: Db, id: string): Promise<CatalogueImage | undefined> {
-  const [row] = await db.select().from(firmwareImages).where(eq(firmwareImages.id, id));
+/** An image with its release list; `lock`: its row held until the transaction ends. */
+export async function findCatalogueImage(
+  db: Db,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<CatalogueImage | undefined> {
+  const query = db.select().from(firmwareImages).where(eq(firmwareImages.id, id));
+  const [row] = options.lock ? await query.for('update') : await query;
   if (!row) return undefined;
   return { ...row, customerIds: (await releasedCustomers(db, [id])).get(id) ?? [] };
 }

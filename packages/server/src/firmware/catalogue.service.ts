@@ -109,14 +109,16 @@ export class FirmwareCatalogueService {
 
   async patch(actor: Actor, id: string, input: PatchInput): Promise<FirmwareImage> {
     requireCatalogueManager(actor);
-    const image = await findCatalogueImage(this.ctx.db, id);
-    if (!image) throw notFound();
-    if (input.status !== undefined && input.status !== image.status && image.status === 'withdrawn')
-      throw new AppError('errors.firmware_withdrawn');
-    if (Array.isArray(input.released_to)) await this.requireCustomers(input.released_to);
-    const changed = changedFields(image, input);
-    const statusChanged = input.status !== undefined && input.status !== image.status;
     await this.ctx.db.transaction(async (tx) => {
+      // Read under the image's lock: a change read before a withdrawal committed (another request,
+      // another instance) would otherwise write over it and bring the image back.
+      const image = await findCatalogueImage(tx, id, { lock: true });
+      if (!image) throw notFound();
+      if (input.status !== undefined && input.status !== image.status && image.status === 'withdrawn')
+        throw new AppError('errors.firmware_withdrawn');
+      if (Array.isArray(input.released_to)) await this.requireCustomers(tx, input.released_to);
+      const changed = changedFields(image, input);
+      const statusChanged = input.status !== undefined && input.status !== image.status;
       const now = this.ctx.now();
       await updateFirmwareImage(
         tx,
@@ -154,7 +156,7 @@ export class FirmwareCatalogueService {
     if (!firmwareNameMatches(upload.fileName, { models, version: input.version }))
       throw new AppError('errors.firmware_naming', { expected: firmwareFileName(models, input.version) });
     const customerIds = input.released_to === 'all' ? [] : [...new Set(input.released_to)];
-    await this.requireCustomers(customerIds);
+    await this.requireCustomers(this.ctx.db, customerIds);
     // Checked again under the lock below; this spares reading a whole upload bound to be refused.
     await this.requireNewVersion(this.ctx.db, input.version, models);
     return this.ctx.db.transaction(async (tx) => {
@@ -197,8 +199,8 @@ export class FirmwareCatalogueService {
     if (models.some((model) => taken.includes(model))) throw new AppError('errors.firmware_duplicate');
   }
 
-  private async requireCustomers(ids: string[]): Promise<void> {
-    const unknown = await unknownCustomers(this.ctx.db, ids);
+  private async requireCustomers(db: Db, ids: string[]): Promise<void> {
+    const unknown = await unknownCustomers(db, ids);
     if (unknown.length > 0)
       throw new AppError('errors.validation', {}, [{ path: 'released_to', message: 'validation.invalid' }]);
   }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { FIRMWARE_MAX_BYTES, translate, type FirmwareImage } from '@flowbox/shared';
-import { count, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { count, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildings, events, fileChunks, files, firmwareImages, flowboxes, zones } from '../db/schema.ts';
 import {
   buildingBody,
@@ -351,6 +351,43 @@ describe('changing an image', () => {
     expect((await provider.patch(url, { status: 'gone' })).statusCode).toBe(400);
     expect(await rows()).toEqual(before);
   });
+
+  // Two instances share one PostgreSQL: a change of status read before a withdrawal committed must
+  // not bring the image back (PGlite runs one transaction at a time: nothing races there).
+  it.skipIf(!process.env.FLOWBOX_TEST_PG)(
+    'keeps a withdrawn image withdrawn when a change of status races the withdrawal',
+    async () => {
+      const image = (await uploadFirmware(provider, { version: '8.0.9' })).json<FirmwareImage>();
+      const url = `/v1/firmware/images/${image.id}`;
+      expect((await provider.patch(url, { status: 'deprecated' })).statusCode).toBe(200);
+      const waiting = async () => {
+        const query = sql`SELECT count(*)::int AS n FROM pg_stat_activity
+                          WHERE wait_event_type = 'Lock' AND datname = current_database()`;
+        return ((await t.db.execute(query)) as unknown as { rows: { n: number }[] }).rows[0]!.n;
+      };
+      // Another transaction holds the image's row while both changes arrive, the withdrawal first.
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let holding!: () => void;
+      const held = new Promise<void>((resolve) => (holding = resolve));
+      const holder = t.db.transaction(async (tx) => {
+        await tx.select().from(firmwareImages).where(eq(firmwareImages.id, image.id)).for('update');
+        holding();
+        await released;
+      });
+      await held;
+      const withdraw = provider.patch(url, { status: 'withdrawn' });
+      await vi.waitFor(async () => expect(await waiting()).toBe(1), { timeout: 10_000, interval: 50 });
+      const revive = provider.patch(url, { status: 'active' });
+      await vi.waitFor(async () => expect(await waiting()).toBe(2), { timeout: 10_000, interval: 50 });
+      release();
+      await holder;
+      expect((await withdraw).statusCode).toBe(200);
+      const late = await revive;
+      expect([late.statusCode, late.json().code]).toEqual([409, 'errors.firmware_withdrawn']);
+      expect((await provider.get(url)).json().status).toBe('withdrawn');
+    },
+  );
 });
 
 function buildingRow() {
