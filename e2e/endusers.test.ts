@@ -115,4 +115,37 @@ describe('an end user registers with a claim code', () => {
     expect(await own.getByText(neighbour.name).count()).toBe(0);
     await signedInResident.context.close();
   });
+
+  it('lists the zone’s claim codes without the code itself, and revokes one, in French', async () => {
+    const me = await signedIn(DEMO.customer)<{ customer_id: string }>('GET', '/users/me');
+    const { context, page } = await newPage(browser);
+    try {
+      await signIn(page, DEMO.customer);
+      await page.getByRole('button', { name: /^(Français|French), FR$/ }).click();
+      await page.goto(`/customers/${me.customer_id}/registrations`);
+      const option = page.locator('option', { hasText: neighbour.name });
+      await option.waitFor({ state: 'attached' });
+      await page.getByLabel('Zone').selectOption((await option.getAttribute('value'))!);
+      await page.getByRole('button', { name: 'Émettre le code' }).click();
+      const code = (await page.getByTestId('claim-code').textContent())!.trim();
+      const hint = code.slice(-4);
+      const codes = page.getByRole('table', { name: 'Codes d’activation de cette zone' });
+      const row = codes.getByRole('row').filter({ hasText: `finissant par ${hint}` });
+      await row.waitFor();
+      expect(await codes.textContent()).not.toContain(code);
+      await expect.poll(() => row.textContent()).toContain('Actif');
+      await expectAccessible(page, 'the registrations page with its claim codes, in French');
+
+      await row.getByRole('button', { name: `Révoquer le code finissant par ${hint}` }).click();
+      const dialog = page.getByRole('dialog', { name: 'Révoquer ce code d’activation ?' });
+      await dialog.getByRole('button', { name: 'Révoquer' }).click();
+      await seen(page, 'Le code d’activation est révoqué');
+      await expect.poll(() => row.textContent()).toContain('Révoqué');
+      expect(await row.getByRole('button').count()).toBe(0);
+
+      await page.getByRole('button', { name: /^(English|Anglais), EN$/ }).click();
+    } finally {
+      await context.close();
+    }
+  });
 });

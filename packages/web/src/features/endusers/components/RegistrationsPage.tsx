@@ -15,8 +15,9 @@ import { formatDateTime } from '../../../lib/dates.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { useCustomerZones } from '../../dashboard/index.ts';
 import { useDecideRegistration, useIssueClaimCode, useRegistrations } from '../api.ts';
+import { ClaimCodesList } from './ClaimCodesList.tsx';
 
-/** Issuing a claim code for one of the zones in scope; the code is shown once. */
+/** Issuing a claim code for one of the zones in scope (the code is shown once); the zone's codes below. */
 function ClaimCodeForm({ customerId }: { customerId: string }) {
   const { t } = useLanguage();
   const zones = useCustomerZones(customerId);
@@ -27,14 +28,18 @@ function ClaimCodeForm({ customerId }: { customerId: string }) {
   const [code, setCode] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
 
+  const zone = zones.data?.items.find((z) => z.id === zoneId);
+  const zoneRef = zone
+    ? { customerId, siteId: zone.site_id, buildingId: zone.building_id, zoneId: zone.id }
+    : null;
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const zone = zones.data?.items.find((z) => z.id === zoneId);
-    if (!zone) return setFailure(t('endusers.choose_zone'));
+    if (!zoneRef) return setFailure(t('endusers.choose_zone'));
     setFailure(null);
     try {
       const issued = await issue.mutateAsync({
-        zone: { customerId, siteId: zone.site_id, buildingId: zone.building_id, zoneId: zone.id },
+        zone: zoneRef,
         body: { max_uses: multi ? null : 1, auto_approve: autoApprove },
       });
       setCode(issued.code);
@@ -93,6 +98,7 @@ function ClaimCodeForm({ customerId }: { customerId: string }) {
           </Alert>
         </div>
       )}
+      {zoneRef && <ClaimCodesList zone={zoneRef} />}
     </Card>
   );
 }
