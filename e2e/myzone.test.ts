@@ -163,6 +163,39 @@ describe('an end user’s zone home', () => {
     await context.close();
   });
 
+  it('has its own settings: language, channels and its alert emails, in English and French', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, email, PASSWORD);
+    await page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .first()
+      .getByRole('link', { name: 'Alert settings' })
+      .click();
+    await page.getByRole('heading', { name: 'Alert settings', level: 1 }).waitFor();
+    await seen(page, 'an alert of your zone appears live on its page');
+    // Emailed its zones' alerts (docs/permissions.md): its switches, saved to its profile.
+    const box = page.getByRole('checkbox', { name: 'Receive alert emails' });
+    const before = await box.isChecked();
+    await box.setChecked(!before);
+    await seen(page, 'Your alert settings are saved');
+    await expect
+      .poll(async () =>
+        (await apiAs(email, PASSWORD))<{ alert_notification_enabled: boolean }>('GET', '/users/me'),
+      )
+      .toMatchObject({ alert_notification_enabled: !before });
+    await box.setChecked(before);
+    expect(await page.getByText('Categories (whole service)').count()).toBe(0);
+    await expectAccessible(page, "an end user's settings");
+    await page.getByRole('radio', { name: 'Français' }).check();
+    await page.getByRole('heading', { name: 'Réglages des alertes', level: 1 }).waitFor();
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await fits(page)).toBe(true);
+    await expectAccessible(page, "an end user's settings in French, 390 px");
+    await page.getByRole('radio', { name: 'English' }).check();
+    await page.getByRole('heading', { name: 'Alert settings', level: 1 }).waitFor();
+    await context.close();
+  });
+
   it('speaks French, phone and desktop', async () => {
     const { context, page } = await newPage(browser);
     await signIn(page, email, PASSWORD);

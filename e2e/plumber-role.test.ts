@@ -89,9 +89,9 @@ describe('a plumber assigned to one site', () => {
   it('reads its site, zones and flowbox, with autotest and maintenance but no removal, valve or consumption', async () => {
     const { context, page } = await newPage(browser);
     await signIn(page, email, password);
-    // Its navigation: dashboard, its sites, alerts, profile; none of the managers' entries.
+    // Its navigation: dashboard, its sites, alerts, settings, profile; none of the managers' entries.
     const links = await nav(page).getByRole('link').allTextContents();
-    expect(links).toEqual(['Dashboard', 'Sites', 'Notifications and alerts', 'My profile']);
+    expect(links).toEqual(['Dashboard', 'Sites', 'Notifications and alerts', 'Alert settings', 'My profile']);
     // Its dashboard: its one site and its zones, no figures of the day (consumption).
     const sites = page.getByRole('link', { name: site.name });
     await expect.poll(() => sites.count()).toBeGreaterThan(0);
@@ -234,14 +234,36 @@ describe('a plumber assigned to one site', () => {
       await item.first().waitFor();
       // The server answers the nearest plumbers to managers only (docs/maps.md).
       expect(await item.getByRole('button', { name: /Call a plumber/ }).count()).toBe(0);
+      // The former settings address leads to its own settings, as for every role.
       await page.goto('/alerts/settings');
-      await page.waitForURL((url) => url.pathname === '/');
+      await page.waitForURL((url) => url.pathname === '/settings');
+      await page.getByRole('heading', { name: 'Alert settings', level: 1 }).waitFor();
     } finally {
       await context.close();
       await asCustomer('DELETE', `${sitesApi}/buildings/${building.id}/delete`, {
         confirm_name: buildingName,
       });
     }
+  });
+
+  it('has its own settings: its language and channels, and is told it is not emailed alerts', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, email, password);
+    await nav(page).getByRole('link', { name: 'Alert settings' }).click();
+    await page.getByRole('heading', { name: 'Alert settings', level: 1 }).waitFor();
+    await seen(page, 'Plumbers are not emailed alerts');
+    expect(await page.getByRole('checkbox', { name: 'Receive alert emails' }).count()).toBe(0);
+    expect(await page.getByText('Categories (whole service)').count()).toBe(0);
+    await expectAccessible(page, "a plumber's settings");
+    await page.getByRole('radio', { name: 'Français' }).check();
+    await page.getByRole('heading', { name: 'Réglages des alertes', level: 1 }).waitFor();
+    await seen(page, 'Les plombiers ne reçoivent pas d’alertes par e-mail');
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await sidewaysScrolls(page)).toEqual([]);
+    await expectAccessible(page, "a plumber's settings in French, 390 px");
+    await page.getByRole('radio', { name: 'English' }).check();
+    await page.getByRole('heading', { name: 'Alert settings', level: 1 }).waitFor();
+    await context.close();
   });
 
   it('does not see another site, and is sent home from billing, managers and the customer', async () => {

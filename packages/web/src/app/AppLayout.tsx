@@ -28,12 +28,14 @@ function useNavItems(): NavItem[] {
       { to: paths.home.getHref(), label: t('nav.dashboard'), end: true },
       ...(user.customer_id ? [{ to: paths.sites.getHref(user.customer_id), label: t('nav.sites') }] : []),
       { to: paths.alerts.getHref(), label: t('nav.alerts'), end: true },
+      { to: paths.settings.getHref(), label: t('nav.alert_settings') },
       { to: paths.profile.getHref(), label: t('nav.profile') },
     ];
-  // docs/permissions.md: an end user has its home and its profile.
+  // docs/permissions.md: an end user has its home, its settings and its profile.
   if (user.role === ROLES.end_user)
     return [
       { to: paths.home.getHref(), label: t('nav.dashboard'), end: true },
+      { to: paths.settings.getHref(), label: t('nav.alert_settings') },
       { to: paths.profile.getHref(), label: t('nav.profile') },
     ];
   const items: NavItem[] = [

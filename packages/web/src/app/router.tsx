@@ -148,7 +148,7 @@ const routes: RouteObject[] = [
             children: [
               {
                 errorElement: <RouteErrorPage />,
-                // docs/permissions.md: end users and plumbers reach their home and their profile only.
+                // docs/permissions.md: end users and plumbers reach their home, profile and settings here.
                 element: <RequireRole roles={EVERY_ROLE} />,
                 children: [
                   {
@@ -168,6 +168,8 @@ const routes: RouteObject[] = [
                     path: paths.profileUpdatePassword.path,
                     ...page(profile, (p) => <p.UpdatePasswordPage />),
                   },
+                  // Issue 18: every role's own settings (language, channels, its alert emails).
+                  { path: paths.settings.path, ...page(alerts, (p) => <p.AlertSettingsPage />) },
                   // Former addresses, which old links and alert emails carry, for every role: the new
                   // pages' own guards decide who stays.
                   { path: paths.alertSettings.path, element: <MovedTo path={paths.settings.path} /> },
@@ -244,7 +246,6 @@ const routes: RouteObject[] = [
                   },
                   { path: paths.fleet.path, ...page(fleet, (p) => <p.FleetPage />) },
                   { path: paths.users.path, ...page(people, (p) => <p.PeoplePage />) },
-                  { path: paths.settings.path, ...page(alerts, (p) => <p.AlertSettingsPage />) },
                   { path: paths.siteEvents.path, ...page(sites, (p) => <p.SiteEventsPage />) },
                   { path: paths.zoneAdd.path, ...page(zones, (p) => <p.ZoneAddPage />) },
                   { path: paths.zoneEdit.path, ...page(zones, (p) => <p.ZoneEditPage />) },

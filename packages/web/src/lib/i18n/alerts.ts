@@ -66,6 +66,9 @@ export const alertsEn = {
   'alert_settings.title': 'Alert settings',
   'alert_settings.description':
     'Which alerts you receive by email. Every alert stays visible on the alerts screen.',
+  'alert_settings.description_end_user':
+    'Your language, and which alerts of your zones you receive by email. Every alert stays on your zone’s page.',
+  'alert_settings.description_plumber': 'Your language, and how you are told of your sites’ alerts.',
   'alert_settings.description_provider':
     'The table below sets each alert category for every customer: whether it is raised, only for premium zones, whether it is emailed, and the subject of its emails in English and French.',
   'alert_settings.enabled': 'Receive alert emails',

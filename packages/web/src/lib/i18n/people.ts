@@ -42,9 +42,15 @@ export const peopleEn = {
   'settings.channel_screen_detail':
     'Always on: every alert of what you manage appears live in Notifications and alerts and in the bell’s count.',
   'settings.channel_screen_link': 'Open the notifications',
+  'settings.channel_screen_end_user':
+    'Always on: an alert of your zone appears live on its page, first, with what to do now.',
+  'settings.channel_screen_link_end_user': 'Open my home',
   'settings.channel_email': 'By email',
   'settings.channel_email_detail': 'Per alert category, with the switches below; a zone may have its own.',
   'settings.channel_email_provider':
     'Provider managers are not emailed; the categories below decide what is emailed to customer and site managers.',
+  'settings.channel_email_end_user': 'Per alert category, with the switches below.',
+  'settings.channel_email_plumber':
+    'Plumbers are not emailed alerts: those of your sites are in Notifications and alerts.',
   'settings.channels_none': 'There are no text messages (SMS) or phone push notifications.',
 } as const;

@@ -5,7 +5,9 @@ import {
   type AlertCategory,
   type AlertCategorySetting,
   type Language,
+  type Role,
 } from '@flowbox/shared';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { Card } from '../../../components/Card.tsx';
 import { CardList } from '../../../components/CardList.tsx';
@@ -17,9 +19,9 @@ import { TableScroll } from '../../../components/TableScroll.tsx';
 import { useHeldChoices } from '../../../lib/held-choices.ts';
 import { useLanguage, type TranslationKey } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
-import { CUSTOMER_OR_SITE, hasRole, useUser } from '../../auth/index.ts';
+import { CUSTOMER_OR_SITE, END_USER, hasRole, useUser } from '../../auth/index.ts';
 import { useUpdateProfile } from '../../profile/index.ts';
-import { useAlertSettings, useUpdateAlertSetting } from '../api/alerts.ts';
+import { alertSettingsQueryOptions, useUpdateAlertSetting } from '../api/alerts.ts';
 import { ZoneEmailSettings } from './ZoneEmailSettings.tsx';
 
 /** The user's language, saved to its profile; the screens switch as soon as it is saved. */
@@ -71,6 +73,8 @@ function MyLanguage() {
 function MyChannels() {
   const { t } = useLanguage();
   const user = useUser();
+  // An end user reads its alerts on its zone's page; a plumber and the managers on the notifications.
+  const endUser = hasRole(user, END_USER);
   return (
     <Card title={t('settings.channels_title')}>
       <p className="mb-3 text-sm text-slate-700 dark:text-slate-300">{t('settings.channels_intro')}</p>
@@ -78,12 +82,12 @@ function MyChannels() {
         <div>
           <dt className="font-medium">{t('settings.channel_screen')}</dt>
           <dd className="text-slate-700 dark:text-slate-300">
-            {t('settings.channel_screen_detail')}{' '}
+            {t(endUser ? 'settings.channel_screen_end_user' : 'settings.channel_screen_detail')}{' '}
             <Link
-              to={paths.notifications.getHref()}
+              to={endUser ? paths.home.getHref() : paths.notifications.getHref()}
               className="font-medium text-sky-700 hover:underline focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-sky-400"
             >
-              {t('settings.channel_screen_link')}
+              {t(endUser ? 'settings.channel_screen_link_end_user' : 'settings.channel_screen_link')}
             </Link>
           </dd>
         </div>
@@ -93,7 +97,11 @@ function MyChannels() {
             {t(
               user.role === ROLES.flovea_manager
                 ? 'settings.channel_email_provider'
-                : 'settings.channel_email_detail',
+                : user.role === ROLES.plumber
+                  ? 'settings.channel_email_plumber'
+                  : endUser
+                    ? 'settings.channel_email_end_user'
+                    : 'settings.channel_email_detail',
             )}
           </dd>
         </div>
@@ -103,8 +111,11 @@ function MyChannels() {
   );
 }
 
-/** spec §6: the email notification setting, for customer and site managers. */
-function MyAlertEmails() {
+/**
+ * spec §6: the email notification setting, for customer and site managers, and for end users, who
+ * are emailed their zones' alerts (docs/permissions.md); managers set zones apart further down.
+ */
+function MyAlertEmails({ perZone }: { perZone: boolean }) {
   const { t } = useLanguage();
   const user = useUser();
   const toast = useToast();
@@ -149,7 +160,9 @@ function MyAlertEmails() {
           />
         ))}
       </fieldset>
-      <p className="mt-4 text-xs text-slate-600 dark:text-slate-400">{t('alert_settings.zone_hint')}</p>
+      {perZone && (
+        <p className="mt-4 text-xs text-slate-600 dark:text-slate-400">{t('alert_settings.zone_hint')}</p>
+      )}
     </Card>
   );
 }
@@ -246,27 +259,35 @@ function ServiceCategories({ settings }: { settings: AlertCategorySetting[] }) {
   );
 }
 
-/** Alert settings: one's own alert emails (customer and site managers), the service's categories (provider). */
+const DESCRIPTION: Partial<Record<Role, TranslationKey>> = {
+  [ROLES.flovea_manager]: 'alert_settings.description_provider',
+  [ROLES.end_user]: 'alert_settings.description_end_user',
+  [ROLES.plumber]: 'alert_settings.description_plumber',
+};
+
+/**
+ * `/settings`, every role's own (issue 18): the language and the channels for everyone; one's own
+ * alert emails for those emailed alerts (customer and site managers, end users), per zone for the
+ * managers; the service's categories for provider managers.
+ */
 export function AlertSettingsPage() {
   const { t } = useLanguage();
   const user = useUser();
-  const settings = useAlertSettings();
+  const provider = user.role === ROLES.flovea_manager;
+  const manager = hasRole(user, CUSTOMER_OR_SITE);
+  const settings = useQuery({ ...alertSettingsQueryOptions(), enabled: provider });
   return (
     <>
       <PageHeader
         title={t('alert_settings.title')}
-        description={t(
-          user.role === ROLES.flovea_manager
-            ? 'alert_settings.description_provider'
-            : 'alert_settings.description',
-        )}
+        description={t(DESCRIPTION[user.role] ?? 'alert_settings.description')}
       />
       <div className="space-y-6">
         <MyLanguage />
         <MyChannels />
-        {hasRole(user, CUSTOMER_OR_SITE) && <MyAlertEmails />}
-        {hasRole(user, CUSTOMER_OR_SITE) && <ZoneEmailSettings />}
-        {user.role === ROLES.flovea_manager && (
+        {(manager || hasRole(user, END_USER)) && <MyAlertEmails perZone={manager} />}
+        {manager && <ZoneEmailSettings />}
+        {provider && (
           <QueryBoundary query={settings}>
             {(data) => <ServiceCategories settings={data.items} />}
           </QueryBoundary>

@@ -68,6 +68,9 @@ export const alertsFr: Record<keyof typeof alertsEn, string> = {
   'alert_settings.title': 'Réglages des alertes',
   'alert_settings.description':
     'Les alertes que vous recevez par e-mail. Toutes les alertes restent visibles sur l’écran des alertes.',
+  'alert_settings.description_end_user':
+    'Votre langue, et les alertes de vos zones que vous recevez par e-mail. Chaque alerte reste sur la page de votre zone.',
+  'alert_settings.description_plumber': 'Votre langue, et comment vous êtes averti des alertes de vos sites.',
   'alert_settings.description_provider':
     'Le tableau ci-dessous règle chaque catégorie d’alerte pour tous les clients : si elle est levée, seulement pour les zones premium, si elle est envoyée par e-mail, et l’objet de ses e-mails en anglais et en français.',
   'alert_settings.enabled': 'Recevoir les e-mails d’alerte',

@@ -42,10 +42,16 @@ export const peopleFr: Record<keyof typeof peopleEn, string> = {
   'settings.channel_screen_detail':
     'Toujours actif : chaque alerte de ce que vous gérez apparaît en direct dans Notifications et alertes et dans le compteur de la cloche.',
   'settings.channel_screen_link': 'Ouvrir les notifications',
+  'settings.channel_screen_end_user':
+    'Toujours actif : une alerte de votre zone apparaît en direct sur sa page, en premier, avec ce qu’il faut faire.',
+  'settings.channel_screen_link_end_user': 'Ouvrir mon accueil',
   'settings.channel_email': 'Par e-mail',
   'settings.channel_email_detail':
     'Par catégorie d’alerte, avec les interrupteurs ci-dessous ; une zone peut avoir les siens.',
   'settings.channel_email_provider':
     'Les gestionnaires Flovea ne reçoivent pas d’e-mail ; les catégories ci-dessous décident de ce qui est envoyé aux gestionnaires clients et de site.',
+  'settings.channel_email_end_user': 'Par catégorie d’alerte, avec les interrupteurs ci-dessous.',
+  'settings.channel_email_plumber':
+    'Les plombiers ne reçoivent pas d’alertes par e-mail : celles de vos sites sont dans Notifications et alertes.',
   'settings.channels_none': 'Il n’y a ni SMS ni notifications push sur téléphone.',
 };
