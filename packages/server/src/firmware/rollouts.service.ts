@@ -49,7 +49,7 @@ import type { RolloutRunner } from './rollouts.runner.ts';
 import { rolloutTimeline } from './rollouts.timeline.ts';
 import { findImage, imageReleasedTo, type ImageRow, type NewUpdateRow } from './updates.repo.ts';
 import { addRolloutDevices, cancelScheduled, SYSTEM } from './updates.moves.ts';
-import { releasedImage } from './updates.service.ts';
+import { releasedImage, requireUsableImage } from './updates.service.ts';
 import { toApiUpdateSummary } from './updates.view.ts';
 
 type CreateInput = z.output<typeof RolloutCreateSchema>;
@@ -90,6 +90,7 @@ export class RolloutsService {
     const wavesPct = input.waves_pct.at(-1) === 100 ? input.waves_pct : [...input.waves_pct, 100];
     const now = this.ctx.now();
     const id = await this.ctx.db.transaction(async (tx) => {
+      await requireUsableImage(tx, image.id);
       const { eligible, skipped } = await this.select(tx, target, models, input.from_versions, image);
       if (eligible.length === 0) throw new AppError('errors.rollout_no_devices');
       const rollout = await insertRollout(tx, {

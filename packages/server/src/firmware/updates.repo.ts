@@ -35,8 +35,14 @@ function selectPlaced(db: Db) {
   );
 }
 
-export async function findImage(db: Db, id: string): Promise<ImageRow | undefined> {
-  const [row] = await db.select().from(firmwareImages).where(eq(firmwareImages.id, id));
+/** An image; `share`: its row held against a change (a withdrawal) until the transaction ends. */
+export async function findImage(
+  db: Db,
+  id: string,
+  options: { share?: boolean } = {},
+): Promise<ImageRow | undefined> {
+  const query = db.select().from(firmwareImages).where(eq(firmwareImages.id, id));
+  const [row] = options.share ? await query.for('share') : await query;
   return row;
 }
 

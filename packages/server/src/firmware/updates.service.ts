@@ -126,6 +126,7 @@ export class FirmwareUpdatesService {
       throw new AppError('errors.firmware_incompatible');
     const now = this.ctx.now();
     const id = await this.ctx.db.transaction(async (tx) => {
+      await requireUsableImage(tx, image.id);
       const refusal = await this.refusalNow(tx, located, now, null);
       if (refusal) throw new AppError(refusal);
       // The issue: never start an update during the building's opening hours by default (the
@@ -350,6 +351,16 @@ export async function releasedImage(
   if (!image) throw isProvider(actor) ? notFound() : forbidden();
   if (customerId !== null && !(await imageReleasedTo(db, image, customerId))) throw forbidden();
   return image;
+}
+
+/**
+ * Fails unless the image is still usable, read under a share lock in the transaction that starts
+ * updates with it: a withdrawal in flight (another request, another instance) is waited for, and
+ * one after it waits for those updates to be recorded (docs/firmware.md "Status").
+ */
+export async function requireUsableImage(db: Db, imageId: string): Promise<void> {
+  const image = await findImage(db, imageId, { share: true });
+  if (!image || image.status === 'withdrawn') throw new AppError('errors.firmware_withdrawn');
 }
 
 /**

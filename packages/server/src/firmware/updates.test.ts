@@ -1,5 +1,5 @@
-import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   FIRMWARE_COMMAND_TTL_S,
   FIRMWARE_DOWNLOAD_ATTEMPTS,
@@ -17,6 +17,7 @@ import {
   buildings,
   deviceCommands,
   events,
+  firmwareImages,
   firmwareUpdates,
   firmwareUpdateSteps,
   flowboxes,
@@ -496,6 +497,64 @@ describe('a single update is refused', () => {
     expect(forced.statusCode, forced.body).toBe(201);
     expect(forced.json<FirmwareUpdate>()).toMatchObject({ state: 'requested', target_version: '3.2.0' });
   });
+});
+
+describe('an image withdrawn while it is asked for', () => {
+  // Two instances share one PostgreSQL: a withdrawal in flight when an update or a rollout is asked
+  // for must be waited for, not read past (PGlite runs one transaction at a time: nothing races).
+  it.skipIf(!process.env.FLOWBOX_TEST_PG)(
+    'refuses the update and the rollout once the withdrawal commits, and starts nothing',
+    async () => {
+      const lockWaiters = async () => {
+        const query = sql`SELECT count(*)::int AS n FROM pg_stat_activity
+                          WHERE wait_event_type = 'Lock' AND datname = current_database()`;
+        return ((await t.db.execute(query)) as unknown as { rows: { n: number }[] }).rows[0]!.n;
+      };
+      const { flowboxId } = await connectedFlowbox();
+      const place = {
+        customer_id: zone.customerId,
+        site_id: zone.siteId,
+        building_id: zone.buildingId,
+        zone_id: zone.zoneId,
+      };
+      const asks = [
+        (imageId: string) => provider.post(flowboxUrl(flowboxId), { image_id: imageId }),
+        (imageId: string) =>
+          provider.post('/v1/firmware/rollouts', {
+            image_id: imageId,
+            target: place,
+            during_opening_hours: true,
+          }),
+      ];
+      for (const [n, ask] of asks.entries()) {
+        const image = await insertImage(t.db, { version: `3.3.${n}` });
+        let commit!: () => void;
+        const committing = new Promise<void>((resolve) => (commit = resolve));
+        let inFlight!: () => void;
+        const withdrawing = new Promise<void>((resolve) => (inFlight = resolve));
+        const withdrawal = t.db.transaction(async (tx) => {
+          await tx.update(firmwareImages).set({ status: 'withdrawn' }).where(eq(firmwareImages.id, image.id));
+          inFlight();
+          await committing;
+        });
+        await withdrawing;
+        const asked = ask(image.id);
+        await Promise.race([
+          asked,
+          vi.waitFor(async () => expect(await lockWaiters()).toBe(1), { timeout: 10_000, interval: 50 }),
+        ]);
+        commit();
+        await withdrawal;
+        const res = await asked;
+        expect([res.statusCode, res.json().code], res.body).toEqual([409, 'errors.firmware_withdrawn']);
+        const started = await t.db
+          .select()
+          .from(firmwareUpdates)
+          .where(eq(firmwareUpdates.imageId, image.id));
+        expect(started).toEqual([]);
+      }
+    },
+  );
 });
 
 describe('a download URL', () => {
