@@ -191,6 +191,7 @@ describe('an end user’s zone home', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await fits(page)).toBe(true);
     await expectAccessible(page, "an end user's settings in French, 390 px");
+    await shot(page, 'settings-390-fr');
     await page.getByRole('radio', { name: 'English' }).check();
     await page.getByRole('heading', { name: 'Alert settings', level: 1 }).waitFor();
     await context.close();
