@@ -165,6 +165,15 @@ describe('consumption in the browser', () => {
     await expect(
       details.getByRole('link', { name: 'Upgrade the zone' }).getAttribute('href'),
     ).resolves.toMatch(/\/subscription$/);
+    // The refusal's words came from the server in English: switching to French asks again.
+    await page.getByRole('button', { name: /^(Français|French), FR$/ }).click();
+    await expect
+      .poll(() => details.getByText('fait partie du service premium').count(), { timeout: 15_000 })
+      .toBe(1);
+    await page.getByRole('button', { name: /^(English|Anglais), EN$/ }).click();
+    await expect
+      .poll(() => details.getByText('part of the premium service').count(), { timeout: 15_000 })
+      .toBe(1);
 
     // Premium: the device's own figures, the same the zone graph counts.
     const asCustomer = await apiAs(DEMO.customer, DEMO.password);
