@@ -38,7 +38,7 @@ export function CardList<T>({
   actions,
 }: CardListProps<T>) {
   return (
-    <ul aria-label={label} className="space-y-3 md:hidden">
+    <ul aria-label={label} data-card-list className="space-y-3 md:hidden">
       {rows.map((row) => {
         const facts = fields(row).filter((field) => !isEmpty(field.value));
         const buttons = actions?.(row);
