@@ -284,6 +284,11 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   const alerts = new AlertsService(ctx, alertOptions);
   await live.start();
   app.addHook('onClose', async () => live.close());
+  // An instance that does not hear the database's notifications (its sessions' invalidations, the
+  // live messages) is not ready (docs/reliability.md "Database failures").
+  live.onHearingChange((hearing) =>
+    readiness.set('notifications', hearing ? undefined : 'listening connection disconnected'),
+  );
   const services: Services = {
     auth,
     managers: new ManagersService(ctx, auth),
@@ -416,6 +421,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
             if (migrated !== true) problems.migrations = migrated;
           }
         }
+        // Its listening connection is one of the database's: a database down says it all.
+        if (problems.database !== undefined) delete problems.notifications;
         const parts = Object.keys(problems);
         if (parts.length === 0) return { status: 'ok' as const };
         const language = requestLanguage(request);

@@ -16,7 +16,7 @@ import {
 } from '../test/harness.ts';
 import { LiveHub } from './live.ts';
 import { LIVE_CHANNEL } from './live.repo.ts';
-import { listenLocally, openLiveStream, requestLiveStream, serialsIn } from './testing.ts';
+import { freezingProxy, listenLocally, openLiveStream, requestLiveStream, serialsIn } from './testing.ts';
 
 let t: TestApp;
 let w: World;
@@ -118,6 +118,41 @@ describe.runIf(process.env.FLOWBOX_TEST_PG)('live updates on PostgreSQL', () => 
       await small.close();
     }
   });
+
+  it('counts a listening connection that stops answering (no FIN, no RST) as lost: not ready, requests not held, listening again', async () => {
+    const proxy = await freezingProxy(t.databaseUrl!);
+    const other = await secondInstance(t, { databaseUrl: proxy.url });
+    const ready = async () => (await other.app.inject({ url: '/v1/health/ready' })).statusCode;
+    const me = async () => {
+      const started = Date.now();
+      const response = await other.app.inject({
+        url: '/v1/users/me',
+        headers: { authorization: `Bearer ${cmA.token}` },
+      });
+      expect(response.statusCode).toBe(200);
+      return Date.now() - started;
+    };
+    try {
+      expect(await ready()).toBe(200);
+      await me();
+      proxy.freezeListening();
+      // Found by the instance itself (its own round trips), without a request to wait on it.
+      await until(async () => (await ready()) === 503, 15_000);
+      const answer = (await other.app.inject({ url: '/v1/health/ready' })).json();
+      expect(answer.details).toContainEqual({ path: 'notifications', message: 'disconnected' });
+      // Not heard: every request looks its session up at once, none waits for a round trip.
+      for (let i = 0; i < 5; i++) expect(await me()).toBeLessThan(1000);
+      proxy.thaw();
+      await until(async () => (await ready()) === 200, 20_000);
+      const hits = other.services.auth.cache.hits;
+      await me();
+      await me();
+      expect(other.services.auth.cache.hits).toBeGreaterThan(hits);
+    } finally {
+      await other.close();
+      await proxy.close();
+    }
+  }, 60_000);
 
   it('a round trip sent after a request arrived serves it again; one sent before it does not', async () => {
     const hub = new LiveHub(t.db, { warn: () => undefined });

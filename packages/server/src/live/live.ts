@@ -5,10 +5,14 @@ import type { Db } from '../db/client.ts';
 import { LIVE_CHANNEL } from './live.repo.ts';
 
 /**
- * A `heard` round trip slower than this fails (its callers look up instead): a listening
- * connection that stopped answering without an error must not hold requests.
+ * A round trip on the listening connection slower than this counts as the connection lost
+ * (docs/reliability.md "Database failures"): one that stopped answering without an error (a stalled
+ * network path: no FIN, no RST) would otherwise hold every request for this long, for as long as
+ * it lasts, while notifications go unheard.
  */
 const HEARD_TIMEOUT_MS = 2000;
+/** A quiet instance still sends a round trip this often, so that a stalled connection is found. */
+const HEARTBEAT_MS = 5000;
 
 async function answeredWithin(query: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
@@ -50,6 +54,7 @@ export class LiveHub {
   /** Round trips sent, and the latest of them answered (they are answered in the order sent). */
   private sent = 0;
   private answered = 0;
+  private heartbeat: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: Db,
@@ -126,6 +131,7 @@ export class LiveHub {
       this.setHearing(true);
     } else if (client instanceof pg.Pool) {
       await this.listenOnPool(client);
+      this.startHeartbeat();
     } else {
       throw new Error('live updates need a PGlite or node-postgres database');
     }
@@ -142,9 +148,20 @@ export class LiveHub {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.heartbeat);
     this.setHearing(false);
     this.listeners.clear();
     await this.stop?.();
+  }
+
+  /** A round trip each `HEARTBEAT_MS` in which nobody sent one (a failure reports itself). */
+  private startHeartbeat(): void {
+    let sent = this.sent;
+    this.heartbeat = setInterval(() => {
+      if (this.sent === sent && this.hearing) void this.heard().catch(() => undefined);
+      sent = this.sent;
+    }, HEARTBEAT_MS);
+    this.heartbeat.unref();
   }
 
   private setHearing(hearing: boolean): void {
@@ -177,7 +194,7 @@ export class LiveHub {
     const listen = [...this.channels.keys()].map((channel) => `LISTEN ${channel};`).join(' ');
     try {
       await connection.connect();
-      await connection.query(listen);
+      await answeredWithin(connection.query(listen), HEARD_TIMEOUT_MS);
     } catch (error) {
       connection.off('error', onError);
       await connection.end().catch(() => undefined);
@@ -195,8 +212,13 @@ export class LiveHub {
       if (n.payload) this.channels.get(n.channel)?.(n.payload);
     });
     // The round trip of `heard`: LISTEN again changes nothing, and keeps the connection's query
-    // in pg_stat_activity what an operator looks for.
-    this.roundTrip = () => answeredWithin(connection.query(listen), HEARD_TIMEOUT_MS);
+    // in pg_stat_activity what an operator looks for. Too late is lost: reconnect (onError), and
+    // until then every caller looks up at once instead of waiting in turn.
+    this.roundTrip = () =>
+      answeredWithin(connection.query(listen), HEARD_TIMEOUT_MS).catch((error: unknown) => {
+        onError(error instanceof Error ? error : new Error(String(error)));
+        throw error;
+      });
     this.setHearing(true);
     this.stop = async () => {
       this.roundTrip = undefined;

@@ -1,5 +1,5 @@
 import { get, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import type { LiveMessage } from '@flowbox/shared';
 import type { ApiClient, TestApp } from '../test/harness.ts';
 
@@ -61,3 +61,59 @@ export async function openLiveStream<T extends LiveMessage['type'] = LiveMessage
 /** The serials of the `flowbox` messages among these. */
 export const serialsIn = (messages: LiveMessage[]) =>
   messages.flatMap((m) => (m.type === 'flowbox' ? [m.flowbox.serial] : []));
+
+/** A TCP proxy to PostgreSQL that can freeze the live updates' listening connections. */
+export type FreezingProxy = {
+  /** The database's URL through the proxy. */
+  url: string;
+  /**
+   * From now on, until `thaw`, the listening connections (those that sent LISTEN), open or opened
+   * later, forward nothing either way and stay open: no FIN, no RST, as a stalled network path.
+   */
+  freezeListening: () => void;
+  thaw: () => void;
+  close: () => Promise<void>;
+};
+
+/** Starts a `FreezingProxy` in front of the database at `databaseUrl`. */
+export async function freezingProxy(databaseUrl: string): Promise<FreezingProxy> {
+  const target = new URL(databaseUrl);
+  const sockets = new Set<Socket>();
+  let frozen = false;
+  const server = createServer((client) => {
+    const upstream = connect(Number(target.port || 5432), target.hostname);
+    let listening = false;
+    const stalled = () => frozen && listening;
+    client.on('data', (chunk: Buffer) => {
+      if (chunk.includes('LISTEN ')) listening = true;
+      if (!stalled()) upstream.write(chunk);
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      if (!stalled()) client.write(chunk);
+    });
+    for (const [socket, other] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
+      sockets.add(socket);
+      socket.on('error', () => other.destroy());
+      socket.on('close', () => {
+        sockets.delete(socket);
+        if (!stalled()) other.destroy();
+      });
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = new URL(databaseUrl);
+  url.hostname = '127.0.0.1';
+  url.port = String((server.address() as AddressInfo).port);
+  return {
+    url: url.toString(),
+    freezeListening: () => (frozen = true),
+    thaw: () => (frozen = false),
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

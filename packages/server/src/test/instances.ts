@@ -9,13 +9,17 @@ export type SecondInstance = { app: App; services: Services; close: () => Promis
 /**
  * Another app on the same database and clock: on PostgreSQL through its own connection pool and
  * listening connection (as another process would), on PGlite through the same in-process database.
+ * On PostgreSQL `options.databaseUrl` may name another way to the same database (a proxy).
  */
-export async function secondInstance(first: TestApp): Promise<SecondInstance> {
+export async function secondInstance(
+  first: TestApp,
+  options: { databaseUrl?: string } = {},
+): Promise<SecondInstance> {
   const client: unknown = (first.db as { $client?: unknown }).$client;
   let database: Database | undefined;
   if (client instanceof pg.Pool)
     database = await openDatabase({
-      databaseUrl: client.options.connectionString,
+      databaseUrl: options.databaseUrl ?? client.options.connectionString,
       dataDir: null,
       onConnectionError: () => undefined,
     });
