@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { parseArgs } from 'node:util';
 import {
   AUTOTEST_RESULTS,
@@ -24,7 +25,9 @@ import {
   type WaterPointSpec,
   type ZoneSpec,
 } from './consumption.ts';
+import { createDevice, PairingRefusedError, type DeviceCredentials } from './device.ts';
 import { exampleFleet } from './example-fleet.ts';
+import { keepCredentials } from './fleet-file.ts';
 import { FIRMWARE_FAULT_KINDS, type FirmwareFault, type FleetFirmwareFault } from './firmware-faults.ts';
 import { createFleet, type FleetOptions, type OfflinePeriod } from './fleet.ts';
 
@@ -34,7 +37,8 @@ Usage: flowbox-sim [options]
        flowbox-sim example-fleet     print an example --devices file (README "fleet.json")
 
 Broker and devices
-  --broker <url>            MQTT broker (default mqtt://127.0.0.1:1883)
+  --broker <url>            MQTT broker (default: the one \`npm start\` runs,
+                            mqtt://127.0.0.1:$MQTT_PORT, 1883 when MQTT_PORT is not set)
   --count <n>               simulate n devices named <prefix>-0001… (default 1); anonymous,
                             for brokers that allow it, unless --devices is given
   --serial-prefix <text>    prefix of generated serials (default SIM)
@@ -42,8 +46,9 @@ Broker and devices
                             { "serial", "username", "password", "factory_secret",
                               "profile", "timezone", "water_points", "model",
                               "water_temperature" } (only "serial" is required)
-  --pair                    pair each device over the air first, with its factory_secret,
-                            then run with the credentials the server hands out
+  --pair                    pair over the air first each device of --devices that has a
+                            factory_secret and no password yet; print the credentials the
+                            server hands out and keep them in the file; then run them all
 
 Consumption (for devices whose file entry does not say)
   --profile <profile>       zone profile (default office): ${ZONE_PROFILES.join(', ')}
@@ -114,6 +119,8 @@ export type FleetFileEntry = {
 export type CliOptions = {
   brokerUrl: string;
   devices: FleetFileEntry[];
+  /** The `--devices` file, where `--pair` keeps the credentials it was handed. */
+  devicesFile: string | null;
   pair: boolean;
   zone: ZoneSpec;
   model: FlowboxModel;
@@ -227,15 +234,29 @@ function parseFirmwareFault(text: string, serials: ReadonlySet<string>): FleetFi
   return { fault, serials: [target] };
 }
 
-/** Reads the command line into options, or throws a CliError naming the bad option. */
-export function parseCliOptions(argv: string[]): CliOptions | 'help' {
+/**
+ * The broker `npm start` embeds, on MQTT_PORT as the server reads it (README "Configuration"): a
+ * simulator run beside a server moved off 1883 finds it, rather than whatever else holds 1883.
+ */
+function defaultBroker(env: NodeJS.ProcessEnv): string {
+  const port = env.MQTT_PORT?.trim() || '1883';
+  if (!/^\d{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65_535)
+    throw new CliError(`MQTT_PORT: "${env.MQTT_PORT}" is not a port (1 to 65535); or give --broker`);
+  return `mqtt://127.0.0.1:${port}`;
+}
+
+/**
+ * Reads the command line into options, or throws a CliError naming the bad option. `env` gives
+ * MQTT_PORT, the default broker's port.
+ */
+export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): CliOptions | 'help' {
   let parsed;
   try {
     parsed = parseArgs({
       args: argv,
       strict: true,
       options: {
-        broker: { type: 'string', default: 'mqtt://127.0.0.1:1883' },
+        broker: { type: 'string' },
         count: { type: 'string', default: '1' },
         'serial-prefix': { type: 'string', default: 'SIM' },
         devices: { type: 'string' },
@@ -272,11 +293,12 @@ export function parseCliOptions(argv: string[]): CliOptions | 'help' {
   } catch {
     throw new CliError(`--timezone: "${v.timezone}" is not a timezone known here`);
   }
+  const brokerUrl = v.broker ?? defaultBroker(env);
   try {
-    const url = new URL(v.broker);
-    if (!['mqtt:', 'mqtts:', 'ws:', 'wss:', 'tcp:'].includes(url.protocol)) throw new Error();
+    const url = new URL(brokerUrl);
+    if (!(url.protocol in BROKER_PORTS)) throw new Error();
   } catch {
-    throw new CliError(`--broker: "${v.broker}" is not an mqtt://, mqtts://, ws:// or wss:// address`);
+    throw new CliError(`--broker: "${brokerUrl}" is not an mqtt://, mqtts://, ws:// or wss:// address`);
   }
   const prefix = v['serial-prefix'];
   const count = numberIn('count', v.count, 1, 100_000, true);
@@ -285,8 +307,14 @@ export function parseCliOptions(argv: string[]): CliOptions | 'help' {
     : Array.from({ length: count }, (_, i) => ({
         serial: serialOf('serial-prefix', `${prefix}-${String(i + 1).padStart(4, '0')}`),
       }));
-  if (v.pair && devices.some((d) => !d.factory_secret))
-    throw new CliError('--pair: every device of --devices needs a "factory_secret"');
+  if (v.pair && !v.devices)
+    throw new CliError('--pair: give --devices, a file with each device\'s "factory_secret"');
+  // An entry with a password was paired before: it runs with it, and only the others pair.
+  const unpairable = v.pair ? devices.find((d) => !d.factory_secret && d.password === undefined) : undefined;
+  if (unpairable)
+    throw new CliError(
+      `--pair: device "${unpairable.serial}" has neither a "factory_secret" to pair with nor a "password"`,
+    );
   const serials = new Set(devices.map((d) => d.serial));
   const target = (name: string, text: string) => {
     const [value = '', serial] = text.split(':');
@@ -295,8 +323,9 @@ export function parseCliOptions(argv: string[]): CliOptions | 'help' {
     return { value, serial: serial ?? null };
   };
   return {
-    brokerUrl: v.broker,
+    brokerUrl,
     devices,
+    devicesFile: v.devices ?? null,
     pair: v.pair,
     zone: {
       profile: oneOf('profile', v.profile, ZONE_PROFILES),
@@ -374,6 +403,102 @@ export function fleetOptionsFrom(options: CliOptions, startMs: number): FleetOpt
 
 type Output = { log: (line: string) => void; error: (line: string) => void };
 
+/** Each broker scheme's port when the URL names none. */
+const BROKER_PORTS: Record<string, number> = {
+  'mqtt:': 1883,
+  'tcp:': 1883,
+  'mqtts:': 8883,
+  'ws:': 80,
+  'wss:': 443,
+};
+
+/** The broker's address as people type it: its host and port, never a password in the URL. */
+function brokerAddress(brokerUrl: string): { host: string; port: number; shown: string } {
+  const url = new URL(brokerUrl);
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const port = Number(url.port || BROKER_PORTS[url.protocol]);
+  return { host, port, shown: `${url.protocol}//${url.host}` };
+}
+
+/** Whether anything takes a TCP connection at the broker's address (within 5 s). */
+function brokerListens(brokerUrl: string): Promise<boolean> {
+  const { host, port } = brokerAddress(brokerUrl);
+  return new Promise((resolve) => {
+    const socket = connect({ host, port, timeout: 5000 });
+    const answer = (listens: boolean) => {
+      socket.destroy();
+      resolve(listens);
+    };
+    socket.once('connect', () => answer(true));
+    socket.once('error', () => answer(false));
+    socket.once('timeout', () => answer(false));
+  });
+}
+
+/** Real seconds without a word from the server before a pairing device says what may be wrong. */
+const PAIRING_SILENCE_HINT_MS = 20_000;
+
+/** Why one device's pairing ended without credentials, and what to do. */
+function pairingFailure(error: unknown, broker: string): string {
+  if (error instanceof PairingRefusedError) return `${error.message}; left out`;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'number' && [4, 5, 0x86, 0x87].includes(code))
+    return (
+      `${broker} refused its factory identity: start a pairing on its zone's page with this serial ` +
+      `and factory secret first, and check that this is the Flowbox server's broker; left out`
+    );
+  return `pairing failed: ${(error as Error).message}; left out`;
+}
+
+/**
+ * \`--pair\`: each device of the file with a factory secret and no password yet pairs over the air,
+ * all at once (each waits for its operator). The server hands a password out once, so it is printed
+ * and kept in the file. A device refused is said and left out; the others run.
+ */
+async function pairDevices(options: CliOptions, out: Output): Promise<FleetFileEntry[]> {
+  const broker = brokerAddress(options.brokerUrl).shown;
+  const paired = await Promise.all(
+    options.devices.map(async (entry): Promise<FleetFileEntry | null> => {
+      if (entry.password !== undefined || !entry.factory_secret) {
+        out.log(`${entry.serial}: paired before (its password is in the file)`);
+        return entry;
+      }
+      // The device as the fleet will run it (its zone, model and versions in the request).
+      const [own] = fleetOptionsFrom({ ...options, devices: [entry] }, Date.now()).devices;
+      const device = createDevice({ ...own!, brokerUrl: options.brokerUrl, seed: options.seed });
+      let heard = false;
+      device.on('pairing', (step) => {
+        heard = true;
+        out.log(`${entry.serial}: pairing ${step}`);
+      });
+      out.log(`${entry.serial}: asking ${broker} to be paired…`);
+      const silence = setTimeout(() => {
+        if (!heard)
+          out.log(
+            `${entry.serial}: no answer yet from the server at ${broker}: is it the Flowbox server's broker (MQTT_PORT, --broker)?`,
+          );
+      }, PAIRING_SILENCE_HINT_MS);
+      try {
+        const credentials: DeviceCredentials = await device.pair();
+        out.log(
+          `${entry.serial}: paired; broker user name ${credentials.username}, password ${credentials.password}`,
+        );
+        if (options.devicesFile) {
+          keepCredentials(options.devicesFile, entry.serial, credentials);
+          out.log(`${entry.serial}: its credentials are kept in ${options.devicesFile} for the next runs`);
+        }
+        return { ...entry, username: credentials.username, password: credentials.password };
+      } catch (error) {
+        out.error(`${entry.serial}: ${pairingFailure(error, broker)}`);
+        return null;
+      } finally {
+        clearTimeout(silence);
+      }
+    }),
+  );
+  return paired.filter((entry): entry is FleetFileEntry => entry !== null);
+}
+
 /** `flowbox-sim`: answers an exit code; stops on --duration, SIGINT/SIGTERM or the `stop` signal. */
 export async function runCli(
   argv: string[],
@@ -396,30 +521,46 @@ export async function runCli(
     out.log(HELP);
     return 0;
   }
+  // Said first, and checked: a broker elsewhere than the user thinks is otherwise a silent wait.
+  const broker = brokerAddress(options.brokerUrl);
+  out.log(`flowbox-sim: broker ${broker.shown}`);
+  if (!(await brokerListens(options.brokerUrl))) {
+    out.error(
+      `flowbox-sim: nothing answers at ${broker.host}:${broker.port}. Is the server running? If its broker ` +
+        `listens elsewhere (MQTT_PORT=… npm start), give the same MQTT_PORT here, or --broker mqtt://host:port.`,
+    );
+    return 1;
+  }
+  const devices = options.pair ? await pairDevices(options, out) : options.devices;
+  if (devices.length === 0) {
+    out.error('flowbox-sim: no device left to run');
+    return 1;
+  }
   const startMs = Date.now();
   const clock = options.speed === 1 ? systemClock : scaledClock(options.speed, startMs);
   const fleet = createFleet({
-    ...fleetOptionsFrom(options, startMs),
+    ...fleetOptionsFrom({ ...options, devices }, startMs),
     clock,
     // Waiting for the server's confirmation is real time, whatever the speed-up.
     protocolClock: systemClock,
     onProblem: (error, serial) => out.error(`${serial}: ${error.message}`),
+    leaveOutRefused: true,
   });
   const loud = !options.load;
   for (const device of fleet.devices) {
     if (!loud) continue;
     device.on('command', (c) => out.log(`${device.serial}: command ${c.name} ${JSON.stringify(c.params)}`));
-    device.on('revoked', () => out.log(`${device.serial}: credentials refused, the device was unpaired`));
-    device.on('pairing', (step) => out.log(`${device.serial}: pairing ${step}`));
+    device.on('revoked', () => out.error(`${device.serial}: credentials refused, the device was unpaired`));
   }
-  if (options.pair) {
-    for (const device of fleet.devices) await device.pair();
-  }
-  out.log(`flowbox-sim: connecting ${fleet.devices.length} device(s) to ${options.brokerUrl}…`);
+  out.log(`flowbox-sim: connecting ${fleet.devices.length} device(s) to ${broker.shown}…`);
   await fleet.start();
-  out.log(
-    `flowbox-sim: ${fleet.stats().connected} connected; telemetry every ${options.intervalS} s at ×${options.speed}`,
-  );
+  const { connected } = fleet.stats();
+  if (connected === 0) {
+    await fleet.stop();
+    out.error('flowbox-sim: no device could sign in');
+    return 1;
+  }
+  out.log(`flowbox-sim: ${connected} connected; telemetry every ${options.intervalS} s at ×${options.speed}`);
 
   let last = { at: Date.now(), published: 0 };
   const report = setInterval(() => {

@@ -1,6 +1,6 @@
 import { HEARTBEAT_PERIOD_S, TELEMETRY_INTERVAL_S } from '@flowbox/shared';
 import { systemClock, type Clock } from './clock.ts';
-import { SimulatedFlowbox, type DeviceOptions } from './device.ts';
+import { CredentialsRefusedError, SimulatedFlowbox, type DeviceOptions } from './device.ts';
 import { firmwareFaultsBySerial, type FleetFirmwareFault } from './firmware-faults.ts';
 import { deriveSeed } from './random.ts';
 
@@ -36,6 +36,12 @@ export type FleetOptions = {
   connectConcurrency?: number;
   /** Where devices' troubles go (network errors they ride out); printed on stderr by default. */
   onProblem?: (error: Error, serial: string) => void;
+  /**
+   * A device whose credentials the broker refuses on start (it emits `revoked`) is left out and the
+   * others run (`flowbox-sim --devices`: one stale entry of a fleet file stops no other device).
+   * By default the start fails, as the demo fleet wants (it pairs its devices again).
+   */
+  leaveOutRefused?: boolean;
 };
 
 export type FleetStats = { devices: number; connected: number; published: number; buffered: number };
@@ -79,12 +85,23 @@ export function createFleet(options: FleetOptions): Fleet {
     return flowbox;
   });
   const offline = new Set<SimulatedFlowbox>();
+  const leftOut = new Set<SimulatedFlowbox>();
+  const running = () => devices.filter((d) => !leftOut.has(d));
   const timers: NodeJS.Timeout[] = [];
+
+  async function startDevice(device: SimulatedFlowbox): Promise<void> {
+    try {
+      await device.start();
+    } catch (error) {
+      if (!(options.leaveOutRefused && error instanceof CredentialsRefusedError)) throw error;
+      leftOut.add(device);
+    }
+  }
 
   /** Takes devices off and back on the network as the offline periods say. */
   async function applyOfflinePeriods(): Promise<void> {
     const now = clock.now();
-    for (const device of devices) {
+    for (const device of running()) {
       const shouldBeOffline = (options.offline ?? []).some(
         (p) => now >= p.from && now < p.until && (!p.serials || p.serials.includes(device.serial)),
       );
@@ -100,7 +117,7 @@ export function createFleet(options: FleetOptions): Fleet {
 
   async function tick(): Promise<void> {
     await applyOfflinePeriods();
-    for (const device of devices) device.tick();
+    for (const device of running()) device.tick();
   }
 
   function every(ms: number, task: () => Promise<void>): void {
@@ -121,10 +138,10 @@ export function createFleet(options: FleetOptions): Fleet {
     async start() {
       const concurrency = Math.max(1, options.connectConcurrency ?? 50);
       for (let i = 0; i < devices.length; i += concurrency)
-        await Promise.all(devices.slice(i, i + concurrency).map((d) => d.start()));
+        await Promise.all(devices.slice(i, i + concurrency).map(startDevice));
       every(options.tickMs ?? 1000, tick);
       every(options.heartbeatMs ?? HEARTBEAT_PERIOD_S * 1000, async () => {
-        await Promise.all(devices.map((d) => d.heartbeat()));
+        await Promise.all(running().map((d) => d.heartbeat()));
       });
     },
     async stop() {
