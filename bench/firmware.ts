@@ -82,7 +82,7 @@ async function serve(): Promise<void> {
   const token = login.json<{ access_token: string }>().access_token;
   const bytes = randomBytes(IMAGE_BYTES);
   const form = firmwareForm(
-    { version: '2.5.0', models: 'one_inch_v1' },
+    { version: '2.5.0', models: 'one_inch_v1', released_to: 'all' },
     bytes,
     'flowbox-one_inch_v1-2.5.0.bin',
   );

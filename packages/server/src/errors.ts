@@ -14,6 +14,8 @@ const STATUS_OF = {
   // spec §8 "firmware naming not correct": the uploaded file's name does not say what it declares.
   'errors.firmware_naming': 400,
   'errors.firmware_empty': 400,
+  // A multipart field after the firmware file: read too late to be checked (docs/firmware.md).
+  'errors.firmware_fields_after_file': 400,
   // The token of an emailed link (spec §5 `set_password`, `reset_password`): a field of a public
   // form. A bearer token that is not valid is an expired authentication (401), which the web
   // answers with the refresh flow (spec §4).

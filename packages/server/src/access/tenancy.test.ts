@@ -1096,7 +1096,7 @@ function planBody(name: string) {
 /** An image of a new version each call, as the upload form sends it. */
 const firmwareUpload = () => {
   const { payload, headers } = firmwareForm(
-    { version: `9.${++sequence}.0`, models: 'one_inch_v1' },
+    { version: `9.${++sequence}.0`, models: 'one_inch_v1', released_to: 'all' },
     randomBytes(1024),
     `flowbox-one_inch_v1-9.${sequence}.0.bin`,
   );

@@ -187,7 +187,7 @@ describe('uploading a firmware image', () => {
         .json()
         .details.map((d: { path: string }) => d.path)
         .sort(),
-    ).toEqual(['models', 'version']);
+    ).toEqual(['models', 'released_to', 'version']);
     const bad = await uploadFirmware(provider, {
       version: '6.0',
       fileName: 'flowbox-one_inch_v1-6.0.bin',
@@ -201,6 +201,117 @@ describe('uploading a firmware image', () => {
     });
     expect(unknownCustomer.statusCode).toBe(400);
     expect(await rows()).toEqual(before);
+  });
+});
+
+/**
+ * The form as a client that builds it field by field sends it (curl's `-F` order, a browser's
+ * FormData): a real multipart body, each entry in the order given.
+ */
+async function formInOrder(entries: [string, string | { bytes: Buffer; fileName: string }][]) {
+  const form = new FormData();
+  for (const [name, value] of entries)
+    if (typeof value === 'string') form.append(name, value);
+    else form.append(name, new Blob([value.bytes]), value.fileName);
+  const request = new Request('http://flowbox.test/', { method: 'POST', body: form });
+  return {
+    payload: Buffer.from(await request.arrayBuffer()),
+    headers: { 'content-type': request.headers.get('content-type')! },
+  };
+}
+
+describe('an upload whose fields come after the file (docs/firmware.md "Catalogue")', () => {
+  const file = (version: string) => ({
+    bytes: randomBytes(2000),
+    fileName: `flowbox-one_inch_v1-${version}.bin`,
+  });
+
+  it.each(['en', 'fr'] as const)(
+    'refuses a release sent after the file, naming it, and stores nothing (%s)',
+    async (language) => {
+      const client = language === 'en' ? provider : providerFr;
+      const before = await rows();
+      const { payload, headers } = await formInOrder([
+        ['version', '6.5.0'],
+        ['models', 'one_inch_v1'],
+        ['file', file('6.5.0')],
+        ['released_to', w.customers.a.id],
+      ]);
+      const res = await client.request('POST', '/v1/firmware/images', payload, headers);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({
+        code: 'errors.firmware_fields_after_file',
+        message: translate('errors.firmware_fields_after_file', language, { fields: 'released_to' }),
+      });
+      expect(await rows()).toEqual(before);
+    },
+  );
+
+  it('refuses any field after the file, even when those before it are complete', async () => {
+    const before = await rows();
+    const { payload, headers } = await formInOrder([
+      ['version', '6.5.1'],
+      ['models', 'one_inch_v1'],
+      ['released_to', w.customers.a.id],
+      ['file', file('6.5.1')],
+      ['notes_en', 'Fixes the valve timing.'],
+      ['released_to', w.customers.b.id],
+    ]);
+    const res = await provider.request('POST', '/v1/firmware/images', payload, headers);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toMatchObject({
+      code: 'errors.firmware_fields_after_file',
+      message: translate('errors.firmware_fields_after_file', 'en', { fields: 'notes_en, released_to' }),
+    });
+    expect(await rows()).toEqual(before);
+  });
+
+  it("refuses curl's order, every field after the file", async () => {
+    const { payload, headers } = await formInOrder([
+      ['file', file('6.5.2')],
+      ['version', '6.5.2'],
+      ['models', 'one_inch_v1'],
+      ['released_to', w.customers.a.id],
+    ]);
+    const res = await provider.request('POST', '/v1/firmware/images', payload, headers);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toMatchObject({
+      code: 'errors.firmware_fields_after_file',
+      message: translate('errors.firmware_fields_after_file', 'en', {
+        fields: 'version, models, released_to',
+      }),
+    });
+  });
+
+  it('asks for the release rather than giving the image to every customer', async () => {
+    const before = await rows();
+    const { payload, headers } = await formInOrder([
+      ['version', '6.5.3'],
+      ['models', 'one_inch_v1'],
+      ['file', file('6.5.3')],
+    ]);
+    const res = await providerFr.request('POST', '/v1/firmware/images', payload, headers);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().details).toEqual([
+      { path: 'released_to', message: translate('validation.required', 'fr') },
+    ]);
+    expect(await rows()).toEqual(before);
+  });
+
+  it('takes the same fields sent before the file', async () => {
+    const { payload, headers } = await formInOrder([
+      ['version', '6.5.4'],
+      ['models', 'one_inch_v1'],
+      ['notes_en', 'Fixes the valve timing.'],
+      ['released_to', w.customers.a.id],
+      ['file', file('6.5.4')],
+    ]);
+    const res = await provider.request('POST', '/v1/firmware/images', payload, headers);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({
+      released_to: [w.customers.a.id],
+      notes_en: 'Fixes the valve timing.',
+    });
   });
 });
 

@@ -42,11 +42,17 @@ export type ImageToUpload = {
   notes?: { en?: string; fr?: string };
 };
 
-/** Uploads an image through the API (random bytes of 4 KiB unless given); its name fits unless given. */
+/**
+ * Uploads an image through the API (random bytes of 4 KiB unless given); its name fits unless given,
+ * released to every customer unless given.
+ */
 export function uploadFirmware(client: ApiClient, image: ImageToUpload): Promise<LightMyRequestResponse> {
   const models = image.models ?? ['one_inch_v1'];
-  const fields: FirmwareFormFields = { version: image.version, models };
-  if (image.releasedTo !== undefined) fields.released_to = image.releasedTo;
+  const fields: FirmwareFormFields = {
+    version: image.version,
+    models,
+    released_to: image.releasedTo ?? 'all',
+  };
   if (image.notes?.en !== undefined) fields.notes_en = image.notes.en;
   if (image.notes?.fr !== undefined) fields.notes_fr = image.notes.fr;
   const { payload, headers } = firmwareForm(

@@ -45,7 +45,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 describe('the firmware upload form', () => {
-  const fields = { version: '3.1.4', models: 'one_inch_v1' };
+  const fields = { version: '3.1.4', models: 'one_inch_v1', released_to: 'all' };
   const upload = (more: Record<string, string>) => {
     const { payload, headers } = firmwareForm(
       { ...fields, ...more },

@@ -43,11 +43,14 @@ const modelsField = z
   .max(FLOWBOX_MODELS.length, 'validation.invalid')
   .refine((m) => new Set(m).size === m.length, 'validation.invalid');
 
-/** Who may use an image besides the provider: every customer, or these. */
-export const FirmwareReleaseSchema = z.union([
-  z.literal('all'),
-  z.array(uuidField).max(1000, 'validation.too_many'),
-]);
+/**
+ * Who may use an image besides the provider: every customer, or these. Always said: an upload
+ * without it is refused rather than given to every customer (docs/firmware.md "Catalogue").
+ */
+export const FirmwareReleaseSchema = z.union(
+  [z.literal('all'), z.array(uuidField).max(1000, 'validation.too_many')],
+  { error: (issue) => (issue.input === undefined ? 'validation.required' : undefined) },
+);
 export type FirmwareRelease = z.infer<typeof FirmwareReleaseSchema>;
 
 /** The form fields that come with an uploaded image. */
@@ -56,7 +59,7 @@ export const FirmwareImageCreateSchema = z.object({
   models: modelsField,
   notes_en: optionalText(4000),
   notes_fr: optionalText(4000),
-  released_to: FirmwareReleaseSchema.default('all'),
+  released_to: FirmwareReleaseSchema,
 });
 export type FirmwareImageCreateInput = z.input<typeof FirmwareImageCreateSchema>;
 

@@ -43,6 +43,8 @@ export const MESSAGES_EN = {
   'errors.firmware_naming': 'Firmware naming not correct: the file must be named {{expected}}',
   'errors.firmware_update_failed': 'Firmware update failed',
   'errors.firmware_too_large': 'The firmware image is too large: {{max}} MB at most',
+  'errors.firmware_fields_after_file':
+    "Send the form's fields before its file: {{fields}} came after the file and would not count",
   'errors.firmware_empty': 'The firmware image is empty',
   'errors.firmware_duplicate':
     'This firmware is already in the catalogue (same version for one of these models, or the same file)',

@@ -43,6 +43,8 @@ export const MESSAGES_FR = {
   'errors.firmware_naming': 'Nommage du firmware incorrect : le fichier doit s’appeler {{expected}}',
   'errors.firmware_update_failed': 'La mise à jour du firmware a échoué',
   'errors.firmware_too_large': 'L’image du firmware est trop lourde : {{max}} Mo au plus',
+  'errors.firmware_fields_after_file':
+    'Envoyez les champs du formulaire avant son fichier : {{fields}} arrivent après le fichier et ne compteraient pas',
   'errors.firmware_empty': 'L’image du firmware est vide',
   'errors.firmware_duplicate':
     'Ce firmware est déjà au catalogue (même version pour l’un de ces modèles, ou même fichier)',

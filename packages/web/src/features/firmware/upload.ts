@@ -81,8 +81,7 @@ export function imageFormData(input: FirmwareImageCreateInput, file: File): Form
   body.append('models', input.models.join(','));
   if (input.notes_en) body.append('notes_en', input.notes_en);
   if (input.notes_fr) body.append('notes_fr', input.notes_fr);
-  const release = input.released_to ?? 'all';
-  body.append('released_to', release === 'all' ? 'all' : release.join(','));
+  body.append('released_to', input.released_to === 'all' ? 'all' : input.released_to.join(','));
   body.append('file', file, file.name);
   return body;
 }
