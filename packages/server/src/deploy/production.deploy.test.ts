@@ -1,4 +1,5 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { Agent, request as httpRequest } from 'node:http';
 import {
   cpSync,
   createWriteStream,
@@ -56,6 +57,57 @@ const INSTALLED_BUT_UNUSED = ['typescript'];
  */
 const NODE24 = process.env.FLOWBOX_NODE24;
 const JWT_SECRET = 'deploy-test-secret-shared-by-both-instances-0123456789';
+/**
+ * Requests a minute per client on each instance: below the default 1,200 so that one visitor
+ * reaches it quickly, above what the start-up health polls (4 a second, straight to an instance
+ * from 127.0.0.1) and the log-in test make.
+ */
+const RATE_LIMIT_PER_MINUTE = 400;
+
+/**
+ * compose.yaml's TRUST_PROXY: the instances here trust the proxy in front of them as compose's trust
+ * Caddy, so that a change there is tested here. Undefined when compose sets none.
+ */
+function composeTrustProxy(): string | undefined {
+  return /^ +TRUST_PROXY: '([^']+)'$/m.exec(readFileSync(join(ROOT, 'compose.yaml'), 'utf8'))?.[1];
+}
+
+/** One keep-alive pool for the visitors; each connection still leaves from its visitor's address. */
+const visitorAgent = new Agent({ keepAlive: true, maxSockets: 32 });
+
+type Answer = { status: number; body: string };
+
+/**
+ * A visitor of its own through the proxy: its connections come from `address` (Linux answers on the
+ * whole of 127.0.0.0/8), which the proxy names in X-Forwarded-For as a TLS proxy names its clients.
+ */
+function visitor(front: string, address: string) {
+  const base = new URL(front);
+  return (path: string, options: { body?: unknown; headers?: Record<string, string> } = {}) =>
+    new Promise<Answer>((done, fail) => {
+      const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+      const req = httpRequest(
+        {
+          agent: visitorAgent,
+          host: base.hostname,
+          port: base.port,
+          localAddress: address,
+          method: payload === undefined ? 'GET' : 'POST',
+          path,
+          headers: { ...options.headers, ...(payload ? { 'content-type': 'application/json' } : {}) },
+        },
+        (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (body += chunk));
+          res.on('end', () => done({ status: res.statusCode ?? 0, body }));
+          res.on('error', fail);
+        },
+      );
+      req.on('error', fail);
+      req.end(payload);
+    });
+}
 
 let tree: string;
 let installedBy: string;
@@ -117,6 +169,7 @@ async function startInstance(
     mqttUrl: string;
     dynsec: { username: string; password: string };
     demo: boolean;
+    trustProxy: string | undefined;
   },
   node = process.execPath,
 ): Promise<Instance> {
@@ -140,6 +193,8 @@ async function startInstance(
       DEMO_FLEET: 'false',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
+      RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_PER_MINUTE),
+      ...(env.trustProxy ? { TRUST_PROXY: env.trustProxy } : {}),
     },
     node,
   );
@@ -224,6 +279,8 @@ async function stop(child: ChildProcess): Promise<void> {
 describe('the production build', () => {
   let database: ThrowawayDatabase;
   let broker: Broker;
+  /** The proxy's address, once the second test has started it. */
+  let front: string | undefined;
 
   beforeAll(async () => {
     // Builds what is missing or older than its sources (the web app is built by the e2e step before).
@@ -238,10 +295,12 @@ describe('the production build', () => {
   }, 600_000);
 
   afterAll(async () => {
+    visitorAgent.destroy();
     await Promise.all(processes.map(stop));
     await database?.drop();
     if (tree) rmSync(tree, { recursive: true, force: true });
-  }, 60_000);
+    // The instances' stops (15 s each at most) and the removal of an installed tree, on a busy machine.
+  }, 180_000);
 
   it('installs without development dependencies and without sources', () => {
     console.log(`production dependencies installed by ${installedBy}`);
@@ -259,7 +318,12 @@ describe('the production build', () => {
   });
 
   it('runs two instances behind one proxy: health, web app, demo log-in, both instances serve the user', async () => {
-    const env = { databaseUrl: database.url, mqttUrl: broker.serverUrl, dynsec: broker.admin };
+    const env = {
+      databaseUrl: database.url,
+      mqttUrl: broker.serverUrl,
+      dynsec: broker.admin,
+      trustProxy: composeTrustProxy(),
+    };
     // Both at once on the empty database: one migrates it under the advisory lock while the other
     // waits (docs/operations.md "Upgrades"). Only one seeds the demo data: two seeding at once collide.
     const [a, b] = await Promise.all([
@@ -276,10 +340,11 @@ describe('the production build', () => {
       PROXY_PORT: String(proxyPort),
       PROXY_UPSTREAMS: `${a.url},${b.url}`,
     });
-    const front = `http://127.0.0.1:${proxyPort}`;
+    const url = `http://127.0.0.1:${proxyPort}`;
+    front = url;
     await until(
       `the proxy listens (log: ${proxy.log})`,
-      async () => (await fetch(`${front}/v1/health`)).ok,
+      async () => (await fetch(`${url}/v1/health`)).ok,
       20_000,
       100,
     );
@@ -321,5 +386,48 @@ describe('the production build', () => {
       expect([health.status, await health.json()]).toEqual([200, { status: 'ok' }]);
     }
     for (const instance of [a, b]) expect(instance.child.exitCode).toBeNull();
+  });
+
+  it('counts each visitor behind the proxy on its own: one over its limits leaves the others served', async () => {
+    if (!front) throw new Error('the proxy did not start (see the test before)');
+    const first = visitor(front, '127.0.0.2');
+    const second = visitor(front, '127.0.0.3');
+    const registration = (email: string) => ({
+      body: {
+        firstname: 'New',
+        lastname: 'Resident',
+        email,
+        password: 'new-resident-pass-1',
+        language: 'en',
+        claim_code: 'NO-SUCH-CODE',
+        terms_accepted: true,
+      },
+    });
+
+    // Registrations: ANONYMOUS_LIMITS.registrationsPerAddress (5) an hour, kept in the database.
+    const registered: number[] = [];
+    for (let i = 0; i < 6; i++)
+      registered.push((await first('/v1/users/register', registration(`first${i}@test.io`))).status);
+    expect(registered).toEqual([201, 201, 201, 201, 201, 429]);
+    expect((await second('/v1/users/register', registration('second@test.io'))).status).toBe(201);
+
+    // Requests: RATE_LIMIT_PER_MINUTE on each instance, the proxy taking turns: until both refuse.
+    let answered = 0;
+    let limited = false;
+    while (!limited && answered <= 2 * RATE_LIMIT_PER_MINUTE + 100) {
+      const batch = await Promise.all(Array.from({ length: 16 }, () => first('/v1/users/me')));
+      answered += batch.length;
+      limited = batch.every((answer) => answer.status === 429);
+    }
+    expect(limited).toBe(true);
+    // Naming someone else in its own X-Forwarded-For does not get it a fresh count on either instance.
+    for (let i = 0; i < 2; i++) {
+      const forged = await first('/v1/users/me', { headers: { 'x-forwarded-for': '198.51.100.9' } });
+      expect(forged.status).toBe(429);
+    }
+    for (let i = 0; i < 2; i++) expect((await second('/v1/users/me')).status).toBe(401);
+    // What makes it so: compose.yaml's TRUST_PROXY, which the instances here run with. Without it,
+    // every visitor is the proxy's address, and shares one limit.
+    expect(composeTrustProxy()).toBeDefined();
   });
 });

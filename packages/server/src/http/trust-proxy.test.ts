@@ -49,6 +49,17 @@ describe.each([
     expect(await statuses(a.get, LIMIT + 1)).toEqual([401, 401, 401, 429]);
     expect((await b.get()).statusCode).toBe(401);
   });
+
+  it('sends HSTS when the proxy says the client came over HTTPS (TLS ends at the proxy), not over HTTP', async () => {
+    const through = (proto: string, n: number) =>
+      t.app.inject({
+        url: '/v1/health',
+        remoteAddress: PROXY,
+        headers: { 'x-forwarded-for': `203.0.113.${n}`, 'x-forwarded-proto': proto },
+      });
+    expect((await through('https', 60)).headers['strict-transport-security']).toBe('max-age=31536000');
+    expect((await through('http', 61)).headers['strict-transport-security']).toBeUndefined();
+  });
 });
 
 describe('with TRUST_PROXY set, the sign-in throttle', () => {
@@ -80,6 +91,16 @@ describe('without TRUST_PROXY (the default)', () => {
     for (let i = 0; i < LIMIT + 1; i++)
       answers.push((await client(t, `203.0.113.${i + 20}`).get()).statusCode);
     expect(answers).toEqual([401, 401, 401, 429]);
+  });
+
+  it('sends no HSTS for an X-Forwarded-Proto it does not trust (the site is served over plain HTTP)', async () => {
+    const forged = await t.app.inject({
+      url: '/v1/health',
+      remoteAddress: '127.0.0.9',
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    expect(forged.statusCode).toBe(200);
+    expect(forged.headers['strict-transport-security']).toBeUndefined();
   });
 
   it('keeps the sign-in throttle on the socket address too', async () => {
