@@ -3,6 +3,28 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+const AS_TEXT = 'Show text as text: React children, textContent, or leafletText() for Leaflet (issue 30).';
+/** What parses a string as HTML in the web app: each is refused unless given an element. */
+const NO_MARKUP = [
+  { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: AS_TEXT },
+  { selector: 'MemberExpression[property.name=/^(innerHTML|outerHTML|srcdoc)$/]', message: AS_TEXT },
+  {
+    selector:
+      'CallExpression[callee.property.name=/^(insertAdjacentHTML|createContextualFragment|parseFromString)$/]',
+    message: AS_TEXT,
+  },
+  {
+    selector:
+      'CallExpression[callee.property.name=/^(bindTooltip|bindPopup|setTooltipContent|setPopupContent|setContent|addAttribution|setPrefix)$/]:not([arguments.0.callee.name=/^leaflet(Text|Credit)$/])',
+    message: AS_TEXT,
+  },
+  { selector: "CallExpression[callee.property.name='divIcon']", message: AS_TEXT },
+  {
+    selector: "CallExpression[callee.property.name='tileLayer'] Property[key.name='attribution']",
+    message: AS_TEXT,
+  },
+];
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '**/drizzle/meta/**', '.e2e-data/**'] },
   js.configs.recommended,
@@ -35,7 +57,11 @@ export default tseslint.config(
     files: ['packages/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     languageOptions: { globals: { ...globals.browser } },
-    rules: { ...reactHooks.configs.recommended.rules },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // A user's text is shown as text, never parsed as HTML (issue 30; docs/maps.md "Maps").
+      'no-restricted-syntax': ['error', ...NO_MARKUP],
+    },
   },
   ...(await import('./packages/web/eslint.boundaries.js')).webBoundaries,
   ...(await import('./packages/server/eslint.layers.js')).serverLayers,

@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { expectAccessible } from './axe.ts';
 import { DEMO, launchBrowser, newPage, seen, signedIn, signIn, type Api } from './browser.ts';
@@ -127,6 +127,73 @@ describe('plumbers and maps in the browser (issue 18)', () => {
       await page.getByRole('region', { name: 'Map of sites' }).waitFor();
       await expect.poll(() => page.locator('path.map-marker').count()).toBeGreaterThan(0);
       await expect.poll(() => page.getByRole('table', { name: 'Sites' }).count()).toBe(1);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows a site’s and a plumber’s names as text in the map tooltips, never as markup (issue 30)', async () => {
+    const markup = '<img src=x id=injected><b id=bold>x</b>';
+    const asCustomer = signedIn(DEMO.customer);
+    // Far from every other marker, so that it is never under another one.
+    const site = await placedSite(asCustomer, markup, 64.1466, -21.9426);
+    await asCustomer('POST', '/plumbers/create', {
+      company: `${markup} plumber`,
+      phone: '0400000000',
+      latitude: 64.15,
+      longitude: -21.95,
+      customer_id: site.customerId,
+    });
+    const tooltipsOf = async (page: Page) => {
+      const markers = page.locator('path.map-marker');
+      await expect.poll(() => markers.count()).toBeGreaterThan(0);
+      // Each marker's tooltip opens as the pointer comes over it (an event, whatever lies on top).
+      for (const marker of await markers.all()) await marker.dispatchEvent('mouseover');
+      return page.locator('.leaflet-tooltip').allTextContents();
+    };
+    const { context, page } = await newPage(browser);
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    try {
+      await signIn(page, DEMO.provider);
+      await page.goto('/map');
+      await page.getByRole('region', { name: 'Map of sites' }).waitFor();
+      await expect
+        .poll(async () => (await tooltipsOf(page)).some((text) => text.startsWith(`${markup} — `)))
+        .toBe(true);
+      expect(await page.locator('#injected, #bold').count()).toBe(0);
+      // The credit of the tiles is text too, its link a link.
+      const credit = page.locator('.leaflet-control-attribution');
+      expect(await credit.textContent()).toContain('OpenStreetMap');
+      expect(await credit.getByRole('link', { name: 'OpenStreetMap' }).getAttribute('href')).toBe(
+        'https://www.openstreetmap.org/copyright',
+      );
+      await context.close();
+
+      const customer = await newPage(browser);
+      customer.page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+      });
+      try {
+        await signIn(customer.page, DEMO.customer);
+        await customer.page.goto('/plumbers/map');
+        await customer.page.getByRole('region', { name: 'Plumbers map' }).waitFor();
+        await expect
+          .poll(async () => {
+            const texts = await tooltipsOf(customer.page);
+            return [`${markup} — `, `${markup} plumber — `].every((start) =>
+              texts.some((text) => text.startsWith(start)),
+            );
+          })
+          .toBe(true);
+        expect(await customer.page.locator('#injected, #bold').count()).toBe(0);
+      } finally {
+        await customer.context.close();
+      }
+      // Leaflet draws with inline styles set from script, which a CSP without 'unsafe-inline' allows.
+      expect(violations).toEqual([]);
     } finally {
       await context.close();
     }

@@ -601,7 +601,7 @@ export function webCsp(tileUrl: string): string {
   return [
     "default-src 'self'",
     `img-src 'self' data: blob:${tileOrigin ? ` ${tileOrigin}` : ''}`,
-    "style-src 'self' 'unsafe-inline'",
+    "style-src 'self'",
     "script-src 'self'",
     "connect-src 'self'",
     "object-src 'none'",

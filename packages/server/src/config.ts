@@ -146,7 +146,12 @@ const EnvSchema = z.object({
       'must be an http(s) URL with {z}, {x} and {y}',
     )
     .optional(),
-  MAP_TILE_ATTRIBUTION: z.string().min(1).max(500).optional(),
+  MAP_TILE_ATTRIBUTION: z
+    .string()
+    .min(1)
+    .max(500)
+    .refine((v) => !/[<>]/.test(v), 'must be plain text, its links written [label](https://…), not HTML')
+    .optional(),
   OTEL_EXPORTER_OTLP_ENDPOINT: urlWithScheme(['http', 'https']).optional(),
   OTEL_EXPORTER_OTLP_HEADERS: keyValueList.optional(),
   OTEL_SERVICE_NAME: z.string().min(1).max(200).optional(),
@@ -235,7 +240,7 @@ export type Config = {
    * (and {s} for subdomains); undefined: OpenStreetMap's. The web app's CSP allows its origin.
    */
   mapTileUrl: string | undefined;
-  /** What the maps credit for their tiles (HTML); undefined: OpenStreetMap's credit. */
+  /** What the maps credit for their tiles (text, links as [label](https://…)); undefined: OpenStreetMap's. */
   mapTileAttribution: string | undefined;
   /**
    * OpenTelemetry traces (docs/operations.md "Tracing"), on when OTEL_EXPORTER_OTLP_ENDPOINT is set;

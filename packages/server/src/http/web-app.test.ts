@@ -46,6 +46,13 @@ describe('serving the web app', () => {
     }
   });
 
+  it('allows no inline style or script: the app and its maps set styles from script only (issue 30)', async () => {
+    const csp = String((await app.inject({ method: 'GET', url: '/' })).headers['content-security-policy']);
+    expect(csp).toContain("style-src 'self';");
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).not.toContain('unsafe-inline');
+  });
+
   it('serves built assets as files, cached for good since their names are content hashes', async () => {
     const res = await app.inject({ method: 'GET', url: '/assets/app.js' });
     expect(res.statusCode, res.body).toBe(200);

@@ -42,8 +42,9 @@ import {
 
 /** OpenStreetMap's own tile server, the default of MAP_TILE_URL (docs/operations.md "Maps"). */
 export const DEFAULT_MAP_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+/** Text, its links written [label](https://…): the web app never reads a credit as HTML (issue 30). */
 export const DEFAULT_MAP_ATTRIBUTION =
-  '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
+  '© [OpenStreetMap](https://www.openstreetmap.org/copyright) contributors';
 
 /**
  * The plumber directory and the maps (docs/maps.md): a customer's entries and the provider's

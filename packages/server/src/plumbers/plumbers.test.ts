@@ -449,6 +449,14 @@ describe('the tile server setting', () => {
     ).toBe('https://tiles.example/{z}/{x}/{y}.png');
     for (const bad of ['ftp://tiles.example/{z}/{x}/{y}.png', 'https://tiles.example/{z}/{x}.png', 'tiles'])
       expect(() => loadConfig({ DATA_DIR: dir, MAP_TILE_URL: bad })).toThrow(/MAP_TILE_URL/);
+    // The credit is text with [label](https://…) links, never HTML (issue 30).
+    expect(
+      loadConfig({ DATA_DIR: dir, MAP_TILE_ATTRIBUTION: '© [Tiles](https://tiles.example/about)' })
+        .mapTileAttribution,
+    ).toBe('© [Tiles](https://tiles.example/about)');
+    expect(() =>
+      loadConfig({ DATA_DIR: dir, MAP_TILE_ATTRIBUTION: '<a href="https://tiles.example">Tiles</a>' }),
+    ).toThrow(/MAP_TILE_ATTRIBUTION/);
     expect(webCsp('https://tile.openstreetmap.org/{z}/{x}/{y}.png')).toContain(
       "img-src 'self' data: blob: https://tile.openstreetmap.org;",
     );

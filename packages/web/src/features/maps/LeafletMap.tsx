@@ -1,6 +1,7 @@
 import * as L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import { useEffect, useRef } from 'react';
+import { leafletCredit, leafletText } from './leaflet-text.ts';
 
 export type MapMarker = {
   id: string;
@@ -56,8 +57,16 @@ export function LeafletMap({
 
   useEffect(() => {
     if (!element.current) return;
-    const created = L.map(element.current, { center: DEFAULT_VIEW, zoom: 5 });
-    L.tileLayer(tileUrl, { attribution, maxZoom: 19 }).addTo(created);
+    // Leaflet's own attribution corner writes its credits as HTML: this one holds text and links.
+    const created = L.map(element.current, { center: DEFAULT_VIEW, zoom: 5, attributionControl: false });
+    L.tileLayer(tileUrl, { maxZoom: 19 }).addTo(created);
+    const credit = new L.Control({ position: 'bottomright' });
+    credit.onAdd = () => {
+      const corner = L.DomUtil.create('div', 'leaflet-control-attribution');
+      corner.append(leafletCredit(attribution));
+      return corner;
+    };
+    credit.addTo(created);
     layer.current = L.layerGroup().addTo(created);
     created.on('click', (event: L.LeafletMouseEvent) =>
       pick.current?.(round(event.latlng.lat), round(event.latlng.lng)),
@@ -83,7 +92,7 @@ export function LeafletMap({
         fillOpacity: 0.95,
         className: `map-marker map-marker-${marker.tone}`,
       })
-        .bindTooltip(marker.label)
+        .bindTooltip(leafletText(marker.label))
         .addTo(group);
     }
     if (markers.length === 1) current.setView([markers[0]!.latitude, markers[0]!.longitude], 12);
