@@ -411,6 +411,67 @@ describe('a staged rollout', () => {
     expect(waiting.map((r) => r.update.state)).toEqual(['scheduled', 'scheduled', 'scheduled']);
   });
 
+  it('lets no device move an update it was never sent: waiting, or cancelled before its turn', async () => {
+    const { customerId } = await fleet(6, 'UNSENT');
+    const image = await insertImage(t.db, { version: '4.1.7' });
+    const rollout = await createRollout(provider, {
+      image_id: image.id,
+      target: { customer_id: customerId },
+      start_jitter_s: 0,
+      waves_pct: [30, 60, 100],
+    });
+    expect(rollout.waves.map((w) => w.size)).toEqual([2, 2, 2]);
+    expect(await passFor(rollout.id)).toBe(2);
+    await devicesAnswer(rollout.id, '4.1.7', () => true);
+    const halted = await rolloutState(rollout.id);
+    expect(halted).toMatchObject({ state: 'halted', current_wave: 1 });
+    const waiting = (await updatesOf(t.db, rollout.id)).filter((r) => r.update.wave! > 1);
+    expect(waiting.map((r) => r.update.state)).toEqual(Array(4).fill('scheduled'));
+    const alertsBefore = (await t.db.select().from(alerts)).length;
+    const before = { ...t.services.firmwareUpdates.counters };
+    // Devices of waves 2 and 3 report on their own waiting update, each state a device may say.
+    const said = ['success', 'started', 'failed', 'downloaded'] as const;
+    for (const [i, { update, serial }] of waiting.entries()) {
+      const device = new FirmwareDevice(ingest, serial);
+      if (said[i] === 'success') await device.state('4.1.7');
+      await device.progress(update.id, '4.1.7', said[i]!, {
+        progress_pct: 50,
+        ...(said[i] === 'failed' ? { reason: 'install_failed' as const } : {}),
+      });
+    }
+    const after = t.services.firmwareUpdates.counters;
+    expect(after.unknown_update - before.unknown_update).toBe(4);
+    expect(after.moved - before.moved).toBe(0);
+    const rows = (await updatesOf(t.db, rollout.id)).filter((r) => r.update.wave! > 1);
+    expect(rows.map((r) => [r.update.state, r.update.progressPct, r.update.finishedAt])).toEqual(
+      Array(4).fill(['scheduled', null, null]),
+    );
+    const steps = await t.db
+      .select()
+      .from(firmwareUpdateSteps)
+      .where(
+        inArray(
+          firmwareUpdateSteps.updateId,
+          rows.map((r) => r.update.id),
+        ),
+      );
+    expect(steps.map((s) => s.state)).toEqual(Array(4).fill('scheduled'));
+    expect((await t.db.select().from(alerts)).length).toBe(alertsBefore);
+    const still = await rolloutState(rollout.id);
+    expect(still.counts).toEqual(halted.counts);
+    expect(still.waves).toEqual(halted.waves);
+
+    // Cancelled before its turn, an update was never sent either: its device has nothing to say on it.
+    expect((await provider.post(`/v1/firmware/rollouts/${rollout.id}/cancel`, {})).statusCode).toBe(200);
+    const cancelled = waiting[0]!;
+    const late = t.services.firmwareUpdates.counters.late;
+    await new FirmwareDevice(ingest, cancelled.serial).progress(cancelled.update.id, '4.1.7', 'success', {
+      seq: 100,
+    });
+    expect(t.services.firmwareUpdates.counters.unknown_update - before.unknown_update).toBe(5);
+    expect(t.services.firmwareUpdates.counters.late).toBe(late);
+  });
+
   it('pauses (nothing new starts), resumes, and cancels (waiting devices become cancelled)', async () => {
     const { customerId } = await fleet(40, 'CTRL');
     const image = await insertImage(t.db, { version: '4.2.0' });

@@ -45,7 +45,7 @@ import {
   type UpdateRow,
 } from './updates.repo.ts';
 import { DEVICE, moveUpdate, notifyUpdate, SYSTEM, type Mover } from './updates.moves.ts';
-import { judgeReportedState } from './updates.states.ts';
+import { concernsDevice, judgeReportedState } from './updates.states.ts';
 import { toApiUpdate } from './updates.view.ts';
 
 type CreateInput = z.output<typeof FirmwareUpdateCreateSchema>;
@@ -58,7 +58,8 @@ const HISTORY = 20;
  * The devices' firmware progress messages by what they did (docs/firmware.md "Device protocol"):
  * `moved` the update to a new state, `progress` within its state, `confirmed` the final state the
  * server had already decided; or changed nothing: `late` (the update had already ended otherwise),
- * `out_of_order` (it would have gone backwards), `unknown_update` (another device's or version's).
+ * `out_of_order` (it would have gone backwards), `unknown_update` (another device's or version's,
+ * or one the server never sent: waiting its turn in a rollout, or ended before it).
  */
 export const FIRMWARE_MESSAGE_OUTCOMES = [
   'moved',
@@ -242,7 +243,7 @@ export class FirmwareUpdatesService {
       },
       progress: async (db, located, event, at) => {
         const update = await lockUpdate(db, event.update_id);
-        if (!update || update.flowboxId !== located.flowbox.id || update.targetVersion !== event.version) {
+        if (!update || !concernsDevice(update, located.flowbox.id, event.version)) {
           this.counters.unknown_update += 1;
           return;
         }

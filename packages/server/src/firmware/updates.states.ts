@@ -22,6 +22,21 @@ const RANK: Record<FirmwareUpdateState, number> = {
 };
 
 /**
+ * Whether a device's `firmware_progress` may concern this update (docs/firmware.md "Device
+ * protocol"): the device's own, of the version it names, and sent to it, that is carrying its
+ * `update_firmware` command. A waiting (`scheduled`) update, or one cancelled or skipped before
+ * its turn, was never sent: whatever a device says of it is about an update it does not have,
+ * however low `scheduled` ranks below what it says.
+ */
+export function concernsDevice(
+  update: { flowboxId: string; targetVersion: string; commandId: string | null },
+  flowboxId: string,
+  version: string,
+): boolean {
+  return update.flowboxId === flowboxId && update.targetVersion === version && update.commandId !== null;
+}
+
+/**
  * What a reported state does to an update in `current`. `confirms`: the device says the final state
  * the server already decided (its `success` event after its `state` with the new version made the
  * update a success, or its `failed` after the rollback was seen): the normal end of an update, not
