@@ -1,6 +1,6 @@
 import { createDevice, type DeviceOptions, type SimulatedFlowbox } from '@flowbox/simulator';
 import { vi } from 'vitest';
-import { DEMO, mqttUrl, signedIn, type Api } from './browser.ts';
+import { baseUrl, DEMO, mqttUrl, signedIn, type Api } from './browser.ts';
 
 type VolumeUnit = 'm3' | 'liter';
 
@@ -148,3 +148,35 @@ export async function pairSimulatedDevice(
 }
 
 const withoutFloor = ({ floorId: _floorId, ...device }: DeviceChoice) => device;
+
+/**
+ * An end user of the zones, invited by the demo customer's manager in `language`, whose password is
+ * set by the emailed link (as a resident does): its id and email.
+ */
+export async function invitedResident(
+  zoneIds: string[],
+  { language, password, firstname = 'Rosa' }: { language: 'en' | 'fr'; password: string; firstname?: string },
+): Promise<{ id: string; email: string; customerId: string }> {
+  const asCustomer = signedIn(DEMO.customer);
+  const customerId = (await asCustomer<{ customer_id: string }>('GET', '/users/me')).customer_id;
+  const email = `${firstname.toLowerCase()}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.test`;
+  const { id } = await asCustomer<{ id: string }>('POST', `/customers/${customerId}/end_users/create`, {
+    firstname,
+    lastname: 'Resident',
+    email,
+    language,
+    zone_id: zoneIds,
+  });
+  const outbox = await signedIn(DEMO.provider)<{ items: { to: string; text: string }[] }>('GET', '/outbox');
+  const link = outbox.items
+    .find((m) => m.to === email)
+    ?.text.match(/https?:\/\/\S+\/set-password\?token=\S+/)?.[0];
+  if (!link) throw new Error(`no invitation for ${email}`);
+  const answer = await fetch(`${baseUrl()}/v1/users/set_password`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token: new URL(link).searchParams.get('token'), password }),
+  });
+  if (answer.status !== 200) throw new Error(`set_password for ${email}: ${answer.status}`);
+  return { id, email, customerId };
+}

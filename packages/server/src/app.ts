@@ -400,8 +400,6 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
       const liveOptions = {
         hub: live,
         auth,
-        jwtSecret: options.config.jwtSecret,
-        now: ctx.now,
         maxStreamS: options.config.accessTokenTtl,
       };
       liveStreamRoutes(v1, liveOptions);

@@ -65,6 +65,8 @@ const STATUS_OF = {
   'errors.range_not_satisfiable': 416,
   'errors.too_many_attempts': 429,
   'errors.rate_limited': 429,
+  // docs/permissions.md "Live updates": a user's streams open at once on an instance.
+  'errors.live_streams_limit': 429,
   'errors.api_error': 500,
   'errors.service_unavailable': 503,
 } as const satisfies Partial<Record<ErrorCode, number>>;

@@ -1,4 +1,4 @@
-import { and, count, eq, gt, gte, isNull, ne, sql } from 'drizzle-orm';
+import { and, count, eq, gt, gte, isNull, lte, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { emails, refreshTokens, sessions, users, userTokens } from '../db/schema.ts';
 import type { UserRow } from '../users/index.ts';
@@ -146,18 +146,21 @@ export async function setPasswordHash(
   return row!;
 }
 
+/** What a single-use token of a user opens: an emailed link, or a live stream (live-tickets.ts). */
+export type UserTokenKind = (typeof userTokens.$inferSelect)['kind'];
+
 export async function insertLinkToken(
   db: Db,
-  values: { userId: string; kind: 'reset' | 'invite'; tokenHash: string; expiresAt: Date },
+  values: { userId: string; kind: UserTokenKind; tokenHash: string; expiresAt: Date },
 ): Promise<void> {
   await db.insert(userTokens).values(values);
 }
 
-/** Marks an unused, unexpired emailed link used; answers its user, or undefined. */
+/** Marks an unused, unexpired single-use token used; answers its user, or undefined. */
 export async function claimLinkToken(
   db: Db,
   tokenHash: string,
-  kind: 'reset' | 'invite',
+  kind: UserTokenKind,
   now: Date,
 ): Promise<string | undefined> {
   const [link] = await db
@@ -173,6 +176,18 @@ export async function claimLinkToken(
     )
     .returning({ userId: userTokens.userId });
   return link?.userId;
+}
+
+/** Forgets the user's tokens of this kind that have expired (they can never be used again). */
+export async function deleteExpiredLinkTokens(
+  db: Db,
+  userId: string,
+  kind: UserTokenKind,
+  now: Date,
+): Promise<void> {
+  await db
+    .delete(userTokens)
+    .where(and(eq(userTokens.userId, userId), eq(userTokens.kind, kind), lte(userTokens.expiresAt, now)));
 }
 
 /** Marks every unused link of the user used. */

@@ -50,7 +50,8 @@ import {
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { SessionCache, type SessionUser } from './session-cache.ts';
 import { ANONYMOUS_LIMITS, linkKey, LoginThrottle, registrationKey, resetKey, THROTTLE } from './throttle.ts';
-import { createLinkToken, hashLinkToken, TokenSigner } from './tokens.ts';
+import { issueLiveTicket, redeemLiveTicket } from './live-tickets.ts';
+import { createLinkToken, hashLinkToken, TokenSigner, type AccessClaims } from './tokens.ts';
 
 export const INVITE_TTL_DAYS = 7;
 /** How long a registration's confirmation link works (docs/permissions.md "Registration"). */
@@ -96,6 +97,7 @@ export class AuthService {
   private readonly records = new WeakMap<Actor, SessionUser>();
 
   private readonly background = new Set<Promise<void>>();
+  private readonly userChangeListeners = new Set<(userId: string) => void>();
 
   /** Without notifications (a tool, a test of its own) nothing is cached: every request looks up. */
   constructor(
@@ -112,7 +114,10 @@ export class AuthService {
     this.cache = new SessionCache(ctx.now);
     if (notifications)
       forgetOnNotify(notifications, AUTH_CHANNEL, {
-        forget: (userId) => this.cache.forgetUser(userId),
+        forget: (userId) => {
+          this.cache.forgetUser(userId);
+          for (const listener of this.userChangeListeners) listener(userId);
+        },
         trust: (hearing) => this.cache.trust(hearing),
       });
   }
@@ -204,16 +209,49 @@ export class AuthService {
     }
     this.cache.misses++;
     const version = this.cache.version;
+    const value = await this.lookUpSession(claims);
+    if (!value) throw new AppError('errors.auth_expired');
+    this.cache.rememberSession(claims, value, version);
+    return value.actor;
+  }
+
+  /**
+   * The session's actor as the database has it now, never from memory; undefined once the session
+   * is over (revoked, its user deleted or suspended). For what outlives a request: a live stream.
+   */
+  async currentActor(claims: AccessClaims): Promise<Actor | undefined> {
+    return (await this.lookUpSession(claims))?.actor;
+  }
+
+  /**
+   * Told of each change to a user, its sites, zones or sessions, made on any instance, once the
+   * cache has forgotten it (the `flowbox_auth` notifications; nothing without notifications).
+   */
+  onUserChange(listener: (userId: string) => void): () => void {
+    this.userChangeListeners.add(listener);
+    return () => this.userChangeListeners.delete(listener);
+  }
+
+  /** A single-use ticket for the live stream of the caller's session (live-tickets.ts). */
+  issueLiveTicket(actor: Actor): Promise<string> {
+    return issueLiveTicket(this.ctx.db, { userId: actor.id, sessionId: actor.sessionId }, this.ctx.now());
+  }
+
+  /** The session a live ticket was asked in, the first time it is used; else 401. */
+  redeemLiveTicket(ticket: string): Promise<AccessClaims> {
+    return redeemLiveTicket(this.ctx.db, ticket, this.ctx.now());
+  }
+
+  private async lookUpSession(claims: AccessClaims): Promise<SessionUser | undefined> {
     const row = await findSessionUser(this.ctx.db, claims.sessionId, claims.userId);
-    if (!row || row.revokedAt || row.user.suspendedAt) throw new AppError('errors.auth_expired');
+    if (!row || row.revokedAt || row.user.suspendedAt) return undefined;
     const actor = makeActor(row.user, row.siteIds, claims.sessionId, row.zoneIds);
     // Shared by the requests of this session from now on: nobody may change it.
     Object.freeze(actor.siteIds);
     Object.freeze(actor.zoneIds);
     const value = { actor: Object.freeze(actor), user: row.user, siteIds: row.siteIds };
     this.records.set(value.actor, value);
-    this.cache.rememberSession(claims, value, version);
-    return value.actor;
+    return value;
   }
 
   /** The caller's own record and sites, as its session's lookup read them (kept current as the actor is). */

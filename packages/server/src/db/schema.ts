@@ -175,7 +175,10 @@ export const refreshTokens = pgTable(
   (t) => [index('refresh_tokens_session_idx').on(t.sessionId)],
 );
 
-/** Single-use links sent by email (password reset, invitation); only a hash is kept. */
+/**
+ * Single-use tokens of a user: links sent by email (password reset, invitation) and the live
+ * stream's tickets (auth/live-tickets.ts); only a hash is kept.
+ */
 export const userTokens = pgTable(
   'user_tokens',
   {
@@ -183,7 +186,7 @@ export const userTokens = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind').notNull().$type<'reset' | 'invite'>(),
+    kind: text('kind').notNull().$type<'reset' | 'invite' | 'live_ticket'>(),
     tokenHash: text('token_hash').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),

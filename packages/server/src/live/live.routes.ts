@@ -1,44 +1,26 @@
-import type { ServerResponse } from 'node:http';
-import { LiveTicketSchema, type LiveMessage } from '@flowbox/shared';
+import { ApiErrorSchema, LiveTicketSchema } from '@flowbox/shared';
 import { z } from 'zod';
-import { canReadPlace, canReadZone, readsConsumption, type Actor } from '../access/access.ts';
-import { TokenSigner } from '../auth/index.ts';
+import type { Actor } from '../access/access.ts';
+import { LIVE_TICKET_TTL_S, type AccessClaims } from '../auth/index.ts';
+import type { AuthService } from '../auth/auth.service.ts';
+import { AppError } from '../errors.ts';
 import { actorOf, bearerToken, errorResponses, type App } from '../http/types.ts';
 import type { LiveHub } from './live.ts';
-import type { AuthService } from '../auth/auth.service.ts';
+import { LiveStreams } from './streams.ts';
 
-/** Long enough to open the stream right after asking, short enough that a leaked URL is worthless. */
-export const LIVE_TICKET_TTL_S = 60;
+export { MAX_LIVE_STREAMS_PER_USER, mayReceive } from './streams.ts';
+
 /** Comments keep proxies from closing an idle stream. */
 const KEEP_ALIVE_MS = 25_000;
 
 type LiveOptions = {
   hub: LiveHub;
   auth: AuthService;
-  jwtSecret: string;
-  now: () => Date;
   maxStreamS: number;
 };
 
-/**
- * Who sees a live message: whoever may read its zone, as with the REST calls (docs/permissions.md);
- * firmware is managers' business, consumption no plumber's.
- */
-export function mayReceive(actor: Actor, message: LiveMessage): boolean {
-  if (message.type === 'firmware_rollout') return canReadPlace(actor, message.customer_id, message.site_id);
-  const { customer_id, site_id, zone_id } = message.type === 'flowbox' ? message.flowbox : message;
-  if (message.type === 'firmware_update') return canReadPlace(actor, customer_id, site_id);
-  if (message.type === 'consumption' && !readsConsumption(actor)) return false;
-  return canReadZone(actor, { customerId: customer_id, siteId: site_id, zoneId: zone_id });
-}
-
 /** The ticket call, behind the Bearer token like every other call. */
 export function liveTicketRoutes(app: App, options: LiveOptions): void {
-  const signer = new TokenSigner(
-    options.jwtSecret,
-    { access: LIVE_TICKET_TTL_S, refresh: LIVE_TICKET_TTL_S },
-    options.now,
-  );
   app.post(
     '/live/ticket',
     {
@@ -50,24 +32,27 @@ export function liveTicketRoutes(app: App, options: LiveOptions): void {
         response: { 200: LiveTicketSchema, ...errorResponses },
       },
     },
-    async (request) => {
-      const actor = actorOf(request);
-      const ticket = await signer.signAccess({ userId: actor.id, sessionId: actor.sessionId });
-      return { ticket, expires_in: LIVE_TICKET_TTL_S };
-    },
+    async (request) => ({
+      ticket: await options.auth.issueLiveTicket(actorOf(request)),
+      expires_in: LIVE_TICKET_TTL_S,
+    }),
   );
 }
 
 /**
- * `GET /v1/live/stream`: Server-Sent Events (DESIGN.md §6). Signed in by `?ticket=` (or the Bearer
- * header); the stream ends when the session's access token would have expired, and the browser
- * opens a new one with a fresh ticket, so a revoked session stops receiving within that time.
+ * `GET /v1/live/stream`: Server-Sent Events (DESIGN.md §6). Signed in by `?ticket=` (one stream a
+ * ticket) or the Bearer header; the stream follows its session as requests do (streams.ts), and
+ * ends when the session's access token would have expired anyway: the browser opens a new one with
+ * a fresh ticket.
  */
 export function liveStreamRoutes(app: App, options: LiveOptions): void {
-  const open = new Set<ServerResponse>();
-  app.addHook('preClose', async () => {
-    for (const response of open) response.end();
+  const streams = new LiveStreams((session) => options.auth.currentActor(session));
+  options.auth.onUserChange((userId) => streams.userChanged(userId));
+  options.hub.onHearingChange((hearing) => {
+    if (!hearing) streams.endAll();
   });
+  app.addHook('preClose', async () => streams.endAll());
+  const notListening = () => new AppError('errors.service_unavailable', { parts: 'notifications' });
   app.get(
     '/live/stream',
     {
@@ -83,11 +68,30 @@ export function liveStreamRoutes(app: App, options: LiveOptions): void {
             content: { 'text/event-stream': { schema: z.string() } },
           },
           ...errorResponses,
+          503: ApiErrorSchema.describe(
+            'This instance does not hear the changes it would follow: try another',
+          ),
         },
       },
     },
     async (request, reply) => {
-      const actor = await options.auth.authenticate(request.query.ticket ?? bearerToken(request));
+      // A stream follows its session by the notifications: an instance that does not hear them
+      // opens none (it is not ready either, docs/reliability.md).
+      if (!options.hub.listening) throw notListening();
+      const version = streams.version;
+      const { ticket } = request.query;
+      let session: AccessClaims;
+      let actor: Actor | undefined;
+      if (ticket === undefined) {
+        actor = await options.auth.authenticate(bearerToken(request));
+        session = { userId: actor.id, sessionId: actor.sessionId };
+      } else {
+        session = await options.auth.redeemLiveTicket(ticket);
+        actor = await options.auth.currentActor(session);
+        if (!actor) throw new AppError('errors.auth_expired');
+      }
+      if (!options.hub.listening) throw notListening();
+      streams.admit(session.userId);
       reply.hijack();
       const response = reply.raw;
       response.writeHead(200, {
@@ -98,15 +102,15 @@ export function liveStreamRoutes(app: App, options: LiveOptions): void {
         'x-accel-buffering': 'no',
       });
       response.write('retry: 2000\n\n');
-      open.add(response);
-      const unsubscribe = options.hub.subscribe((message) => {
-        if (mayReceive(actor, message))
-          response.write(`event: ${message.type}\ndata: ${JSON.stringify(message)}\n\n`);
+      const stream = streams.open(session, actor, version, {
+        send: (message) => response.write(`event: ${message.type}\ndata: ${JSON.stringify(message)}\n\n`),
+        end: () => response.end(),
       });
+      const unsubscribe = options.hub.subscribe(stream.deliver);
       const keepAlive = setInterval(() => response.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
       const maxAge = setTimeout(() => response.end(), options.maxStreamS * 1000);
       response.on('close', () => {
-        open.delete(response);
+        stream.closed();
         unsubscribe();
         clearInterval(keepAlive);
         clearTimeout(maxAge);

@@ -1,4 +1,4 @@
-import type { LiveMessage } from '@flowbox/shared';
+import { ROLES, type LiveMessage } from '@flowbox/shared';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { secondInstance } from '../test/instances.ts';
@@ -6,24 +6,35 @@ import { sql } from 'drizzle-orm';
 import { openDatabase } from '../db/client.ts';
 import { newSecret, subscribe, uniqueSerial, until } from '../flowboxes/testing.ts';
 import {
+  ApiClient,
   buildingBody,
+  createUser,
   createWorldApp,
   loginAs,
   zoneBody,
-  type ApiClient,
   type TestApp,
   type World,
 } from '../test/harness.ts';
 import { LiveHub } from './live.ts';
 import { LIVE_CHANNEL } from './live.repo.ts';
-import { freezingProxy, listenLocally, openLiveStream, requestLiveStream, serialsIn } from './testing.ts';
+import { MAX_LIVE_STREAMS_PER_USER } from './live.routes.ts';
+import {
+  freezingProxy,
+  jsonBody,
+  listenLocally,
+  liveTicket,
+  openLiveStream,
+  requestLiveStream,
+  serialsIn,
+} from './testing.ts';
 
 let t: TestApp;
 let w: World;
 let cmA: ApiClient;
 let cmB: ApiClient;
 let base: string;
-const zones = { a: '', b: '' };
+const zones = { a: '', a2: '', b: '' };
+const zoneIdOf = (zonePath: string) => zonePath.split('/').at(-1)!;
 
 async function zoneIn(client: ApiClient, customerId: string, siteId: string): Promise<string> {
   const site = `/v1/customers/${customerId}/sites/${siteId}`;
@@ -38,6 +49,7 @@ beforeAll(async () => {
   ({ t, w, cmA } = await createWorldApp());
   cmB = await loginAs(t.app, 'cm.b@test.io');
   zones.a = await zoneIn(cmA, w.customers.a.id, w.sites.a1.id);
+  zones.a2 = await zoneIn(cmA, w.customers.a.id, w.sites.a1.id);
   zones.b = await zoneIn(cmB, w.customers.b.id, w.sites.b1.id);
   base = await listenLocally(t);
 });
@@ -91,6 +103,135 @@ describe('the live channel (DESIGN.md §6)', () => {
     await cmA.post(`${zones.a}/flowboxes/pair`, { serial, factory_secret: newSecret() });
     await until(() => serialsIn(received).includes(serial), 2000);
     await second.close();
+  });
+});
+
+describe('a stream follows its session and scope as requests do (docs/permissions.md)', () => {
+  let counter = 0;
+  /** A new end user of customer A's zone given by its path, signed in. */
+  async function endUserOf(zonePath: string): Promise<{ id: string; name: string; client: ApiClient }> {
+    const email = `resident.${++counter}@test.io`;
+    const user = await createUser(t.db, {
+      email,
+      role: ROLES.end_user,
+      customerId: w.customers.a.id,
+      zoneIds: [zoneIdOf(zonePath)],
+      firstname: 'Rita',
+      lastname: `Resident${counter}`,
+    });
+    return { id: user.id, name: `Rita Resident${counter}`, client: await loginAs(t.app, email) };
+  }
+  const endUsers = () => `/v1/customers/${w.customers.a.id}/end_users`;
+  const pair = (zonePath: string, serial: string) =>
+    cmA.post(`${zonePath}/flowboxes/pair`, { serial, factory_secret: newSecret() });
+
+  it('ends at once after a logout, on this instance and on another', async () => {
+    const second = await secondInstance(t);
+    try {
+      const resident = await endUserOf(zones.a);
+      const onB = new ApiClient(second.app);
+      onB.token = resident.client.token;
+      const here = await openLiveStream(base, resident.client);
+      const there = await openLiveStream(await listenLocally(second), onB);
+      expect([here.response.statusCode, there.response.statusCode]).toEqual([200, 200]);
+      expect((await resident.client.post('/v1/users/logout', {})).statusCode).toBe(204);
+      await until(() => here.ended() && there.ended(), 2000);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('ends at once when its end user is deleted', async () => {
+    const resident = await endUserOf(zones.a);
+    const stream = await openLiveStream(base, resident.client);
+    const deleted = await cmA.delete(`${endUsers()}/${resident.id}/delete`, { confirm_name: resident.name });
+    expect(deleted.statusCode).toBe(204);
+    await until(() => stream.ended(), 2000);
+    const serial = uniqueSerial();
+    await pair(zones.a, serial);
+    expect(serialsIn(stream.received)).not.toContain(serial);
+  });
+
+  it('ends at once when its end user is suspended', async () => {
+    const resident = await endUserOf(zones.a);
+    const stream = await openLiveStream(base, resident.client);
+    const suspended = await cmA.put(`${endUsers()}/${resident.id}/update`, { suspended: true });
+    expect(suspended.statusCode).toBe(200);
+    await until(() => stream.ended(), 2000);
+  });
+
+  it('carries the new zone and no longer the old one once its end user is moved, on another instance too', async () => {
+    const second = await secondInstance(t);
+    try {
+      const resident = await endUserOf(zones.a);
+      const onB = new ApiClient(second.app);
+      onB.token = resident.client.token;
+      const here = await openLiveStream(base, resident.client, 'flowbox');
+      const there = await openLiveStream(await listenLocally(second), onB, 'flowbox');
+      const before = uniqueSerial();
+      await pair(zones.a, before);
+      await until(() => [here, there].every((s) => serialsIn(s.received).includes(before)), 2000);
+      const moved = await cmA.put(`${endUsers()}/${resident.id}/update`, { zone_id: [zoneIdOf(zones.a2)] });
+      expect(moved.statusCode).toBe(200);
+      const old = uniqueSerial();
+      const now = uniqueSerial();
+      await pair(zones.a, old);
+      await pair(zones.a2, now);
+      await until(() => [here, there].every((s) => serialsIn(s.received).includes(now)), 2000);
+      for (const stream of [here, there]) {
+        expect(serialsIn(stream.received)).not.toContain(old);
+        expect(stream.ended()).toBe(false);
+        stream.close();
+      }
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('opens one stream per ticket: a ticket used again is refused as an expired one', async () => {
+    const ticket = await liveTicket(cmA);
+    const first = await requestLiveStream(base, ticket);
+    expect(first.statusCode).toBe(200);
+    const again = await requestLiveStream(base, ticket);
+    expect(again.statusCode).toBe(401);
+    expect(await jsonBody(again)).toMatchObject({ code: 'errors.auth_expired' });
+    first.destroy();
+    // Nor is a ticket a Bearer token for the rest of the API.
+    const asToken = await t.app.inject({
+      url: '/v1/users/me',
+      headers: { authorization: `Bearer ${ticket}` },
+    });
+    expect(asToken.statusCode).toBe(401);
+  });
+
+  it(`refuses a user's stream beyond ${MAX_LIVE_STREAMS_PER_USER} open at once, in the caller's language`, async () => {
+    const resident = await endUserOf(zones.a);
+    const streams = [];
+    for (let i = 0; i < MAX_LIVE_STREAMS_PER_USER; i++)
+      streams.push(await openLiveStream(base, resident.client));
+    expect(streams.map((s) => s.response.statusCode)).toEqual(Array(MAX_LIVE_STREAMS_PER_USER).fill(200));
+    const refused = await requestLiveStream(base, await liveTicket(resident.client));
+    expect(refused.statusCode).toBe(429);
+    expect(await jsonBody(refused)).toMatchObject({
+      code: 'errors.live_streams_limit',
+      message: `Too many live connections for this account (${MAX_LIVE_STREAMS_PER_USER} at most): close another tab or window and try again`,
+    });
+    const fr = await requestLiveStream(base, await liveTicket(resident.client), { 'accept-language': 'fr' });
+    expect(fr.statusCode).toBe(429);
+    expect(await jsonBody(fr)).toMatchObject({
+      message: `Trop de connexions en direct pour ce compte (${MAX_LIVE_STREAMS_PER_USER} au plus) : fermez un autre onglet ou une autre fenêtre et réessayez`,
+    });
+    // Another user is not held back; and one stream closed makes room again.
+    const other = await openLiveStream(base, cmA);
+    expect(other.response.statusCode).toBe(200);
+    other.close();
+    streams.pop()!.close();
+    await until(async () => {
+      const again = await requestLiveStream(base, await liveTicket(resident.client));
+      again.destroy();
+      return again.statusCode === 200;
+    }, 2000);
+    for (const stream of streams) stream.close();
   });
 });
 

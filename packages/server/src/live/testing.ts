@@ -10,22 +10,46 @@ import type { ApiClient, TestApp } from '../test/harness.ts';
  */
 
 /** Starts the app on a free local port; its address, for the streams opened on it. */
-export async function listenLocally(t: TestApp): Promise<string> {
+export async function listenLocally(t: Pick<TestApp, 'app'>): Promise<string> {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   return `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 }
 
 /** The response of a GET of the live stream with this ticket, once its head is in. */
-export function requestLiveStream(base: string, ticket: string): Promise<IncomingMessage> {
+export function requestLiveStream(
+  base: string,
+  ticket: string,
+  headers: Record<string, string> = {},
+): Promise<IncomingMessage> {
   return new Promise<IncomingMessage>((resolve, reject) =>
-    get(`${base}/v1/live/stream?ticket=${encodeURIComponent(ticket)}`, resolve).on('error', reject),
+    get(`${base}/v1/live/stream?ticket=${encodeURIComponent(ticket)}`, { headers }, resolve).on(
+      'error',
+      reject,
+    ),
   );
+}
+
+/** A ticket for the live stream, asked of the API as the browser asks it. */
+export async function liveTicket(client: ApiClient): Promise<string> {
+  const response = await client.post('/v1/live/ticket');
+  if (response.statusCode !== 200) throw new Error(`no ticket: ${response.body}`);
+  return (response.json() as { ticket: string }).ticket;
+}
+
+/** The whole body of a response that ends (a refusal), as JSON. */
+export async function jsonBody(response: IncomingMessage): Promise<unknown> {
+  let body = '';
+  response.setEncoding('utf8');
+  for await (const chunk of response) body += chunk as string;
+  return JSON.parse(body);
 }
 
 export type LiveStream<M extends LiveMessage = LiveMessage> = {
   response: IncomingMessage;
   /** The messages received so far, in order (of the type asked for only, when one was). */
   received: M[];
+  /** Whether the server has ended the stream. */
+  ended: () => boolean;
   close: () => void;
 };
 
@@ -38,9 +62,12 @@ export async function openLiveStream<T extends LiveMessage['type'] = LiveMessage
   client: ApiClient,
   only?: T,
 ): Promise<LiveStream<Extract<LiveMessage, { type: T }>>> {
-  const { ticket } = (await client.post('/v1/live/ticket')).json() as { ticket: string };
+  const ticket = await liveTicket(client);
   const received: Extract<LiveMessage, { type: T }>[] = [];
   const response = await requestLiveStream(base, ticket);
+  let ended = false;
+  response.on('end', () => (ended = true));
+  response.on('close', () => (ended = true));
   let buffer = '';
   response.setEncoding('utf8');
   response.on('data', (chunk: string) => {
@@ -55,7 +82,7 @@ export async function openLiveStream<T extends LiveMessage['type'] = LiveMessage
         received.push(message as Extract<LiveMessage, { type: T }>);
     }
   });
-  return { response, received, close: () => response.destroy() };
+  return { response, received, ended: () => ended, close: () => response.destroy() };
 }
 
 /** The serials of the `flowbox` messages among these. */

@@ -20,6 +20,8 @@ export const MESSAGES_EN = {
   'errors.names_mismatch': "Both names don't match",
   'errors.too_many_attempts': 'Too many attempts, please try again in {{minutes}} minutes',
   'errors.rate_limited': 'Too many requests, please slow down and try again in a moment',
+  'errors.live_streams_limit':
+    'Too many live connections for this account ({{max}} at most): close another tab or window and try again',
   'errors.validation': 'Some fields are not valid',
   'errors.wrong_current_password': 'Your current password is not correct',
   'errors.cannot_delete_self': 'You cannot delete your own account',

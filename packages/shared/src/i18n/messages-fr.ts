@@ -19,6 +19,8 @@ export const MESSAGES_FR = {
   'errors.names_mismatch': 'Les deux noms ne correspondent pas',
   'errors.too_many_attempts': 'Trop de tentatives, veuillez réessayer dans {{minutes}} minutes',
   'errors.rate_limited': 'Trop de requêtes, veuillez patienter un instant et réessayer',
+  'errors.live_streams_limit':
+    'Trop de connexions en direct pour ce compte ({{max}} au plus) : fermez un autre onglet ou une autre fenêtre et réessayez',
   'errors.validation': 'Certains champs ne sont pas valides',
   'errors.wrong_current_password': "Votre mot de passe actuel n'est pas correct",
   'errors.cannot_delete_self': 'Vous ne pouvez pas supprimer votre propre compte',

@@ -1,5 +1,5 @@
 import { ROLES, type Language } from '@flowbox/shared';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Link, NavLink, Outlet } from 'react-router';
 import { Footer } from '../components/layout/Footer.tsx';
 import { LanguageSwitch } from '../components/layout/LanguageSwitch.tsx';
@@ -10,7 +10,7 @@ import { useUpdateProfile } from '../features/profile/index.ts';
 import { ANY_ROLE, canDo, useLogout, useUser } from '../features/auth/index.ts';
 import { AlertCountBadge } from '../features/alerts/index.ts';
 import { LiveIndicator } from '../features/flowboxes/index.ts';
-import { changeLanguage, useLanguage } from '../lib/i18n/index.ts';
+import { changeLanguage, chosenLanguage, forgetChosenLanguage, useLanguage } from '../lib/i18n/index.ts';
 import { LiveProvider } from '../lib/live.ts';
 import { paths } from '../paths.ts';
 
@@ -117,11 +117,36 @@ export function AppLayout() {
   const updateProfile = useUpdateProfile();
   const [menuOpen, setMenuOpen] = useState(false);
 
+  // Issue 30: the screens show the account's language, so a choice is saved to the account (emails
+  // follow it too); a refusal puts the saved one back on screen.
+  const { mutate: saveProfile } = updateProfile;
+  const savedLanguage = user.language;
+  const saveLanguage = useCallback(
+    (language: Language) => {
+      if (language === savedLanguage) return;
+      saveProfile(
+        { language },
+        {
+          onError: (error) => {
+            toast.error(error.message);
+            void changeLanguage(savedLanguage);
+          },
+        },
+      );
+    },
+    [saveProfile, savedLanguage, toast],
+  );
+  // A language chosen on the sign-in page is on screen already (showUserLanguage): it becomes the account's.
+  useEffect(() => {
+    const chosen = chosenLanguage();
+    if (!chosen) return;
+    forgetChosenLanguage();
+    saveLanguage(chosen);
+  }, [saveLanguage]);
+
   async function switchLanguage(language: Language) {
     await changeLanguage(language);
-    // The choice also becomes the profile's language, so emails follow it.
-    if (language !== user.language)
-      updateProfile.mutate({ language }, { onError: (error) => toast.error(error.message) });
+    saveLanguage(language);
   }
 
   return (

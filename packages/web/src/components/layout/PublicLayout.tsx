@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link, Outlet } from 'react-router';
-import { changeLanguage } from '../../lib/i18n/index.ts';
+import { chooseLanguage } from '../../lib/i18n/index.ts';
 import { paths } from '../../paths.ts';
 import { Footer } from './Footer.tsx';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
@@ -19,7 +19,7 @@ export function PublicLayout() {
         >
           <Logo />
         </Link>
-        <LanguageSwitch onChange={(language) => void changeLanguage(language)} />
+        <LanguageSwitch onChange={(language) => void chooseLanguage(language)} />
       </header>
       <main
         id={MAIN_ID}

@@ -5,13 +5,19 @@ import { en } from './en.ts';
 
 export { isTranslationKey, type TranslationKey } from './keys.ts';
 
+/**
+ * Issue 30: one language on screen, the signed-in user's (spec §3 user language). This browser
+ * remembers the last one shown, so the next visit's first paint is already in it.
+ */
 const STORAGE_KEY = 'language';
+/** A visitor's choice on the sign-in pages, saved to its account when it signs in. */
+const CHOSEN_KEY = 'language_chosen';
 
 export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
 }
 
-/** The language chosen in the header wins; otherwise the browser's, when we speak it; otherwise English. */
+/** The language this browser last showed; otherwise the browser's, when we speak it; otherwise English. */
 function initialLanguage(): Language {
   const stored = window.localStorage.getItem(STORAGE_KEY);
   if (isLanguage(stored)) return stored;
@@ -24,6 +30,8 @@ function reflectOnDocument(language: string): void {
 }
 
 const firstLanguage = initialLanguage();
+/** The language the screens are switching to, or show: a chunk loaded meanwhile loads its texts too. */
+let wantedLanguage: Language = firstLanguage;
 
 // Keys are flat ("errors.forbidden"), shared with the server catalogue, so '.' is no separator.
 // English is the source and the fallback, in the entry; French is a chunk loaded when chosen.
@@ -89,30 +97,53 @@ export function currentLanguage(): Language {
 }
 
 /**
- * Adds the signed-in screens' texts, in English and in the language on screen; the shell's route
- * awaits it. A language chosen later brings its own (loadLanguage).
+ * Adds the signed-in screens' texts, in English and in the language on screen (or on its way there);
+ * the shell's route awaits it. A language chosen later brings its own (changeLanguage).
  */
 export async function loadFeatureTexts(): Promise<void> {
   featuresWanted = true;
-  const language = currentLanguage();
-  await Promise.all([loadFeatureLanguage(DEFAULT_LANGUAGE), loadFeatureLanguage(language)]);
-}
-
-/** Switches the UI and remembers the choice on this browser. */
-export async function changeLanguage(language: Language): Promise<void> {
-  window.localStorage.setItem(STORAGE_KEY, language);
-  await loadLanguage(language);
-  await i18next.changeLanguage(language);
+  await Promise.all(
+    [DEFAULT_LANGUAGE, currentLanguage(), wantedLanguage].map((language) => loadFeatureLanguage(language)),
+  );
 }
 
 /**
- * After signing in: a language chosen on this browser stays; otherwise the user's own (spec §3
- * user language) replaces the browser's guess.
+ * Switches the screens once the language's texts are there, and remembers it on this browser for the
+ * next visit's first paint.
  */
-export async function adoptUserLanguage(language: Language): Promise<void> {
-  if (isLanguage(window.localStorage.getItem(STORAGE_KEY))) return;
+export async function changeLanguage(language: Language): Promise<void> {
+  wantedLanguage = language;
+  window.localStorage.setItem(STORAGE_KEY, language);
   await loadLanguage(language);
-  await i18next.changeLanguage(language);
+  // The shell may have asked for its texts while the sign-in texts were on their way.
+  if (featuresWanted) await loadFeatureLanguage(language);
+  // A later switch won the race: this one must not undo it.
+  if (wantedLanguage === language) await i18next.changeLanguage(language);
+}
+
+/** A visitor's choice on the sign-in pages: shown at once, and made its account's when it signs in. */
+export async function chooseLanguage(language: Language): Promise<void> {
+  window.localStorage.setItem(CHOSEN_KEY, language);
+  await changeLanguage(language);
+}
+
+/** The language a visitor chose before signing in, not yet saved to its account. */
+export function chosenLanguage(): Language | undefined {
+  const chosen = window.localStorage.getItem(CHOSEN_KEY);
+  return isLanguage(chosen) ? chosen : undefined;
+}
+
+/** Once the account holds the visitor's choice, the account's language is the one to follow. */
+export function forgetChosenLanguage(): void {
+  window.localStorage.removeItem(CHOSEN_KEY);
+}
+
+/**
+ * The signed-in user's language on screen, before any signed-in screen draws: its account's, or the
+ * one it chose on the sign-in page, which the shell then saves to the account.
+ */
+export async function showUserLanguage(language: Language): Promise<void> {
+  await changeLanguage(chosenLanguage() ?? language);
 }
 
 /** `t` plus the current language, typed as one of ours. */

@@ -24,13 +24,14 @@ import { useUpdateProfile } from '../../profile/index.ts';
 import { alertSettingsQueryOptions, useUpdateAlertSetting } from '../api/alerts.ts';
 import { ZoneEmailSettings } from './ZoneEmailSettings.tsx';
 
-/** The user's language, saved to its profile; the screens switch as soon as it is saved. */
+/** The user's language, as saved to its profile (issue 30); the screens switch as soon as it is saved. */
 function MyLanguage() {
-  const { t, language } = useLanguage();
+  const { t } = useLanguage();
+  const user = useUser();
   const toast = useToast();
   const update = useUpdateProfile();
   const held = useHeldChoices<Language>();
-  const current = held.shown('language', language);
+  const current = held.shown('language', user.language);
   return (
     <Card title={t('settings.language_title')}>
       <fieldset disabled={update.isPending}>
@@ -45,9 +46,8 @@ function MyLanguage() {
                 name="language"
                 value={code}
                 checked={current === code}
-                // Against the language on screen: a browser's own choice may differ from the profile's.
                 onChange={() => {
-                  if (code === language) return;
+                  if (code === user.language) return;
                   held.hold('language', code);
                   update.mutate(
                     { language: code },

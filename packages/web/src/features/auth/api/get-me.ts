@@ -1,10 +1,19 @@
 import type { User } from '@flowbox/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { showUserLanguage } from '../../../lib/i18n/index.ts';
 
 export const ME_QUERY_KEY = ['users', 'me'] as const;
 
-export const getMe = () => api.get<User>('/users/me');
+/**
+ * The signed-in user, with its language on screen before any signed-in screen draws (issue 30): the
+ * route guard and the sign-in wait for it.
+ */
+export async function getMe(): Promise<User> {
+  const user = await api.get<User>('/users/me');
+  await showUserLanguage(user.language);
+  return user;
+}
 
 /** The signed-in user: fetched once, then kept until logout or a profile update replaces it. */
 export const meQueryOptions = () =>

@@ -1,7 +1,6 @@
 import type { PasswordSet, TokenPasswordInput } from '@flowbox/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
-import { adoptUserLanguage } from '../../../lib/i18n/index.ts';
 import { saveTokens } from '../../../lib/tokens.ts';
 import { getMe, ME_QUERY_KEY } from './get-me.ts';
 
@@ -22,7 +21,6 @@ export function useSetPassword() {
     onSuccess: ({ user }) => {
       queryClient.clear();
       queryClient.setQueryData(ME_QUERY_KEY, user);
-      void adoptUserLanguage(user.language);
     },
   });
 }
