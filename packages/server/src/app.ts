@@ -49,12 +49,7 @@ import { BuildingsService } from './buildings/buildings.service.ts';
 import { FloorsService } from './buildings/floors.service.ts';
 import { customersRoutes } from './customers/customers.routes.ts';
 import { EventsService } from './events/events.service.ts';
-import {
-  firmwareDownloadMetrics,
-  firmwareMessageMetrics,
-  verifyDownloadToken,
-  type DownloadClaims,
-} from './firmware/index.ts';
+import { firmwareDownloadMetrics, firmwareMessageMetrics, verifyDownloadToken } from './firmware/index.ts';
 import { firmwareCatalogueRoutes } from './firmware/catalogue.routes.ts';
 import { FirmwareCatalogueService } from './firmware/catalogue.service.ts';
 import { downloadRateKey, firmwareDownloadRoutes } from './firmware/download.routes.ts';
@@ -367,8 +362,12 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     global: false,
     max: options.rateLimitPerMinute ?? 1200,
     timeWindow: '1 minute',
-    keyGenerator: (request) =>
-      rateLimitKey(request, (token) => verifyDownloadToken(token, options.config.jwtSecret, ctx.now())),
+    keyGenerator: async (request) =>
+      (await downloadRateKey(
+        request,
+        (token) => verifyDownloadToken(token, options.config.jwtSecret, ctx.now()),
+        (serial, secret) => services.firmwareDownloads.isDevice(serial, secret),
+      )) ?? rateLimitKey(request),
   });
   // At the root, so on every request and before the routes' own hooks: as the plugin's per-route
   // hook it ran after the protected routes' authentication, so requests with a bad token (and
@@ -534,14 +533,9 @@ const publicState = (reason: string) =>
  * plugin's own grouping of an IPv6 address by its /64 (one host holds a whole /64). A client gone
  * before its request was handled has no address any more; the plugin's default key generator
  * then failed with "reading 'toLowerCase'", an error logged for nobody to answer. A firmware
- * download counts against its device instead (download.routes.ts).
+ * download its device's credentials open counts against the device instead (downloadRateKey).
  */
-export function rateLimitKey(
-  request: { ip: string | undefined; url?: string },
-  verifyDownload?: (token: string) => DownloadClaims | null,
-): string {
-  const device = verifyDownload && downloadRateKey(request, verifyDownload);
-  if (device) return device;
+export function rateLimitKey(request: { ip: string | undefined }): string {
   return request.ip ? normalizeIP(request.ip) : 'disconnected-client';
 }
 

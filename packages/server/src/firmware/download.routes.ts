@@ -74,21 +74,29 @@ export function basicCredentials(headers: IncomingHttpHeaders): { serial: string
   return { serial: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
 }
 
+/** Whether these are a device's own serial and secret (its MQTT credentials). */
+export type DeviceCredentialsCheck = (serial: string, secret: string) => Promise<boolean>;
+
 /**
  * The rate limit's key for a download: the device's serial, not its address. A fleet behind one
  * NAT shares an address, and a rollout's downloads would otherwise use up the budget of every
- * browser behind it (docs/firmware.md "Downloads and limits"). The serial is the one a genuine,
- * unexpired token names (an HMAC, no database): a serial in a header anyone can write would give
- * each forged request a budget of its own.
+ * browser behind it (docs/firmware.md "Downloads and limits"). Only once the request is known to be
+ * the device's: a genuine, unexpired token naming it (an HMAC) and its own serial and secret. A
+ * serial anyone can write (a header, a URL seen in a log) would let a stranger use up the device's
+ * budget, so that its own download answers 429; such a request counts against its own address.
  */
-export function downloadRateKey(
-  request: { url?: string },
+export async function downloadRateKey(
+  request: { url?: string; headers: IncomingHttpHeaders },
   verify: (token: string) => DownloadClaims | null,
-): string | undefined {
+  isDevice: DeviceCredentialsCheck,
+): Promise<string | undefined> {
   if (!request.url?.startsWith(DOWNLOAD_PATH)) return undefined;
   const token = request.url.slice(DOWNLOAD_PATH.length).split('?')[0] ?? '';
   const claims = verify(token);
-  return claims ? `device:${claims.serial}` : undefined;
+  if (!claims) return undefined;
+  const credentials = basicCredentials(request.headers);
+  if (credentials?.serial !== claims.serial) return undefined;
+  return (await isDevice(credentials.serial, credentials.secret)) ? `device:${claims.serial}` : undefined;
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -49,6 +49,11 @@ export class FirmwareDownloadService {
     this.authenticate = deviceAuthenticator(ctx.db);
   }
 
+  /** Whether these are the device's own serial and secret (the rate limit's key, download.routes.ts). */
+  async isDevice(serial: string, secret: string): Promise<boolean> {
+    return (await this.authenticate({ role: 'device', serial }, secret)) === 'ok';
+  }
+
   async open(request: DownloadRequest): Promise<FileDownload> {
     try {
       const { download, fromByte } = await this.checked(request);
@@ -63,10 +68,8 @@ export class FirmwareDownloadService {
 
   private async checked(request: DownloadRequest): Promise<{ download: FileDownload; fromByte: number }> {
     const { credentials } = request;
-    const authenticated =
-      credentials !== null &&
-      (await this.authenticate({ role: 'device', serial: credentials.serial }, credentials.secret)) === 'ok';
-    if (!authenticated) throw new AppError('errors.device_auth_failed');
+    if (!credentials || !(await this.isDevice(credentials.serial, credentials.secret)))
+      throw new AppError('errors.device_auth_failed');
     const now = this.ctx.now();
     const claims = readDownloadToken(request.token, this.ctx.config.jwtSecret);
     // Another device's genuine token is refused like a forged one: it opens nothing to this device.

@@ -9,12 +9,13 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rateLimitKey } from '../app.ts';
+import { downloadRateKey } from './download.routes.ts';
 import { firmwareUpdates, firmwareUpdateSteps } from '../db/schema.ts';
 import { createZones, pairDirectly, type PairedDevice } from '../telemetry/testing.ts';
 import { createTestApp, createWorld, loginAs, type TestApp } from '../test/harness.ts';
 import { signDownloadToken, verifyDownloadToken } from './download-token.ts';
 import { sha256Of, uploadFirmware } from './catalogue.testing.ts';
-import { updateWithDownload } from './testing.ts';
+import { insertImage, updateWithDownload } from './testing.ts';
 
 let t: TestApp;
 let device: PairedDevice;
@@ -177,18 +178,29 @@ describe('downloads and the rate limit', () => {
         { serial, imageId: randomUUID(), updateId: randomUUID(), expiresAt: new Date(Date.now() + 60_000) },
         secret,
       );
-    const request = (serial: string) => ({
+    const request = (serial: string, credentials?: string) => ({
       ip: '203.0.113.7',
       url: `/v1/firmware/download/${tokenFor(serial)}`,
+      headers: credentials ? { authorization: credentials } : {},
     });
-    expect(rateLimitKey(request('FBX-1'), verify)).toBe('device:FBX-1');
-    expect(rateLimitKey(request('FBX-2'), verify)).toBe('device:FBX-2');
-    expect(rateLimitKey({ ...request('FBX-1'), url: '/v1/users/me' }, verify)).toBe('203.0.113.7');
+    const authenticate = async (serial: string, secret: string) => serial === 'FBX-1' && secret === 'right';
+    const key = (req: ReturnType<typeof request>, verifier = verify) =>
+      downloadRateKey(req, verifier, authenticate);
+    expect(await key(request('FBX-1', basic('FBX-1', 'right')))).toBe('device:FBX-1');
+    // Not its device until its credentials are checked: the address's budget, as any request.
+    expect(await key(request('FBX-1'))).toBeUndefined();
+    expect(await key(request('FBX-1', basic('FBX-1', 'wrong')))).toBeUndefined();
+    expect(await key(request('FBX-2', basic('FBX-1', 'right')))).toBeUndefined();
+    expect(await key({ ...request('FBX-1', basic('FBX-1', 'right')), url: '/v1/users/me' })).toBeUndefined();
     // A serial only a forged or garbled token names counts against the address.
-    expect(rateLimitKey({ ...request('FBX-1'), url: '/v1/firmware/download/f1.FBX-9.a.b.1.x' }, verify)).toBe(
-      '203.0.113.7',
-    );
-    expect(rateLimitKey(request('FBX-1'), () => null)).toBe('203.0.113.7');
+    expect(
+      await key({
+        ...request('FBX-1', basic('FBX-1', 'right')),
+        url: '/v1/firmware/download/f1.FBX-9.a.b.1.x',
+      }),
+    ).toBeUndefined();
+    expect(await key(request('FBX-1', basic('FBX-1', 'right')), () => null)).toBeUndefined();
+    expect(rateLimitKey(request('FBX-1'))).toBe('203.0.113.7');
 
     const limited = await createTestApp({ rateLimitPerMinute: 3 });
     try {
@@ -222,6 +234,38 @@ describe('downloads and the rate limit', () => {
       const forged = [];
       for (const d of fleet) forged.push((await fetchAs(d, 'not-a-token')).statusCode);
       expect(forged.at(-1)).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it("leaves a device's budget to the device: a stranger holding its URL drains only its own address's", async () => {
+    const limited = await createTestApp({ rateLimitPerMinute: 3 });
+    try {
+      const [zone] = await createZones(limited.db, 'Europe/Paris');
+      const owner = await pairDirectly(limited.db, zone!);
+      const limitedImage = await insertImage(limited.db, { version: '2.6.0' });
+      const { url } = await updateWithDownload(limited, owner, limitedImage, 'requested');
+      const fetch = (remoteAddress: string, authorization?: string) =>
+        limited.app.inject({
+          method: 'GET',
+          url,
+          remoteAddress,
+          headers: authorization ? { authorization } : {},
+        });
+      // A stranger's requests with the URL: none, the device's serial with a guessed secret, another's.
+      const stranger = [
+        await fetch('198.51.100.9'),
+        await fetch('198.51.100.9', basic(owner.serial, 'a'.repeat(owner.password.length))),
+        await fetch('198.51.100.9', basic(owner.serial, 'guess')),
+        await fetch('198.51.100.9'),
+      ].map((res) => res.statusCode);
+      expect(stranger).toEqual([401, 401, 401, 429]);
+      // From another address each, as many as the budget: still not the device's bucket.
+      for (const address of ['198.51.100.10', '198.51.100.11', '198.51.100.12', '198.51.100.13'])
+        expect((await fetch(address)).statusCode).toBe(401);
+      const own = await fetch('203.0.113.50', basic(owner.serial, owner.password));
+      expect(own.statusCode, own.body).toBe(200);
     } finally {
       await limited.close();
     }
