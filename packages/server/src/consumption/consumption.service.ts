@@ -34,6 +34,7 @@ import { requireBuildingRow, findSiteRow } from '../buildings/index.ts';
 import type { Context } from '../context.ts';
 import { requireCustomerRow } from '../customers/index.ts';
 import { notFound } from '../errors.ts';
+import { csvLine } from '../http/csv.ts';
 import type { BuildingPath, SitePath, ZonePath } from '../http/params.ts';
 import {
   deviceCounts,
@@ -56,7 +57,7 @@ import {
   type CostsByKey,
   type VersionsByPlan,
 } from './costs.ts';
-import { CSV_COLUMNS, csvLine, localDateTime } from './csv.ts';
+import { CSV_COLUMNS, localDateTime } from './csv.ts';
 import {
   addStat,
   bucketIndexer,

@@ -11,7 +11,14 @@ import {
   type PriceRange,
 } from '@flowbox/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consumptionDaily, consumptionHourly, flowboxes, zoneSubscriptions, zones } from '../db/schema.ts';
+import {
+  consumptionDaily,
+  consumptionHourly,
+  flowboxes,
+  sites,
+  zoneSubscriptions,
+  zones,
+} from '../db/schema.ts';
 import {
   buildingBody,
   createWorldApp,
@@ -500,6 +507,20 @@ describe('CSV export', () => {
       expect(res.body).not.toMatch(/(^|,)"?[=+@]/m);
     } finally {
       await t.db.update(zones).set({ name: 'Z1 kitchen' }).where(eq(zones.id, z1.id));
+    }
+  });
+
+  it('quotes a name holding a semicolon and neutralises the formula a French spreadsheet would cut from it (issue 30)', async () => {
+    await t.db.update(sites).set({ name: "Gre;=cmd|' /C calc'!A0;" }).where(eq(sites.id, w.sites.a1.id));
+    try {
+      const res = await cmA.get(`${z1.url}/consumption/export.csv?window=day`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.body).toContain(`,"Gre;'=cmd|' /C calc'!A0;",`);
+      // Cut at commas, semicolons, tabs or line breaks, no cell starts a formula.
+      const cells = res.body.split(/[,;\t\r\n]/).map((cell) => cell.replace(/^[ "]*/, ''));
+      expect(cells.filter((cell) => /^([=+@]|-(?!\d))/.test(cell))).toEqual([]);
+    } finally {
+      await t.db.update(sites).set({ name: 'A site 1' }).where(eq(sites.id, w.sites.a1.id));
     }
   });
 

@@ -6,25 +6,6 @@ export const CSV_COLUMNS: Record<Language, string[]> = {
   fr: ['Début', 'Fin', 'Client', 'Site', 'Bâtiment', 'Zone', 'Volume', 'Unité', 'Coût', 'Devise'],
 };
 
-/** What a spreadsheet runs as a formula when a cell starts with it (OWASP "CSV injection"). */
-const FORMULA_START = /^[=+\-@\t\r]/;
-/** A plain number, negative ones included: written as it is, so it stays a number. */
-const NUMBER = /^-?\d+(\.\d+)?$/;
-
-/**
- * One cell: any text a spreadsheet would run as a formula gets a leading apostrophe (names typed
- * by users, versions reported by devices: every cell, so no column can forget it); then RFC 4180,
- * a field with a comma, quote or line break quoted, quotes doubled.
- */
-export function csvField(value: string): string {
-  const text = FORMULA_START.test(value) && !NUMBER.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-export function csvLine(fields: string[]): string {
-  return `${fields.map(csvField).join(',')}\r\n`;
-}
-
 /**
  * An instant as the local wall clock of a time zone with its offset, "yyyy-MM-dd HH:mm+hh:mm"
  * (RFC 3339 with a space): the offset tells apart the two 02:30 of a fall-back night

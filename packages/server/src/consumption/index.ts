@@ -4,5 +4,3 @@
  * the service is wired by app.ts.
  */
 export { dailyPlan, planWindow, type Bucket, type WindowPlan } from './windows.ts';
-/** RFC 4180 CSV lines, for the other exports (the fleet's). */
-export { csvLine } from './csv.ts';

@@ -16,9 +16,9 @@ import {
   type Actor,
   placeScopeOf,
 } from '../access/access.ts';
-import { csvLine } from '../consumption/index.ts';
 import type { Context } from '../context.ts';
 import { forbidden, notFound } from '../errors.ts';
+import { csvLine } from '../http/csv.ts';
 import { customerExists, customerOfSite, fleetCount, fleetPage, type FleetScope } from './fleet.repo.ts';
 
 /** Rows read per query while an export streams: a bounded piece of work each. */

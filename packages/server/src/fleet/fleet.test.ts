@@ -2,7 +2,7 @@ import { ROLES, type FleetPage } from '@flowbox/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeCursor } from '../db/cursor.ts';
-import { alerts, flowboxes, zoneAutomation } from '../db/schema.ts';
+import { alerts, flowboxes, sites, zoneAutomation } from '../db/schema.ts';
 import {
   type ApiClient,
   buildingBody,
@@ -407,6 +407,20 @@ describe('the fleet CSV export', () => {
       expect(res.body).not.toMatch(/(^|,)"?[=+@]/m);
     } finally {
       await t.db.update(flowboxes).set({ firmwareVersion: '1.0.0' }).where(eq(flowboxes.id, fb['A1-001']!));
+    }
+  });
+
+  it('quotes a site name holding a semicolon and neutralises the formula a French spreadsheet would cut from it (issue 30)', async () => {
+    await t.db.update(sites).set({ name: "Gre;=cmd|' /C calc'!A0;" }).where(eq(sites.id, w.sites.a1.id));
+    try {
+      const res = await c.provider.get('/v1/fleet/export.csv');
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain(`,"Gre;'=cmd|' /C calc'!A0;",`);
+      // Cut at commas, semicolons, tabs or line breaks, no cell starts a formula.
+      const cells = res.body.split(/[,;\t\r\n]/).map((cell) => cell.replace(/^[ "]*/, ''));
+      expect(cells.filter((cell) => /^([=+@]|-(?!\d))/.test(cell))).toEqual([]);
+    } finally {
+      await t.db.update(sites).set({ name: 'A site 1' }).where(eq(sites.id, w.sites.a1.id));
     }
   });
 
