@@ -31,10 +31,11 @@ function useNavItems(): NavItem[] {
       { to: paths.settings.getHref(), label: t('nav.alert_settings') },
       { to: paths.profile.getHref(), label: t('nav.profile') },
     ];
-  // docs/permissions.md: an end user has its home, its settings and its profile.
+  // docs/permissions.md: an end user has its home, its zones' alerts, its settings and its profile.
   if (user.role === ROLES.end_user)
     return [
       { to: paths.home.getHref(), label: t('nav.dashboard'), end: true },
+      { to: paths.alerts.getHref(), label: t('nav.alerts'), end: true },
       { to: paths.settings.getHref(), label: t('nav.alert_settings') },
       { to: paths.profile.getHref(), label: t('nav.profile') },
     ];

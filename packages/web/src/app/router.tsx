@@ -33,18 +33,16 @@ function MovedTo({ path }: { path: string }) {
 }
 
 /**
- * An end user has no notifications screen: an alert's link (the alert emails name the zone, under
- * the old address or the new) opens its zone home, which shows the alert first; without a zone, its
- * dashboard. Managers and plumbers go on to the screen.
+ * An alert email's link names its zone, under the old address or the new: an end user opens its zone
+ * home, which shows the alert first; without a zone, its alerts (issue 30). Managers and plumbers go
+ * on to the screen.
  */
 function EndUserToZoneHome() {
   const user = useUser();
   const { search } = useLocation();
-  if (!hasRole(user, END_USER)) return <Outlet />;
   const zoneId = new URLSearchParams(search).get('zone_id');
-  return (
-    <Navigate to={zoneId ? paths.myZone.getHref(encodeURIComponent(zoneId)) : paths.home.getHref()} replace />
-  );
+  if (!hasRole(user, END_USER) || !zoneId) return <Outlet />;
+  return <Navigate to={paths.myZone.getHref(encodeURIComponent(zoneId))} replace />;
 }
 
 // Each feature's pages are one chunk, fetched when one of its routes first opens, so the sign-in
@@ -177,7 +175,7 @@ const routes: RouteObject[] = [
                     element: <EndUserToZoneHome />,
                     children: [
                       { path: paths.alerts.path, element: <MovedTo path={paths.notifications.path} /> },
-                      // docs/permissions.md: managers and plumbers read their alerts here (issue 18).
+                      // docs/permissions.md: every role reads its alerts here (issue 18; end users, issue 30).
                       { path: paths.notifications.path, ...page(alerts, (p) => <p.AlertsPage />) },
                     ],
                   },

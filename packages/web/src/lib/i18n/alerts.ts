@@ -5,6 +5,8 @@ export const alertsEn = {
   'alerts.title': 'Notifications and alerts',
   'alerts.description':
     'What the flowboxes and the rules noticed in the zones you follow. New alerts appear by themselves.',
+  'alerts.description_end_user':
+    'The alerts of your zones. Each also shows first on its zone’s page, with what to do. New alerts appear by themselves.',
   'alerts.header_count_one': '{{count}} open alert',
   'alerts.header_count_other': '{{count}} open alerts',
   'alerts.header_none': 'No open alert',

@@ -43,8 +43,7 @@ export const peopleEn = {
     'Always on: every alert of what you manage appears live in Notifications and alerts and in the bell’s count.',
   'settings.channel_screen_link': 'Open the notifications',
   'settings.channel_screen_end_user':
-    'Always on: an alert of your zone appears live on its page, first, with what to do now.',
-  'settings.channel_screen_link_end_user': 'Open my home',
+    'Always on: an alert of your zone appears live on its page, first, with what to do now, and in Notifications and alerts with the bell’s count.',
   'settings.channel_email': 'By email',
   'settings.channel_email_detail': 'Per alert category, with the switches below; a zone may have its own.',
   'settings.channel_email_provider':

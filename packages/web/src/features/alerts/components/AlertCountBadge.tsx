@@ -1,23 +1,17 @@
-import { ROLES } from '@flowbox/shared';
 import { Link } from 'react-router';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
-import { useUser } from '../../auth/index.ts';
 import { useAlertCount } from '../api/alerts.ts';
 
-/**
- * The header's live count of open alerts, a link to the alerts screen; for an end user, to its
- * home, where its zone's alert comes first with what to do (the alerts screen is the managers').
- */
+/** The header's live count of open alerts, a link to the alerts screen (an end user's: its zones'). */
 export function AlertCountBadge() {
   const { t } = useLanguage();
-  const user = useUser();
   const count = useAlertCount();
   const open = count.data?.open ?? 0;
   const label = open > 0 ? t('alerts.header_count', { count: open }) : t('alerts.header_none');
   return (
     <Link
-      to={user.role === ROLES.end_user ? paths.home.getHref() : paths.alerts.getHref()}
+      to={paths.alerts.getHref()}
       aria-label={label}
       title={label}
       data-testid="alert-count"

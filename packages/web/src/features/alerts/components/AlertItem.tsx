@@ -12,6 +12,7 @@ import { Dialog } from '../../../components/Dialog.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
 import { useLanguage, type TranslationKey } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
+import { END_USER, hasRole, useUser } from '../../auth/index.ts';
 import { CallPlumberButton } from '../../plumbers/index.ts';
 import { useAlertTransition } from '../api/alerts.ts';
 
@@ -73,7 +74,11 @@ export function AlertItem({
     volumeUnit: alert.building_volume_unit,
     timezone: alert.building_timezone,
   });
-  const zoneHref = paths.zone.getHref(alert.customer_id, alert.site_id, alert.building_id, alert.zone_id);
+  // An end user opens its zone home; the flowbox page is the managers' and plumbers' (docs/permissions.md).
+  const endUser = hasRole(useUser(), END_USER);
+  const zoneHref = endUser
+    ? paths.myZone.getHref(alert.zone_id)
+    : paths.zone.getHref(alert.customer_id, alert.site_id, alert.building_id, alert.zone_id);
   return (
     <li className="px-4 py-3 sm:px-5" data-testid="alert-item" data-state={alert.state}>
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -103,7 +108,7 @@ export function AlertItem({
               <>
                 {' '}
                 ·{' '}
-                {alert.flowbox_id ? (
+                {alert.flowbox_id && !endUser ? (
                   <Link
                     to={paths.flowbox.getHref(
                       alert.customer_id,

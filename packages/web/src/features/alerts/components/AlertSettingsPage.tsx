@@ -73,7 +73,7 @@ function MyLanguage() {
 function MyChannels() {
   const { t } = useLanguage();
   const user = useUser();
-  // An end user reads its alerts on its zone's page; a plumber and the managers on the notifications.
+  // Everyone reads its alerts on the notifications; an end user's also lead its zone's page.
   const endUser = hasRole(user, END_USER);
   return (
     <Card title={t('settings.channels_title')}>
@@ -84,10 +84,10 @@ function MyChannels() {
           <dd className="text-slate-700 dark:text-slate-300">
             {t(endUser ? 'settings.channel_screen_end_user' : 'settings.channel_screen_detail')}{' '}
             <Link
-              to={endUser ? paths.home.getHref() : paths.notifications.getHref()}
+              to={paths.notifications.getHref()}
               className="font-medium text-sky-700 hover:underline focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-sky-400"
             >
-              {t(endUser ? 'settings.channel_screen_link_end_user' : 'settings.channel_screen_link')}
+              {t('settings.channel_screen_link')}
             </Link>
           </dd>
         </div>

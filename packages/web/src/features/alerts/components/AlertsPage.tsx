@@ -14,7 +14,7 @@ import { PageHeader } from '../../../components/PageHeader.tsx';
 import { Select } from '../../../components/Select.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
-import { useUser } from '../../auth/index.ts';
+import { END_USER, hasRole, useUser } from '../../auth/index.ts';
 import { useCustomers } from '../../customers/index.ts';
 import type { AlertFilters } from '../api/alerts.ts';
 import { useFollowedZones } from '../api/followed-zones.ts';
@@ -146,7 +146,10 @@ export function AlertsPage() {
   const [filtersOpen, setFiltersOpen] = useState(false);
   return (
     <>
-      <PageHeader title={t('alerts.title')} description={t('alerts.description')} />
+      <PageHeader
+        title={t('alerts.title')}
+        description={t(hasRole(user, END_USER) ? 'alerts.description_end_user' : 'alerts.description')}
+      />
       <FiltersToggle
         open={filtersOpen}
         count={activeFilterCount(filters, provider)}

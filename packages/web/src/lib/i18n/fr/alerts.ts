@@ -6,6 +6,8 @@ export const alertsFr: Record<keyof typeof alertsEn, string> = {
   'alerts.title': 'Notifications et alertes',
   'alerts.description':
     'Ce que les flowbox et les règles ont remarqué dans les zones que vous suivez. Les nouvelles alertes apparaissent d’elles-mêmes.',
+  'alerts.description_end_user':
+    'Les alertes de vos zones. Chacune s’affiche aussi en tête de la page de sa zone, avec ce qu’il faut faire. Les nouvelles alertes apparaissent d’elles-mêmes.',
   'alerts.header_count_one': '{{count}} alerte ouverte',
   'alerts.header_count_other': '{{count}} alertes ouvertes',
   'alerts.header_none': 'Aucune alerte ouverte',

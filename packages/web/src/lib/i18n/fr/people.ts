@@ -43,8 +43,7 @@ export const peopleFr: Record<keyof typeof peopleEn, string> = {
     'Toujours actif : chaque alerte de ce que vous gérez apparaît en direct dans Notifications et alertes et dans le compteur de la cloche.',
   'settings.channel_screen_link': 'Ouvrir les notifications',
   'settings.channel_screen_end_user':
-    'Toujours actif : une alerte de votre zone apparaît en direct sur sa page, en premier, avec ce qu’il faut faire.',
-  'settings.channel_screen_link_end_user': 'Ouvrir mon accueil',
+    'Toujours actif : une alerte de votre zone apparaît en direct sur sa page, en premier, avec ce qu’il faut faire, et dans Notifications et alertes avec le compteur de la cloche.',
   'settings.channel_email': 'Par e-mail',
   'settings.channel_email_detail':
     'Par catégorie d’alerte, avec les interrupteurs ci-dessous ; une zone peut avoir les siens.',
