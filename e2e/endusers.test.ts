@@ -13,7 +13,8 @@ import {
 
 /*
  * docs/permissions.md "Registration", end to end: a zone's manager issues a claim code, a resident
- * registers with it, confirms by the emailed link, the manager approves, and the new end user sees
+ * registers with it, confirms by the emailed link (choosing its password there), the manager
+ * approves, and the new end user sees
  * its zone and nothing of the zone next door. A wrong code, or a serial that is not the code's zone's,
  * gets the very same answer, whether the serial exists or not.
  */
@@ -43,8 +44,8 @@ async function registerWith(code: string, email: string, serial = ''): Promise<s
   await page.getByLabel('First name').fill('Rita');
   await page.getByLabel('Last name').fill('Resident');
   await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill('resident-pass-1');
-  await page.getByLabel('Password confirmation').fill('resident-pass-1');
+  // No password on the form: the one who opens the emailed link chooses it.
+  expect(await page.getByLabel('Password', { exact: true }).count()).toBe(0);
   await page.getByLabel('Claim code').fill(code);
   await page.getByLabel('Flowbox serial number').fill(serial);
   await page.getByRole('checkbox').check();
@@ -86,17 +87,33 @@ describe('an end user registers with a claim code', () => {
     expect(link).toBeDefined();
     expect(outbox.items.filter((m) => m.to.startsWith('stranger.'))).toEqual([]);
 
+    // The email carries none of the form's words: no name to greet, only the product's text.
+    const mail = outbox.items.find((m) => m.to === email)!;
+    expect(mail.text).not.toContain('Rita');
+
     // The resident reads French: the confirmation page speaks it, and the server's answer too.
+    // Opening the link confirms nothing yet: its opener chooses the account's password first.
     const resident = await newPage(browser, { locale: 'fr-FR' });
-    await resident.page.goto(new URL(link!).pathname + new URL(link!).search);
+    const confirmPath = new URL(link!).pathname + new URL(link!).search;
+    await resident.page.goto(confirmPath);
     await resident.page.getByRole('heading', { name: 'Confirmation de votre adresse', level: 1 }).waitFor();
+    await expectAccessible(resident.page, 'the registration link asking for a password, in French');
+    const confirmWith = async (password: string, again: string) => {
+      await resident.page.getByLabel('Mot de passe', { exact: true }).fill(password);
+      await resident.page.getByLabel('Confirmation du mot de passe').fill(again);
+      await resident.page.getByRole('button', { name: 'Confirmer mon adresse' }).click();
+    };
+    await confirmWith('resident-pass-1', 'resident-pass-2');
+    await seen(resident.page, 'Les mots de passe doivent correspondre');
+    await confirmWith('resident-pass-1', 'resident-pass-1');
     await seen(resident.page, 'Votre adresse est confirmée');
     await resident.page.getByRole('link', { name: 'Retour à la connexion' }).waitFor();
     await expectAccessible(resident.page, 'the registration confirmed, in French');
     await resident.page.setViewportSize({ width: 390, height: 844 });
     await resident.page.screenshot({ path: '/tmp/register-confirm-390-fr.png', fullPage: true });
     // The link works once: opened again, it is refused, in French.
-    await resident.page.reload();
+    await resident.page.goto(confirmPath);
+    await confirmWith('someone-else-1', 'someone-else-1');
     await resident.page.getByRole('alert').filter({ hasText: 'Ce lien ne fonctionne plus' }).waitFor();
     await resident.page.getByRole('link', { name: 'M’inscrire de nouveau' }).waitFor();
     await expectAccessible(resident.page, 'the registration link refused, in French');

@@ -108,7 +108,7 @@ describe('registration tells nothing about which addresses have an account', () 
     expect(rows).toHaveLength(1);
   });
 
-  it('takes as long for a taken address as for a new one (the password is hashed for both)', async () => {
+  it('takes as long for a taken address as for a new one (the same work before the answer)', async () => {
     await expectSameTime(
       () => post('/v1/users/register', registration('taken@test.io')),
       (i) => post('/v1/users/register', registration(`timing${i}@test.io`)),

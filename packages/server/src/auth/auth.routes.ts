@@ -121,7 +121,7 @@ export function publicAuthRoutes(app: App, auth: AuthService): void {
       },
     },
     async (request) => {
-      const status = await auth.confirmRegistration(request.body.token, request.ip);
+      const status = await auth.confirmRegistration(request.body.token, request.body.password, request.ip);
       const key =
         status === 'approved'
           ? 'message.registration_confirmed_active'

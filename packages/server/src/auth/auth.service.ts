@@ -43,6 +43,7 @@ import {
   hashClaimCode,
   insertRegistrationRow,
   lockAddress,
+  NO_PASSWORD_YET,
   placeOfZone,
   serialInZone,
   useClaimCode,
@@ -375,13 +376,12 @@ export class AuthService {
 
   /**
    * spec §1: an end user's registration is recorded for review; no account exists until then. The
-   * answer is decided before anything is looked up, after the same work (the limit, the hash) for
-   * every address, so it tells nothing about which addresses have an account (docs/reliability.md).
+   * answer is decided before anything is looked up, after the same work (the limit) for every
+   * address, so it tells nothing about which addresses have an account (docs/reliability.md).
    */
   async register(input: RegisterInput, clientIp: string): Promise<void> {
     await this.throttle.reserve(registrationKey(clientIp), ANONYMOUS_LIMITS.registrationsPerAddress);
-    const passwordHash = await hashPassword(input.password);
-    this.inBackground('registration', () => this.recordRegistration(input, passwordHash));
+    this.inBackground('registration', () => this.recordRegistration(input));
   }
 
   /**
@@ -390,7 +390,7 @@ export class AuthService {
    * account gets an email telling its owner, who alone may learn that it exists, a few times a day
    * at most. A wrong code or serial records and sends nothing: the answer, already sent, was the same.
    */
-  private async recordRegistration(input: RegisterInput, passwordHash: string): Promise<void> {
+  private async recordRegistration(input: RegisterInput): Promise<void> {
     const now = this.ctx.now();
     const codeHash = hashClaimCode(normaliseClaimCode(input.claim_code));
     const token = createLinkToken();
@@ -408,7 +408,8 @@ export class AuthService {
         firstname: input.firstname,
         lastname: input.lastname,
         email: input.email,
-        passwordHash,
+        // docs/permissions.md "Registration": chosen by whoever opens the emailed link.
+        passwordHash: NO_PASSWORD_YET,
         language: input.language as Language,
         flowboxSerial: input.flowbox_serial || null,
         status: 'unconfirmed',
@@ -423,7 +424,6 @@ export class AuthService {
     if (outcome !== 'confirm') return;
     const mail = confirmRegistrationEmail(
       input.language as Language,
-      input.firstname,
       this.link('/register/confirm', token.token),
       REGISTRATION_CONFIRM_HOURS,
     );
@@ -450,14 +450,21 @@ export class AuthService {
   }
 
   /**
-   * The registration's emailed link: the address is confirmed and the claim code counts one use.
-   * A code that approves by itself makes the account now; otherwise the zone's managers decide.
+   * The registration's emailed link: the address is confirmed, with the password its opener chose
+   * (the one who holds the mailbox: the registrant chose none, docs/permissions.md), and the claim
+   * code counts one use. A code that approves by itself makes the account now; otherwise the zone's
+   * managers decide.
    */
-  async confirmRegistration(token: string, clientIp: string): Promise<'pending' | 'approved'> {
+  async confirmRegistration(
+    token: string,
+    password: string,
+    clientIp: string,
+  ): Promise<'pending' | 'approved'> {
     await this.throttle.reserve(linkKey(clientIp), ANONYMOUS_LIMITS.linksPerAddress);
+    const passwordHash = await hashPassword(password);
     const now = this.ctx.now();
     const status = await this.ctx.db.transaction(async (tx) => {
-      const registration = await claimConfirmation(tx, hashLinkToken(token), now);
+      const registration = await claimConfirmation(tx, hashLinkToken(token), passwordHash, now);
       if (!registration?.zoneId || !registration.claimCodeId) throw new AppError('errors.invalid_token');
       // The code revoked, expired or used up since: the link no longer leads anywhere.
       const code = await useClaimCode(tx, registration.claimCodeId, now);

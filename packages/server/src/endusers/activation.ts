@@ -69,7 +69,7 @@ async function codeIssuerNow(tx: Db, code: ClaimCodeRow, place: ZonePlace): Prom
 
 /**
  * Turns a pending registration into an end user of its zone, in the caller's transaction: the
- * password chosen at registration, the zone the code named, the permissions its approval allows.
+ * password chosen when the address was confirmed, the zone the code named, the permissions its approval allows.
  * Answers the emails to send once the transaction commits.
  */
 export async function activateRegistration(
@@ -131,7 +131,7 @@ export async function activateRegistration(
   await ctx.mailer.enqueue(tx, [
     {
       to: user.email,
-      ...registrationApprovedEmail(user.language, user.firstname, `${ctx.config.publicUrl}/login`),
+      ...registrationApprovedEmail(user.language, `${ctx.config.publicUrl}/login`),
       kind: 'registration_approved',
     },
   ]);

@@ -101,6 +101,12 @@ export async function serialInZone(db: Db, serial: string, zoneId: string): Prom
   return row !== undefined;
 }
 
+/**
+ * A registration's password until its address is confirmed: none (no hash verifies against it).
+ * The password is chosen on the emailed link's page, by whoever holds the mailbox.
+ */
+export const NO_PASSWORD_YET = '';
+
 export async function insertRegistrationRow(
   db: Db,
   values: typeof registrations.$inferInsert,
@@ -109,15 +115,19 @@ export async function insertRegistrationRow(
   return row!;
 }
 
-/** An unconfirmed registration whose link is this one and still valid, locked until the transaction ends. */
+/**
+ * An unconfirmed registration whose link is this one and still valid, confirmed with the password
+ * its opener chose, locked until the transaction ends.
+ */
 export async function claimConfirmation(
   db: Db,
   tokenHash: string,
+  passwordHash: string,
   at: Date,
 ): Promise<RegistrationRow | undefined> {
   const [row] = await db
     .update(registrations)
-    .set({ status: 'pending', confirmedAt: at, confirmTokenHash: null })
+    .set({ status: 'pending', confirmedAt: at, confirmTokenHash: null, passwordHash })
     .where(
       and(
         eq(registrations.confirmTokenHash, tokenHash),

@@ -144,7 +144,7 @@ export class EndUsersService {
       await this.ctx.mailer.enqueue(tx, [
         {
           to: decided.email,
-          ...registrationRefusedEmail(decided.language, decided.firstname),
+          ...registrationRefusedEmail(decided.language),
           kind: 'registration_refused',
         },
       ]);

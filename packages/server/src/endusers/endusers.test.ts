@@ -159,6 +159,7 @@ describe('registering with a claim code', () => {
 
     const confirmed = await anonymous().post('/v1/users/register/confirm', {
       token: await confirmLink(body.email),
+      password: body.password,
     });
     expect(confirmed.statusCode, confirmed.body).toBe(200);
     expect(confirmed.json().status).toBe('pending');
@@ -185,6 +186,52 @@ describe('registering with a claim code', () => {
     // A second decision is refused.
     const again = await cmA.post(`/v1/customers/${w.customers.a.id}/registrations/${pending!.id}/refuse`, {});
     expect(again.statusCode).toBe(409);
+  });
+
+  it('emails the typed address none of the registrant’s words: no name, only the product’s text and the link', async () => {
+    const words = 'Your account is locked. Visit https://evil.example/unlock now';
+    for (const language of ['en', 'fr'] as const) {
+      const body = person({
+        claim_code: await issue(),
+        firstname: words,
+        lastname: 'Call +33 6 00 00 00 00',
+        language,
+      });
+      await register(body, language);
+      const [mail] = await mailsTo(body.email);
+      expect(mail?.kind).toBe('registration_confirm');
+      for (const text of [mail!.subject, mail!.text]) {
+        expect(text).not.toContain('evil.example');
+        expect(text).not.toContain('locked');
+        expect(text).not.toContain('+33');
+      }
+      expect(mail!.text).toMatch(language === 'fr' ? /^Bonjour,\n/ : /^Hello,\n/);
+      expect(mail!.text).toContain('/register/confirm?token=');
+    }
+  });
+
+  it('lets whoever opens the link choose the password: the registrant’s never opens the account', async () => {
+    // A stranger types someone's address with an auto-approving code, and a password of its own.
+    const body = person({ claim_code: await issue({ auto_approve: true }), password: 'strangers-pass-1' });
+    await register(body);
+    await t.services.auth.settled();
+    const [row] = await t.db.select().from(registrations).where(eq(registrations.email, body.email));
+    expect(row!.passwordHash).toBe('');
+    const token = await confirmLink(body.email);
+    // The link alone confirms nothing: the page asks its opener for a password.
+    const bare = await anonymous('fr').post('/v1/users/register/confirm', { token });
+    expect(bare.statusCode).toBe(400);
+    expect(bare.json().details).toEqual([{ path: 'password', message: 'Ce champ est requis' }]);
+    const confirmed = await anonymous().post('/v1/users/register/confirm', {
+      token,
+      password: 'owners-own-pass-2',
+    });
+    expect(confirmed.json()).toMatchObject({ status: 'approved' });
+    const signIn = (password: string) => anonymous().post('/v1/users/token', { email: body.email, password });
+    expect((await signIn('strangers-pass-1')).statusCode).toBe(401);
+    expect((await signIn('owners-own-pass-2')).statusCode).toBe(200);
+    const approved = (await mailsTo(body.email)).find((m) => m.kind === 'registration_approved');
+    expect(approved!.text).not.toContain(body.firstname);
   });
 
   it('never lists unconfirmed registrations to managers: the status filter refuses them', async () => {
@@ -226,6 +273,7 @@ describe('registering with a claim code', () => {
     await register(body);
     const confirmed = await anonymous('fr').post('/v1/users/register/confirm', {
       token: await confirmLink(body.email),
+      password: body.password,
     });
     expect(confirmed.json()).toMatchObject({ status: 'approved' });
     expect(confirmed.json().message).toContain('Votre adresse est confirmée');
@@ -249,6 +297,7 @@ describe('registering with a claim code', () => {
     await before?.(issuer.id);
     const confirmed = await anonymous().post('/v1/users/register/confirm', {
       token: await confirmLink(body.email),
+      password: body.password,
     });
     expect(confirmed.statusCode, confirmed.body).toBe(200);
     return { body, status: confirmed.json().status as string };
@@ -266,6 +315,7 @@ describe('registering with a claim code', () => {
     await register(body);
     const confirmed = await anonymous().post('/v1/users/register/confirm', {
       token: await confirmLink(body.email),
+      password: body.password,
     });
     expect(confirmed.json().status).toBe('approved');
     const endUser = await anonymous().login(body.email, body.password);
@@ -305,16 +355,19 @@ describe('registering with a claim code', () => {
     await register(second);
     const ok = await anonymous().post('/v1/users/register/confirm', {
       token: await confirmLink(first.email),
+      password: first.password,
     });
     expect(ok.statusCode).toBe(200);
     const late = await anonymous().post('/v1/users/register/confirm', {
       token: await confirmLink(second.email),
+      password: second.password,
     });
     expect(late.statusCode).toBe(400);
     expect(late.json().code).toBe('errors.invalid_token');
     // A link works once.
     const twice = await anonymous().post('/v1/users/register/confirm', {
       token: await confirmLink(first.email),
+      password: first.password,
     });
     expect(twice.statusCode).toBe(400);
   });
@@ -323,7 +376,10 @@ describe('registering with a claim code', () => {
     const smWithoutExport = await siteManagerWithout(t, w, 'sm.noexport@test.io', 'consumption.export');
     const body = person({ claim_code: await issue() });
     await register(body);
-    await anonymous().post('/v1/users/register/confirm', { token: await confirmLink(body.email) });
+    await anonymous().post('/v1/users/register/confirm', {
+      token: await confirmLink(body.email),
+      password: body.password,
+    });
     const pending = await pendingOf(cmA, body.email);
     const approved = await smWithoutExport.post(
       `/v1/customers/${w.customers.a.id}/registrations/${pending!.id}/approve`,
@@ -337,7 +393,10 @@ describe('registering with a claim code', () => {
   it('a refused registration is emailed and logged; an out-of-scope manager cannot decide it', async () => {
     const body = person({ claim_code: await issue() });
     await register(body);
-    await anonymous().post('/v1/users/register/confirm', { token: await confirmLink(body.email) });
+    await anonymous().post('/v1/users/register/confirm', {
+      token: await confirmLink(body.email),
+      password: body.password,
+    });
     const pending = await pendingOf(cmA, body.email);
     const cmB = await loginAs(t.app, 'cm.b@test.io');
     expect(

@@ -7,6 +7,7 @@ export {
   hasOpenRegistration,
   insertRegistrationRow,
   lockAddress,
+  NO_PASSWORD_YET,
   placeOfZone,
   serialInZone,
   useClaimCode,

@@ -346,11 +346,10 @@ const BODY_ENDPOINTS: BodyEndpoint[] = [
     method: 'POST',
     path: () => '/v1/users/register',
     anonymous: true,
-    valid: () => ({ ...person, password: 'end-user-1', claim_code: 'ABCD-EFGH-JKMN', terms_accepted: true }),
+    valid: () => ({ ...person, claim_code: 'ABCD-EFGH-JKMN', terms_accepted: true }),
     required: {
       ...nameRequired,
       email: 'validation.required',
-      password: 'validation.required',
       claim_code: 'validation.required',
     },
     wrongTypeMessages: { terms_accepted: 'validation.terms' },
@@ -604,8 +603,8 @@ const BODY_ENDPOINTS: BodyEndpoint[] = [
     method: 'POST',
     path: () => '/v1/users/register/confirm',
     anonymous: true,
-    valid: () => ({ token: 'abc' }),
-    required: { token: 'validation.required' },
+    valid: () => ({ token: 'abc', password: 'end-user-1' }),
+    required: { token: 'validation.required', password: 'validation.required' },
   },
   {
     name: 'create a scheduled closing',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ListQuerySchema } from './errors.ts';
+import { passwordField } from '../validation.ts';
 import { LanguageSchema } from './users.ts';
 
 /**
@@ -90,6 +91,8 @@ export const RegistrationListQuerySchema = ListQuerySchema.extend({
   status: z.enum(REVIEWABLE_REGISTRATION_STATES, 'validation.select').optional(),
 });
 
+/** The registration's emailed link, and the password its opener chooses for the account. */
 export const RegistrationConfirmSchema = z.object({
   token: z.string({ error: 'validation.required' }).min(1, 'validation.required').max(500),
+  password: passwordField,
 });

@@ -105,13 +105,14 @@ export type UpdatePasswordInput = z.infer<typeof UpdatePasswordSchema>;
 /**
  * Registration of an end user whose building is pre-equipped with a flowbox (spec §1): the claim
  * code its zone's manager handed out, and optionally the serial printed on the device
- * (docs/permissions.md "Registration").
+ * (docs/permissions.md "Registration"). No password: whoever opens the emailed link, the holder of
+ * the mailbox, chooses it (RegistrationConfirmSchema), so an address typed by a stranger never
+ * becomes an account whose password the stranger knows.
  */
 export const RegisterSchema = z.object({
   firstname: requiredText(),
   lastname: requiredText(),
   email: emailField,
-  password: passwordField,
   language: LanguageSchema.default('en'),
   claim_code: requiredText(40),
   flowbox_serial: optionalText(64).optional(),

@@ -74,7 +74,8 @@ export const en = {
   'login.register': 'Create an account',
 
   'register.title': 'Create an account',
-  'register.subtitle': 'For residents whose building is already equipped with a flowbox.',
+  'register.subtitle':
+    'For residents whose building is already equipped with a flowbox. We email you a link to confirm your address; you choose your password there.',
   'register.accept_terms': 'I accept the',
   'register.submit': 'Create my account',
   'register.have_account': 'Already have an account?',
@@ -83,7 +84,9 @@ export const en = {
     'The 12-character code your building’s manager gave you (for example ABCD-EFGH-JKMN).',
   'register.serial_optional_hint': 'Optional: printed on the label of the flowbox fitted in your flat.',
   'register_confirm.title': 'Confirming your address',
-  'register_confirm.working': 'Confirming your address…',
+  'register_confirm.subtitle':
+    'Choose your account’s password: confirming your address with it sends your request on.',
+  'register_confirm.submit': 'Confirm my address',
   'register_confirm.invalid_link':
     'This link does not work any more: it has been used already, or it is older than 48 hours. If you opened it before, your request is with your building’s manager; otherwise, register again.',
   'register_confirm.register_again': 'Register again',

@@ -74,7 +74,8 @@ export const fr: Record<CoreMessageKey, string> = {
   'login.register': 'Créer un compte',
 
   'register.title': 'Créer un compte',
-  'register.subtitle': 'Pour les résidents dont l’immeuble est déjà équipé d’un flowbox.',
+  'register.subtitle':
+    'Pour les résidents dont l’immeuble est déjà équipé d’un flowbox. Nous vous envoyons un lien pour confirmer votre adresse ; vous y choisirez votre mot de passe.',
   'register.accept_terms': "J'accepte les",
   'register.submit': 'Créer mon compte',
   'register.have_account': 'Vous avez déjà un compte ?',
@@ -83,7 +84,9 @@ export const fr: Record<CoreMessageKey, string> = {
     'Le code de 12 caractères remis par le gestionnaire de votre bâtiment (par exemple ABCD-EFGH-JKMN).',
   'register.serial_optional_hint': 'Facultatif : inscrit sur l’étiquette du flowbox installé chez vous.',
   'register_confirm.title': 'Confirmation de votre adresse',
-  'register_confirm.working': 'Confirmation de votre adresse…',
+  'register_confirm.subtitle':
+    'Choisissez le mot de passe de votre compte : confirmer votre adresse avec lui transmet votre demande.',
+  'register_confirm.submit': 'Confirmer mon adresse',
   'register_confirm.invalid_link':
     'Ce lien ne fonctionne plus : il a déjà servi, ou il date de plus de 48 heures. Si vous l’avez déjà ouvert, votre demande est entre les mains du gestionnaire de votre bâtiment ; sinon, inscrivez-vous de nouveau.',
   'register_confirm.register_again': 'M’inscrire de nouveau',

@@ -6,6 +6,9 @@ export const register = (input: RegisterInput) => api.post<MessageAnswer>('/user
 
 export const useRegister = () => useMutation({ mutationFn: register });
 
-/** The registration's emailed link (docs/permissions.md "Registration"). */
-export const confirmRegistration = (token: string) =>
-  api.post<MessageAnswer & { status: 'pending' | 'approved' }>('/users/register/confirm', { token });
+/** The registration's emailed link, and the password its opener chooses (docs/permissions.md "Registration"). */
+export const confirmRegistration = (token: string, password: string) =>
+  api.post<MessageAnswer & { status: 'pending' | 'approved' }>('/users/register/confirm', {
+    token,
+    password,
+  });

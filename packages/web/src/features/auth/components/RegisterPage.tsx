@@ -14,20 +14,17 @@ import { TextField } from '../../../components/TextField.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
 import { useFormSubmit } from '../../../lib/forms.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
-import { withPasswordConfirmation } from '../../../lib/password-confirmation.ts';
 import { paths } from '../../../paths.ts';
 import { useRegister } from '../api/register.ts';
-import { NewPasswordFields } from '../../../components/forms/NewPasswordFields.tsx';
 import { IdentityFields } from '../../../components/forms/IdentityFields.tsx';
 
-const RegisterFormSchema = withPasswordConfirmation(RegisterSchema);
+// No password here: it is chosen on the emailed link's page, by whoever holds the mailbox.
+const RegisterFormSchema = RegisterSchema;
 type RegisterForm = z.input<typeof RegisterFormSchema>;
 const FIELDS = [
   'firstname',
   'lastname',
   'email',
-  'password',
-  'password_confirmation',
   'language',
   'claim_code',
   'flowbox_serial',
@@ -51,23 +48,17 @@ export function RegisterPage() {
       firstname: '',
       lastname: '',
       email: '',
-      password: '',
-      password_confirmation: '',
       claim_code: '',
       flowbox_serial: '',
       language,
     },
   });
 
-  const { submit, failure } = useFormSubmit(
-    { handleSubmit, setError },
-    FIELDS,
-    async ({ password_confirmation: _confirmation, ...values }) => {
-      const answer = await registerMutation.mutateAsync(values);
-      toast.success(t('toast.user_registered'));
-      setDone(answer.message);
-    },
-  );
+  const { submit, failure } = useFormSubmit({ handleSubmit, setError }, FIELDS, async (values) => {
+    const answer = await registerMutation.mutateAsync(values);
+    toast.success(t('toast.user_registered'));
+    setDone(answer.message);
+  });
 
   if (done) {
     return (
@@ -101,11 +92,6 @@ export function RegisterPage() {
           firstname={{ register: register('firstname'), error: errors.firstname }}
           lastname={{ register: register('lastname'), error: errors.lastname }}
           email={{ register: register('email'), error: errors.email }}
-        />
-        <NewPasswordFields
-          label="fields.password"
-          password={{ register: register('password'), error: errors.password }}
-          confirmation={{ register: register('password_confirmation'), error: errors.password_confirmation }}
         />
         <TextField
           label={t('fields.claim_code')}
