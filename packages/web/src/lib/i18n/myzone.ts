@@ -49,14 +49,18 @@ export const myzoneEn = {
   'myzone.graph_empty_hint': 'Your water meter’s readings appear here within seconds of water running.',
   'myzone.graph_empty_no_device': 'Readings will appear here once a water meter is fitted in your zone.',
 
-  'myzone.leak_title': 'Leak detection',
-  'myzone.leak_on': 'On: you are alerted when water runs without stopping.',
-  'myzone.leak_off': 'Off: no leak alert is raised.',
+  'myzone.leak_title': 'Leak detection (away mode)',
+  'myzone.leak_on':
+    'On, as when you are away: any water that runs in your zone raises a leak alert. It does not close the water. Turn it off when you are back.',
+  'myzone.leak_off':
+    'Off: water runs as usual. Water that runs {{hours}} hours without stopping still raises a leak alert. Turn it on when you go away: then any water that runs raises one.',
   'myzone.leak_turn_on': 'Turn leak detection on',
   'myzone.leak_turn_off': 'Turn leak detection off',
   'myzone.leak_confirm_off_title': 'Turn leak detection off?',
-  'myzone.leak_confirm_off_text': 'While it is off, a leak in your zone raises no alert.',
+  'myzone.leak_confirm_off_text':
+    'Water may run again without an alert; only water that runs {{hours}} hours without stopping raises a leak alert.',
   'myzone.leak_confirm_on_title': 'Turn leak detection on?',
-  'myzone.leak_confirm_on_text': 'You will be alerted when water runs without stopping.',
+  'myzone.leak_confirm_on_text':
+    'While you are away, any water that runs in your zone raises a leak alert. It does not close the water.',
   'myzone.leak_saved': 'Leak detection updated',
 } as const;

@@ -28,7 +28,8 @@ export const zonesEn = {
   'zones.scheduled_closing_authorised': 'Scheduled closing authorised',
   'zones.scheduled_closing_hint': 'Scheduled closings may shut off this zone’s water.',
   'zones.leak_detection_mode': 'Leak detection mode',
-  'zones.leak_detection_hint': 'Watches the zone for any flow that could be a leak.',
+  'zones.leak_detection_hint':
+    'Away mode: while it is on, nobody should draw water, so any flow in the zone raises a leak alert. It does not close the water. Water that runs {{hours}} hours without stopping raises one either way.',
   'zones.maintenance_mode': 'Maintenance mode',
   'zones.maintenance_hint': 'Work in progress: the zone’s alerts and automatic actions are paused.',
   'zones.valves_denied':

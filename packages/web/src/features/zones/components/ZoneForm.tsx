@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   FLOWBOX_MODELS,
+  LEAK_FLOW_S,
   WATER_TEMPERATURES,
   ZONE_PROFILES,
   ZoneCreateSchema,
@@ -210,7 +211,12 @@ export function ZoneForm({
             {...register('scheduled_closing_authorised')}
           />
           <Checkbox
-            label={<ModeLabel title={t('zones.leak_detection_mode')} hint={t('zones.leak_detection_hint')} />}
+            label={
+              <ModeLabel
+                title={t('zones.leak_detection_mode')}
+                hint={t('zones.leak_detection_hint', { hours: LEAK_FLOW_S / 3600 })}
+              />
+            }
             error={errors.leak_detection_mode}
             {...register('leak_detection_mode')}
             disabled={!mayControlValves}

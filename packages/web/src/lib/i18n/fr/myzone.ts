@@ -50,15 +50,18 @@ export const myzoneFr: Record<keyof typeof myzoneEn, string> = {
   'myzone.graph_empty_no_device':
     'Les relevés apparaîtront ici une fois un compteur installé dans votre zone.',
 
-  'myzone.leak_title': 'Détection de fuite',
-  'myzone.leak_on': 'Activée : vous êtes alerté quand l’eau coule sans s’arrêter.',
-  'myzone.leak_off': 'Désactivée : aucune alerte de fuite n’est levée.',
+  'myzone.leak_title': 'Détection de fuite (mode absence)',
+  'myzone.leak_on':
+    'Activée, comme en votre absence : toute eau qui coule dans votre zone lève une alerte de fuite. Elle ne ferme pas l’eau. Désactivez-la à votre retour.',
+  'myzone.leak_off':
+    'Désactivée : l’eau coule normalement. Une eau qui coule {{hours}} heures sans s’arrêter lève quand même une alerte de fuite. Activez-la quand vous partez : toute eau qui coule en lèvera une.',
   'myzone.leak_turn_on': 'Activer la détection de fuite',
   'myzone.leak_turn_off': 'Désactiver la détection de fuite',
   'myzone.leak_confirm_off_title': 'Désactiver la détection de fuite ?',
   'myzone.leak_confirm_off_text':
-    'Tant qu’elle est désactivée, une fuite dans votre zone ne lève aucune alerte.',
+    'L’eau pourra de nouveau couler sans alerte ; seule une eau qui coule {{hours}} heures sans s’arrêter lèvera une alerte de fuite.',
   'myzone.leak_confirm_on_title': 'Activer la détection de fuite ?',
-  'myzone.leak_confirm_on_text': 'Vous serez alerté quand l’eau coule sans s’arrêter.',
+  'myzone.leak_confirm_on_text':
+    'Pendant votre absence, toute eau qui coule dans votre zone lève une alerte de fuite. Elle ne ferme pas l’eau.',
   'myzone.leak_saved': 'Détection de fuite mise à jour',
 };

@@ -29,7 +29,8 @@ export const zonesFr: Record<keyof typeof zonesEn, string> = {
   'zones.scheduled_closing_authorised': 'Fermeture programmée autorisée',
   'zones.scheduled_closing_hint': "Les fermetures programmées peuvent couper l'eau de cette zone.",
   'zones.leak_detection_mode': 'Mode détection de fuite',
-  'zones.leak_detection_hint': 'Surveille tout écoulement de la zone qui pourrait être une fuite.',
+  'zones.leak_detection_hint':
+    'Mode absence : tant qu’il est activé, personne ne devrait tirer d’eau, donc tout écoulement dans la zone lève une alerte de fuite. Il ne ferme pas l’eau. Une eau qui coule {{hours}} heures sans s’arrêter en lève une dans tous les cas.',
   'zones.maintenance_mode': 'Mode maintenance',
   'zones.maintenance_hint':
     'Travaux en cours : les alertes et actions automatiques de la zone sont suspendues.',
