@@ -60,7 +60,7 @@ export function publicAuthRoutes(app: App, auth: AuthService): void {
       schema: { tags, body: RequestResetPasswordSchema, response: { 202: MessageSchema, ...errorResponses } },
     },
     async (request, reply) => {
-      await auth.requestResetPassword(request.body.email);
+      await auth.requestResetPassword(request.body.email, request.ip);
       const message =
         requestLanguage(request) === 'fr'
           ? 'Si un compte existe pour cet email, un lien de réinitialisation vient de lui être envoyé.'

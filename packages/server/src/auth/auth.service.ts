@@ -50,7 +50,15 @@ import {
 } from '../endusers/index.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { SessionCache, type SessionUser } from './session-cache.ts';
-import { ANONYMOUS_LIMITS, linkKey, LoginThrottle, registrationKey, resetKey, THROTTLE } from './throttle.ts';
+import {
+  ANONYMOUS_LIMITS,
+  linkKey,
+  LoginThrottle,
+  registrationKey,
+  resetKey,
+  resetRequestKey,
+  THROTTLE,
+} from './throttle.ts';
 import { issueLiveTicket, redeemLiveTicket } from './live-tickets.ts';
 import { createLinkToken, hashLinkToken, TokenSigner, type AccessClaims } from './tokens.ts';
 
@@ -297,18 +305,20 @@ export class AuthService {
   }
 
   /**
-   * Counts the request against the address's limit, then answers: the lookup and the email happen
-   * after, so the answer and its time are the same whether an account has this address or not.
+   * Counts the request against its client address's limit, then answers: the lookup and the email
+   * happen after, so the answer and its time are the same whether an account has this address or
+   * not. No 429 is keyed by the email typed: a stranger would use up its owner's requests.
    */
-  async requestResetPassword(email: string): Promise<void> {
-    await this.throttle.reserve(resetKey(email), ANONYMOUS_LIMITS.resetPerEmail);
+  async requestResetPassword(email: string, clientIp: string): Promise<void> {
+    await this.throttle.reserve(resetRequestKey(clientIp), ANONYMOUS_LIMITS.resetRequestsPerAddress);
     this.inBackground('reset email', () => this.sendResetLink(email));
   }
 
-  /** Sends a reset link when the account exists. */
+  /** Sends a reset link when the account exists, a few an hour at most to one mailbox. */
   private async sendResetLink(email: string): Promise<void> {
     const user = await findUserByEmail(this.ctx.db, email);
     if (!user) return;
+    if (!(await this.throttle.tryReserve(resetKey(user.email), ANONYMOUS_LIMITS.resetPerEmail))) return;
     const token = await this.createLink(user.id, 'reset', RESET_TTL_MINUTES * 60_000);
     const mail = resetPasswordEmail(
       user.language,

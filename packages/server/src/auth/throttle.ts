@@ -33,10 +33,20 @@ export const THROTTLE = {
   knownAddressDays: 90,
 } as const;
 
-/** Limits on the other anonymous calls that cost the product work or send an email. */
+/**
+ * Limits on the other anonymous calls that cost the product work or send an email. A limit that
+ * answers 429 is keyed by the client's address, never by a value the caller writes (an email, a
+ * code, a serial): anyone may write someone else's, and would use up its owner's tries. What is
+ * keyed by such a value bounds only what reaches it (emails), after the answer, which is the same.
+ */
 export const ANONYMOUS_LIMITS = {
-  /** Reset requests per email address an hour, whether an account has it or not. */
+  /**
+   * Reset emails per email address an hour, whoever asks: past it a request is answered alike and
+   * sends nothing (the mailbox already holds working links).
+   */
   resetPerEmail: 3,
+  /** Reset requests per client address an hour, whatever the email. */
+  resetRequestsPerAddress: 10,
   /** Registrations per client address an hour. */
   registrationsPerAddress: 5,
   /** Emailed links (set or reset a password) tried per client address an hour. */
@@ -121,15 +131,28 @@ export class LoginThrottle {
 
   /** Counts one more attempt under `key`, or refuses with 429 when `limit` were made in the hour. */
   async reserve(key: string, limit: number): Promise<void> {
-    await this.db.transaction(async (tx) => {
+    const waitMs = await this.take(key, limit);
+    if (waitMs > 0) throw tooManyAttempts(waitMs);
+  }
+
+  /** Counts one more under `key` and answers true, or false when `limit` were counted in the hour. */
+  async tryReserve(key: string, limit: number): Promise<boolean> {
+    return (await this.take(key, limit)) === 0;
+  }
+
+  /** Counts one more under `key`, under its lock; how long to wait instead (ms) when `limit` is reached. */
+  private async take(key: string, limit: number): Promise<number> {
+    const waitMs = await this.db.transaction(async (tx) => {
       await lockKeys(tx, [key]);
       const now = this.now();
       const stats = (await keyStats(tx, [key], windowStart(now))).get(key);
       if (stats && stats.failures >= limit)
-        throw tooManyAttempts(stats.oldest.getTime() + THROTTLE.windowMs - now.getTime());
+        return Math.max(1, stats.oldest.getTime() + THROTTLE.windowMs - now.getTime());
       await insertFailures(tx, [key], now);
+      return 0;
     });
     await this.prune();
+    return waitMs;
   }
 
   /** Rows older than the window count for nothing; cleared at most once a minute per instance. */
@@ -156,5 +179,6 @@ const pairPrefix = (email: string) => `pair:${normal(email)} `;
 const pairKey = (email: string, ip: string) => `${pairPrefix(email)}${ip}`;
 
 export const resetKey = (email: string) => `reset:${normal(email)}`;
+export const resetRequestKey = (ip: string) => `reset-from:${ip}`;
 export const registrationKey = (ip: string) => `register:${ip}`;
 export const linkKey = (ip: string) => `link:${ip}`;
