@@ -67,6 +67,11 @@ export type DeviceOptions = {
   protocolClock?: Clock;
   /** The device's clock runs this far ahead (negative: behind) of true time. */
   clockSkewMs?: number;
+  /**
+   * Each reading carries `sent_at`, the device's clock when it is published (docs/protocol.md
+   * "Clocks"); false: an older device that leaves it out. Default true.
+   */
+  sentAt?: boolean;
   seed?: number;
   intervalS?: number;
   faults?: readonly FaultSpec[];
@@ -131,6 +136,8 @@ type Outgoing = {
   payload: string;
   /** A reading's sequence number, matched against the server's confirmations; null otherwise. */
   seq: number | null;
+  /** A reading's payload without `sent_at`, stamped at each publication; null otherwise. */
+  reading: Telemetry | null;
   /**
    * When the broker acknowledged this reading (protocol clock), kept until the server confirms it;
    * null while it is to be sent (again).
@@ -918,6 +925,7 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
       topic: deviceTopic(this.serial, kind),
       payload: encodePayload(message),
       seq: kind === 'telemetry' ? (message as Telemetry).seq : null,
+      reading: kind === 'telemetry' ? (message as Telemetry) : null,
       brokerAckedAt: null,
       delivered: false,
     });
@@ -1004,7 +1012,7 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
       // One write for the whole window: the broker reads it as one chunk, the server as one batch.
       client.stream.cork();
       const publishing = window.map((message) =>
-        client.publishAsync(message.topic, message.payload, { qos: 1 }).then(
+        client.publishAsync(message.topic, this.stamped(message), { qos: 1 }).then(
           () => true,
           () => false,
         ),
@@ -1015,6 +1023,15 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
       this.recordDelivery(window, sent, connection.confirms);
       if (sent.includes(false)) return true;
     }
+  }
+
+  /**
+   * A message as it leaves: a reading gets `sent_at`, the device's clock now, so the server tells how
+   * old it is from how far off the clock is (docs/protocol.md "Clocks"); sent again, stamped again.
+   */
+  private stamped(message: Outgoing): string {
+    if (message.reading === null || this.options.sentAt === false) return message.payload;
+    return encodePayload({ ...message.reading, sent_at: new Date(this.deviceNow()).toISOString() });
   }
 
   /** What the broker acknowledged: done, or (a reading the server confirms) kept until confirmed. */

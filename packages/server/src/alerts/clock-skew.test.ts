@@ -1,7 +1,7 @@
 import { encodePayload, type Flowbox } from '@flowbox/shared';
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alerts } from '../db/schema.ts';
+import { alerts, flowboxes } from '../db/schema.ts';
 import { subscribe } from '../flowboxes/testing.ts';
 import {
   buildingBody,
@@ -104,8 +104,12 @@ describe('the device clock alert (flowbox_internal_status)', () => {
     expect(right.clock_skew_alarming).toBe(false);
   });
 
-  it('opens for a device 5 minutes behind as well', async () => {
+  it('opens for a device 5 minutes behind as well, once its readings are paced (without sent_at)', async () => {
     const d = await device();
+    await d.send(-5 * MINUTE);
+    // Its first reading could as well be 5 minutes old: delay, not skew (docs/automation.md).
+    expect(await activeClockAlert(d.flowboxId)).toBeUndefined();
+    t.clock.advance(MINUTE);
     await d.send(-5 * MINUTE);
     expect(await activeClockAlert(d.flowboxId)).toMatchObject({
       details: { clock: 'behind', skew_s: 300, bound_s: 120 },
@@ -150,7 +154,10 @@ describe('the device clock alert (flowbox_internal_status)', () => {
     expect(alert!.count).toBe(1);
     // Judged from the dropped reading, not stored: placement keeps the clock of stored readings.
     expect((await flowbox(d.flowboxId)).clock_skew_s).toBeNull();
-    // Its clock set right: the next stored reading measures it again and resolves the alert.
+    // Its clock set right: the next stored readings measure it again (the first one paced) and
+    // resolve the alert.
+    t.clock.advance(MINUTE);
+    await d.send(0);
     t.clock.advance(MINUTE);
     await d.send(0);
     expect(await activeClockAlert(d.flowboxId)).toBeUndefined();
@@ -169,4 +176,34 @@ describe('the device clock alert (flowbox_internal_status)', () => {
       .where(and(eq(alerts.zoneId, zone.zoneId), like(alerts.cause, 'clock_skew:%')));
     expect(inZone.every((a) => a.flowboxId !== neighbour.flowboxId)).toBe(true);
   });
+  it('with sent_at, opens at the first reading of a device 5 minutes behind', async () => {
+    const paired = await pairDirectly(t.db, zone);
+    const at = new Date(t.clock.now().getTime() - 5 * MINUTE);
+    const message = { ...reading(1, at, 0), sent_at: at.toISOString() };
+    expect(await writer.submit(paired.serial, message)).toBe('stored');
+    expect(await activeClockAlert(paired.flowboxId)).toMatchObject({
+      details: { clock: 'behind', skew_s: 300, bound_s: 120 },
+    });
+  });
+
+  for (const withSentAt of [true, false])
+    it(`raises nothing for a backlog at first contact: an hour of readings, then live ones (${withSentAt ? 'with' : 'without'} sent_at)`, async () => {
+      const paired = await pairDirectly(t.db, zone);
+      const now = t.clock.now().getTime();
+      const sentAt = new Date(now).toISOString();
+      const backlog = Array.from({ length: 60 }, (_, i) => {
+        const message = reading(i + 1, new Date(now - (60 - i) * MINUTE), 0);
+        return withSentAt ? { ...message, sent_at: sentAt } : message;
+      });
+      for (const message of backlog) await writer.submit(paired.serial, message);
+      for (let seq = 61; seq <= 63; seq++) {
+        t.clock.advance(MINUTE);
+        const at = t.clock.now();
+        const message = reading(seq, at, 0);
+        await writer.submit(paired.serial, withSentAt ? { ...message, sent_at: at.toISOString() } : message);
+      }
+      expect(await clockAlerts(paired.flowboxId)).toEqual([]);
+      const [row] = await t.db.select().from(flowboxes).where(eq(flowboxes.id, paired.flowboxId));
+      expect(Math.abs(row!.clockOffsetMs!)).toBeLessThanOrEqual(2000);
+    });
 });

@@ -218,9 +218,12 @@ export function clockSkewListener(): TelemetryListener {
         const seen = newest.get(r.flowboxId);
         if (!seen || r.seq > seen.seq) newest.set(r.flowboxId, r);
       }
+      // An older device's backlog (no `sent_at`) tells its delay, not its skew: judged once it is
+      // live, or when dated ahead of its receipt (no delay makes a clock look ahead).
+      const judged = [...newest.values()].filter((r) => r.live || r.measuredAt > r.receivedAt);
       await judgeClocks(
         tx,
-        [...newest.values()].map((r) => ({
+        judged.map((r) => ({
           flowboxId: r.flowboxId,
           zoneId: r.zoneId,
           serial: r.serial,

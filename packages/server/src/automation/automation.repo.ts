@@ -1,6 +1,7 @@
 import type { DetectionState, OpeningHours, VolumeUnit, ZoneProfile } from '@flowbox/shared';
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
-import { arrayLiteral } from '../db/arrays.ts';
+import { crossingToJson, EMPTY_DETECTION } from '@flowbox/shared';
+import { arrayLiteral, quotedArrayLiteral } from '../db/arrays.ts';
 import type { Db } from '../db/client.ts';
 import { buildings, zoneAutomation, zones } from '../db/schema.ts';
 import { withZoneScope, withZoneScopeOf, zoneAt, zoneScopeColumns, type FlowboxScope } from '../db/scope.ts';
@@ -86,14 +87,8 @@ function defaultAutomation(zoneId: string): AutomationRow {
     volumeMarginUnit: null,
     durationMarginEnabled: false,
     durationMarginMinutes: null,
-    eventStartedAt: null,
-    lastFlowAt: null,
-    eventVolumeMl: 0,
-    eventFlowS: 0,
-    eventTriggered: false,
-    eventLeakRaised: false,
-    lastMeasuredAt: null,
-    detectionBlockedUntil: null,
+    ...EMPTY_DETECTION,
+    eventCrossing: null,
     lockedAt: null,
     lockedBy: null,
     closeConfirmedAt: null,
@@ -133,6 +128,11 @@ export async function updateDetectionStates(
   await db.execute(sql`UPDATE zone_automation AS a SET
       event_started_at = v.event_started_at,
       last_flow_at = v.last_flow_at,
+      last_flow_flowbox_id = v.last_flow_flowbox_id,
+      last_flow_seq = v.last_flow_seq,
+      last_flow_device_at = v.last_flow_device_at,
+      last_flow_live = v.last_flow_live,
+      event_crossing = v.event_crossing,
       event_volume_ml = v.event_volume_ml,
       event_flow_s = v.event_flow_s,
       event_triggered = v.event_triggered,
@@ -144,13 +144,19 @@ export async function updateDetectionStates(
       ${arrayLiteral(states.map((s) => s.zoneId))}::uuid[],
       ${instants((s) => s.eventStartedAt)}::timestamptz[],
       ${instants((s) => s.lastFlowAt)}::timestamptz[],
+      ${arrayLiteral(column((s) => s.lastFlowFlowboxId))}::uuid[],
+      ${arrayLiteral(column((s) => s.lastFlowSeq))}::bigint[],
+      ${instants((s) => s.lastFlowDeviceAt)}::timestamptz[],
+      ${arrayLiteral(column((s) => s.lastFlowLive))}::boolean[],
+      ${quotedArrayLiteral(column((s) => (s.eventCrossing ? JSON.stringify(crossingToJson(s.eventCrossing)) : null)))}::jsonb[],
       ${arrayLiteral(column((s) => s.eventVolumeMl))}::bigint[],
       ${arrayLiteral(column((s) => s.eventFlowS))}::int[],
       ${arrayLiteral(column((s) => s.eventTriggered))}::boolean[],
       ${arrayLiteral(column((s) => s.eventLeakRaised))}::boolean[],
       ${instants((s) => s.lastMeasuredAt)}::timestamptz[],
       ${instants((s) => s.detectionBlockedUntil)}::timestamptz[]
-    ) AS v(zone_id, event_started_at, last_flow_at, event_volume_ml, event_flow_s, event_triggered,
+    ) AS v(zone_id, event_started_at, last_flow_at, last_flow_flowbox_id, last_flow_seq,
+      last_flow_device_at, last_flow_live, event_crossing, event_volume_ml, event_flow_s, event_triggered,
       event_leak_raised, last_measured_at, detection_blocked_until)
     WHERE a.zone_id = v.zone_id`);
 }

@@ -1,10 +1,11 @@
 import {
-  detect,
+  detectBatch,
   effectiveMargins,
+  type Crossing,
   type DetectionState,
   type FlowReading,
-  type Margins,
-  type Trigger,
+  type Leak,
+  type PastCrossing,
 } from '@flowbox/shared';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
@@ -20,9 +21,18 @@ const ROWS_KNOWN_MEMORY = 100_000;
 /**
  * What detection reads of a stored telemetry reading (the telemetry module's `StoredReading`).
  * `placedAt` is its end on the server's time line (docs/automation.md "Device clocks"): detection
- * orders, judges and times readings by it, never by the device's `measuredAt`.
+ * orders readings, tells fresh from stale and picks opening hours by it; `measuredAt`, the device's
+ * clock, only measures the gaps between one flowbox's own readings ("Whatever the delivery").
  */
-export type AutomationReading = FlowReading & { zoneId: string; flowboxId: string; placedAt: Date };
+export type AutomationReading = Omit<FlowReading, 'flowboxId' | 'seq' | 'deviceAt' | 'live'> & {
+  zoneId: string;
+  flowboxId: string;
+  /** Absent (a hand-made reading): gaps on the placed time line. */
+  seq?: number;
+  placedAt: Date;
+  /** Absent: true. */
+  live?: boolean;
+};
 
 /** Detection (spec §3, §4): each committed batch of readings judged against its zone's margins. */
 export class DetectionListener {
@@ -96,30 +106,47 @@ export class DetectionListener {
       openingHours: found.zone.openingHours ?? found.building.openingHours,
       timezone: found.building.timezone,
     };
-    let state = stateOf(found.automation);
+    // On the server's time line; gaps between one flowbox's readings on its own clock.
+    const verdict = detectBatch(
+      stateOf(found.automation),
+      readings.map((r) => ({
+        measuredAt: r.placedAt,
+        deviceAt: r.measuredAt,
+        live: r.live,
+        flowboxId: r.flowboxId,
+        seq: r.seq,
+        intervalS: r.intervalS,
+        volumeMl: r.volumeMl,
+        flowS: r.flowS,
+      })),
+      (reading) => effectiveMargins(margins, zone, reading.measuredAt),
+      now,
+    );
     let current = found;
-    for (const reading of readings) {
-      // On the server's time line: a device's clock, fast, slow or pulled back, changes nothing.
-      const placed = { ...reading, measuredAt: reading.placedAt };
-      const effective = effectiveMargins(margins, zone, reading.placedAt);
-      const verdict = detect(state, placed, effective, now);
-      state = verdict.state;
-      if (verdict.late) continue;
-      if (verdict.crossed)
-        current = await this.onMarginCrossed(
-          tx,
-          current,
-          state,
-          { trigger: verdict.crossed, effective },
-          now,
-        );
-      if (verdict.leak) await this.raiseLeak(tx, current, state, 'continuous_flow', reading.flowboxId);
-      const flowing = reading.volumeMl > 0 || reading.flowS > 0;
-      // spec §4 leak-detection mode: nobody should draw water, so any flow is a leak.
-      if (flowing && found.zone.leakDetectionMode)
-        await this.raiseLeak(tx, current, state, 'leak_detection_mode', reading.flowboxId);
-    }
-    return state;
+    // Events whose crossing became known only after their water had stopped: an alert, never a closing.
+    for (const past of verdict.past) await this.raiseCrossing(tx, current, past);
+    for (const leak of verdict.leaks) await this.raiseLeak(tx, current, leak, 'continuous_flow');
+    if (verdict.crossing) current = await this.onMarginCrossed(tx, current, verdict.crossing, now);
+    // spec §4 leak-detection mode: nobody should draw water, so any flow is a leak.
+    const late = new Set(verdict.late.map((r) => `${r.flowboxId}:${r.seq}:${r.measuredAt.getTime()}`));
+    const flowing = readings.find(
+      (r) => (r.volumeMl > 0 || r.flowS > 0) && !late.has(`${r.flowboxId}:${r.seq}:${r.placedAt.getTime()}`),
+    );
+    if (flowing && found.zone.leakDetectionMode)
+      await this.raiseLeak(
+        tx,
+        current,
+        {
+          at: flowing.placedAt,
+          flowboxId: flowing.flowboxId,
+          seq: flowing.seq ?? null,
+          eventStartedAt: verdict.state.eventStartedAt,
+          volumeMl: verdict.state.eventVolumeMl,
+          flowS: verdict.state.eventFlowS,
+        },
+        'leak_detection_mode',
+      );
+    return verdict.state;
   }
 
   /**
@@ -129,50 +156,71 @@ export class DetectionListener {
   private async onMarginCrossed(
     tx: Db,
     found: ZoneAutomation,
-    state: DetectionState,
-    { trigger, effective }: { trigger: Trigger; effective: Margins },
+    crossing: Crossing,
     now: Date,
   ): Promise<ZoneAutomation> {
-    // The margin as it applied (off-hours margins are smaller), so the alert can say what was passed.
-    const details = {
-      trigger,
-      event_started_at: state.eventStartedAt?.toISOString() ?? null,
-      volume_l: state.eventVolumeMl / 1000,
-      flow_minutes: Math.round(state.eventFlowS / 60),
-      flow_s: state.eventFlowS,
-      margin_volume_l: effective.volumeMl === null ? null : effective.volumeMl / 1000,
-      margin_minutes: effective.flowS === null ? null : Math.round(effective.flowS / 60),
-    };
     const closes =
       found.automation.automaticClosingEnabled && !found.zone.maintenanceMode && !found.automation.lockedAt;
     if (!closes) {
-      const category = found.automation.lockedAt
-        ? 'abnormal_water_consumption_with_ac'
-        : 'abnormal_water_consumption_no_ac';
-      await this.raiseAlert(tx, { category, scope: found.scope, cause: 'abnormal_consumption', details });
+      await this.raiseCrossing(tx, found, crossing);
       return found;
     }
-    return this.zoneLock.lock(tx, found, trigger, details, now);
+    return this.zoneLock.lock(tx, found, crossing.trigger, crossingDetails(crossing), now);
+  }
+
+  /** The alert of a crossing that does not close the water (or whose water has stopped already). */
+  private async raiseCrossing(
+    tx: Db,
+    found: ZoneAutomation,
+    crossing: Crossing | PastCrossing,
+  ): Promise<void> {
+    const category = found.automation.lockedAt
+      ? 'abnormal_water_consumption_with_ac'
+      : 'abnormal_water_consumption_no_ac';
+    await this.raiseAlert(tx, {
+      category,
+      scope: found.scope,
+      cause: 'abnormal_consumption',
+      details: crossingDetails(crossing),
+    });
   }
 
   private async raiseLeak(
     tx: Db,
     found: ZoneAutomation,
-    state: DetectionState,
+    leak: Leak,
     cause: 'continuous_flow' | 'leak_detection_mode',
-    flowboxId: string,
   ): Promise<void> {
     await this.raiseAlert(tx, {
       category: 'leakage_detection',
       scope: found.scope,
-      flowboxId,
+      flowboxId: leak.flowboxId ?? undefined,
       cause,
       details: {
-        event_started_at: state.eventStartedAt?.toISOString() ?? null,
-        volume_l: state.eventVolumeMl / 1000,
-        flow_minutes: Math.round(state.eventFlowS / 60),
-        flow_s: state.eventFlowS,
+        event_started_at: leak.eventStartedAt?.toISOString() ?? null,
+        volume_l: leak.volumeMl / 1000,
+        flow_minutes: Math.round(leak.flowS / 60),
+        flow_s: leak.flowS,
       },
     });
   }
+}
+
+/**
+ * What an abnormal-consumption alert or a lock says of its crossing: the event at the reading that
+ * crossed, and the margin as it applied then (off-hours margins are smaller). An event known only
+ * after it stopped says so (`reported: 'late'`, with when its flow ended).
+ */
+function crossingDetails(crossing: Crossing | PastCrossing) {
+  const past = 'endedAt' in crossing;
+  return {
+    trigger: crossing.trigger,
+    event_started_at: crossing.eventStartedAt?.toISOString() ?? null,
+    volume_l: crossing.volumeMl / 1000,
+    flow_minutes: Math.round(crossing.flowS / 60),
+    flow_s: crossing.flowS,
+    margin_volume_l: crossing.margins.volumeMl === null ? null : crossing.margins.volumeMl / 1000,
+    margin_minutes: crossing.margins.flowS === null ? null : Math.round(crossing.margins.flowS / 60),
+    ...(past ? { reported: 'late', event_ended_at: crossing.endedAt?.toISOString() ?? null } : {}),
+  };
 }

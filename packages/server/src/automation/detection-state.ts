@@ -1,4 +1,11 @@
-import { LITERS_PER_UNIT, type DetectionState, type Margins, type VolumeUnit } from '@flowbox/shared';
+import {
+  crossingFromJson,
+  crossingToJson,
+  LITERS_PER_UNIT,
+  type DetectionState,
+  type Margins,
+  type VolumeUnit,
+} from '@flowbox/shared';
 import type { AutomationRow } from './automation.repo.ts';
 
 /** Litres in one of a volume unit. */
@@ -20,8 +27,13 @@ export function stateOf(row: AutomationRow): DetectionState {
   return {
     eventStartedAt: row.eventStartedAt,
     lastFlowAt: row.lastFlowAt,
+    lastFlowFlowboxId: row.lastFlowFlowboxId,
+    lastFlowSeq: row.lastFlowSeq,
+    lastFlowDeviceAt: row.lastFlowDeviceAt,
+    lastFlowLive: row.lastFlowLive,
     eventVolumeMl: row.eventVolumeMl,
     eventFlowS: row.eventFlowS,
+    eventCrossing: row.eventCrossing ? crossingFromJson(row.eventCrossing) : null,
     eventTriggered: row.eventTriggered,
     eventLeakRaised: row.eventLeakRaised,
     lastMeasuredAt: row.lastMeasuredAt,
@@ -31,5 +43,5 @@ export function stateOf(row: AutomationRow): DetectionState {
 
 /** The row's columns that store the detector's state. */
 export function stateColumns(state: DetectionState): Partial<AutomationRow> {
-  return { ...state };
+  return { ...state, eventCrossing: state.eventCrossing ? crossingToJson(state.eventCrossing) : null };
 }

@@ -7,3 +7,12 @@
 export function arrayLiteral(values: readonly (string | number | boolean | null)[]): string {
   return `{${values.map((v) => (v === null ? 'NULL' : String(v))).join(',')}}`;
 }
+
+/**
+ * A PostgreSQL array literal of any texts (JSON documents, say): each element quoted, its
+ * backslashes and double quotes escaped, so that commas, braces and spaces inside stay its own.
+ */
+export function quotedArrayLiteral(values: readonly (string | null)[]): string {
+  const quote = (v: string) => `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+  return `{${values.map((v) => (v === null ? 'NULL' : quote(v))).join(',')}}`;
+}

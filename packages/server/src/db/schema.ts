@@ -55,6 +55,7 @@ import {
   type Weekday,
   type ZoneProfile,
   type Role,
+  type StoredCrossing,
 } from '@flowbox/shared';
 
 const id = () =>
@@ -900,8 +901,15 @@ export const zoneAutomation = pgTable(
     durationMarginMinutes: integer('duration_margin_minutes'),
     eventStartedAt: timestamp('event_started_at', { withTimezone: true }),
     lastFlowAt: timestamp('last_flow_at', { withTimezone: true }),
+    /** The flowbox of the event's latest flowing reading, its seq and its end by its clock (issue #29). */
+    lastFlowFlowboxId: uuid('last_flow_flowbox_id'),
+    lastFlowSeq: bigint('last_flow_seq', { mode: 'number' }),
+    lastFlowDeviceAt: timestamp('last_flow_device_at', { withTimezone: true }),
+    lastFlowLive: boolean('last_flow_live').notNull().default(true),
     eventVolumeMl: bigint('event_volume_ml', { mode: 'number' }).notNull().default(0),
     eventFlowS: integer('event_flow_s').notNull().default(0),
+    /** The event went past a margin: how, as stored by `crossingToJson` (acted on or not yet). */
+    eventCrossing: jsonb('event_crossing').$type<StoredCrossing>(),
     eventTriggered: boolean('event_triggered').notNull().default(false),
     eventLeakRaised: boolean('event_leak_raised').notNull().default(false),
     lastMeasuredAt: timestamp('last_measured_at', { withTimezone: true }),

@@ -60,6 +60,7 @@ export async function storeBatch(tx: Db, batch: readonly BatchEntry[], now: Date
       located: where,
       entry: i,
       placedAt: entry.receivedAt,
+      live: true,
       reading: {
         flowboxId,
         seq: t.seq,
@@ -94,10 +95,14 @@ export async function storeBatch(tx: Db, batch: readonly BatchEntry[], now: Date
       at: c.reading.measuredAt,
       intervalS: c.reading.intervalS,
       receivedAt: batch[c.entry]!.receivedAt,
+      sentAt: sentAtOf(batch[c.entry]!.telemetry),
       clock: c.located.clock,
     })),
   );
-  ordered.forEach((c, i) => (c.placedAt = clocks.placedAt[i]!));
+  ordered.forEach((c, i) => {
+    c.placedAt = clocks.placed[i]!.placedAt;
+    c.live = clocks.placed[i]!.live;
+  });
   const latestRows: LatestFigures[] = [...newest.entries()]
     .sort((a, b) => compare(a[0], b[0]))
     .map(([flowboxId, t]) => ({
@@ -146,11 +151,15 @@ export async function storeBatch(tx: Db, batch: readonly BatchEntry[], now: Date
       humidityPct: r.humidityPct,
       receivedAt: batch[c.entry]!.receivedAt,
       placedAt: c.placedAt,
+      live: c.live,
     });
     zones.set(r.zoneId, c.located.scope);
   }
   return { outcomes, stored, zones, found, newest };
 }
+
+/** A message's `sent_at` (docs/protocol.md "Clocks"); null when the device does not send it. */
+const sentAtOf = (t: Telemetry): Date | null => (t.sent_at === undefined ? null : new Date(t.sent_at));
 
 /**
  * Readings that never came through the broker (the demo's past, src/demo/history.ts) added to the

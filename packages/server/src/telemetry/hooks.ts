@@ -26,6 +26,11 @@ export type StoredReading = {
    * "Device clocks"): never after `receivedAt`, whatever the device's clock says. Detection uses it.
    */
   placedAt: Date;
+  /**
+   * The placement can be trusted as live (`Placement.live`): false for an older device's backlog,
+   * whose readings detection uses but never closes the water for.
+   */
+  live: boolean;
 };
 
 /**

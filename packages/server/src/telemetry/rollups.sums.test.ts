@@ -29,6 +29,7 @@ function candidate(
     located: located(timezone),
     entry: 0,
     placedAt: measuredAt,
+    live: true,
   };
 }
 

@@ -4,7 +4,14 @@ import { dayOf, hourStart, placedAt, QUARTER_MS } from './time.ts';
 export const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** A reading of a batch, with its flowbox, its place in the batch and when it is placed. */
-export type Candidate = { reading: ReadingRow; located: BatchFlowbox; entry: number; placedAt: Date };
+export type Candidate = {
+  reading: ReadingRow;
+  located: BatchFlowbox;
+  entry: number;
+  placedAt: Date;
+  /** Its placement can be trusted as live (clock.ts `Placement.live`). */
+  live: boolean;
+};
 
 /** What summing a reading needs: its figures, and its building's time zone (the local day). */
 export type RolledReading = {

@@ -35,88 +35,255 @@ export const ROUND_THE_CLOCK_PROFILES: readonly ZoneProfile[] = [
   'irrigation',
 ];
 
-/** One telemetry interval (docs/protocol.md), volume in whole millilitres. */
-export type FlowReading = { measuredAt: Date; intervalS: number; volumeMl: number; flowS: number };
+/**
+ * One telemetry interval (docs/protocol.md), volume in whole millilitres. `measuredAt` is its end on
+ * the server's time line (placed, clock.ts). The flowbox, its seq and its end by the device's clock
+ * let detection judge the gaps between one flowbox's readings as the device measured them, whatever
+ * the delivery; without them (a single stream in tests) the placed times are used.
+ */
+export type FlowReading = {
+  measuredAt: Date;
+  intervalS: number;
+  volumeMl: number;
+  flowS: number;
+  flowboxId?: string;
+  seq?: number;
+  /** End of the interval by the device's clock. */
+  deviceAt?: Date;
+  /** The placement can be trusted as live (clock.ts `Placement.live`); absent: true. */
+  live?: boolean;
+};
 
 /** The margins in force for one reading, in millilitres and flowing seconds; null: not checked. */
 export type Margins = { volumeMl: number | null; flowS: number | null };
 
+/** How an event went past a margin: at the reading that pushed it past, as things stood then. */
+export type Crossing = {
+  trigger: Trigger;
+  /** Placed end of the reading that crossed. */
+  at: Date;
+  flowboxId: string | null;
+  /** That reading's seq (null: not known, a test's bare stream). */
+  seq: number | null;
+  /** The event's start, volume and flow time at that reading. */
+  eventStartedAt: Date | null;
+  volumeMl: number;
+  flowS: number;
+  /** The margins in force for that reading (off-hours margins are smaller). */
+  margins: Margins;
+};
+
+/** An event's flow time reached LEAK_FLOW_S: at that reading, as things stood then. */
+export type Leak = Omit<Crossing, 'trigger' | 'margins'>;
+
 export type DetectionState = {
   /** Start of the first flowing reading of the event under way; null: no event. */
   eventStartedAt: Date | null;
-  /** End of the event's latest flowing reading. */
+  /** End of the event's latest flowing reading (placed). */
   lastFlowAt: Date | null;
+  /** The flowbox of that reading, its seq and its end by the device's clock. */
+  lastFlowFlowboxId: string | null;
+  lastFlowSeq: number | null;
+  lastFlowDeviceAt: Date | null;
+  /** That reading's placement was live (a legacy backlog's is not: it cannot close). */
+  lastFlowLive: boolean;
   eventVolumeMl: number;
   /** Seconds during which water flowed in the event (the readings' `flow_s`). */
   eventFlowS: number;
-  /** The event already went past a margin (closing or alert done once per event). */
+  /** The event went past a margin (once per event), whether or not it could be acted on yet. */
+  eventCrossing: Crossing | null;
+  /** The crossing was acted on while the water ran (closing or alert, once per event). */
   eventTriggered: boolean;
   /** The event already raised its leak alert. */
   eventLeakRaised: boolean;
-  /** Latest reading end seen in the zone. */
+  /** Latest reading end seen in the zone (placed). */
   lastMeasuredAt: Date | null;
-  /** spec §9: no abnormal-volume trigger before this time (server clock). */
+  /** spec §9: no abnormal-volume trigger for readings placed before this time (server clock). */
   detectionBlockedUntil: Date | null;
 };
 
 export const EMPTY_DETECTION: DetectionState = {
   eventStartedAt: null,
   lastFlowAt: null,
+  lastFlowFlowboxId: null,
+  lastFlowSeq: null,
+  lastFlowDeviceAt: null,
+  lastFlowLive: true,
   eventVolumeMl: 0,
   eventFlowS: 0,
+  eventCrossing: null,
   eventTriggered: false,
   eventLeakRaised: false,
   lastMeasuredAt: null,
   detectionBlockedUntil: null,
 };
 
+/** What one reading, or one batch, decided. */
 export type Verdict = {
   state: DetectionState;
-  /** The margin this reading pushed the event past, once per event; null otherwise. */
+  /**
+   * The event under way crossed a margin and its water is running now: act (close, or alert),
+   * once per event. Null otherwise.
+   */
   crossed: Trigger | null;
+  /** How it crossed, when `crossed` (or `past`) is set. */
+  crossing: Crossing | null;
+  /**
+   * Events that crossed a margin but ended before their water was measured running now (a backlog
+   * that arrived after the flow stopped): an alert about the past, never a closing.
+   */
+  past: PastCrossing[];
   /** The event became a leak (LEAK_FLOW_S of flow), once per event. */
   leak: boolean;
+  /** Each event that became a leak in the batch (a backlog may hold several). */
+  leaks: Leak[];
   /** Older than the zone's latest reading by more than a gap: not used for detection. */
   late: boolean;
 };
 
+/** An event that crossed a margin and ended without the crossing acted on. */
+export type PastCrossing = Crossing & {
+  /** End of the event's last flowing reading (placed). */
+  endedAt: Date | null;
+  /** The event's whole volume and flow time, as it ended. */
+  eventVolumeMl: number;
+  eventFlowS: number;
+};
+
 /**
- * Feeds one reading to a zone's detection. A reading "flows" when it measured any volume or flow
- * time; a new event starts when the flow-free time since the last flowing reading's end is at
- * least FLOW_GAP_S (counted in whole readings: flow inside a reading is not placed in time).
+ * Feeds one reading to a zone's detection: `detectBatch` of one reading. Readings of a batch must
+ * go through `detectBatch` together: whether the water still runs is judged at the batch's end.
  */
 export function detect(state: DetectionState, reading: FlowReading, margins: Margins, now: Date): Verdict {
-  const end = reading.measuredAt.getTime();
-  if (state.lastMeasuredAt && end + FLOW_GAP_S * 1000 < state.lastMeasuredAt.getTime())
-    return { state, crossed: null, leak: false, late: true };
-  const lastMeasuredAt =
-    state.lastMeasuredAt && state.lastMeasuredAt.getTime() > end ? state.lastMeasuredAt : reading.measuredAt;
-  const flowing = reading.volumeMl > 0 || reading.flowS > 0;
-  if (!flowing) {
-    const ended = state.lastFlowAt !== null && end - state.lastFlowAt.getTime() >= FLOW_GAP_S * 1000;
-    const next = ended ? endEvent(state) : state;
-    return { state: { ...next, lastMeasuredAt }, crossed: null, leak: false, late: false };
-  }
-  const start = end - reading.intervalS * 1000;
-  const continues = state.lastFlowAt !== null && start - state.lastFlowAt.getTime() < FLOW_GAP_S * 1000;
-  const base = continues ? state : { ...endEvent(state), eventStartedAt: new Date(start) };
-  const next: DetectionState = {
-    ...base,
-    lastFlowAt: base.lastFlowAt && base.lastFlowAt.getTime() > end ? base.lastFlowAt : reading.measuredAt,
-    eventVolumeMl: base.eventVolumeMl + reading.volumeMl,
-    eventFlowS: base.eventFlowS + reading.flowS,
-    lastMeasuredAt,
+  const verdict = detectBatch(state, [reading], () => margins, now);
+  return { ...verdict, late: verdict.late.length > 0 };
+}
+
+/**
+ * Feeds a zone's readings of one batch (in placed order) to its detection, and says what to do.
+ *
+ * A reading "flows" when it measured any volume or flow time; a new event starts when the
+ * flow-free time since the last flowing reading's end is at least FLOW_GAP_S. Between two readings
+ * of one flowbox that time is read on the device's own clock (consecutive seqs are contiguous
+ * whatever the clock did), so that no delivery (live, backlog, batches, redelivery) can join or
+ * split events; between two flowboxes of a zone, on the placed time line.
+ *
+ * An event's crossing is noted at the reading that pushes it past a margin, whenever that reading
+ * arrives. It is acted on (`crossed`) only at the batch's end, and only while the event is still
+ * under way and its latest flowing reading is fresh and live: water running now. An event that
+ * crossed and ended before that is reported as `past`, never closed.
+ */
+export function detectBatch(
+  start: DetectionState,
+  readings: readonly FlowReading[],
+  marginsAt: (reading: FlowReading) => Margins,
+  now: Date,
+): Omit<Verdict, 'late'> & { late: FlowReading[] } {
+  let state = start;
+  const past: PastCrossing[] = [];
+  const late: FlowReading[] = [];
+  const leaks: Leak[] = [];
+  const endEvent = (s: DetectionState): DetectionState => {
+    if (s.eventCrossing && !s.eventTriggered)
+      past.push({
+        ...s.eventCrossing,
+        endedAt: s.lastFlowAt,
+        eventVolumeMl: s.eventVolumeMl,
+        eventFlowS: s.eventFlowS,
+      });
+    return withoutEvent(s);
   };
-  let crossed: Trigger | null = null;
-  const fresh = now.getTime() - end <= STALE_READING_S * 1000;
-  const blocked = state.detectionBlockedUntil !== null && now < state.detectionBlockedUntil;
-  if (!next.eventTriggered && fresh && !blocked) {
-    crossed = marginCrossed(next, margins);
-    if (crossed) next.eventTriggered = true;
+  for (const reading of readings) {
+    const end = reading.measuredAt.getTime();
+    if (state.lastMeasuredAt && end + FLOW_GAP_S * 1000 < state.lastMeasuredAt.getTime()) {
+      late.push(reading);
+      continue;
+    }
+    const lastMeasuredAt =
+      state.lastMeasuredAt && state.lastMeasuredAt.getTime() > end
+        ? state.lastMeasuredAt
+        : reading.measuredAt;
+    const flowing = reading.volumeMl > 0 || reading.flowS > 0;
+    if (!flowing) {
+      const ended = state.lastFlowAt !== null && flowFreeSince(state, reading) >= FLOW_GAP_S * 1000;
+      state = { ...(ended ? endEvent(state) : state), lastMeasuredAt };
+      continue;
+    }
+    const continues =
+      state.lastFlowAt !== null &&
+      flowFreeSince(state, reading) - reading.intervalS * 1000 < FLOW_GAP_S * 1000;
+    const base = continues
+      ? state
+      : { ...endEvent(state), eventStartedAt: new Date(end - reading.intervalS * 1000) };
+    const newer = !base.lastFlowAt || base.lastFlowAt.getTime() <= end;
+    const next: DetectionState = {
+      ...base,
+      ...(newer
+        ? {
+            lastFlowAt: reading.measuredAt,
+            lastFlowFlowboxId: reading.flowboxId ?? null,
+            lastFlowSeq: reading.seq ?? null,
+            lastFlowDeviceAt: reading.deviceAt ?? reading.measuredAt,
+            lastFlowLive: reading.live ?? true,
+          }
+        : {}),
+      eventVolumeMl: base.eventVolumeMl + reading.volumeMl,
+      eventFlowS: base.eventFlowS + reading.flowS,
+      lastMeasuredAt,
+    };
+    const blocked = next.detectionBlockedUntil !== null && reading.measuredAt < next.detectionBlockedUntil;
+    const at = {
+      at: reading.measuredAt,
+      flowboxId: reading.flowboxId ?? null,
+      seq: reading.seq ?? null,
+      eventStartedAt: next.eventStartedAt,
+      volumeMl: next.eventVolumeMl,
+      flowS: next.eventFlowS,
+    };
+    if (!next.eventCrossing && !blocked) {
+      const margins = marginsAt(reading);
+      const trigger = marginCrossed(next, margins);
+      if (trigger) next.eventCrossing = { trigger, ...at, margins };
+    }
+    if (!next.eventLeakRaised && next.eventFlowS >= LEAK_FLOW_S) {
+      next.eventLeakRaised = true;
+      leaks.push(at);
+    }
+    state = next;
   }
-  const leak = !next.eventLeakRaised && next.eventFlowS >= LEAK_FLOW_S;
-  if (leak) next.eventLeakRaised = true;
-  return { state: next, crossed, leak, late: false };
+  // At the batch's end: is the crossed event's water running now?
+  let crossed: Trigger | null = null;
+  let crossing: Crossing | null = null;
+  const running =
+    state.lastFlowAt !== null &&
+    state.lastFlowLive &&
+    now.getTime() - state.lastFlowAt.getTime() <= STALE_READING_S * 1000;
+  if (state.eventCrossing && !state.eventTriggered && running) {
+    crossed = state.eventCrossing.trigger;
+    crossing = state.eventCrossing;
+    state = { ...state, eventTriggered: true };
+  }
+  return { state, crossed, crossing, past, leak: leaks.length > 0, leaks, late };
+}
+
+/**
+ * Flow-free time from the end of the zone's last flowing reading to the end of `reading`: on the
+ * device's clock when both are the same flowbox's (a next seq follows at once, whatever the clock
+ * did), else on the placed time line.
+ */
+function flowFreeSince(state: DetectionState, reading: FlowReading): number {
+  const sameFlowbox =
+    reading.flowboxId !== undefined &&
+    reading.flowboxId === state.lastFlowFlowboxId &&
+    reading.deviceAt !== undefined &&
+    state.lastFlowDeviceAt !== null;
+  if (!sameFlowbox) return reading.measuredAt.getTime() - state.lastFlowAt!.getTime();
+  if (reading.seq !== undefined && state.lastFlowSeq !== null && reading.seq === state.lastFlowSeq + 1)
+    return Math.min(
+      reading.intervalS * 1000,
+      reading.deviceAt!.getTime() - state.lastFlowDeviceAt!.getTime(),
+    );
+  return reading.deviceAt!.getTime() - state.lastFlowDeviceAt!.getTime();
 }
 
 /** spec §4: volume or duration past its margin (strictly: a margin is what may still flow). */
@@ -131,16 +298,21 @@ export function marginCrossed(
 
 /** The state after a user exits automatic closing: no event, detection blocked for an hour. */
 export function afterExit(state: DetectionState, now: Date): DetectionState {
-  return { ...endEvent(state), detectionBlockedUntil: new Date(now.getTime() + EXIT_BLOCK_S * 1000) };
+  return { ...withoutEvent(state), detectionBlockedUntil: new Date(now.getTime() + EXIT_BLOCK_S * 1000) };
 }
 
-function endEvent(state: DetectionState): DetectionState {
+function withoutEvent(state: DetectionState): DetectionState {
   return {
     ...state,
     eventStartedAt: null,
     lastFlowAt: null,
+    lastFlowFlowboxId: null,
+    lastFlowSeq: null,
+    lastFlowDeviceAt: null,
+    lastFlowLive: true,
     eventVolumeMl: 0,
     eventFlowS: 0,
+    eventCrossing: null,
     eventTriggered: false,
     eventLeakRaised: false,
   };
@@ -192,3 +364,21 @@ export function isWithinOpeningHours(hours: OpeningHours, timezone: string, at: 
   const time = `${parts.hour}:${parts.minute}`;
   return (hours[day] ?? []).some((interval) => time >= interval.start && time < interval.end);
 }
+
+/** A crossing as a row keeps it (JSON: instants as ISO strings). */
+export type StoredCrossing = Omit<Crossing, 'at' | 'eventStartedAt'> & {
+  at: string;
+  eventStartedAt: string | null;
+};
+
+export const crossingToJson = (c: Crossing): StoredCrossing => ({
+  ...c,
+  at: c.at.toISOString(),
+  eventStartedAt: c.eventStartedAt?.toISOString() ?? null,
+});
+
+export const crossingFromJson = (c: StoredCrossing): Crossing => ({
+  ...c,
+  at: new Date(c.at),
+  eventStartedAt: c.eventStartedAt === null ? null : new Date(c.eventStartedAt),
+});

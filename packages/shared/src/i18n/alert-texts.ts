@@ -30,6 +30,8 @@ const TEXTS = {
     beyond_duration: 'beyond the {{margin}} margin',
     beyond_volume_unknown: 'beyond the volume margin',
     beyond_duration_unknown: 'beyond the duration margin',
+    reported_late:
+      'known only once the flowbox’s delayed readings arrived, after the flow had stopped: the water was not closed',
     leak_continuous: 'Water has kept flowing without a pause: {{flow}}',
     leak_mode: 'Water flowed while leak detection mode was on: {{flow}}',
     autotest_failed: 'The flowbox failed its autotest',
@@ -80,6 +82,8 @@ const TEXTS = {
     beyond_duration: 'au-delà de la marge de {{margin}}',
     beyond_volume_unknown: 'au-delà de la marge de volume',
     beyond_duration_unknown: 'au-delà de la marge de durée',
+    reported_late:
+      'connu seulement à l’arrivée des relevés en retard du flowbox, après l’arrêt de l’écoulement : l’eau n’a pas été fermée',
     leak_continuous: 'L’eau a coulé sans interruption : {{flow}}',
     leak_mode: 'De l’eau a coulé alors que le mode détection de fuite était activé : {{flow}}',
     autotest_failed: 'Le flowbox a échoué à son autotest',
@@ -281,7 +285,9 @@ const abnormalConsumption: Sentence = (w, f) => {
           ? w.text('beyond_duration_unknown')
           : w.text('beyond_duration', { margin: w.minutes(marginMinutes) })
         : null;
-  return beyond === null ? flow : `${flow}, ${beyond}`;
+  const sentence = beyond === null ? flow : `${flow}, ${beyond}`;
+  // An event that crossed and ended before its readings arrived (docs/automation.md "Whatever the delivery").
+  return f.string('reported', ['late']) === null ? sentence : `${sentence}; ${w.text('reported_late')}`;
 };
 
 const leakage: Sentence = (w, f, alert) => {

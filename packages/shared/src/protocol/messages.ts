@@ -57,6 +57,12 @@ export const TelemetrySchema = z
      * resolution; optional (docs/protocol.md). The server keeps the newest for billing checks.
      */
     meter_index_l: z.number().min(0).max(METER_INDEX_MAX_L).optional(),
+    /**
+     * The device's clock when it published this message (not when it measured it): with `at`, the
+     * server tells a reading's age from the device's skew (docs/protocol.md "Clocks"). Optional:
+     * older devices leave it out and get the conservative rule of docs/automation.md.
+     */
+    sent_at: timestamp.optional(),
   })
   .refine((t) => t.flow_s <= t.interval_s, { path: ['flow_s'], message: 'flow_s exceeds interval_s' })
   .refine((t) => t.volume_l <= (t.interval_s * MAX_FLOW_LPM) / 60, {

@@ -36,7 +36,7 @@ const nullableWithin = (x: unknown, min: number, max: number): x is number | nul
 /** The reading when `TelemetrySchema` accepts `value` (parsed JSON), else undefined. */
 export function checkTelemetry(value: unknown): Telemetry | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const { v, seq, at, interval_s, volume_l, flow_s, temperature_c, humidity_pct, meter_index_l } =
+  const { v, seq, at, interval_s, volume_l, flow_s, temperature_c, humidity_pct, meter_index_l, sent_at } =
     value as Record<string, unknown>;
   if (
     v !== PROTOCOL_VERSION ||
@@ -49,6 +49,7 @@ export function checkTelemetry(value: unknown): Telemetry | undefined {
     !nullableWithin(temperature_c, TEMPERATURE_MIN, TEMPERATURE_MAX) ||
     !nullableWithin(humidity_pct, HUMIDITY_MIN, HUMIDITY_MAX) ||
     (meter_index_l !== undefined && !within(meter_index_l, METER_INDEX_MIN, METER_INDEX_MAX)) ||
+    (sent_at !== undefined && (typeof sent_at !== 'string' || !TIMESTAMP.test(sent_at))) ||
     // The schema's two refinements, as written there.
     !(flow_s <= interval_s) ||
     !(volume_l <= (interval_s * MAX_FLOW_LPM) / 60)
@@ -57,5 +58,6 @@ export function checkTelemetry(value: unknown): Telemetry | undefined {
   const reading: Telemetry = { v, seq, at, interval_s, volume_l, flow_s, temperature_c, humidity_pct };
   // As the schema answers it: the key kept when present, even holding undefined (not from JSON).
   if ('meter_index_l' in value) reading.meter_index_l = meter_index_l as number | undefined;
+  if ('sent_at' in value) reading.sent_at = sent_at as string | undefined;
   return reading;
 }

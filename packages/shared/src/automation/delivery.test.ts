@@ -1,0 +1,116 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { STALE_READING_S, type Margins } from './detection.ts';
+import {
+  crossingsOf,
+  deliver,
+  deliveryArb,
+  measure,
+  runDetection,
+  waterUseArb,
+  type DeliveryPlan,
+  type DeviceClockModel,
+  type DeviceReading,
+  type Segment,
+} from './delivery.testing.ts';
+
+/*
+ * Decisions that do not depend on how readings arrive (issue #29, docs/automation.md "Whatever the
+ * delivery"): the same water, measured by the same device, gives the same crossings and leak alerts
+ * whether its readings arrive live, as a backlog at first contact, after an outage, redelivered or
+ * in batches of any size, with the device's clock off or jumping; a crossing is acted on (the water
+ * closed) only while its water runs, and every crossing the live delivery acted on is acted on or
+ * reported as past by any other.
+ */
+
+const T0 = Date.parse('2026-03-02T08:00:00.000Z');
+const marginsArb: fc.Arbitrary<Margins> = fc.record({
+  volumeMl: fc.option(fc.integer({ min: 5_000, max: 200_000 }), { nil: null }),
+  flowS: fc.option(fc.integer({ min: 5 * 60, max: 90 * 60 }), { nil: null }),
+});
+const clockArb: fc.Arbitrary<DeviceClockModel> = fc.record(
+  {
+    skewMs: fc.integer({ min: -10 * 60_000, max: 10 * 60_000 }),
+    jump: fc.record({
+      atMinute: fc.integer({ min: 1, max: 1500 }),
+      byMs: fc.integer({ min: -60_000, max: 60_000 }),
+    }),
+  },
+  { requiredKeys: ['skewMs'] },
+);
+
+const length = (use: readonly Segment[]) => use.reduce((sum, s) => sum + s.minutes, 0) + 4;
+
+/** The minutes during which water ran, by true end: for "acted only while the water runs". */
+const flowingEnds = (readings: readonly DeviceReading[]) =>
+  readings.filter((r) => r.volumeMl > 0 || r.flowS > 0).map((r) => r.trueEnd);
+
+function check(
+  use: Segment[],
+  margins: Margins,
+  clock: DeviceClockModel,
+  plan: DeliveryPlan,
+  withSentAt: boolean,
+) {
+  const readings = measure(use, T0, clock);
+  const options = { delayMs: 400, withSentAt };
+  const live = runDetection(deliver(readings, { kind: 'live' }, clock, options), margins);
+  const other = runDetection(deliver(readings, plan, clock, options), margins);
+  // The same crossings and leaks, whatever the delivery.
+  expect(crossingsOf(other)).toEqual(crossingsOf(live));
+  expect(other.leaks).toEqual(live.leaks);
+  // Live, with sent_at, every crossing is acted on at once.
+  if (withSentAt) expect(live.past).toEqual([]);
+  // Acted on only while its water ran: some flow measured in the last STALE_READING_S.
+  const ends = flowingEnds(readings);
+  for (const acted of other.acted) {
+    expect(live.acted.map((a) => a.seq)).toContain(acted.seq);
+    expect(ends.some((end) => end <= acted.at && end >= acted.at - STALE_READING_S * 1000 - 60_000)).toBe(
+      true,
+    );
+  }
+}
+
+describe('decisions whatever the delivery (generated water use × generated delivery)', () => {
+  for (const withSentAt of [true, false])
+    it(`the same crossings and leaks, acted on only while the water runs (${withSentAt ? 'with sent_at' : 'an older device, without sent_at'})`, () => {
+      fc.assert(
+        fc.property(
+          waterUseArb.chain((use) => fc.tuple(fc.constant(use), deliveryArb(length(use)))),
+          marginsArb,
+          clockArb,
+          ([use, plan], margins, clock) => check(use, margins, clock, plan, withSentAt),
+        ),
+        { numRuns: 300 },
+      );
+    });
+});
+
+describe('the backlog at first contact (issue #29, the outside check)', () => {
+  // A month of office use buffered, then ten fresh minutes: flushes and hand washes, never more
+  // than 26 L in one event, at least three flow-free minutes between events.
+  const office: Segment[] = [];
+  for (let day = 0; day < 30; day++) {
+    for (let i = 0; i < 20; i++)
+      office.push({ kind: 'use', minutes: 2, lpm: 13 }, { kind: 'idle', minutes: 3 });
+    office.push({ kind: 'idle', minutes: 1440 - 100 });
+  }
+  const margins: Margins = { volumeMl: 30_000, flowS: null };
+
+  for (const withSentAt of [true, false])
+    it(`closes nothing and raises no leak (${withSentAt ? 'with' : 'without'} sent_at)`, () => {
+      const readings = measure(office, T0, { skewMs: 0 });
+      const minutes = readings.length - 10;
+      const batches = deliver(
+        readings,
+        { kind: 'first_contact', minutes, batch: 50 },
+        { skewMs: 0 },
+        {
+          delayMs: 300,
+          withSentAt,
+        },
+      );
+      const decisions = runDetection(batches, margins);
+      expect(decisions).toEqual({ acted: [], past: [], leaks: [] });
+    });
+});
