@@ -11,6 +11,13 @@ export const automationEn = {
   'automation.duration_margin': 'Duration margin',
   'automation.minutes': '{{count}} min',
   'automation.margin_off': 'Not checked',
+  'automation.margin_now_set': '{{now}} now (set: {{set}})',
+  'automation.margins_reason.off_hours':
+    'Outside opening hours now: the margins are halved until the zone opens, as detection applies them.',
+  'automation.margins_reason.open': 'Within opening hours now; outside them the margins are halved.',
+  'automation.margins_reason.round_the_clock':
+    'The same day and night: water runs at any hour in this kind of zone.',
+  'automation.margins_reason.no_hours': 'The same at every hour: the zone has no opening hours.',
   'automation.current_flow': 'Flow under way',
   'automation.no_flow': 'No water running',
   'automation.flow_value': '{{volume}} over {{minutes}} min since {{since}}',

@@ -1,4 +1,4 @@
-import type { Automation } from '@flowbox/shared';
+import type { Automation, OpeningHours, ZoneProfile } from '@flowbox/shared';
 import { useState } from 'react';
 import { Alert } from '../../../components/Alert.tsx';
 import { Button } from '../../../components/Button.tsx';
@@ -15,6 +15,7 @@ import {
 } from '../api/automation.ts';
 import { formatVolume } from '../../consumption/index.ts';
 import { flowNow } from '../flow.ts';
+import { marginsNow } from '../margins.ts';
 import { AutomationSettingsDialog } from './AutomationSettingsDialog.tsx';
 import { ExitAutomationDialog } from './ExitAutomationDialog.tsx';
 
@@ -74,8 +75,21 @@ export function AutomationLockedBanner({
   );
 }
 
-/** The zone's margins and the flow under way, with the margins' form. */
-export function AutomationCard({ zoneRef }: { zoneRef: AutomationZoneRef }) {
+/** What the margins in force depend on: the zone's profile and opening hours, its building's clock. */
+export type MarginsContext = {
+  zone: { profile: ZoneProfile; effective_opening_hours: OpeningHours | null };
+  timezone: string;
+};
+
+/** The zone's margins (those in force now, and why) and the flow under way, with the margins' form. */
+export function AutomationCard({
+  zoneRef,
+  context,
+}: {
+  zoneRef: AutomationZoneRef;
+  /** Unknown while the building loads: the margins set show meanwhile. */
+  context?: MarginsContext;
+}) {
   const automation = useAutomation(zoneRef);
   const { t } = useLanguage();
   return (
@@ -83,7 +97,7 @@ export function AutomationCard({ zoneRef }: { zoneRef: AutomationZoneRef }) {
       {automation.isError ? (
         <Alert>{automation.error.message}</Alert>
       ) : automation.data ? (
-        <AutomationDetails zoneRef={zoneRef} automation={automation.data} />
+        <AutomationDetails zoneRef={zoneRef} automation={automation.data} context={context} />
       ) : (
         <p className="text-sm text-slate-600 dark:text-slate-400">…</p>
       )}
@@ -91,7 +105,15 @@ export function AutomationCard({ zoneRef }: { zoneRef: AutomationZoneRef }) {
   );
 }
 
-function AutomationDetails({ zoneRef, automation }: { zoneRef: AutomationZoneRef; automation: Automation }) {
+function AutomationDetails({
+  zoneRef,
+  automation,
+  context,
+}: {
+  zoneRef: AutomationZoneRef;
+  automation: Automation;
+  context?: MarginsContext;
+}) {
   const { t, language } = useLanguage();
   const user = useUser();
   const toast = useToast();
@@ -111,49 +133,68 @@ function AutomationDetails({ zoneRef, automation }: { zoneRef: AutomationZoneRef
       ? automation.detection_blocked_until
       : null;
   const flow = flowNow(automation, shownAt);
+  const now = context ? marginsNow(automation, context.zone, context.timezone, new Date(shownAt)) : null;
+  const volume = (value: number) => formatVolume(value, unit, language);
+  const minutes = (count: number) => t('automation.minutes', { count });
+  // The margin in force now, and the one set beside it when they differ (off hours: halved).
+  const margin = (set: number | null, inForce: number | null | undefined, show: (v: number) => string) =>
+    set === null
+      ? t('automation.margin_off')
+      : inForce === undefined || inForce === null || inForce === set
+        ? show(set)
+        : t('automation.margin_now_set', { now: show(inForce), set: show(set) });
   return (
     <>
       <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">{t('automation.description')}</p>
-      <DescriptionList
-        items={[
-          { label: t('automation.state'), value: state },
-          {
-            label: t('automation.volume_margin'),
-            value:
-              automation.volume_margin_enabled && automation.volume_margin !== null
-                ? `${automation.volume_margin} ${unit}`
-                : t('automation.margin_off'),
-          },
-          {
-            label: t('automation.duration_margin'),
-            value:
-              automation.duration_margin_enabled && automation.duration_margin_minutes !== null
-                ? t('automation.minutes', { count: automation.duration_margin_minutes })
-                : t('automation.margin_off'),
-          },
-          flow.state === 'stopped'
-            ? {
-                label: t('automation.last_flow'),
-                value: t('automation.flow_stopped', {
-                  volume: formatVolume(flow.volume, unit, language),
-                  minutes: flow.minutes,
-                  since: formatDateTime(flow.since, language),
-                  stopped: formatDateTime(flow.stoppedAt, language),
-                }),
-              }
-            : {
-                label: t('automation.current_flow'),
-                value:
-                  flow.state === 'running'
-                    ? t('automation.flow_value', {
-                        volume: formatVolume(flow.volume, unit, language),
-                        minutes: flow.minutes,
-                        since: formatDateTime(flow.since, language),
-                      })
-                    : t('automation.no_flow'),
-              },
-        ]}
-      />
+      <div data-testid="automation-margins">
+        <DescriptionList
+          items={[
+            { label: t('automation.state'), value: state },
+            {
+              label: t('automation.volume_margin'),
+              value: margin(
+                automation.volume_margin_enabled ? automation.volume_margin : null,
+                now?.volume,
+                volume,
+              ),
+            },
+            {
+              label: t('automation.duration_margin'),
+              value: margin(
+                automation.duration_margin_enabled ? automation.duration_margin_minutes : null,
+                now?.minutes,
+                minutes,
+              ),
+            },
+            flow.state === 'stopped'
+              ? {
+                  label: t('automation.last_flow'),
+                  value: t('automation.flow_stopped', {
+                    volume: formatVolume(flow.volume, unit, language),
+                    minutes: flow.minutes,
+                    since: formatDateTime(flow.since, language),
+                    stopped: formatDateTime(flow.stoppedAt, language),
+                  }),
+                }
+              : {
+                  label: t('automation.current_flow'),
+                  value:
+                    flow.state === 'running'
+                      ? t('automation.flow_value', {
+                          volume: formatVolume(flow.volume, unit, language),
+                          minutes: flow.minutes,
+                          since: formatDateTime(flow.since, language),
+                        })
+                      : t('automation.no_flow'),
+                },
+          ]}
+        />
+        {now && anyMargin && (
+          <p className="mt-3 text-sm text-slate-700 dark:text-slate-300">
+            {t(`automation.margins_reason.${now.reason}`)}
+          </p>
+        )}
+      </div>
       {blocked && (
         <p className="mt-3 text-sm text-amber-800 dark:text-amber-300">
           {t('automation.blocked_until', { time: formatDateTime(blocked, language) })}

@@ -148,7 +148,10 @@ function ZoneOverview({ zoneRef, zone, building, floors }: ZoneOverviewProps) {
         <OpenAlertsCard scope={{ zone_id: zone.id }} name={zone.name} />
         {manager && <ConsumptionCard target={zoneRef} name={zone.name} empty={consumptionEmpty} />}
         <div id={ZONE_SECTION.automation} className="scroll-mt-20">
-          <AutomationCard zoneRef={zoneRef} />
+          <AutomationCard
+            zoneRef={zoneRef}
+            context={building ? { zone, timezone: building.timezone } : undefined}
+          />
         </div>
         {/* Its notice when not authorised tells a manager to change the zone's settings: not a plumber's. */}
         {(manager || zone.scheduled_closing_authorised) && (

@@ -12,6 +12,14 @@ export const automationFr: Record<keyof typeof automationEn, string> = {
   'automation.duration_margin': 'Marge de durée',
   'automation.minutes': '{{count}} min',
   'automation.margin_off': 'Non vérifiée',
+  'automation.margin_now_set': '{{now}} en ce moment (réglée : {{set}})',
+  'automation.margins_reason.off_hours':
+    'En dehors des heures d’ouverture en ce moment : les marges sont divisées par deux jusqu’à l’ouverture de la zone, telles que la détection les applique.',
+  'automation.margins_reason.open':
+    'Dans les heures d’ouverture en ce moment ; en dehors, les marges sont divisées par deux.',
+  'automation.margins_reason.round_the_clock':
+    'Les mêmes jour et nuit : l’eau coule à toute heure dans ce type de zone.',
+  'automation.margins_reason.no_hours': 'Les mêmes à toute heure : la zone n’a pas d’heures d’ouverture.',
   'automation.current_flow': 'Écoulement en cours',
   'automation.no_flow': "Pas d'eau qui coule",
   'automation.flow_value': '{{volume}} en {{minutes}} min depuis {{since}}',
