@@ -91,7 +91,7 @@ export const guideEn: Guide = {
     title: 'End users and plumbers',
     blocks: [
       {
-        p: 'End users are the occupants of a building fitted with a flowbox. The sign-in page has a registration form for them: a request is recorded and reviewed; no account exists until it is accepted, and the answer comes by email. Their own screens are not available yet.',
+        p: 'End users are the occupants of a building fitted with a flowbox. The sign-in page has a registration form for them: a request is recorded, the person confirms the address from the link emailed to it and chooses the password there, then the request is reviewed; no account exists until it is accepted, and the answer comes by email. Their own screens are not available yet.',
       },
       {
         p: 'Plumbers will get their own list and map. For now, a manager puts a zone in maintenance mode while a plumber works, so that flushing pipes does not close the water: abnormal consumption is then only reported.',
@@ -293,7 +293,7 @@ export const guideFr: Guide = {
     title: 'Utilisateurs finaux et plombiers',
     blocks: [
       {
-        p: 'Les utilisateurs finaux sont les occupants d’un bâtiment équipé d’un flowbox. La page de connexion leur propose un formulaire d’inscription : la demande est enregistrée puis examinée ; aucun compte n’existe avant son acceptation, et la réponse arrive par email. Leurs propres écrans ne sont pas encore disponibles.',
+        p: 'Les utilisateurs finaux sont les occupants d’un bâtiment équipé d’un flowbox. La page de connexion leur propose un formulaire d’inscription : la demande est enregistrée, la personne confirme son adresse par le lien qui lui est envoyé et y choisit son mot de passe, puis la demande est examinée ; aucun compte n’existe avant son acceptation, et la réponse arrive par email. Leurs propres écrans ne sont pas encore disponibles.',
       },
       {
         p: 'Les plombiers auront leur liste et leur carte. En attendant, un gestionnaire met la zone en mode maintenance pendant l’intervention d’un plombier, pour que la purge des canalisations ne ferme pas l’eau : une consommation anormale est alors seulement signalée.',
