@@ -72,6 +72,7 @@ import { metricsRoutes } from './mqtt/metrics.routes.ts';
 import { CustomersService } from './customers/customers.service.ts';
 import type { Db } from './db/client.ts';
 import { poolMetrics } from './db/pool-metrics.ts';
+import { DOCS_CSP, webCsp } from './http/csp.ts';
 import { installErrorHandler, zodValidatorCompiler } from './http/error-handler.ts';
 import { InstanceMetrics, METRICS_PATH, metricsRoute, routeOf } from './http/metrics.ts';
 import { documentTransform } from './http/openapi.ts';
@@ -388,7 +389,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     },
     transform: documentTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/v1/docs' });
+  await app.register(fastifySwaggerUi, { routePrefix: '/v1/docs', staticCSP: DOCS_CSP });
   // Image uploads only; each upload route sets its own size limit (images.routes.ts).
   await app.register(fastifyMultipart, { limits: { files: 1, parts: 10 } });
 
@@ -583,24 +584,6 @@ const PERMISSIONS_POLICY = [
   'bluetooth=()',
   'browsing-topics=()',
 ].join(', ');
-
-/**
- * The web app loads only its own scripts and talks only to this server; its images come from it,
- * and the maps' tiles from the tile server's origin (MAP_TILE_URL, {s} subdomains as a wildcard).
- */
-export function webCsp(tileUrl: string): string {
-  const tileOrigin = /^https?:\/\/[^/]+/.exec(tileUrl.replace(/\{s\}/g, '*'))?.[0];
-  return [
-    "default-src 'self'",
-    `img-src 'self' data: blob:${tileOrigin ? ` ${tileOrigin}` : ''}`,
-    "style-src 'self'",
-    "script-src 'self'",
-    "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'self'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-}
 
 /** Vite names every built asset by its content hash, so a browser may keep them for good. */
 const HASHED_ASSETS = '/assets/';

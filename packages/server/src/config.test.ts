@@ -65,6 +65,38 @@ describe('configuration (DESIGN.md §8)', () => {
     );
   });
 
+  it('takes MAP_TILE_URL as a tile URL template only, refusing in one line what would bend the CSP (issue 30)', () => {
+    const tiles = (url: string) => loadConfig({ DATA_DIR: dataDir(), MAP_TILE_URL: url }).mapTileUrl;
+    for (const good of [
+      'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+      'https://{s}.tiles.example:8443/v1/{z}/{x}/{y}{r}.png?key=abc123',
+      'http://127.0.0.1:9000/tiles/{z}/{x}/{y}.png',
+      'http://[::1]:9000/{z}/{x}/{y}.png',
+    ])
+      expect(tiles(good)).toBe(good);
+    const refused: [string, RegExp][] = [
+      ["https://tiles.example/{z}/{x}/{y}.png; script-src 'unsafe-inline'", /no whitespace, ;/],
+      ['https://tiles.example;/{z}/{x}/{y}.png', /no whitespace, ;/],
+      ['https://tiles.example/{z}/{x}/{y}.png,https://evil.example', /comma/],
+      ["https://tiles.example/{z}/{x}/{y}.png'", /quote/],
+      ['https://user:pw@tiles.example/{z}/{x}/{y}.png', /no user name or password/],
+      ['https://user@tiles.example/{z}/{x}/{y}.png', /no user name or password/],
+      ['https://*.tiles.example/{z}/{x}/{y}.png', /no host name/],
+      ['https://{z}/{x}/{y}', /no placeholder but \{s\} in its host/],
+      ['https://tiles.example/{z}/{x}/{-y}.png', /only \{s\}, \{z\}, \{x\}, \{y\} and \{r\}/],
+      ['https://tiles.example/{z}/{x}/{y}.png{', /brace/],
+      ['https://tiles.example/{z}/{x}.png', /must hold \{z\}, \{x\} and \{y\}/],
+      ['ftp://tiles.example/{z}/{x}/{y}.png', /https:\/\/ or http:\/\//],
+      ['javascript:alert(1)//{z}{x}{y}', /https:\/\/ or http:\/\//],
+      ['tiles/{z}/{x}/{y}', /http\(s\) URL template/],
+    ];
+    for (const [bad, why] of refused) {
+      expect(() => tiles(bad), bad).toThrow(ConfigError);
+      expect(() => tiles(bad), bad).toThrow(/^Invalid configuration: MAP_TILE_URL /);
+      expect(() => tiles(bad), bad).toThrow(why);
+    }
+  });
+
   it('takes the Mosquitto dynamic-security account with an external broker, and refuses one that cannot work', () => {
     const broker = { DATA_DIR: dataDir(), MQTT_URL: 'mqtts://flowbox.server:pw@broker:8883' };
     const account = { MQTT_DYNSEC_USERNAME: 'flowbox.admin', MQTT_DYNSEC_PASSWORD: 's3cret' };

@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_POOL_SIZE } from './db/client.ts';
+import { tileTemplateProblem } from './http/csp.ts';
 import type { TracingConfig } from './tracing/tracing.ts';
 import { identityFromUsername, isMessageKey, passwordField, translate } from '@flowbox/shared';
 
@@ -138,13 +139,14 @@ const EnvSchema = z.object({
       'must be one of fatal, error, warn, info, debug, trace, silent',
     )
     .default('info'),
+  // It goes into the web app's CSP (http/csp.ts): a URL template, nothing that could bend a header.
   MAP_TILE_URL: z
     .string()
     .max(500)
-    .refine(
-      (v) => /^https?:\/\/[^/\s]+\/\S*$/.test(v) && ['{z}', '{x}', '{y}'].every((p) => v.includes(p)),
-      'must be an http(s) URL with {z}, {x} and {y}',
-    )
+    .superRefine((v, ctx) => {
+      const problem = tileTemplateProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
     .optional(),
   MAP_TILE_ATTRIBUTION: z
     .string()

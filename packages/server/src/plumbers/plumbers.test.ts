@@ -438,7 +438,7 @@ describe('the maps', () => {
 describe('the tile server setting', () => {
   it('is an http(s) URL template with {z}, {x} and {y}; the web CSP allows its origin', async () => {
     const { loadConfig } = await import('../config.ts');
-    const { webCsp } = await import('../app.ts');
+    const { webCsp } = await import('../http/csp.ts');
     const { mkdtempSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
@@ -460,8 +460,10 @@ describe('the tile server setting', () => {
     expect(webCsp('https://tile.openstreetmap.org/{z}/{x}/{y}.png')).toContain(
       "img-src 'self' data: blob: https://tile.openstreetmap.org;",
     );
+    // {s} is each of Leaflet's subdomains, never a wildcard (issue 30: `https://*`).
     expect(webCsp('https://{s}.tiles.example:8443/{z}/{x}/{y}.png')).toContain(
-      "img-src 'self' data: blob: https://*.tiles.example:8443;",
+      "img-src 'self' data: blob: https://a.tiles.example:8443 https://b.tiles.example:8443 https://c.tiles.example:8443;",
     );
+    expect(webCsp('https://{s}.tiles.example:8443/{z}/{x}/{y}.png')).not.toContain('*');
   });
 });
