@@ -497,7 +497,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
           {
             schema: {
               tags: ['outbox'],
-              summary: 'Emails the product has sent (embedded set-up: read invitation and reset links here)',
+              summary:
+                'Emails the product has sent (embedded set-up: read invitation and reset links here); `search` finds a recipient or subject',
               security: [{ bearer: [] }],
               querystring: ListQuerySchema,
               response: { 200: listOf(OutboxEmailSchema), ...errorResponses },
@@ -505,7 +506,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
           },
           async (request) => {
             requireRole(actorOf(request), ROLES.flovea_manager);
-            return mailer.outbox(request.query.limit, request.query.offset);
+            return mailer.outbox(request.query);
           },
         );
       });

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { emails } from '../db/schema.ts';
-import { createUser, openTestDatabase, TestClock, testConfig } from '../test/harness.ts';
+import { createUser, loginAs, openTestDatabase, TestClock, testConfig } from '../test/harness.ts';
 import { EMAIL_DELIVERY, Mailer, retryDelayMs } from './mailer.ts';
 import { startTestSmtp, type TestSmtp } from './smtp.testing.ts';
 
@@ -105,7 +105,7 @@ describe('emails are a queue in the database', () => {
       nextAttemptAt: null,
     });
     expect(smtp.received()).toBe(1 + EMAIL_DELIVERY.maxAttempts);
-    const page = await m.outbox(10, 0);
+    const page = await m.outbox({ limit: 10, offset: 0 });
     expect(page.items.map((e) => [e.status, e.attempts, e.next_attempt_at])).toEqual([
       ['failed', EMAIL_DELIVERY.maxAttempts, null],
       ['failed', 1, null],
@@ -177,5 +177,40 @@ describe('a request that sends an email only queues it', () => {
     const [sent] = await database.db.select().from(emails).where(eq(emails.to, 'asker@test.io'));
     expect(sent).toMatchObject({ status: 'sent', kind: 'reset_password', attempts: 1 });
     expect(smtp.accepted()).toBe(1);
+  });
+});
+
+describe('the outbox’s search (GET /v1/outbox?search=)', () => {
+  it('finds emails by recipient or subject, literally and ignoring case, for the provider only (issue 30)', async () => {
+    const { app } = await buildApp({ config: testConfig(), db: database.db, logger: false });
+    open.push({ close: () => app.close() });
+    await createUser(database.db, { email: 'reader@test.io', role: ROLES.flovea_manager });
+    await createUser(database.db, { email: 'nosy@test.io', role: ROLES.customer_manager });
+    const m = mailer(undefined);
+    await m.enqueue(database.db, [
+      { to: 'alice@test.io', subject: 'Invitation', text: 'Body', kind: 'invitation' },
+      { to: 'al_ice@test.io', subject: 'Invitation', text: 'alice', kind: 'invitation' },
+      { to: 'bob@test.io', subject: 'Reset your password', text: 'Body', kind: 'reset_password' },
+      { to: 'carol@test.io', subject: '100% done', text: 'Body', kind: 'alert' },
+    ]);
+    const reader = await loginAs(app, 'reader@test.io');
+    const found = async (search: string) => {
+      const res = await reader.get(`/v1/outbox?search=${encodeURIComponent(search)}`);
+      expect(res.statusCode, res.body).toBe(200);
+      const page = res.json() as { items: { to: string }[]; total: number };
+      expect(page.total).toBe(page.items.length);
+      return page.items.map((e) => e.to).sort();
+    };
+    expect(await found('ALICE')).toEqual(['alice@test.io']);
+    expect(await found('_')).toEqual(['al_ice@test.io']);
+    expect(await found('password')).toEqual(['bob@test.io']);
+    expect(await found('%')).toEqual(['carol@test.io']);
+    expect(await found('  invitation ')).toEqual(['al_ice@test.io', 'alice@test.io']);
+    expect(await found('nobody')).toEqual([]);
+    const limited = await reader.get('/v1/outbox?search=invitation&limit=1');
+    expect(limited.json()).toMatchObject({ total: 2, items: [expect.anything()] });
+    expect((await reader.get(`/v1/outbox?search=${'x'.repeat(121)}`)).statusCode).toBe(400);
+    const nosy = await loginAs(app, 'nosy@test.io');
+    expect((await nosy.get('/v1/outbox?search=alice')).statusCode).toBe(403);
   });
 });

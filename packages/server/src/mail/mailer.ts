@@ -176,8 +176,13 @@ export class Mailer {
     };
   }
 
-  async outbox(limit: number, offset: number): Promise<{ items: OutboxEmail[]; total: number }> {
-    const { rows, total } = await outboxPage(this.db, limit, offset);
+  /** A page of the outbox, newest first; `search` keeps the emails whose recipient or subject holds it. */
+  async outbox(page: {
+    limit: number;
+    offset: number;
+    search?: string | undefined;
+  }): Promise<{ items: OutboxEmail[]; total: number }> {
+    const { rows, total } = await outboxPage(this.db, page);
     const items = rows.map((r) => ({
       id: r.id,
       to: r.to,

@@ -1,6 +1,7 @@
-import { and, count, desc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, lte, or, sql } from 'drizzle-orm';
 import type { EmailStatus } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
+import { escapeLike } from '../db/values.ts';
 import { emails } from '../db/schema.ts';
 
 export type EmailRow = typeof emails.$inferSelect;
@@ -58,15 +59,26 @@ export async function recordTry(
   await db.update(emails).set(values).where(eq(emails.id, id));
 }
 
-/** One page of the outbox, newest first, and the count of all emails. */
+/**
+ * One page of the outbox, newest first, and the count of the emails it pages through: all, or
+ * those whose recipient or subject holds `search` (literally, ignoring case; the text is not
+ * searched, so the work stays a scan of two short columns).
+ */
 export async function outboxPage(
   db: Db,
-  limit: number,
-  offset: number,
+  page: { limit: number; offset: number; search?: string | undefined },
 ): Promise<{ rows: EmailRow[]; total: number }> {
+  const like = page.search ? `%${escapeLike(page.search)}%` : undefined;
+  const where = like ? or(ilike(emails.to, like), ilike(emails.subject, like)) : undefined;
   const [rows, [totalRow]] = await Promise.all([
-    db.select().from(emails).orderBy(desc(emails.createdAt), desc(emails.id)).limit(limit).offset(offset),
-    db.select({ total: count() }).from(emails),
+    db
+      .select()
+      .from(emails)
+      .where(where)
+      .orderBy(desc(emails.createdAt), desc(emails.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ total: count() }).from(emails).where(where),
   ]);
   return { rows, total: totalRow?.total ?? 0 };
 }
