@@ -705,9 +705,10 @@ const ROWS: Row[] = [
     expected: readSiteA1,
   },
   {
-    action: "read today's dashboard figures (each gets what it may see)",
+    // Consumption and costs, which a plumber never reads (issue 30: it had 200 with zeros).
+    action: "read today's dashboard figures (each gets what it may see; a plumber none)",
     call: () => ({ method: 'GET', url: '/v1/dashboard/today' }),
-    expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200, euA: 200, plA: 200 },
+    expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200, euA: 200, plA: 403 },
   },
 
   // Pricing plans and subscriptions (docs/billing.md)

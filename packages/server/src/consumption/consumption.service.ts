@@ -33,7 +33,7 @@ import { requirePremium, versionInForce } from '../billing/index.ts';
 import { requireBuildingRow, findSiteRow } from '../buildings/index.ts';
 import type { Context } from '../context.ts';
 import { requireCustomerRow } from '../customers/index.ts';
-import { notFound } from '../errors.ts';
+import { forbidden, notFound } from '../errors.ts';
 import { csvLine } from '../http/csv.ts';
 import type { BuildingPath, SitePath, ZonePath } from '../http/params.ts';
 import {
@@ -399,12 +399,11 @@ export class ConsumptionService {
    */
   async today(actor: Actor): Promise<DashboardToday> {
     const { db } = this.ctx;
+    // These are consumption and cost figures, which a plumber never reads (docs/permissions.md):
+    // refused, as its other consumption calls are, rather than answered with zeros (issue 30).
+    if (!readsConsumption(actor)) throw forbidden();
     const filter: ZoneFilter = placeScopeOf(actor);
-    // A plumber sees devices, not consumption or costs (docs/permissions.md): nothing to sum.
-    const zones =
-      (actor.customerId === null && !isProvider(actor)) || !readsConsumption(actor)
-        ? []
-        : await scopeZones(db, filter);
+    const zones = actor.customerId === null && !isProvider(actor) ? [] : await scopeZones(db, filter);
     const settings = settingsOf(zones);
     const now = this.ctx.now();
     const todayOf = new Map(zones.map((z) => [z.zoneId, localDate(now, z.timezone)]));

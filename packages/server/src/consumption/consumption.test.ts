@@ -8,6 +8,7 @@ import {
   subtractExact,
   addExact,
   formatAmount,
+  ROLES,
   type PriceRange,
 } from '@flowbox/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +22,7 @@ import {
 } from '../db/schema.ts';
 import {
   buildingBody,
+  createUser,
   createWorldApp,
   loginAs,
   siteManagerWithout,
@@ -611,6 +613,20 @@ describe("today's dashboard", () => {
     });
     expect(body.comparison).toEqual({ change_pct: null, reason: 'both_zero' });
     expect((await get(provider, '/v1/dashboard/today')).body.volume_today).toBe('7.020');
+  });
+
+  it('refuses a plumber, who reads no consumption or cost, rather than answering zeros (issue 30)', async () => {
+    // Its site has flowboxes (the first test's): zeros would be untrue, and the figures are consumption.
+    await createUser(t.db, {
+      email: 'plumber.dash@test.io',
+      role: ROLES.plumber,
+      customerId: w.customers.a.id,
+      siteIds: [w.sites.a1.id],
+    });
+    const plumber = await loginAs(t.app, 'plumber.dash@test.io');
+    const res = await plumber.get('/v1/dashboard/today');
+    expect(res.statusCode, res.body).toBe(403);
+    expect(res.json().code).toBe('errors.forbidden');
   });
 });
 
