@@ -45,6 +45,7 @@ export const myzoneEn = {
   'myzone.today': 'Today',
   'myzone.today_volume': 'Water used',
   'myzone.today_cost': 'Cost',
+  'myzone.yesterday': 'Yesterday: {{value}}',
   'myzone.graph_empty': 'No water used in this period',
   'myzone.graph_empty_hint': 'Your water meter’s readings appear here within seconds of water running.',
   'myzone.graph_empty_no_device': 'Readings will appear here once a water meter is fitted in your zone.',

@@ -47,6 +47,10 @@ function SeriesView({ series, empty }: { series: ConsumptionSeries; empty: Consu
   const bucketName = t(`consumption.bucket.${BUCKET_OF[window]}`);
   return (
     <>
+      {/* A rolling window, said as such: "today" is the calendar day, not these 24 hours (issue 30). */}
+      <p className="text-xs font-medium text-slate-600 dark:text-slate-400" data-testid="consumption-window">
+        {t(`consumption.window_hint.${window}`)}
+      </p>
       <p className="mb-3 text-sm" data-testid="consumption-total" data-volume={series.total.volume}>
         <span className="text-lg font-semibold">{totalText(series.total, unit, currency, language)}</span>
         {series.comparison && (

@@ -44,6 +44,7 @@ export const myzoneFr: Record<keyof typeof myzoneEn, string> = {
   'myzone.today': 'Aujourd’hui',
   'myzone.today_volume': 'Eau consommée',
   'myzone.today_cost': 'Coût',
+  'myzone.yesterday': 'Hier : {{value}}',
   'myzone.graph_empty': 'Aucune eau consommée sur cette période',
   'myzone.graph_empty_hint':
     'Les relevés de votre compteur apparaissent ici quelques secondes après que l’eau a coulé.',
