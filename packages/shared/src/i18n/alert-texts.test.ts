@@ -39,6 +39,22 @@ describe('the sentence of an alert', () => {
     );
   });
 
+  it('says when a crossing was known only after its water had stopped, and that nothing was closed', () => {
+    const late = alert('abnormal_water_consumption_no_ac', {
+      ...burst,
+      margin_volume_l: 10,
+      margin_minutes: null,
+      reported: 'late',
+      event_ended_at: '2026-11-24T23:51:00.000Z',
+    });
+    expect(alertDetailsText(late, 'en', PARIS_L)).toBe(
+      '10.7 L in 4 min at 00:43, beyond the 10 L margin; reported late: the flowbox’s readings arrived after the flow had stopped at 00:51, so the water was not closed',
+    );
+    expect(alertDetailsText(late, 'fr', PARIS_L)).toBe(
+      '10,7 L en 4 min à 00:43, au-delà de la marge de 10 L ; signalé en retard : les relevés du flowbox sont arrivés après l’arrêt de l’écoulement à 00:51, l’eau n’a donc pas été fermée',
+    );
+  });
+
   it('names the duration margin, or the margin alone when the alert predates its value', () => {
     const closing = alert(
       'abnormal_water_consumption_with_ac',

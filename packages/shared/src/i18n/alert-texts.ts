@@ -31,7 +31,10 @@ const TEXTS = {
     beyond_volume_unknown: 'beyond the volume margin',
     beyond_duration_unknown: 'beyond the duration margin',
     reported_late:
-      'known only once the flowbox’s delayed readings arrived, after the flow had stopped: the water was not closed',
+      'reported late: the flowbox’s readings arrived after the flow had stopped {{when}}, so the water was not closed',
+    late_separator: '; ',
+    reported_late_unknown:
+      'reported late: the flowbox’s readings arrived after the flow had stopped, so the water was not closed',
     leak_continuous: 'Water has kept flowing without a pause: {{flow}}',
     leak_mode: 'Water flowed while leak detection mode was on: {{flow}}',
     autotest_failed: 'The flowbox failed its autotest',
@@ -83,7 +86,10 @@ const TEXTS = {
     beyond_volume_unknown: 'au-delà de la marge de volume',
     beyond_duration_unknown: 'au-delà de la marge de durée',
     reported_late:
-      'connu seulement à l’arrivée des relevés en retard du flowbox, après l’arrêt de l’écoulement : l’eau n’a pas été fermée',
+      'signalé en retard : les relevés du flowbox sont arrivés après l’arrêt de l’écoulement {{when}}, l’eau n’a donc pas été fermée',
+    late_separator: ' ; ',
+    reported_late_unknown:
+      'signalé en retard : les relevés du flowbox sont arrivés après l’arrêt de l’écoulement, l’eau n’a donc pas été fermée',
     leak_continuous: 'L’eau a coulé sans interruption : {{flow}}',
     leak_mode: 'De l’eau a coulé alors que le mode détection de fuite était activé : {{flow}}',
     autotest_failed: 'Le flowbox a échoué à son autotest',
@@ -287,7 +293,10 @@ const abnormalConsumption: Sentence = (w, f) => {
         : null;
   const sentence = beyond === null ? flow : `${flow}, ${beyond}`;
   // An event that crossed and ended before its readings arrived (docs/automation.md "Whatever the delivery").
-  return f.string('reported', ['late']) === null ? sentence : `${sentence}; ${w.text('reported_late')}`;
+  if (f.string('reported', ['late']) === null) return sentence;
+  const ended = f.string('event_ended_at');
+  const when = ended === null ? null : w.when(ended);
+  return `${sentence}${w.text('late_separator')}${when === null ? w.text('reported_late_unknown') : w.text('reported_late', { when })}`;
 };
 
 const leakage: Sentence = (w, f, alert) => {
