@@ -90,6 +90,8 @@ describe('configuration (DESIGN.md §8)', () => {
       ['javascript:alert(1)//{z}{x}{y}', /https:\/\/ or http:\/\//],
       ['tiles/{z}/{x}/{y}', /http\(s\) URL template/],
     ];
+    // The refused value is not repeated: it may hold a password or a provider's key.
+    expect(() => tiles('https://user:s3cret@tiles.example/{z}/{x}/{y}.png')).not.toThrow(/s3cret/);
     for (const [bad, why] of refused) {
       expect(() => tiles(bad), bad).toThrow(ConfigError);
       expect(() => tiles(bad), bad).toThrow(/^Invalid configuration: MAP_TILE_URL /);

@@ -177,6 +177,8 @@ const SECRET_VARIABLES = new Set([
   'MQTT_DYNSEC_PASSWORD',
   'METRICS_TOKEN',
   'OTEL_EXPORTER_OTLP_HEADERS',
+  // A refused tile URL may hold a user and password, or a provider's key.
+  'MAP_TILE_URL',
 ]);
 
 function paramsOf(issue: z.core.$ZodIssue): Record<string, number> {
