@@ -415,13 +415,15 @@ describe('the OpenAPI document', () => {
     ]);
   });
 
-  it('documents the 503 of the pairing calls that give a device its broker account, and of health', () => {
+  it('documents the 503 of the pairing calls that give a device its broker account, of health, and of the live stream', () => {
     const zone = '/v1/customers/{customerId}/sites/{siteId}/buildings/{buildingId}/zones/{zoneId}';
     const with503 = operations().filter(([, op]) => op.responses['503']);
     expect(with503.map(([route]) => route).sort()).toEqual(
       [
         'GET /v1/health',
         'GET /v1/health/ready',
+        // An instance that does not listen to the session notifications opens no stream (docs/permissions.md).
+        'GET /v1/live/stream',
         `POST ${zone}/flowboxes/pair`,
         `POST ${zone}/flowboxes/{flowboxId}/validate`,
       ].sort(),
