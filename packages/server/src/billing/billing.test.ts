@@ -317,6 +317,15 @@ describe("a zone's subscription", () => {
     expect(await pricingOn(t.db, zoneId, '2020-01-01')).toBeUndefined();
     const log = await t.db.select().from(events).where(eq(events.objectId, planId));
     expect(log.map((l) => l.actionName)).toContain('price_changed');
+    // The subscription page offers the price in force today and the coming one, dated (issue 30:
+    // the coming price showed alone, undated, as if it billed already).
+    const offered = (await cmA.get(`${zone}/info`))
+      .json()
+      .available_plans.find((p: { id: string }) => p.id === planId);
+    expect(offered.prices).toEqual({
+      current: { from_date: expect.any(String), currency: 'EUR', volume_unit: 'm3', ranges: TIERS },
+      upcoming: { from_date: from, currency: 'EUR', volume_unit: 'm3', ranges },
+    });
   });
 
   it('is renewed each billing period, once, with a line in the activity log (spec §4)', async () => {

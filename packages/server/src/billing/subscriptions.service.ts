@@ -3,6 +3,7 @@ import {
   addBillingPeriods,
   localDate,
   nextRenewal,
+  pricesOn,
   type PricingPlan,
   type Subscription,
   type SubscriptionChoice,
@@ -219,7 +220,10 @@ export class ZoneSubscriptionsService {
       country: zone.country,
       current: history.find((s) => s.status === 'active') ?? null,
       history,
-      available_plans: offered.map(({ versions: _versions, ...plan }) => plan),
+      available_plans: offered.map(({ versions, ...plan }) => ({
+        ...plan,
+        prices: pricesOn(versions, today),
+      })),
       contact_email: contact,
     };
   }

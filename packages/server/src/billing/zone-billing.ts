@@ -1,4 +1,4 @@
-import { localDate } from '@flowbox/shared';
+import { localDate, type PriceTerms } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import { versionsOf, type VersionWithRanges } from './plans.repo.ts';
@@ -44,6 +44,18 @@ export async function pricingOn(db: Db, zoneId: string, day: string): Promise<Pr
 /** Versions newest first: the first one started by that day; before the plan's first day, the first. */
 export function versionInForce(versions: VersionWithRanges[], day: string): VersionWithRanges | undefined {
   return versions.find((v) => v.fromDate <= day) ?? versions.at(-1);
+}
+
+/** The next version's price terms after `day` (versions newest first), dated; null: none is set. */
+export function termsComing(versions: VersionWithRanges[], day: string): PriceTerms | null {
+  const next = versions.filter((v) => v.fromDate > day).at(-1);
+  if (!next) return null;
+  return {
+    from_date: next.fromDate,
+    currency: next.currency,
+    volume_unit: next.volumeUnit,
+    ranges: next.ranges,
+  };
 }
 
 /** Today in the zone's building, the day a choice starts and renewals fall due. */

@@ -29,7 +29,7 @@ import {
   type Actor,
   placeScopeOf,
 } from '../access/access.ts';
-import { requirePremium, versionInForce } from '../billing/index.ts';
+import { requirePremium, termsComing, versionInForce } from '../billing/index.ts';
 import { requireBuildingRow, findSiteRow } from '../buildings/index.ts';
 import type { Context } from '../context.ts';
 import { requireCustomerRow } from '../customers/index.ts';
@@ -284,6 +284,7 @@ export class ConsumptionService {
       currency: version.currency,
       ranges: version.ranges,
       current_range: current,
+      upcoming: termsComing(pricing.versions.get(period.planId) ?? [], today),
     };
   }
 

@@ -452,7 +452,22 @@ describe('the price tiers that bill a zone (issue 15)', () => {
       currency: 'EUR',
       ranges: NEW_TIERS,
       current_range: 1,
+      upcoming: null,
     });
+  });
+
+  it('name the coming price with its date before it applies (issue 30)', async () => {
+    await setNow('2026-11-15T10:30:00Z');
+    const { res, body } = await get(smA, `${z1.url}/consumption/price_tiers`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(body.ranges).not.toEqual(NEW_TIERS);
+    expect(body.upcoming).toEqual({
+      from_date: '2026-11-20',
+      currency: 'EUR',
+      volume_unit: 'm3',
+      ranges: NEW_TIERS,
+    });
+    await setNow('2026-11-25T10:30:00Z');
   });
 
   it('are none for a zone without a subscription: nothing bills it', async () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { backendDate, checkDateRange } from '../validation.ts';
 import { CURRENCIES, VOLUME_UNITS, WEEKDAYS } from './buildings.ts';
+import { PriceTermsSchema } from '../billing/plans.ts';
 
 /**
  * Consumption graph windows (spec §9, DESIGN.md §4), each ending with the bucket that holds now
@@ -250,6 +251,8 @@ export const ZonePriceTiersSchema = z
     ),
     /** Index in `ranges` of the tier the period's volume has reached. */
     current_range: z.number().int(),
+    /** The plan's next price terms and the day they start; null: none is set (issue 30). */
+    upcoming: PriceTermsSchema.nullable(),
   })
   .nullable();
 export type ZonePriceTiers = z.infer<typeof ZonePriceTiersSchema>;

@@ -121,6 +121,39 @@ export const PricingPlanVersionSchema = z.object({
 });
 export type PricingPlanVersion = z.infer<typeof PricingPlanVersionSchema>;
 
+/** A version's price terms and the day they start. */
+export const PriceTermsSchema = PricingPlanVersionSchema.pick({
+  from_date: true,
+  currency: true,
+  volume_unit: true,
+  ranges: true,
+});
+export type PriceTerms = z.infer<typeof PriceTermsSchema>;
+
+/**
+ * The price terms in force on a day and the next ones, dated (issue 30: a coming price showed as if
+ * it billed already, and the price in force without the coming one).
+ */
+export const PlanPricesSchema = z.object({
+  current: PriceTermsSchema,
+  upcoming: PriceTermsSchema.nullable(),
+});
+export type PlanPrices = z.infer<typeof PlanPricesSchema>;
+
+const termsOf = ({ from_date, currency, volume_unit, ranges }: PriceTerms): PriceTerms => ({
+  from_date,
+  currency,
+  volume_unit,
+  ranges,
+});
+
+/** A plan's prices on `day` from its versions, newest first: the one in force, and the next one. */
+export function pricesOn(versions: readonly PriceTerms[], day: string): PlanPrices {
+  const current = versions.find((v) => v.from_date <= day) ?? versions.at(-1)!;
+  const upcoming = versions.filter((v) => v.from_date > day).at(-1);
+  return { current: termsOf(current), upcoming: upcoming ? termsOf(upcoming) : null };
+}
+
 /** A plan as answered: its latest version's terms at the top, every version (newest first) below. */
 export const PricingPlanSchema = PricingPlanVersionSchema.omit({
   until_date: true,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CURRENCIES, VOLUME_UNITS } from '../api/buildings.ts';
 import { SERVICE_LEVELS } from '../api/zones.ts';
 import { uuidField } from '../validation.ts';
-import { BILLING_TYPES, PricingPlanSchema, SUBSCRIPTION_STATUSES } from './plans.ts';
+import { BILLING_TYPES, PlanPricesSchema, PricingPlanSchema, SUBSCRIPTION_STATUSES } from './plans.ts';
 
 /**
  * A zone's choice (spec §3, §5 "a zone needs a subscription attached"): a plan that applies to its
@@ -41,7 +41,12 @@ export const ZoneSubscriptionSchema = z.object({
   current: SubscriptionSchema.nullable(),
   history: z.array(SubscriptionSchema),
   /** Plans that apply to the building's country and currency; empty: "No pricing plans for the region". */
-  available_plans: z.array(PricingPlanSchema.omit({ versions: true })),
+  available_plans: z.array(
+    PricingPlanSchema.omit({ versions: true }).extend({
+      /** Its prices today in the building, and the coming ones with their date. */
+      prices: PlanPricesSchema,
+    }),
+  ),
   /** Whom to ask for a plan when none applies (a provider manager's email). */
   contact_email: z.string().nullable(),
 });

@@ -60,6 +60,11 @@ export const billingEn = {
   'billing.until': 'Until',
   'billing.current_price': 'Current',
   'billing.no_end': 'no end',
+  'billing.range_price': '{{range}}: {{price}}',
+  'billing.per_unit': 'per {{unit}}',
+  'billing.price_today': 'Today:',
+  'billing.price_from': 'From {{date}}:',
+  'billing.field.price': 'Price',
   'billing.created_on': 'Created on {{date}}',
   'billing.subscription': 'Subscription',
   'billing.subscription_description':

@@ -1,20 +1,28 @@
-import type { PricingPlanVersion } from '@flowbox/shared';
+import type { PriceTerms } from '@flowbox/shared';
 import { useLanguage } from '../../../lib/i18n/index.ts';
+import { numberFormat } from '../../../lib/intl.ts';
+import { formatPrice } from '../../buildings/index.ts';
 
-/** "0–10: 1.5 · 10–∞: 2 EUR/m³": a version's ranges on one line. */
-export function RangesSummary({
-  plan,
-}: {
-  plan: Pick<PricingPlanVersion, 'ranges' | 'currency' | 'volume_unit'>;
-}) {
-  const { t } = useLanguage();
+/**
+ * "0–10: €3.60 · 10–no end: €4.012 per m³": a version's ranges on one line, numbers and prices in
+ * the reader's locale ("3,6", "0,012") and the unit as a unit (issue 30: "EUR/Mètre cube").
+ */
+export function RangesSummary({ plan }: { plan: Pick<PriceTerms, 'ranges' | 'currency' | 'volume_unit'> }) {
+  const { t, language } = useLanguage();
+  const decimal = (value: string) =>
+    numberFormat(language, { maximumFractionDigits: 4 }).format(value as Intl.StringNumericLiteral);
   return (
     <span className="text-sm">
       {plan.ranges
-        .map((r) => `${r.volume_start}–${r.volume_end ?? t('billing.no_end')}: ${r.price_per_unit}`)
+        .map((r) =>
+          t('billing.range_price', {
+            range: `${decimal(r.volume_start)}–${r.volume_end === null ? t('billing.no_end') : decimal(r.volume_end)}`,
+            price: formatPrice(r.price_per_unit, plan.currency, language),
+          }),
+        )
         .join(' · ')}{' '}
-      <span className="text-slate-500">
-        {plan.currency}/{t(`volume_unit.${plan.volume_unit}`)}
+      <span className="text-slate-600 dark:text-slate-400">
+        {t('billing.per_unit', { unit: t(`zones.unit.${plan.volume_unit}`) })}
       </span>
     </span>
   );

@@ -24,7 +24,7 @@ import { paths } from '../../../paths.ts';
 import { canDo, FLOVEA_OR_CUSTOMER, useUser } from '../../auth/index.ts';
 import { useChooseZoneSubscription } from '../api/choose-zone-subscription.ts';
 import { useZoneSubscription, type ZoneRef } from '../api/get-zone-subscription.ts';
-import { RangesSummary } from './RangesSummary.tsx';
+import { PlanPrices } from './PlanPrices.tsx';
 
 /** spec §2 …/zone/{zoneId}/subscription: what the zone has, had, and may choose. */
 export function ZoneSubscriptionPage() {
@@ -61,6 +61,7 @@ function ZoneSubscriptionView({ zone, data }: { zone: ZoneRef; data: ZoneSubscri
   // A subscription is the customer's commitment: site managers read it (docs/billing.md).
   const mayChoose = canDo(user, FLOVEA_OR_CUSTOMER, 'subscriptions.manage');
   const past = data.history.filter((s) => s.status === 'ended');
+  const currentPrices = data.available_plans.find((p) => p.id === data.current?.pricing_plan_id)?.prices;
   const columns: Column<Subscription>[] = [
     { key: 'plan', header: t('billing.field.plan'), rowHeader: true, cell: (s) => s.pricing_plan_name },
     {
@@ -86,6 +87,9 @@ function ZoneSubscriptionView({ zone, data }: { zone: ZoneRef; data: ZoneSubscri
                 label: t('billing.field.billing_type'),
                 value: t(`billing.billing_type.${data.current.billing_type}`),
               },
+              ...(currentPrices
+                ? [{ label: t('billing.field.price'), value: <PlanPrices prices={currentPrices} /> }]
+                : []),
               { label: t('billing.start_date'), value: formatDate(data.current.start_date, language) },
               { label: t('billing.renewal_date'), value: formatDate(data.current.renewal_date, language) },
             ]}
@@ -178,7 +182,7 @@ function ChooseForm({ zone, data }: { zone: ZoneRef; data: ZoneSubscription }) {
             {...register('service_level')}
           />
         </div>
-        {chosen && <RangesSummary plan={chosen} />}
+        {chosen && <PlanPrices prices={chosen.prices} />}
         <p className="text-sm text-slate-600 dark:text-slate-400">{t('billing.service_level_hint')}</p>
         <FormActions>
           <Button type="submit" loading={isSubmitting}>

@@ -5,7 +5,7 @@ import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
 import { formatDate } from '../../../lib/dates.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
-import { useZoneSubscription } from '../../billing/index.ts';
+import { ComingPrice, useZoneSubscription } from '../../billing/index.ts';
 import { usePriceTiers } from '../api/get-price-tiers.ts';
 import type { ZoneRef } from '../api/get-zone.ts';
 import { formatDecimal } from '../format.ts';
@@ -81,6 +81,7 @@ export function PriceTiersCard({ zoneRef }: { zoneRef: ZoneRef }) {
                   );
                 })}
               </ol>
+              {data.upcoming && <ComingPrice terms={data.upcoming} />}
               <p className="text-slate-600 dark:text-slate-400">
                 {t('zones.price_period_volume', {
                   volume: formatDecimal(data.period_volume, language),

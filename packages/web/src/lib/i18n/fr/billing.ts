@@ -62,6 +62,11 @@ export const billingFr: Record<keyof typeof billingEn, string> = {
   'billing.until': 'Jusqu’au',
   'billing.current_price': 'Actuel',
   'billing.no_end': 'sans fin',
+  'billing.range_price': '{{range}} : {{price}}',
+  'billing.per_unit': 'par {{unit}}',
+  'billing.price_today': 'Aujourd’hui :',
+  'billing.price_from': 'À partir du {{date}} :',
+  'billing.field.price': 'Prix',
   'billing.created_on': 'Créée le {{date}}',
   'billing.subscription': 'Abonnement',
   'billing.subscription_description':
