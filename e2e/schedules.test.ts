@@ -58,7 +58,7 @@ describe('scheduled closings', () => {
       await page.getByLabel('End date').fill(typedDay(parisDay(120)));
       await page.getByRole('button', { name: 'Create the scheduled closing' }).click();
       await page.waitForURL((url) => url.pathname === zonePage);
-      await seen(page, 'Every 1 week(s): Monday, Friday');
+      await seen(page, 'Every week: Monday, Friday');
 
       const next = page.getByRole('list', { name: 'Next closings' });
       await expect.poll(() => next.getByRole('listitem').count(), { timeout: 15_000 }).toBe(5);
@@ -86,12 +86,12 @@ describe('scheduled closings', () => {
         interval: 1,
         weekdays: ['saturday'],
       });
-      await seen(page, 'Every 1 week(s): Saturday');
+      await seen(page, 'Every week: Saturday');
       await asCustomer('DELETE', `${zoneApi}/schedules/${weekend.id}/delete`, {
         confirm_name: 'Weekend closing',
       });
       await expect
-        .poll(() => page.getByText('Every 1 week(s): Saturday').count(), { timeout: 15_000 })
+        .poll(() => page.getByText('Every week: Saturday').count(), { timeout: 15_000 })
         .toBe(0);
 
       await page.getByRole('button', { name: 'Delete the scheduled closing Night closing' }).click();

@@ -107,7 +107,7 @@ describe('facts that agree', () => {
     await signIn(page, DEMO.customer);
     await page.goto(zone.page);
     const fact = page.getByTestId('water-points-fact');
-    await expect.poll(() => fact.textContent(), { timeout: 15_000 }).toBe('1 water point(s) recorded');
+    await expect.poll(() => fact.textContent(), { timeout: 15_000 }).toBe('1 water point recorded');
     // Nothing else on the page says otherwise ("Number of water points: Not set").
     expect(await page.getByText('Number of water points').count()).toBe(0);
 
@@ -115,7 +115,7 @@ describe('facts that agree', () => {
     await page.reload();
     await expect
       .poll(() => fact.textContent(), { timeout: 15_000 })
-      .toBe('1 water point(s) recorded3 declared in the zone’s settings');
+      .toBe('1 water point recorded3 declared in the zone’s settings');
     await context.close();
   });
 });

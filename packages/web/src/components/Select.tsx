@@ -14,7 +14,11 @@ export type SelectProps = SelectHTMLAttributes<HTMLSelectElement> & {
   ref?: Ref<HTMLSelectElement>;
 };
 
-/** A labelled select whose empty choice reads "Please select an option" (spec §5). */
+/**
+ * A labelled select whose empty choice reads "Please select an option" (spec §5): shown until a
+ * choice is made, never a choice itself (issue 30: a filter offered it as a value). A placeholder
+ * given ("All") is a real choice.
+ */
 export function Select({ label, options, error, placeholder, className = '', ref, ...props }: SelectProps) {
   const { t } = useTranslation();
   const id = useId();
@@ -37,7 +41,13 @@ export function Select({ label, options, error, placeholder, className = '', ref
         aria-describedby={error ? errorId : undefined}
         className={INPUT_CLASS}
       >
-        <option value="">{placeholder ?? t('validation.select')}</option>
+        {placeholder === undefined ? (
+          <option value="" disabled hidden>
+            {t('validation.select')}
+          </option>
+        ) : (
+          <option value="">{placeholder}</option>
+        )}
         {options.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}

@@ -44,7 +44,7 @@ export const automationEn = {
     'A flow went past the {{trigger}} margin on {{time}}. No action is allowed on this zone until someone exits automatic closing.',
   'automation.trigger.volume': 'volume',
   'automation.trigger.duration': 'duration',
-  'automation.close_confirmed': 'The flowbox confirmed the closing at {{time}}.',
+  'automation.close_confirmed': 'The flowbox confirmed the closing on {{time}}.',
   'automation.close_pending': 'Waiting for the flowbox to confirm the closing…',
   'automation.exit': 'Exit automatic closing',
   'automation.exit_irreversible':

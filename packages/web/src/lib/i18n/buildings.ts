@@ -40,7 +40,7 @@ export const buildingsEn = {
   'buildings.field.price_per_unit_hint':
     'Price of one unit of water in the chosen currency and unit, up to 4 decimals (such as 3.45).',
   'buildings.field.opening_hours': 'Opening hours',
-  'buildings.field.recorded': 'Recorded: {{floors}} floor(s), {{zones}} zone(s)',
+  'buildings.field.recorded': 'Floors: {{floors}} · zones: {{zones}}',
   'buildings.price_value': '{{price}} per {{unit}}',
   'buildings.picture': 'Picture',
   'buildings.plan': 'Plan',

@@ -10,6 +10,7 @@ export const en = {
   'common.back_home': 'Back to the home page',
   'common.back_to_login': 'Back to sign in',
   'common.cancel': 'Cancel',
+  'common.labelled': '{{label}}: {{value}}',
   'common.close': 'Close',
   'common.delete': 'Delete',
   'common.dismiss': 'Dismiss',

@@ -9,6 +9,7 @@ export const fr: Record<CoreMessageKey, string> = {
   'common.actions': 'Actions',
   'common.back_home': "Retour à l'accueil",
   'common.back_to_login': 'Retour à la connexion',
+  'common.labelled': '{{label}} : {{value}}',
   'common.cancel': 'Annuler',
   'common.close': 'Fermer',
   'common.delete': 'Supprimer',

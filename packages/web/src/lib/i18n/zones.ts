@@ -59,9 +59,11 @@ export const zonesEn = {
   'zones.not_set': 'Not set',
 
   'zones.water_points': 'Water points',
-  'zones.water_point_count': '{{count}} water point(s) recorded',
+  'zones.water_point_count_one': '{{count}} water point recorded',
+  'zones.water_point_count_other': '{{count}} water points recorded',
   'zones.see_water_points': 'See the water points',
-  'zones.delete_consequence': 'Deleting this zone also deletes its {{count}} water point(s).',
+  'zones.delete_consequence_one': 'Deleting this zone also deletes its water point.',
+  'zones.delete_consequence_other': 'Deleting this zone also deletes its {{count}} water points.',
   'zones.delete_consequence_empty': 'The zone has no water point: nothing else is deleted.',
   'zones.no_water_points': 'No water point recorded yet.',
 

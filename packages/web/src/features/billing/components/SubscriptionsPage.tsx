@@ -46,7 +46,10 @@ export function SubscriptionsPage() {
             <SectionLink
               to={paths.pricingPlans.getHref()}
               title={t('billing.manage_plans')}
-              detail={`${t('billing.archived_plan_count')}: ${data.archived_plan_count}`}
+              detail={t('common.labelled', {
+                label: t('billing.archived_plan_count'),
+                value: data.archived_plan_count,
+              })}
             />
             <DataTable
               caption={t('billing.plans')}

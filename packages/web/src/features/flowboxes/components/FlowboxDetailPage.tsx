@@ -58,7 +58,8 @@ function FlowboxDetail({ flowboxRef, flowbox }: { flowboxRef: FlowboxRef; flowbo
   // spec §4: while automatic closing holds the zone the server refuses every change under it but
   // the exit, so every control here says so, and the banner offers the exit.
   const locked = useAutomation(flowboxRef).data?.locked === true;
-  const zoneName = useZone(flowboxRef).data?.name;
+  const zone = useZone(flowboxRef).data;
+  const zoneName = zone?.name;
   const lockReasonId = useId();
   const lockReason = locked ? t('commands.locked') : null;
   const controlBlocked = !mayControl
@@ -154,7 +155,9 @@ function FlowboxDetail({ flowboxRef, flowbox }: { flowboxRef: FlowboxRef; flowbo
           <FlowboxInformationCard
             flowbox={flowbox}
             floor={
-              flowbox.floor_id ? floors?.find((floor) => floor.id === flowbox.floor_id)?.label : undefined
+              // A flowbox placed on no floor of its own is on its zone's (issue 30: "Not on a floor"
+              // while its zone was on the ground floor).
+              floors?.find((floor) => floor.id === (flowbox.floor_id ?? zone?.floor_id))?.label
             }
           />
           <FlowboxAutotestCard

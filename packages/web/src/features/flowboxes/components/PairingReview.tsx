@@ -91,11 +91,13 @@ export function PairingReview({ flowboxRef, flowbox, zone, onDone }: PairingRevi
         </table>
       </TableScroll>
       <p className="text-sm">
-        <span className="font-medium">{t('pairing.versions')}: </span>
-        {t('pairing.versions_value', {
-          esp: reported(flowbox.esp_version),
-          board: reported(flowbox.board_version),
-          firmware: reported(flowbox.firmware_version),
+        {t('common.labelled', {
+          label: t('pairing.versions'),
+          value: t('pairing.versions_value', {
+            esp: reported(flowbox.esp_version),
+            board: reported(flowbox.board_version),
+            firmware: reported(flowbox.firmware_version),
+          }),
         })}
       </p>
       {mismatches.length > 0 && (

@@ -9,14 +9,16 @@ export function NotAuthorisedNotice({ zoneRef, extra }: { zoneRef: ZoneRef; extr
   const { t } = useLanguage();
   const user = useUser();
   const { customerId, siteId, buildingId, zoneId } = zoneRef;
+  const mayEdit = canDo(user, ANY_ROLE, 'buildings.manage');
   return (
     <div
       role="note"
       className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950/40 dark:text-amber-100"
     >
-      <p>{t('schedules.not_authorised')}</p>
+      {/* Who cannot open the zone's settings (a resident, a manager without buildings.manage) is told whom to ask. */}
+      <p>{t(mayEdit ? 'schedules.not_authorised' : 'schedules.not_authorised_ask')}</p>
       {extra && <p className="mt-1">{extra}</p>}
-      {canDo(user, ANY_ROLE, 'buildings.manage') && (
+      {mayEdit && (
         <Link
           to={paths.zoneEdit.getHref(customerId, siteId, buildingId, zoneId)}
           className="mt-2 inline-block font-medium text-sky-700 hover:underline dark:text-sky-400"

@@ -24,9 +24,9 @@ export const automationFr: Record<keyof typeof automationEn, string> = {
   'automation.no_flow': "Pas d'eau qui coule",
   'automation.flow_value': '{{volume}} en {{minutes}} min depuis {{since}}',
   'automation.last_flow': 'Dernier écoulement',
-  'automation.flow_stopped': '{{volume}} en {{minutes}} min à partir de {{since}}, arrêté à {{stopped}}',
+  'automation.flow_stopped': '{{volume}} en {{minutes}} min à partir du {{since}}, arrêté le {{stopped}}',
   'automation.blocked_until':
-    "La détection des volumes anormaux est suspendue jusqu'à {{time}} (après une sortie)",
+    'La détection des volumes anormaux est suspendue jusqu’au {{time}} (après une sortie)',
   'automation.edit': 'Modifier les marges',
   'automation.form_title': 'Marges de fermeture automatique',
   'automation.enable': "Fermer l'eau automatiquement",
@@ -47,7 +47,7 @@ export const automationFr: Record<keyof typeof automationEn, string> = {
     "Un écoulement a dépassé la marge de {{trigger}} le {{time}}. Aucune action n'est autorisée sur cette zone tant que personne ne sort de la fermeture automatique.",
   'automation.trigger.volume': 'volume',
   'automation.trigger.duration': 'durée',
-  'automation.close_confirmed': 'Le flowbox a confirmé la fermeture à {{time}}.',
+  'automation.close_confirmed': 'Le flowbox a confirmé la fermeture le {{time}}.',
   'automation.close_pending': 'En attente de la confirmation de fermeture du flowbox…',
   'automation.exit': 'Sortir de la fermeture automatique',
   'automation.exit_irreversible':

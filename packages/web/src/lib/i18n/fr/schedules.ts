@@ -11,6 +11,8 @@ export const schedulesFr: Record<keyof typeof schedulesEn, string> = {
   'schedules.delete_named': 'Supprimer la fermeture programmée {{label}}',
   'schedules.not_authorised':
     'Les fermetures programmées ne sont pas autorisées sur cette zone. Activez « Fermeture programmée autorisée » dans les paramètres de la zone pour en ajouter une.',
+  'schedules.not_authorised_ask':
+    'Les fermetures programmées ne sont pas autorisées sur cette zone. Demandez au gestionnaire de la zone de les autoriser.',
   'schedules.not_authorised_existing':
     'Les fermetures ci-dessous ne s’exécuteront pas tant que c’est désactivé.',
   'schedules.edit_zone': 'Modifier la zone',
@@ -49,9 +51,12 @@ export const schedulesFr: Record<keyof typeof schedulesEn, string> = {
     'Nombre de mois entre deux fermetures, le même jour du mois que la date de début.',
   'schedules.weekdays': 'Jours',
   'schedules.once': 'Une fois',
-  'schedules.every.daily': 'Tous les {{count}} jour(s)',
-  'schedules.every.weekly': 'Toutes les {{count}} semaine(s) : {{days}}',
-  'schedules.every.monthly': 'Tous les {{count}} mois, le {{day}}',
+  'schedules.every.daily_one': 'Tous les jours',
+  'schedules.every.daily_other': 'Tous les {{count}} jours',
+  'schedules.every.weekly_one': 'Toutes les semaines : {{days}}',
+  'schedules.every.weekly_other': 'Toutes les {{count}} semaines : {{days}}',
+  'schedules.every.monthly_one': 'Tous les mois, le {{day}}',
+  'schedules.every.monthly_other': 'Tous les {{count}} mois, le {{day}}',
   'schedules.duration': '{{hours}} h {{minutes}} min',
   'schedules.times_value': '{{closing}} à {{opening}} ({{duration}})',
   'schedules.toast_created': 'Fermeture programmée créée',
