@@ -16,6 +16,7 @@ export function SetPasswordPage() {
       title={t('set_password.title')}
       subtitle={t('set_password.subtitle')}
       submitLabel={t('set_password.submit')}
+      renewal={t('set_password.ask_again')}
       save={async (input) => {
         const { message } = await mutation.mutateAsync(input);
         toast.success(message);

@@ -1,10 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { TokenPasswordSchema, type MessageAnswer, type TokenPasswordInput } from '@flowbox/shared';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import type { z } from 'zod';
+import { ApiRequestError } from '../../../lib/api-client.ts';
 import { Alert } from '../../../components/Alert.tsx';
 import { Button } from '../../../components/Button.tsx';
 import { AuthCard } from '../../../components/layout/PublicLayout.tsx';
@@ -23,15 +24,19 @@ type TokenPasswordPageProps = {
   submitLabel: string;
   /** Saves the password; answers the message to show here, or null once it has taken the user elsewhere. */
   save: (input: TokenPasswordInput) => Promise<MessageAnswer | null>;
+  /** What to do when the link no longer works (expired or used): where to ask for a new one. */
+  renewal: ReactNode;
 };
 
 /** Choosing a password from an emailed link (?token=): reset or first password of an invitation. */
-function TokenPasswordPage({ title, subtitle, submitLabel, save }: TokenPasswordPageProps) {
+function TokenPasswordPage({ title, subtitle, submitLabel, save, renewal }: TokenPasswordPageProps) {
   const { t } = useTranslation();
   useDocumentTitle(title);
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const [saved, setSaved] = useState<string | null>(null);
+  // Issue 30: an expired link said "Invalid token", with no way to ask again.
+  const [expired, setExpired] = useState(!token);
   const {
     register,
     handleSubmit,
@@ -46,8 +51,13 @@ function TokenPasswordPage({ title, subtitle, submitLabel, save }: TokenPassword
     { handleSubmit, setError },
     ['password', 'password_confirmation'],
     async ({ password }) => {
-      const answer = await save({ token, password });
-      if (answer) setSaved(answer.message);
+      try {
+        const answer = await save({ token, password });
+        if (answer) setSaved(answer.message);
+      } catch (error) {
+        if (error instanceof ApiRequestError && error.code === 'errors.invalid_token') setExpired(true);
+        else throw error;
+      }
     },
   );
 
@@ -65,9 +75,10 @@ function TokenPasswordPage({ title, subtitle, submitLabel, save }: TokenPassword
             {t('login.submit')}
           </Link>
         </div>
-      ) : !token ? (
-        <div className="mt-6">
-          <Alert title={t('dialog.error')}>{t('errors.invalid_token')}</Alert>
+      ) : expired ? (
+        <div className="mt-6 space-y-3" data-testid="link-expired">
+          <Alert title={t('token_password.expired_title')}>{t('token_password.expired')}</Alert>
+          <div className="text-sm">{renewal}</div>
         </div>
       ) : (
         <form onSubmit={submit} noValidate className="mt-6 space-y-4">
