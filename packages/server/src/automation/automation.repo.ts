@@ -130,6 +130,7 @@ export async function updateDetectionStates(
       last_flow_at = v.last_flow_at,
       last_flow_flowbox_id = v.last_flow_flowbox_id,
       last_flow_seq = v.last_flow_seq,
+      last_flow_free_seq = v.last_flow_free_seq,
       last_flow_device_at = v.last_flow_device_at,
       last_flow_live = v.last_flow_live,
       event_crossing = v.event_crossing,
@@ -146,6 +147,7 @@ export async function updateDetectionStates(
       ${instants((s) => s.lastFlowAt)}::timestamptz[],
       ${arrayLiteral(column((s) => s.lastFlowFlowboxId))}::uuid[],
       ${arrayLiteral(column((s) => s.lastFlowSeq))}::bigint[],
+      ${arrayLiteral(column((s) => s.lastFlowFreeSeq))}::bigint[],
       ${instants((s) => s.lastFlowDeviceAt)}::timestamptz[],
       ${arrayLiteral(column((s) => s.lastFlowLive))}::boolean[],
       ${quotedArrayLiteral(column((s) => (s.eventCrossing ? JSON.stringify(crossingToJson(s.eventCrossing)) : null)))}::jsonb[],
@@ -155,7 +157,7 @@ export async function updateDetectionStates(
       ${arrayLiteral(column((s) => s.eventLeakRaised))}::boolean[],
       ${instants((s) => s.lastMeasuredAt)}::timestamptz[],
       ${instants((s) => s.detectionBlockedUntil)}::timestamptz[]
-    ) AS v(zone_id, event_started_at, last_flow_at, last_flow_flowbox_id, last_flow_seq,
+    ) AS v(zone_id, event_started_at, last_flow_at, last_flow_flowbox_id, last_flow_seq, last_flow_free_seq,
       last_flow_device_at, last_flow_live, event_crossing, event_volume_ml, event_flow_s, event_triggered,
       event_leak_raised, last_measured_at, detection_blocked_until)
     WHERE a.zone_id = v.zone_id`);

@@ -214,9 +214,15 @@ describe('generated water use × generated delivery, through ingest', () => {
    * time order), each batch's messages together.
    */
   async function run(deliveries: readonly { zone: Zone; batches: readonly Delivered[][] }[]): Promise<void> {
-    const all = deliveries
-      .flatMap(({ zone, batches }) => batches.map((batch) => ({ zone, batch })))
-      .sort((x, y) => x.batch[0]!.receivedAt - y.batch[0]!.receivedAt);
+    // Merged by receipt, each zone's batches kept in their own order (two instances commit out of it).
+    const queues = deliveries.map(({ zone, batches }) => batches.map((batch) => ({ zone, batch })));
+    const all: { zone: Zone; batch: Delivered[] }[] = [];
+    while (queues.some((q) => q.length > 0)) {
+      const next = queues
+        .filter((q) => q.length > 0)
+        .reduce((a, b) => (b[0]!.batch[0]!.receivedAt < a[0]!.batch[0]!.receivedAt ? b : a));
+      all.push(next.shift()!);
+    }
     for (const { zone, batch } of all) {
       const ahead = batch[0]!.receivedAt - t.clock.now().getTime();
       if (ahead > 0) t.clock.advance(ahead);

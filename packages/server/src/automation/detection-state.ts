@@ -29,6 +29,7 @@ export function stateOf(row: AutomationRow): DetectionState {
     lastFlowAt: row.lastFlowAt,
     lastFlowFlowboxId: row.lastFlowFlowboxId,
     lastFlowSeq: row.lastFlowSeq,
+    lastFlowFreeSeq: row.lastFlowFreeSeq,
     lastFlowDeviceAt: row.lastFlowDeviceAt,
     lastFlowLive: row.lastFlowLive,
     eventVolumeMl: row.eventVolumeMl,

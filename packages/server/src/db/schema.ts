@@ -904,6 +904,7 @@ export const zoneAutomation = pgTable(
     /** The flowbox of the event's latest flowing reading, its seq and its end by its clock (issue #29). */
     lastFlowFlowboxId: uuid('last_flow_flowbox_id'),
     lastFlowSeq: bigint('last_flow_seq', { mode: 'number' }),
+    lastFlowFreeSeq: bigint('last_flow_free_seq', { mode: 'number' }),
     lastFlowDeviceAt: timestamp('last_flow_device_at', { withTimezone: true }),
     lastFlowLive: boolean('last_flow_live').notNull().default(true),
     eventVolumeMl: bigint('event_volume_ml', { mode: 'number' }).notNull().default(0),

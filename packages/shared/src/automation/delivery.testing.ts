@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { placeBatch, type DeviceClock } from './clock.ts';
 import {
+  FLOW_GAP_S,
   detectBatch,
   EMPTY_DETECTION,
   type DetectionState,
@@ -119,7 +120,12 @@ export type DeliveryPlan =
   /** Online, then offline from `from` for `minutes` (at most the buffer's week), then replayed. */
   | { kind: 'outage'; from: number; minutes: number; batch: number }
   /** Live, and some readings delivered a second time, `afterMs` later. */
-  | { kind: 'redelivered'; every: number; afterMs: number };
+  | { kind: 'redelivered'; every: number; afterMs: number }
+  /**
+   * Live, through two server instances: every `every`-th reading's batch commits just after the
+   * next reading's (shared subscription, two writers).
+   */
+  | { kind: 'two_instances'; every: number };
 
 export const deliveryArb = (length: number): fc.Arbitrary<DeliveryPlan> =>
   fc.oneof(
@@ -135,6 +141,7 @@ export const deliveryArb = (length: number): fc.Arbitrary<DeliveryPlan> =>
       minutes: fc.integer({ min: 1, max: length }),
       batch: fc.integer({ min: 1, max: 200 }),
     }),
+    fc.record({ kind: fc.constant('two_instances' as const), every: fc.integer({ min: 1, max: 10 }) }),
     fc.record({
       kind: fc.constant('redelivered' as const),
       every: fc.integer({ min: 2, max: 20 }),
@@ -186,6 +193,12 @@ export function deliver(
         ...backlog(held, back, plan.batch),
         ...readings.slice(before.length + held.length).map(live),
       ];
+    }
+    case 'two_instances': {
+      const batches = readings.map(live);
+      for (let i = 0; i + 1 < batches.length; i += plan.every + 1)
+        [batches[i], batches[i + 1]] = [batches[i + 1]!, batches[i]!];
+      return batches;
     }
     case 'redelivered': {
       const out: { batch: Delivered[]; at: number }[] = readings.map((r) => ({
@@ -267,6 +280,34 @@ export function runDetection(batches: readonly Delivered[][], margins: Margins):
   return decisions;
 }
 
-/** Every crossing, acted or past, as `seq:trigger`, sorted: what must not depend on delivery. */
-export const crossingsOf = (d: Decisions): string[] =>
-  [...d.acted, ...d.past].map((c) => `${c.seq}:${c.trigger}`).sort();
+/**
+ * The continuous-flow event each flowing reading belongs to, by the rule of docs/automation.md (on
+ * the device's clock, consecutive seqs contiguous), written again here from the readings in seq
+ * order: what detection must find whatever order batches commit in.
+ */
+export function eventsOf(readings: readonly DeviceReading[]): Map<number, number> {
+  const events = new Map<number, number>();
+  let event = -1;
+  let last: DeviceReading | null = null;
+  for (const r of [...readings].sort((a, b) => a.seq - b.seq)) {
+    const flowing = r.volumeMl > 0 || r.flowS > 0;
+    const since =
+      last === null ? Infinity : r.seq === last.seq + 1 ? Math.min(60_000, r.at - last.at) : r.at - last.at;
+    if (!flowing) {
+      if (since >= FLOW_GAP_S * 1000) last = null;
+      continue;
+    }
+    if (last === null || since - r.intervalS * 1000 >= FLOW_GAP_S * 1000) event += 1;
+    events.set(r.seq, event);
+    last = r;
+  }
+  return events;
+}
+
+/** Every crossing, acted or past, as `event:trigger`, sorted: what must not depend on delivery. */
+export const crossingsOf = (d: Decisions, events: Map<number, number>): string[] =>
+  [...d.acted, ...d.past].map((c) => `${events.get(c.seq)}:${c.trigger}`).sort();
+
+/** The events that became leaks, sorted. */
+export const leaksOf = (d: Decisions, events: Map<number, number>): number[] =>
+  d.leaks.map((seq) => events.get(seq)!).sort((a, b) => a - b);

@@ -84,6 +84,11 @@ export type DetectionState = {
   /** The flowbox of that reading, its seq and its end by the device's clock. */
   lastFlowFlowboxId: string | null;
   lastFlowSeq: number | null;
+  /**
+   * That flowbox's readings after it were seen flow-free, without a hole, up to this seq: only
+   * such a run ends the event (a reading still on its way, through another instance, may flow).
+   */
+  lastFlowFreeSeq: number | null;
   lastFlowDeviceAt: Date | null;
   /** That reading's placement was live (a legacy backlog's is not: it cannot close). */
   lastFlowLive: boolean;
@@ -107,6 +112,7 @@ export const EMPTY_DETECTION: DetectionState = {
   lastFlowAt: null,
   lastFlowFlowboxId: null,
   lastFlowSeq: null,
+  lastFlowFreeSeq: null,
   lastFlowDeviceAt: null,
   lastFlowLive: true,
   eventVolumeMl: 0,
@@ -205,8 +211,13 @@ export function detectBatch(
         : reading.measuredAt;
     const flowing = reading.volumeMl > 0 || reading.flowS > 0;
     if (!flowing) {
-      const ended = state.lastFlowAt !== null && flowFreeSince(state, reading) >= FLOW_GAP_S * 1000;
-      state = { ...(ended ? endEvent(state) : state), lastMeasuredAt };
+      const run = flowFreeRun(state, reading);
+      const ended =
+        state.lastFlowAt !== null && run !== null && flowFreeSince(state, reading) >= FLOW_GAP_S * 1000;
+      state = {
+        ...(ended ? endEvent(state) : { ...state, lastFlowFreeSeq: run ?? state.lastFlowFreeSeq }),
+        lastMeasuredAt,
+      };
       continue;
     }
     const continues =
@@ -223,6 +234,7 @@ export function detectBatch(
             lastFlowAt: reading.measuredAt,
             lastFlowFlowboxId: reading.flowboxId ?? null,
             lastFlowSeq: reading.seq ?? null,
+            lastFlowFreeSeq: reading.seq ?? null,
             lastFlowDeviceAt: reading.deviceAt ?? reading.measuredAt,
             lastFlowLive: reading.live ?? true,
           }
@@ -267,6 +279,19 @@ export function detectBatch(
 }
 
 /**
+ * A flow-free reading of the flowbox that flowed last extends the run of flow-free readings after
+ * its last flowing one only when it is the next seq of that run: its seq then, else null (a hole:
+ * the missing reading may flow, so this one cannot end the event). Another flowbox's, or one without
+ * a seq, is judged on time alone (undefined).
+ */
+function flowFreeRun(state: DetectionState, reading: FlowReading): number | null | undefined {
+  if (reading.flowboxId === undefined || reading.flowboxId !== state.lastFlowFlowboxId) return undefined;
+  if (reading.seq === undefined || state.lastFlowSeq === null) return undefined;
+  const after = state.lastFlowFreeSeq ?? state.lastFlowSeq;
+  return reading.seq === after + 1 ? reading.seq : null;
+}
+
+/**
  * Flow-free time from the end of the zone's last flowing reading to the end of `reading`: on the
  * device's clock when both are the same flowbox's (a next seq follows at once, whatever the clock
  * did), else on the placed time line.
@@ -308,6 +333,7 @@ function withoutEvent(state: DetectionState): DetectionState {
     lastFlowAt: null,
     lastFlowFlowboxId: null,
     lastFlowSeq: null,
+    lastFlowFreeSeq: null,
     lastFlowDeviceAt: null,
     lastFlowLive: true,
     eventVolumeMl: 0,
