@@ -87,7 +87,7 @@ describe('a provider manager onboards a customer', () => {
     await again.page.getByLabel('New password').fill('someone-else-1');
     await again.page.getByLabel('Password confirmation').fill('someone-else-1');
     await again.page.getByRole('button', { name: 'Save my password' }).click();
-    await seen(again.page, 'Invalid token');
+    await seen(again.page, 'This link no longer works');
     expect(new URL(again.page.url()).pathname).toBe('/set-password');
     await again.context.close();
 
