@@ -2,6 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, launchBrowser, newPage, signedIn, signIn } from './browser.ts';
 import { invitedResident, testZone, type TestZone } from './fixtures.ts';
+import { sidewaysScrolls } from './layout.ts';
 
 /*
  * Issue 30 item 18, the screens' part: "Please select an option" was a value of the alerts' State
@@ -58,6 +59,24 @@ describe('small texts', () => {
       .toMatch(/Demandez au gestionnaire de la zone/);
     if (SHOTS) await note.screenshot({ path: `${SHOTS}/wording-schedules-390-fr.png` });
     await page.getByRole('button', { name: /^(English|Anglais), EN$/ }).click();
+    await context.close();
+  });
+
+  it('shows the outbox’s subjects on a phone', async () => {
+    const { context, page } = await newPage(browser);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page, DEMO.provider);
+    await page.goto('/outbox');
+    const subject = (await signedIn(DEMO.provider)<{ items: { subject: string }[] }>('GET', '/outbox'))
+      .items[0]!.subject;
+    const shown = page.getByText(subject, { exact: true }).filter({ visible: true }).first();
+    await shown.waitFor();
+    const box = (await shown.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    expect(await shown.isVisible()).toBe(true);
+    expect(await sidewaysScrolls(page)).toEqual([]);
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/outbox-390-en.png` });
     await context.close();
   });
 });

@@ -71,7 +71,11 @@ export function OutboxPage() {
   const [open, setOpen] = useState<OutboxEmail | null>(null);
   const columns: Column<OutboxEmail>[] = [
     { key: 'date', header: t('outbox.date'), cell: (e) => formatDateTime(e.created_at, language) },
-    { key: 'to', header: t('outbox.to'), cell: (e) => <span className="whitespace-nowrap">{e.to}</span> },
+    {
+      key: 'to',
+      header: t('outbox.to'),
+      cell: (e) => <span className="break-all md:break-normal md:whitespace-nowrap">{e.to}</span>,
+    },
     { key: 'subject', header: t('outbox.subject'), rowHeader: true, cell: (e) => e.subject },
     {
       key: 'kind',
@@ -88,6 +92,7 @@ export function OutboxPage() {
     {
       key: 'open',
       header: t('common.actions'),
+      actions: true,
       cell: (e) => (
         <Button
           variant="secondary"
@@ -119,6 +124,8 @@ export function OutboxPage() {
             rows={data.items}
             rowKey={(e) => e.id}
             empty={t('outbox.empty')}
+            // On a phone the subject, the row's name, led a table wider than the screen (issue 30).
+            phoneCards
           />
         )}
       </QueryBoundary>
