@@ -80,7 +80,8 @@ describe('one instance on a small pool', () => {
     for (let minute = 1; minute <= MINUTES; minute++)
       devices.forEach((device, i) => {
         const at = new Date(start + minute * 60_000);
-        const message = { ...reading(minute, at, 3), flow_s: 60 };
+        // Sent now, all at once (a backlog whose water still runs): `sent_at` says how old each is.
+        const message = { ...reading(minute, at, 3), flow_s: 60, sent_at: new Date().toISOString() };
         submitted.push(writers[i % writers.length]!.submit(device.serial, message));
       });
     const jobs = [
