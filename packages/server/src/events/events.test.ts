@@ -1,4 +1,4 @@
-import { ROLES } from '@flowbox/shared';
+import { PERMISSIONS, ROLES } from '@flowbox/shared';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, flowboxes, userTokens } from '../db/schema.ts';
@@ -136,6 +136,31 @@ describe('every change made through the product is in the activity log (issue #3
       expect(deleted).toMatchObject({ actionName: 'deleted', objectId: id });
     },
   );
+
+  it('permissions: only those that changed, once, when a whole form is saved (issue 30)', async () => {
+    const prefix = `${A()}/customer_managers`;
+    const created = await theEventOf(() =>
+      provider.post(`${prefix}/create`, {
+        firstname: 'Perm',
+        lastname: 'Issions',
+        email: 'perm.logged@test.io',
+      }),
+    );
+    const id = created.objectId!;
+    // The permissions screen sends every permission: two of them changed.
+    const form = Object.fromEntries(PERMISSIONS.map((p) => [p, 'authorised'])) as Record<string, string>;
+    form['valves.control'] = 'denied';
+    form['alerts.manage'] = 'denied';
+    const changed = await theEventOf(() => provider.put(`${prefix}/${id}/update`, { permissions: form }));
+    expect(changed).toMatchObject({
+      actionName: 'permissions_updated',
+      changedFields: ['alerts.manage', 'valves.control'],
+    });
+    // The same form again changes nothing, and logs nothing.
+    const before = await t.db.select().from(events);
+    expect((await provider.put(`${prefix}/${id}/update`, { permissions: form })).statusCode).toBe(200);
+    expect(await t.db.select().from(events)).toHaveLength(before.length);
+  });
 
   it('passwords: changed, reset by link, set from an invitation; never the password itself', async () => {
     const user = await createUser(t.db, {

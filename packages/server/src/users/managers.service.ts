@@ -7,6 +7,7 @@ import {
 import {
   type EventAction,
   type ManagerUpdateAnswer,
+  type Permission,
   type PermissionSet,
   type Role,
   type SiteManagerCreateInput,
@@ -200,15 +201,10 @@ export class ManagersService {
           await this.record(tx, actor, family, suspended ? 'suspended' : 'reinstated', updated, []);
         const profileFields = changedFieldsOf(profile);
         if (profileFields.length > 0) await this.record(tx, actor, family, 'updated', updated, profileFields);
-        if (permissions)
-          await this.record(
-            tx,
-            actor,
-            family,
-            'permissions_updated',
-            updated,
-            Object.keys(permissions).sort(),
-          );
+        // Only the permissions whose value changed (issue 30: a saved form logged all twelve).
+        const changedPermissions = permissionsChanged(family.role, current.permissions, permissions);
+        if (changedPermissions.length > 0)
+          await this.record(tx, actor, family, 'permissions_updated', updated, changedPermissions);
         return updated;
       })
       .catch(rethrowUnique);
@@ -410,4 +406,16 @@ function rethrowUnique(error: unknown): never {
   // The customer or a site was deleted while the call ran.
   if (pg?.code === PG_FOREIGN_KEY_VIOLATION) throw notFound();
   throw error;
+}
+
+/** The permissions a change sets to another value than the user's in force, sorted; none without a change. */
+function permissionsChanged(
+  role: Role,
+  current: Partial<PermissionSet>,
+  change: Partial<PermissionSet> | undefined,
+): string[] {
+  if (!change) return [];
+  const before = effectivePermissions(role, current);
+  const after = effectivePermissions(role, { ...current, ...change });
+  return (Object.keys(change) as Permission[]).filter((key) => before[key] !== after[key]).sort();
 }

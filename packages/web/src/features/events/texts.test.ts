@@ -4,10 +4,13 @@ import {
   EVENT_ACTIONS,
   EVENT_OBJECTS,
   FLOWBOX_COMMANDS,
+  PERMISSIONS,
   REBOOT_REASONS,
   TRIGGERS,
 } from '@flowbox/shared';
+import type { TFunction } from 'i18next';
 import { describe, expect, it } from 'vitest';
+import { fieldLabel } from './field-label.ts';
 import { en as coreEn } from '../../lib/i18n/en.ts';
 import { featuresEn } from '../../lib/i18n/features.ts';
 import { featuresFr } from '../../lib/i18n/features-fr.ts';
@@ -61,5 +64,22 @@ describe('activity log texts in English and French', () => {
     expect(fr['event.alert_category.water_temperature']).toBe('température de l’eau');
     expect(en['event.field.water_temperature']).toBe('water (hot or cold)');
     expect(fr['event.field.water_temperature']).toBe('eau (chaude ou froide)');
+  });
+});
+
+/* Issue 30: a permissions change was logged as raw keys ("alerts.manage, …"). */
+describe('a permissions change in the activity log', () => {
+  it('names each permission as the permissions screen does, in English and French', () => {
+    for (const [texts, language] of [
+      [en, 'en'],
+      [fr, 'fr'],
+    ] as const) {
+      const t = ((key: string) => (texts as Dictionary)[key] ?? key) as unknown as TFunction;
+      for (const permission of PERMISSIONS) {
+        const label = fieldLabel(permission, t);
+        expect(label, `${permission} (${language})`).toBe((texts as Dictionary)[`permission.${permission}`]);
+        expect(label).not.toContain('.');
+      }
+    }
   });
 });

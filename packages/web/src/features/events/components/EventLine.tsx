@@ -3,16 +3,12 @@ import type { TFunction } from 'i18next';
 import { Fragment } from 'react';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
+import { fieldLabel } from '../field-label.ts';
 
 /** Who did it: the user's name as recorded, or the system or device that acted alone. */
 function authorOf(event: ActivityEvent, t: TFunction): string {
   if (event.user_name) return event.user_name;
   return t(`event.author.${event.origin}`);
-}
-
-/** A field's name as the screens call it; a field added later reads as its API name until translated. */
-export function fieldLabel(field: string, t: TFunction): string {
-  return t(`event.field.${field}`, { defaultValue: field.replaceAll('_', ' ') });
 }
 
 /*
