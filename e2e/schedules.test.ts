@@ -90,9 +90,7 @@ describe('scheduled closings', () => {
       await asCustomer('DELETE', `${zoneApi}/schedules/${weekend.id}/delete`, {
         confirm_name: 'Weekend closing',
       });
-      await expect
-        .poll(() => page.getByText('Every week: Saturday').count(), { timeout: 15_000 })
-        .toBe(0);
+      await expect.poll(() => page.getByText('Every week: Saturday').count(), { timeout: 15_000 }).toBe(0);
 
       await page.getByRole('button', { name: 'Delete the scheduled closing Night closing' }).click();
       const dialog = page.getByRole('dialog');
