@@ -84,7 +84,7 @@ describe('today, for a resident', () => {
     await page.getByRole('button', { name: /^(Français|French), FR$/ }).click();
     await expect.poll(() => volume.textContent()).toMatch(/0,383\s*m³/);
     expect(await volume.textContent()).toMatch(/Hier : 0,412\s*m³/);
-    await expect.poll(() => graph.textContent()).toMatch(/24 dernières heures/);
+    await expect.poll(() => graph.textContent()).toMatch(/Dernières 24 heures/);
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/today-390-fr.png`, fullPage: true });
     await page.setViewportSize({ width: 1280, height: 900 });
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/today-1280-fr.png`, fullPage: true });
