@@ -131,6 +131,7 @@ export async function updateDetectionStates(
       last_flow_flowbox_id = v.last_flow_flowbox_id,
       last_flow_seq = v.last_flow_seq,
       last_flow_free_seq = v.last_flow_free_seq,
+      flow_free_ahead = v.flow_free_ahead,
       last_flow_device_at = v.last_flow_device_at,
       last_flow_live = v.last_flow_live,
       event_crossing = v.event_crossing,
@@ -148,6 +149,7 @@ export async function updateDetectionStates(
       ${arrayLiteral(column((s) => s.lastFlowFlowboxId))}::uuid[],
       ${arrayLiteral(column((s) => s.lastFlowSeq))}::bigint[],
       ${arrayLiteral(column((s) => s.lastFlowFreeSeq))}::bigint[],
+      ${quotedArrayLiteral(column((s) => JSON.stringify(s.flowFreeAhead)))}::jsonb[],
       ${instants((s) => s.lastFlowDeviceAt)}::timestamptz[],
       ${arrayLiteral(column((s) => s.lastFlowLive))}::boolean[],
       ${quotedArrayLiteral(column((s) => (s.eventCrossing ? JSON.stringify(crossingToJson(s.eventCrossing)) : null)))}::jsonb[],
@@ -157,7 +159,7 @@ export async function updateDetectionStates(
       ${arrayLiteral(column((s) => s.eventLeakRaised))}::boolean[],
       ${instants((s) => s.lastMeasuredAt)}::timestamptz[],
       ${instants((s) => s.detectionBlockedUntil)}::timestamptz[]
-    ) AS v(zone_id, event_started_at, last_flow_at, last_flow_flowbox_id, last_flow_seq, last_flow_free_seq,
+    ) AS v(zone_id, event_started_at, last_flow_at, last_flow_flowbox_id, last_flow_seq, last_flow_free_seq, flow_free_ahead,
       last_flow_device_at, last_flow_live, event_crossing, event_volume_ml, event_flow_s, event_triggered,
       event_leak_raised, last_measured_at, detection_blocked_until)
     WHERE a.zone_id = v.zone_id`);

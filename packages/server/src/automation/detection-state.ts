@@ -30,6 +30,7 @@ export function stateOf(row: AutomationRow): DetectionState {
     lastFlowFlowboxId: row.lastFlowFlowboxId,
     lastFlowSeq: row.lastFlowSeq,
     lastFlowFreeSeq: row.lastFlowFreeSeq,
+    flowFreeAhead: row.flowFreeAhead,
     lastFlowDeviceAt: row.lastFlowDeviceAt,
     lastFlowLive: row.lastFlowLive,
     eventVolumeMl: row.eventVolumeMl,

@@ -56,6 +56,7 @@ import {
   type ZoneProfile,
   type Role,
   type StoredCrossing,
+  type FlowFreeReading,
 } from '@flowbox/shared';
 
 const id = () =>
@@ -905,6 +906,7 @@ export const zoneAutomation = pgTable(
     lastFlowFlowboxId: uuid('last_flow_flowbox_id'),
     lastFlowSeq: bigint('last_flow_seq', { mode: 'number' }),
     lastFlowFreeSeq: bigint('last_flow_free_seq', { mode: 'number' }),
+    flowFreeAhead: jsonb('flow_free_ahead').$type<FlowFreeReading[]>().notNull().default([]),
     lastFlowDeviceAt: timestamp('last_flow_device_at', { withTimezone: true }),
     lastFlowLive: boolean('last_flow_live').notNull().default(true),
     eventVolumeMl: bigint('event_volume_ml', { mode: 'number' }).notNull().default(0),

@@ -54,6 +54,9 @@ export type FlowReading = {
   live?: boolean;
 };
 
+/** A flow-free reading of the flowbox that flowed last, seen past a hole: its seq and end (device ms). */
+export type FlowFreeReading = { seq: number; at: number };
+
 /** The margins in force for one reading, in millilitres and flowing seconds; null: not checked. */
 export type Margins = { volumeMl: number | null; flowS: number | null };
 
@@ -89,6 +92,11 @@ export type DetectionState = {
    * such a run ends the event (a reading still on its way, through another instance, may flow).
    */
   lastFlowFreeSeq: number | null;
+  /**
+   * That flowbox's flow-free readings seen past a hole in that run (they overtook a reading through
+   * another instance): joined to the run once the hole fills. Device time of their ends, ms.
+   */
+  flowFreeAhead: FlowFreeReading[];
   lastFlowDeviceAt: Date | null;
   /** That reading's placement was live (a legacy backlog's is not: it cannot close). */
   lastFlowLive: boolean;
@@ -113,6 +121,7 @@ export const EMPTY_DETECTION: DetectionState = {
   lastFlowFlowboxId: null,
   lastFlowSeq: null,
   lastFlowFreeSeq: null,
+  flowFreeAhead: [],
   lastFlowDeviceAt: null,
   lastFlowLive: true,
   eventVolumeMl: 0,
@@ -211,13 +220,7 @@ export function detectBatch(
         : reading.measuredAt;
     const flowing = reading.volumeMl > 0 || reading.flowS > 0;
     if (!flowing) {
-      const run = flowFreeRun(state, reading);
-      const ended =
-        state.lastFlowAt !== null && run !== null && flowFreeSince(state, reading) >= FLOW_GAP_S * 1000;
-      state = {
-        ...(ended ? endEvent(state) : { ...state, lastFlowFreeSeq: run ?? state.lastFlowFreeSeq }),
-        lastMeasuredAt,
-      };
+      state = { ...afterFlowFree(state, reading, endEvent), lastMeasuredAt };
       continue;
     }
     const continues =
@@ -235,6 +238,10 @@ export function detectBatch(
             lastFlowFlowboxId: reading.flowboxId ?? null,
             lastFlowSeq: reading.seq ?? null,
             lastFlowFreeSeq: reading.seq ?? null,
+            flowFreeAhead:
+              reading.seq !== undefined && reading.flowboxId === base.lastFlowFlowboxId
+                ? base.flowFreeAhead.filter((r) => r.seq > reading.seq!)
+                : [],
             lastFlowDeviceAt: reading.deviceAt ?? reading.measuredAt,
             lastFlowLive: reading.live ?? true,
           }
@@ -278,17 +285,48 @@ export function detectBatch(
   return { state, crossed, crossing, past, leak: leaks.length > 0, leaks, late };
 }
 
+/** Flow-free readings seen past a hole, at most: older ones are forgotten (the hole never filled). */
+const FLOW_FREE_AHEAD_MAX = 32;
+
 /**
- * A flow-free reading of the flowbox that flowed last extends the run of flow-free readings after
- * its last flowing one only when it is the next seq of that run: its seq then, else null (a hole:
- * the missing reading may flow, so this one cannot end the event). Another flowbox's, or one without
- * a seq, is judged on time alone (undefined).
+ * A flow-free reading: ends the event once the flow-free time since its last flowing reading reaches
+ * FLOW_GAP_S. For the flowbox that flowed last, only an unbroken run of its flow-free readings after
+ * that reading counts (a reading still on its way, through another instance, may flow): one past a
+ * hole waits in `flowFreeAhead` until the hole fills. Another flowbox's is judged on placed time.
  */
-function flowFreeRun(state: DetectionState, reading: FlowReading): number | null | undefined {
-  if (reading.flowboxId === undefined || reading.flowboxId !== state.lastFlowFlowboxId) return undefined;
-  if (reading.seq === undefined || state.lastFlowSeq === null) return undefined;
-  const after = state.lastFlowFreeSeq ?? state.lastFlowSeq;
-  return reading.seq === after + 1 ? reading.seq : null;
+function afterFlowFree(
+  state: DetectionState,
+  reading: FlowReading,
+  endEvent: (s: DetectionState) => DetectionState,
+): DetectionState {
+  if (state.lastFlowAt === null) return state;
+  const sameFlowbox =
+    reading.flowboxId !== undefined &&
+    reading.flowboxId === state.lastFlowFlowboxId &&
+    reading.seq !== undefined &&
+    reading.deviceAt !== undefined &&
+    state.lastFlowSeq !== null &&
+    state.lastFlowDeviceAt !== null;
+  if (!sameFlowbox) return flowFreeSince(state, reading) >= FLOW_GAP_S * 1000 ? endEvent(state) : state;
+  const seq = reading.seq!;
+  const after = state.lastFlowFreeSeq ?? state.lastFlowSeq!;
+  if (seq <= after) return state;
+  const seen = { seq, at: reading.deviceAt!.getTime() };
+  if (seq > after + 1)
+    return {
+      ...state,
+      flowFreeAhead: [...state.flowFreeAhead.filter((r) => r.seq !== seq), seen]
+        .sort((x, y) => x.seq - y.seq)
+        .slice(-FLOW_FREE_AHEAD_MAX),
+    };
+  // The next of the run: it, and the readings waiting past it, extend the run.
+  let end = seen;
+  const ahead = state.flowFreeAhead.filter((r) => r.seq > seq);
+  while (ahead[0]?.seq === end.seq + 1) end = ahead.shift()!;
+  const since = end.at - state.lastFlowDeviceAt!.getTime();
+  const elapsed = end.seq === state.lastFlowSeq! + 1 ? Math.min(reading.intervalS * 1000, since) : since;
+  if (elapsed >= FLOW_GAP_S * 1000) return endEvent(state);
+  return { ...state, lastFlowFreeSeq: end.seq, flowFreeAhead: ahead };
 }
 
 /**
@@ -334,6 +372,7 @@ function withoutEvent(state: DetectionState): DetectionState {
     lastFlowFlowboxId: null,
     lastFlowSeq: null,
     lastFlowFreeSeq: null,
+    flowFreeAhead: [],
     lastFlowDeviceAt: null,
     lastFlowLive: true,
     eventVolumeMl: 0,
