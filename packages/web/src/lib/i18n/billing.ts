@@ -61,7 +61,7 @@ export const billingEn = {
   'billing.current_price': 'Current',
   'billing.no_end': 'no end',
   'billing.range_price': '{{range}}: {{price}}',
-  'billing.per_unit': 'per {{unit}}',
+  'billing.per_unit': '{{currency}} per {{unit}}',
   'billing.price_today': 'Today:',
   'billing.price_from': 'From {{date}}:',
   'billing.field.price': 'Price',

@@ -63,7 +63,7 @@ export const billingFr: Record<keyof typeof billingEn, string> = {
   'billing.current_price': 'Actuel',
   'billing.no_end': 'sans fin',
   'billing.range_price': '{{range}} : {{price}}',
-  'billing.per_unit': 'par {{unit}}',
+  'billing.per_unit': '{{currency}} par {{unit}}',
   'billing.price_today': 'Aujourd’hui :',
   'billing.price_from': 'À partir du {{date}} :',
   'billing.field.price': 'Prix',
