@@ -10,7 +10,13 @@ import { useUpdateProfile } from '../features/profile/index.ts';
 import { ANY_ROLE, canDo, useLogout, useUser } from '../features/auth/index.ts';
 import { AlertCountBadge } from '../features/alerts/index.ts';
 import { LiveIndicator } from '../features/flowboxes/index.ts';
-import { changeLanguage, chosenLanguage, forgetChosenLanguage, useLanguage } from '../lib/i18n/index.ts';
+import {
+  changeLanguage,
+  chooseLanguage,
+  chosenLanguage,
+  forgetChosenLanguage,
+  useLanguage,
+} from '../lib/i18n/index.ts';
 import { LiveProvider } from '../lib/live.ts';
 import { paths } from '../paths.ts';
 
@@ -119,16 +125,22 @@ export function AppLayout() {
   const [menuOpen, setMenuOpen] = useState(false);
 
   // Issue 30: the screens show the account's language, so a choice is saved to the account (emails
-  // follow it too); a refusal puts the saved one back on screen.
+  // follow it too). Until the account holds it, it waits as a choice (chooseLanguage), so a reload
+  // meanwhile keeps it; a refusal puts the saved one back on screen.
   const { mutate: saveProfile } = updateProfile;
   const savedLanguage = user.language;
   const saveLanguage = useCallback(
     (language: Language) => {
-      if (language === savedLanguage) return;
+      if (language === savedLanguage) {
+        forgetChosenLanguage();
+        return;
+      }
       saveProfile(
         { language },
         {
+          onSuccess: () => forgetChosenLanguage(),
           onError: (error) => {
+            forgetChosenLanguage();
             toast.error(error.message);
             void changeLanguage(savedLanguage);
           },
@@ -137,16 +149,15 @@ export function AppLayout() {
     },
     [saveProfile, savedLanguage, toast],
   );
-  // A language chosen on the sign-in page is on screen already (showUserLanguage): it becomes the account's.
+  // A language chosen on the sign-in page, or not yet saved before a reload, is on screen already
+  // (showUserLanguage): it becomes the account's.
   useEffect(() => {
     const chosen = chosenLanguage();
-    if (!chosen) return;
-    forgetChosenLanguage();
-    saveLanguage(chosen);
+    if (chosen) saveLanguage(chosen);
   }, [saveLanguage]);
 
   async function switchLanguage(language: Language) {
-    await changeLanguage(language);
+    await chooseLanguage(language);
     saveLanguage(language);
   }
 
