@@ -127,3 +127,13 @@ export function normalizeDecimal(value: string): string {
   const decimals = fraction.replace(/0+$/, '');
   return decimals ? `${integer}.${decimals}` : integer;
 }
+
+/**
+ * spec §5: deleting an item, or exiting automatic closing, needs its name typed. What a person types
+ * matches whatever its case and spaces ("Zone 2" for "zone  2 "), never another accent: one rule
+ * for the server's check and the dialog's.
+ */
+export function typedNameMatches(typed: string, name: string): boolean {
+  const tidy = (s: string) => s.normalize('NFC').trim().replace(/\s+/g, ' ');
+  return tidy(typed).localeCompare(tidy(name), 'en', { sensitivity: 'accent' }) === 0;
+}

@@ -346,7 +346,9 @@ describe('a burst pipe', () => {
       expect(wrong.json().message).toBe("Both names don't match");
       expect((await automationOf(zone.id)).lockedAt).not.toBeNull();
       const exitAt = t.clock.now().getTime();
-      const exited = await cmA.post(`${zone.path}/automation/exit`, { confirm_name: zone.name });
+      // Typed as a person types it: another case and spaces still name the zone (issue 30 item 18).
+      const typed = `  ${zone.name.toUpperCase().replace(/ /g, '  ')} `;
+      const exited = await cmA.post(`${zone.path}/automation/exit`, { confirm_name: typed });
       expect(exited.statusCode, exited.body).toBe(200);
       expect(exited.json().locked).toBe(false);
       const blockedFor = Date.parse(exited.json().detection_blocked_until) - exitAt;

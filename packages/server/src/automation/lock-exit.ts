@@ -1,4 +1,4 @@
-import { afterExit, type Automation, type Trigger } from '@flowbox/shared';
+import { afterExit, type Automation, type Trigger, typedNameMatches } from '@flowbox/shared';
 import { requireSiteManage, type Actor } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
@@ -67,7 +67,7 @@ export class ZoneLock {
     requireSiteManage(actor, path.customerId, path.siteId, 'automation.manage');
     const found = await findZoneAutomation(this.ctx.db, path);
     if (!found.automation.lockedAt) throw new AppError('errors.automatic_closing_not_triggered');
-    if (confirmName.trim() !== found.zone.name) throw namesMismatch();
+    if (!typedNameMatches(confirmName, found.zone.name)) throw namesMismatch();
     const now = this.ctx.now();
     return this.ctx.db.transaction(async (tx) => {
       const state = afterExit(stateOf(found.automation), now);

@@ -5,6 +5,7 @@ import {
   type PricingPlanCreateSchema,
   type PricingPlanListQuerySchema,
   type PricingPlanUpdateSchema,
+  typedNameMatches,
 } from '@flowbox/shared';
 import type { z } from 'zod';
 import { requirePermission, requireRole, type Actor } from '../access/access.ts';
@@ -128,7 +129,7 @@ export class PricingPlansService {
   async remove(actor: Actor, id: string, confirmName: string): Promise<{ archived: boolean }> {
     requireManage(actor);
     const plan = await this.find(id);
-    if (confirmName.trim() !== plan.name) throw namesMismatch();
+    if (!typedNameMatches(confirmName, plan.name)) throw namesMismatch();
     const archive = await planHasSubscriptions(this.ctx.db, id);
     await this.ctx.db.transaction(async (tx) => {
       if (archive) await updatePlan(tx, id, { archivedAt: this.ctx.now(), isDefault: false });

@@ -5,6 +5,7 @@ import {
   type BuildingUpdateSchema,
   type EventAction,
   type ListQuery,
+  typedNameMatches,
 } from '@flowbox/shared';
 import type { z } from 'zod';
 import { buildingAnswerFor, requireSiteManage, requireSiteRead, type Actor } from '../access/access.ts';
@@ -81,7 +82,7 @@ export class BuildingsService {
   async remove(actor: Actor, path: BuildingPath, confirmName: string): Promise<void> {
     requireSiteManage(actor, path.customerId, path.siteId, 'buildings.manage');
     const building = await this.find(path);
-    if (confirmName.trim() !== building.name) throw namesMismatch();
+    if (!typedNameMatches(confirmName, building.name)) throw namesMismatch();
     const retired = await this.ctx.db.transaction(async (tx) => {
       const serials = await retireFlowboxesUnder(tx, { buildingId: building.id }, actor, this.ctx.now());
       await deleteImagesUnder(tx, { buildingId: building.id });

@@ -1,3 +1,4 @@
+import { typedNameMatches } from '@flowbox/shared';
 import type { EventAction, Floor, FloorCreateSchema, FloorUpdateSchema, ListQuery } from '@flowbox/shared';
 import type { z } from 'zod';
 import { requireSiteManage, requireSiteRead, type Actor } from '../access/access.ts';
@@ -62,7 +63,7 @@ export class FloorsService {
   async remove(actor: Actor, path: FloorPath, confirmName: string): Promise<void> {
     requireSiteManage(actor, path.customerId, path.siteId, 'buildings.manage');
     const floor = await this.find(path);
-    if (confirmName.trim() !== floor.label) throw namesMismatch();
+    if (!typedNameMatches(confirmName, floor.label)) throw namesMismatch();
     await this.ctx.db.transaction(async (tx) => {
       await deleteFloor(tx, floor.id);
       await this.record(tx, actor, path, 'deleted', floor, []);

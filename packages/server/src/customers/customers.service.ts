@@ -4,6 +4,7 @@ import {
   type CustomerCreateSchema,
   type CustomerUpdateSchema,
   type ListQuery,
+  typedNameMatches,
 } from '@flowbox/shared';
 import type { z } from 'zod';
 import { requireCustomerRead, requireRole, type Actor } from '../access/access.ts';
@@ -89,7 +90,7 @@ export class CustomersService {
   async remove(actor: Actor, id: string, confirmName: string): Promise<void> {
     requireRole(actor, ROLES.flovea_manager);
     const customer = await this.info(actor, id);
-    if (confirmName.trim() !== customer.name) throw namesMismatch();
+    if (!typedNameMatches(confirmName, customer.name)) throw namesMismatch();
     const retired = await this.ctx.db.transaction(async (tx) => {
       const serials = await retireFlowboxesUnder(tx, { customerId: id }, actor, this.ctx.now());
       await deleteImagesUnder(tx, { customerId: id });

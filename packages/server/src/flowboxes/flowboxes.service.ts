@@ -6,6 +6,7 @@ import {
   type PairingRefusalReason,
   type PairingRequest,
   PAIRING_REQUEST_RETRY_S,
+  typedNameMatches,
 } from '@flowbox/shared';
 import type { z } from 'zod';
 import { requireManager, requireSiteManage, requireZoneRead, type Actor } from '../access/access.ts';
@@ -152,7 +153,7 @@ export class FlowboxesService {
     requireManager(actor);
     requireSiteManage(actor, path.customerId, path.siteId, 'flowboxes.pair');
     const located = await this.find(path);
-    if (confirmName.trim() !== located.flowbox.serial) throw namesMismatch();
+    if (!typedNameMatches(confirmName, located.flowbox.serial)) throw namesMismatch();
     await this.end(located, 'detached', { by: actor, origin: 'web' });
   }
 

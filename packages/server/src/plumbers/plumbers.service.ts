@@ -8,6 +8,7 @@ import {
   type PlumberUpdateInput,
   type NearestPlumbers,
   type SiteMap,
+  typedNameMatches,
 } from '@flowbox/shared';
 import {
   canReadPlumbersOf,
@@ -114,7 +115,7 @@ export class PlumbersService {
   async remove(actor: Actor, id: string, confirmName: string): Promise<void> {
     const existing = await this.readable(actor, id);
     requirePlumbersManage(actor, existing.customerId);
-    if (confirmName.trim() !== existing.company) throw namesMismatch();
+    if (!typedNameMatches(confirmName, existing.company)) throw namesMismatch();
     await this.ctx.db.transaction(async (tx) => {
       await deletePlumber(tx, id);
       await this.record(tx, actor, 'deleted', existing, []);

@@ -1,3 +1,4 @@
+import { typedNameMatches } from '@flowbox/shared';
 import type { Occurrence, Occurrences, Schedule, ScheduleValues } from '@flowbox/shared';
 import { requireZoneManage, requireZoneRead, type Actor } from '../access/access.ts';
 import type { Context } from '../context.ts';
@@ -101,7 +102,7 @@ export class SchedulesService {
     const zone = await this.findZone(path);
     const row = await this.find(zone, path.scheduleId);
     await this.requireUnlocked(zone);
-    if (confirmName.trim() !== row.label) throw namesMismatch();
+    if (!typedNameMatches(confirmName, row.label)) throw namesMismatch();
     await this.ctx.db.transaction(async (tx) => {
       await deleteSchedule(tx, row.id);
       await this.record(tx, actor, zone, 'deleted', row, []);

@@ -1,3 +1,4 @@
+import { typedNameMatches } from '@flowbox/shared';
 import type { EventAction, ListQuery, Site } from '@flowbox/shared';
 import {
   requireCustomerList,
@@ -79,7 +80,7 @@ export class SitesService {
   async remove(actor: Actor, customerId: string, siteId: string, confirmName: string): Promise<void> {
     requireCustomerManage(actor, customerId, 'sites.manage');
     const site = await this.find(customerId, siteId);
-    if (confirmName.trim() !== site.name) throw namesMismatch();
+    if (!typedNameMatches(confirmName, site.name)) throw namesMismatch();
     const retired = await this.ctx.db.transaction(async (tx) => {
       const serials = await retireFlowboxesUnder(tx, { siteId }, actor, this.ctx.now());
       await deleteImagesUnder(tx, { siteId });

@@ -3,6 +3,7 @@ import {
   effectivePermissions,
   type ManagerCreateSchema,
   type ManagerUpdateSchema,
+  typedNameMatches,
 } from '@flowbox/shared';
 import {
   type EventAction,
@@ -222,7 +223,7 @@ export class ManagersService {
     if (actor.id === managerId) throw new AppError('errors.cannot_delete_self');
     const row = await this.findInFamily(family, managerId);
     await this.requirePlacesOf(actor, family, row);
-    if (confirmName.trim() !== `${row.firstname} ${row.lastname}`) throw namesMismatch();
+    if (!typedNameMatches(confirmName, `${row.firstname} ${row.lastname}`)) throw namesMismatch();
     await this.ctx.db.transaction(async (tx) => {
       await deleteUser(tx, managerId);
       await this.record(tx, actor, family, 'deleted', row, []);

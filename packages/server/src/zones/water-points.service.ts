@@ -1,3 +1,4 @@
+import { typedNameMatches } from '@flowbox/shared';
 import type {
   EventAction,
   ListQuery,
@@ -66,7 +67,7 @@ export class WaterPointsService {
   async remove(actor: Actor, path: WaterPointPath, confirmName: string): Promise<void> {
     requireSiteManage(actor, path.customerId, path.siteId, 'buildings.manage');
     const point = await this.find(path);
-    if (confirmName.trim() !== point.label) throw namesMismatch();
+    if (!typedNameMatches(confirmName, point.label)) throw namesMismatch();
     await this.ctx.db.transaction(async (tx) => {
       await deleteWaterPoint(tx, point.id);
       await this.record(tx, actor, path, 'deleted', point, []);

@@ -1,3 +1,4 @@
+import { typedNameMatches } from '@flowbox/shared';
 import type {
   EventAction,
   ListQuery,
@@ -139,7 +140,7 @@ export class ZonesService {
   async remove(actor: Actor, path: ZonePath, confirmName: string): Promise<void> {
     requireSiteManage(actor, path.customerId, path.siteId, 'buildings.manage');
     const zone = await this.find(path);
-    if (confirmName.trim() !== zone.name) throw namesMismatch();
+    if (!typedNameMatches(confirmName, zone.name)) throw namesMismatch();
     const retired = await this.ctx.db.transaction(async (tx) => {
       const serials = await retireFlowboxesUnder(tx, { zoneId: zone.id }, actor, this.ctx.now());
       await deleteZone(tx, zone.id);

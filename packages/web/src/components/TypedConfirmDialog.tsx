@@ -1,3 +1,4 @@
+import { typedNameMatches } from '@flowbox/shared';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../lib/forms.ts';
@@ -56,7 +57,7 @@ export function TypedConfirmDialog({
   async function submit(event: FormEvent) {
     event.preventDefault();
     setFailure(null);
-    if (typed.trim() !== expected) {
+    if (!typedNameMatches(typed, expected)) {
       setMismatch(true);
       return;
     }
