@@ -267,7 +267,7 @@ describe('deleting a building', () => {
     const res = await cmA.request(
       'DELETE',
       `${siteA1()}/buildings/${building.id}/delete`,
-      { confirm_name: 'guarded' },
+      { confirm_name: 'Guard' },
       { 'accept-language': 'fr' },
     );
     expect(res.statusCode).toBe(400);

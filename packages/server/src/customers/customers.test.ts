@@ -143,7 +143,7 @@ describe('deleting a customer', () => {
     const fr = await provider.request(
       'DELETE',
       `${customerPath(w.customers.b.id)}/delete`,
-      { confirm_name: 'customer b' },
+      { confirm_name: 'Customer C' },
       { 'accept-language': 'fr' },
     );
     expect(fr.json()).toEqual({
