@@ -107,18 +107,19 @@ export class DetectionListener {
       timezone: found.building.timezone,
     };
     // On the server's time line; gaps between one flowbox's readings on its own clock.
+    const fed: FlowReading[] = readings.map((r) => ({
+      measuredAt: r.placedAt,
+      deviceAt: r.measuredAt,
+      live: r.live,
+      flowboxId: r.flowboxId,
+      seq: r.seq,
+      intervalS: r.intervalS,
+      volumeMl: r.volumeMl,
+      flowS: r.flowS,
+    }));
     const verdict = detectBatch(
       stateOf(found.automation),
-      readings.map((r) => ({
-        measuredAt: r.placedAt,
-        deviceAt: r.measuredAt,
-        live: r.live,
-        flowboxId: r.flowboxId,
-        seq: r.seq,
-        intervalS: r.intervalS,
-        volumeMl: r.volumeMl,
-        flowS: r.flowS,
-      })),
+      fed,
       (reading) => effectiveMargins(margins, zone, reading.measuredAt),
       now,
     );
@@ -128,10 +129,8 @@ export class DetectionListener {
     for (const leak of verdict.leaks) await this.raiseLeak(tx, current, leak, 'continuous_flow');
     if (verdict.crossing) current = await this.onMarginCrossed(tx, current, verdict.crossing, now);
     // spec §4 leak-detection mode: nobody should draw water, so any flow is a leak.
-    const late = new Set(verdict.late.map((r) => `${r.flowboxId}:${r.seq}:${r.measuredAt.getTime()}`));
-    const flowing = readings.find(
-      (r) => (r.volumeMl > 0 || r.flowS > 0) && !late.has(`${r.flowboxId}:${r.seq}:${r.placedAt.getTime()}`),
-    );
+    const late = new Set(verdict.late);
+    const flowing = readings.find((r, i) => (r.volumeMl > 0 || r.flowS > 0) && !late.has(fed[i]!));
     if (flowing && found.zone.leakDetectionMode)
       await this.raiseLeak(
         tx,
