@@ -82,6 +82,7 @@ async function uploadImage(version: string): Promise<void> {
   const form = new FormData();
   form.append('version', version);
   form.append('models', 'one_inch_v1');
+  form.append('released_to', 'all');
   form.append('file', new Blob([randomBytes(8192)]), `flowbox-one_inch_v1-${version}.bin`);
   const answer = await fetch(`${baseUrl()}/v1/firmware/images`, {
     method: 'POST',
