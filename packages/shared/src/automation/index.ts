@@ -1,3 +1,4 @@
 export * from './settings.ts';
 export * from './detection.ts';
 export * from './clock.ts';
+export * from './leaks.ts';
