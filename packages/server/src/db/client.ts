@@ -9,6 +9,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { inSpan, type Tracing } from '../tracing/tracing.ts';
+import { openMigratedPglite } from './pglite-template.ts';
 import * as schema from './schema.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -211,7 +212,9 @@ async function openPglite(dataDir: string | null, tracing: Tracing | undefined):
     mkdirSync(dir, { recursive: true });
     client = await PGlite.create(dir);
   } else {
-    client = await PGlite.create();
+    client = await openMigratedPglite(migrationsFolder, (fresh) =>
+      migratePglite(drizzlePglite(fresh, { schema }), { migrationsFolder }),
+    );
   }
   const pgliteDb = drizzlePglite(client, { schema });
   await migratePglite(pgliteDb, { migrationsFolder });
