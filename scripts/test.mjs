@@ -35,8 +35,11 @@ function run(name, command, args, env = {}, timeoutMs = undefined) {
   return ok;
 }
 
-/** `node`: the Node binary that runs the step (this one by default). */
-function vitest(name, config, env = {}, { timeoutMs, node = process.execPath } = {}) {
+/**
+ * `node`: the Node binary that runs the step (this one by default); `filters`: the test files' paths
+ * the step keeps (vitest's own filters), all of its configuration's by default.
+ */
+function vitest(name, config, env = {}, { timeoutMs, node = process.execPath, filters = [] } = {}) {
   if (only.length && !only.includes(name)) return true;
   const report = join(tmpdir(), `flowbox-vitest-${process.pid}-${name}.json`);
   const args = [
@@ -47,6 +50,7 @@ function vitest(name, config, env = {}, { timeoutMs, node = process.execPath } =
     `--outputFile.json=${report}`,
   ];
   if (config) args.push('--config', config);
+  args.push(...filters);
   const ok = run(name, node, args, env, timeoutMs);
   if (existsSync(report)) {
     const json = JSON.parse(readFileSync(report, 'utf8'));
@@ -131,7 +135,14 @@ if (!postgres) skip('integration-postgres', `PostgreSQL is not reachable at ${pg
 else if (!postgresNode.node) skip('integration-postgres', postgresNode.note);
 else {
   if (selected('integration-postgres')) console.log(`\n=== ${postgresNode.note}`);
-  vitest('integration-postgres', undefined, { FLOWBOX_TEST_PG: pgUrl }, { node: postgresNode.node });
+  // Only the server's tests reach a database: those of shared, web and the simulator (pure code, a
+  // browser-free web, brokers of their own) would run a second time for nothing.
+  vitest(
+    'integration-postgres',
+    undefined,
+    { FLOWBOX_TEST_PG: pgUrl },
+    { node: postgresNode.node, filters: ['packages/server/'] },
+  );
 }
 // Faults (docs/reliability.md): kill -9, terminated database connections, broker restarts. They run on
 // PostgreSQL and the machine's Mosquitto binary, with throw-away databases and brokers on free ports.
