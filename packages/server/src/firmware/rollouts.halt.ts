@@ -1,11 +1,18 @@
-import { waveBreachesThreshold, type RolloutHaltReason } from '@flowbox/shared';
+import { isFirmwareFailure, waveBreachesThreshold, type RolloutHaltReason } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
 import type { LocatedFlowbox } from '../db/scope.ts';
 import { rolloutHaltedAlert } from '../alerts/index.ts';
 import { recordEvent } from '../events/index.ts';
 import { notifyLive } from '../live/index.ts';
 import { findFlowboxById } from '../flowboxes/index.ts';
-import { haltWitness, lockRollout, patchRollout, waveFailures, type RolloutRow } from './rollouts.repo.ts';
+import {
+  countByWave,
+  haltWitness,
+  lockRollout,
+  patchRollout,
+  waveFailures,
+  type RolloutRow,
+} from './rollouts.repo.ts';
 
 /*
  * A rollout stops itself (docs/firmware.md "Automatic halt"): checked on each failure of one of its
@@ -69,7 +76,10 @@ export async function haltRollout(
   at: Date,
 ): Promise<RolloutRow> {
   const halted = await patchRollout(db, rollout.id, { state: 'halted', haltReason: reason, updatedAt: at });
-  await recordRolloutEvent(db, halted, 'rollout_halted', null, at, [reason]);
+  await recordRolloutEvent(db, halted, 'rollout_halted', null, at, [
+    reason,
+    ...(await rolloutOutcome(db, rollout.id, ['succeeded', 'failed'])),
+  ]);
   const witness = cause.failing ?? (await witnessOf(db, rollout));
   if (witness)
     await rolloutHaltedAlert(
@@ -87,11 +97,39 @@ async function witnessOf(db: Db, rollout: RolloutRow): Promise<LocatedFlowbox | 
   return flowboxId ? findFlowboxById(db, flowboxId) : undefined;
 }
 
+/** How many of the rollout's devices ended each way so far, by their update's final state. */
+export type RolloutOutcome = 'succeeded' | 'failed' | 'skipped' | 'cancelled';
+
+/**
+ * The rollout's counts as its activity-log lines carry them (docs/firmware.md "Activity log"):
+ * `name=value` in changed_fields, in the order asked for; one grouped query, whatever its size.
+ */
+export async function rolloutOutcome(
+  db: Db,
+  rolloutId: string,
+  names: readonly RolloutOutcome[],
+): Promise<string[]> {
+  const counts: Record<RolloutOutcome, number> = { succeeded: 0, failed: 0, skipped: 0, cancelled: 0 };
+  for (const { state, n } of await countByWave(db, rolloutId)) {
+    if (state === 'success') counts.succeeded += n;
+    else if (isFirmwareFailure(state)) counts.failed += n;
+    else if (state === 'skipped') counts.skipped += n;
+    else if (state === 'cancelled') counts.cancelled += n;
+  }
+  return names.map((name) => `${name}=${counts[name]}`);
+}
+
+/**
+ * A line of the rollout's life, in its place's scope (none for the whole fleet: the provider's).
+ * These lines stand for its devices' updates in the log, which holds no line per device but for
+ * a failure (`logsStep`).
+ */
 export function recordRolloutEvent(
   db: Db,
   rollout: RolloutRow,
   action:
     | 'rollout_created'
+    | 'rollout_wave_started'
     | 'rollout_paused'
     | 'rollout_resumed'
     | 'rollout_cancelled'

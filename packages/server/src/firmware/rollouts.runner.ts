@@ -5,7 +5,13 @@ import type { LocatedFlowbox } from '../db/scope.ts';
 import type { CommandsService } from '../flowboxes/commands.service.ts';
 import { findFlowboxById } from '../flowboxes/index.ts';
 import type { Job } from '../jobs/index.ts';
-import { haltOnSkip, haltRollout, notifyRollout, recordRolloutEvent } from './rollouts.halt.ts';
+import {
+  haltOnSkip,
+  haltRollout,
+  notifyRollout,
+  recordRolloutEvent,
+  rolloutOutcome,
+} from './rollouts.halt.ts';
 import {
   activeCount,
   claimRunningRollouts,
@@ -14,6 +20,7 @@ import {
   openInWave,
   patchRollout,
   postpone,
+  scheduledInWave,
   scheduleWave,
   tryLockFlowbox,
   type RolloutRow,
@@ -89,14 +96,28 @@ export class RolloutRunner {
 
   /** The wave is finished and did not halt the rollout: the next one opens, or the rollout completes. */
   private async nextWave(tx: Db, rollout: RolloutRow, wave: number, now: Date): Promise<void> {
-    if (wave < (await lastWave(tx, rollout.id))) {
+    const waves = await lastWave(tx, rollout.id);
+    if (wave < waves) {
       const next = await patchRollout(tx, rollout.id, { currentWave: wave + 1, updatedAt: now });
       await this.openWave(tx, next, wave + 1, now);
+      const size = await scheduledInWave(tx, rollout.id, wave + 1);
+      await recordRolloutEvent(tx, next, 'rollout_wave_started', null, now, [
+        `wave=${wave + 1}`,
+        `waves=${waves}`,
+        `flowboxes=${size}`,
+      ]);
       await notifyRollout(tx, next);
       return;
     }
     const done = await patchRollout(tx, rollout.id, { state: 'completed', finishedAt: now, updatedAt: now });
-    await recordRolloutEvent(tx, done, 'rollout_completed', null, now);
+    await recordRolloutEvent(
+      tx,
+      done,
+      'rollout_completed',
+      null,
+      now,
+      await rolloutOutcome(tx, rollout.id, ['succeeded', 'failed', 'skipped']),
+    );
     await notifyRollout(tx, done);
   }
 

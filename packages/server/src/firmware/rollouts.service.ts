@@ -28,7 +28,7 @@ import {
 } from '../db/cursor.ts';
 import type { HierarchyNode, LocatedFlowbox } from '../db/scope.ts';
 import { AppError, forbidden, notFound } from '../errors.ts';
-import { notifyRollout, recordRolloutEvent } from './rollouts.halt.ts';
+import { notifyRollout, recordRolloutEvent, rolloutOutcome } from './rollouts.halt.ts';
 import {
   countByWave,
   flowboxesUpdating,
@@ -48,7 +48,7 @@ import {
 import type { RolloutRunner } from './rollouts.runner.ts';
 import { rolloutTimeline } from './rollouts.timeline.ts';
 import { findImage, imageReleasedTo, type ImageRow, type NewUpdateRow } from './updates.repo.ts';
-import { addRolloutDevices, cancelScheduled, SYSTEM } from './updates.moves.ts';
+import { addRolloutDevices, cancelScheduled } from './updates.moves.ts';
 import { releasedImage, requireUsableImage } from './updates.service.ts';
 import { toApiUpdateSummary } from './updates.view.ts';
 
@@ -142,10 +142,15 @@ export class RolloutsService {
           })),
         ],
         now,
-        SYSTEM,
       );
       await this.runner.openWave(tx, rollout, 1, now);
-      await recordRolloutEvent(tx, rollout, 'rollout_created', actor, now, [image.version]);
+      // What it sets out to do, counted (docs/firmware.md "Activity log"): no line per device.
+      await recordRolloutEvent(tx, rollout, 'rollout_created', actor, now, [
+        image.version,
+        `flowboxes=${eligible.length}`,
+        `waves=${sizes.length}`,
+        `left_out=${skipped.length}`,
+      ]);
       await notifyRollout(tx, rollout);
       return rollout.id;
     });
@@ -233,8 +238,17 @@ export class RolloutsService {
         ...(action === 'resume' ? { haltReason: null } : {}),
         ...(next === 'cancelled' ? { finishedAt: now } : {}),
       });
-      if (action === 'cancel') await cancelScheduled(tx, id, now, SYSTEM);
-      await recordRolloutEvent(tx, changed, ACTION_EVENT[action], actor, now);
+      const cancelled = action === 'cancel' ? await cancelScheduled(tx, id, now) : 0;
+      await recordRolloutEvent(
+        tx,
+        changed,
+        ACTION_EVENT[action],
+        actor,
+        now,
+        action === 'cancel'
+          ? [`cancelled=${cancelled}`, ...(await rolloutOutcome(tx, id, ['succeeded', 'failed']))]
+          : [],
+      );
       await notifyRollout(tx, changed);
     });
     return this.toApi((await findRollout(this.ctx.db, id))!);

@@ -295,7 +295,7 @@ describe('a staged rollout', () => {
     expect((await outsider.get(`/v1/firmware/rollouts/${rollout.id}/timeline`)).statusCode).toBe(403);
   });
 
-  it('logs each device it schedules or leaves out when created, in the flowbox’s activity log', async () => {
+  it('logs its creation once, counting the devices it schedules and leaves out, and no line per device (issue 30)', async () => {
     const { customerId, flowboxes: devices } = await fleet(5, 'LOGGED');
     const image = await insertImage(t.db, { version: '4.1.6' });
     await t.db.update(flowboxes).set({ firmwareVersion: '4.1.6' }).where(eq(flowboxes.id, devices[4]!.id));
@@ -304,39 +304,35 @@ describe('a staged rollout', () => {
       target: { customer_id: customerId },
     });
     expect(rollout.counts).toMatchObject({ scheduled: 4, skipped: 1 });
+    const perDevice = await t.db
+      .select({ id: events.id })
+      .from(events)
+      .where(
+        inArray(
+          events.objectId,
+          devices.map((d) => d.id),
+        ),
+      );
+    expect(perDevice).toEqual([]);
     const lines = await t.db
       .select({
-        objectId: events.objectId,
-        label: events.objectLabel,
+        action: events.actionName,
         origin: events.origin,
         fields: events.changedFields,
         customerId: events.customerId,
-        zoneId: events.zoneId,
+        siteId: events.siteId,
       })
       .from(events)
-      .where(
-        and(
-          eq(events.actionName, 'firmware_update'),
-          inArray(
-            events.objectId,
-            devices.map((d) => d.id),
-          ),
-        ),
-      );
-    const byDevice = new Map(lines.map((l) => [l.objectId, l]));
-    expect(lines).toHaveLength(5);
-    expect(byDevice.get(devices[0]!.id)).toEqual({
-      objectId: devices[0]!.id,
-      label: devices[0]!.serial,
-      origin: 'system',
-      fields: ['scheduled', '4.1.6'],
-      customerId,
-      zoneId: devices[0]!.zoneId,
-    });
-    expect(byDevice.get(devices[4]!.id)).toMatchObject({
-      origin: 'system',
-      fields: ['skipped', '4.1.6', 'already_on_version'],
-    });
+      .where(eq(events.objectId, rollout.id));
+    expect(lines).toEqual([
+      {
+        action: 'rollout_created',
+        origin: 'web',
+        fields: ['4.1.6', 'flowboxes=4', 'waves=4', 'left_out=1'],
+        customerId,
+        siteId: null,
+      },
+    ]);
   });
 
   it.each(['timeout', 'block_download_failed'] as const)(
@@ -735,19 +731,16 @@ describe('cancelling a rollout', () => {
         and(eq(firmwareUpdates.rolloutId, large.rollout.id), eq(firmwareUpdateSteps.state, 'cancelled')),
       );
     expect(steps[0]!.n).toBe(2000);
+    // One activity-log line for the rollout, counting them, and none per device (issue 30).
+    const perDevice = await t.db.select({ id: events.id }).from(events).where(inArray(events.objectId, ids));
+    expect(perDevice).toEqual([]);
     const lines = await t.db
-      .select({ objectId: events.objectId, origin: events.origin, fields: events.changedFields })
+      .select({ action: events.actionName, origin: events.origin, fields: events.changedFields })
       .from(events)
-      .where(
-        and(
-          eq(events.actionName, 'firmware_update'),
-          inArray(events.objectId, ids),
-          sql`${events.changedFields} @> '["cancelled"]'::jsonb`,
-        ),
-      );
-    expect(lines).toHaveLength(2000);
-    expect(new Set(lines.map((l) => l.objectId)).size).toBe(2000);
-    expect(lines.every((l) => l.origin === 'system' && l.fields.join() === 'cancelled,4.6.1')).toBe(true);
+      .where(eq(events.objectId, large.rollout.id));
+    expect(lines.filter((l) => l.action === 'rollout_cancelled')).toEqual([
+      { action: 'rollout_cancelled', origin: 'web', fields: ['cancelled=2000', 'succeeded=0', 'failed=0'] },
+    ]);
   }, 300_000);
 });
 

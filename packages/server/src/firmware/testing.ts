@@ -168,6 +168,18 @@ export class FirmwareDevice {
     });
   }
 
+  /** The device's reboot event (a firmware update's: into its new image, or back into the old). */
+  reboot(reason: 'firmware_update' | 'power_loss' = 'firmware_update'): Promise<void> {
+    this.seq += 1;
+    return this.send('events', {
+      v: PROTOCOL_VERSION,
+      seq: this.seq,
+      at: new Date().toISOString(),
+      type: 'reboot',
+      reason,
+    });
+  }
+
   ack(
     commandId: string,
     result: 'accepted' | 'done' | 'refused',

@@ -8,7 +8,7 @@ import {
 import type { Db } from '../db/client.ts';
 import type { FlowboxScope, LocatedFlowbox } from '../db/scope.ts';
 import { firmwareUpdateAlert } from '../alerts/index.ts';
-import { recordEvent, recordEvents } from '../events/index.ts';
+import { recordEvent } from '../events/index.ts';
 import { findFlowboxById } from '../flowboxes/index.ts';
 import { notifyLive } from '../live/index.ts';
 import { findRollout, finishScheduled, insertRolloutUpdates, lockScheduledOf } from './rollouts.repo.ts';
@@ -27,8 +27,9 @@ import { toApiUpdateSummary } from './updates.view.ts';
 
 /*
  * An update's state changes (docs/firmware.md "What the server decides"), whoever decides them:
- * each one is a row of its history, an activity-log line on the flowbox with its origin, a live
- * message, an alert when it fails, and, for a rollout's device, the rollout's halt check.
+ * each one is a row of its history, a live message, an alert when it fails, for a rollout's device
+ * the rollout's halt check, and, when someone needs it there, an activity-log line on the flowbox
+ * with its origin (`logsStep`).
  */
 
 export type Mover = { origin: EventOrigin; by: { id: string; name: string } | null };
@@ -69,11 +70,12 @@ export async function moveUpdate(
       reason: next.reason ?? null,
     },
   ]);
-  await recordEvent(
-    db,
-    at,
-    updateLine(located.flowbox, located.scope, { ...next, version: moved.targetVersion }, mover),
-  );
+  if (logsStep(moved, next.state))
+    await recordEvent(
+      db,
+      at,
+      updateLine(located.flowbox, located.scope, { ...next, version: moved.targetVersion }, mover),
+    );
   await notifyUpdate(db, moved, located);
   if (isFirmwareFailure(next.state) || next.state === 'success')
     await firmwareUpdateAlert(
@@ -92,59 +94,46 @@ export async function moveUpdate(
 }
 
 /**
+ * Whether an update's new state is an activity-log line (docs/firmware.md "Activity log", issue 30):
+ * the log tells what changed, not every step a device reports, which its update's history keeps. A
+ * single update is logged when asked for and when it ends; a rollout's device only when its update
+ * fails, which someone must look at (the rollout's own lines count the others).
+ */
+export function logsStep(update: Pick<UpdateRow, 'rolloutId'>, state: FirmwareUpdateState): boolean {
+  if (update.rolloutId) return isFirmwareFailure(state);
+  return state === 'requested' || isFinalFirmwareState(state);
+}
+
+/**
  * A new rollout's devices, waiting their turn or left out at once (docs/firmware.md "Rollouts"):
- * their updates, first history rows and activity-log lines, a thousand a statement.
+ * their updates and first history rows, a thousand a statement. No activity-log line per device:
+ * the rollout's line counts them.
  */
 export async function addRolloutDevices(
   db: Db,
   devices: { located: LocatedFlowbox; row: NewUpdateRow }[],
   at: Date,
-  mover: Mover,
 ): Promise<void> {
   await insertRolloutUpdates(
     db,
     devices.map((d) => d.row),
     at,
   );
-  await recordEvents(
-    db,
-    at,
-    devices.map(({ located, row }) =>
-      updateLine(
-        located.flowbox,
-        located.scope,
-        { state: row.state, version: row.targetVersion, reason: row.reason },
-        mover,
-      ),
-    ),
-  );
 }
 
 /**
  * Cancels the rollout's waiting devices at once (docs/firmware.md "Rollouts", cancel): one UPDATE,
- * their history rows and activity-log lines a thousand a statement. No message per device: the
- * caller tells the rollout's change once, and its page reads the devices again on it (a waiting
- * device is no flowbox card's running update).
+ * their history rows a thousand a statement. No message nor activity-log line per device: the
+ * caller tells the rollout's change once, with how many it cancelled, and its page reads the
+ * devices again on it (a waiting device is no flowbox card's running update).
  */
-export async function cancelScheduled(db: Db, rolloutId: string, at: Date, mover: Mover): Promise<number> {
+export async function cancelScheduled(db: Db, rolloutId: string, at: Date): Promise<number> {
   const waiting = await lockScheduledOf(db, rolloutId);
   if (waiting.length === 0) return 0;
   await finishScheduled(db, rolloutId, 'cancelled', at);
   await insertSteps(
     db,
     waiting.map((w) => ({ updateId: w.updateId, state: 'cancelled' as const, at })),
-  );
-  await recordEvents(
-    db,
-    at,
-    waiting.map((w) =>
-      updateLine(
-        { id: w.flowboxId, serial: w.serial },
-        w.scope,
-        { state: 'cancelled', version: w.targetVersion },
-        mover,
-      ),
-    ),
   );
   return waiting.length;
 }

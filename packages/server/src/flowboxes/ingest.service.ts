@@ -283,8 +283,10 @@ export class FlowboxIngest {
           await this.commands.recordAutotest(tx, located, event.command_id, event, now);
           break;
         case 'reboot':
-          // A reboot the server asked for is logged by its command (origin web, with who asked).
-          if (event.reason !== 'command') await device('rebooted', [event.reason]);
+          // A reboot the server asked for is logged by its command (origin web, with who asked); one
+          // into a new firmware by its update's line, its success or failure (docs/firmware.md).
+          if (event.reason !== 'command' && event.reason !== 'firmware_update')
+            await device('rebooted', [event.reason]);
           await rebootAlert(tx, located, event.reason, now);
           break;
         case 'firmware_progress':

@@ -97,10 +97,12 @@ export const EVENT_ACTIONS = [
   'deprecated',
   'withdrawn',
   // docs/firmware.md: each state an update of a flowbox reaches (the state, the version and the
-  // reason in changed_fields), and a rollout's life (created, paused, resumed, cancelled, halted
-  // with its reason in changed_fields, completed).
+  // reason in changed_fields), and a rollout's life (created, a further wave started, paused,
+  // resumed, cancelled, halted with its reason in changed_fields, completed), its counts in
+  // changed_fields as name=value (docs/firmware.md "Activity log").
   'firmware_update',
   'rollout_created',
+  'rollout_wave_started',
   'rollout_paused',
   'rollout_resumed',
   'rollout_cancelled',

@@ -4,6 +4,7 @@ import { Fragment } from 'react';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { fieldLabel } from '../field-label.ts';
+import { firmwareDetail } from '../firmware-detail.ts';
 
 /** Who did it: the user's name as recorded, or the system or device that acted alone. */
 function authorOf(event: ActivityEvent, t: TFunction): string {
@@ -60,6 +61,8 @@ export function EventLine({ event }: { event: ActivityEvent }) {
   const label = objectLabel(event, t);
   const what = t(`event.object.${event.object_name}`, { label, category });
   const noun = t(`event.noun.${event.object_name}`);
+  // A firmware line says what happened in a sentence of its own instead of a list of fields.
+  const detail = firmwareDetail(event, t, language);
   return (
     <li className="px-4 py-3 sm:px-5" data-testid="event-line">
       <p className="text-sm break-words text-slate-900 dark:text-slate-100">
@@ -79,7 +82,8 @@ export function EventLine({ event }: { event: ActivityEvent }) {
         <span className={`inline-flex rounded-full px-2 py-0.5 font-medium ${ORIGIN_TONE[event.origin]}`}>
           {t(`event.origin.${event.origin}`)}
         </span>
-        {changed.length > 0 && (
+        {detail !== null && <span>{detail}</span>}
+        {detail === null && changed.length > 0 && (
           <span>
             {t('events.changed_fields')} {changed.map((field) => fieldLabel(field, t)).join(', ')}
           </span>
