@@ -72,6 +72,9 @@ describe('an end user registers with a claim code', () => {
     const stamp = Date.now();
     const email = `resident.${stamp}@example.test`;
     const right = await registerWith(code, email, SERIAL);
+    // The page asks for the emailed link to be opened: until then no manager sees the request.
+    expect(right).toContain('Open it within 48 hours to confirm your address');
+    expect(right).toContain('the manager of your building sees your request only once it is confirmed');
     // Nothing on screen tells a wrong code from a right one, nor a serial that exists from one that does not.
     const answers = [
       await registerWith('ZZZZ-ZZZZ-ZZZZ', `stranger.real-serial.${stamp}@example.test`, SERIAL),

@@ -85,7 +85,9 @@ describe('registration tells nothing about which addresses have an account', () 
     expect(taken.statusCode).toBe(fresh.statusCode);
     expect(taken.body).toBe(fresh.body);
     expect(fresh.statusCode).toBe(201);
-    expect(fresh.json().message).toMatch(/^Votre demande d'inscription a bien été reçue/);
+    expect(fresh.json().message).toBe(
+      'Consultez votre messagerie : nous avons envoyé un lien de confirmation à cette adresse. Ouvrez-le dans les 48 heures pour confirmer votre adresse et choisir votre mot de passe : le gestionnaire de votre bâtiment ne voit votre demande qu’une fois celle-ci confirmée. Aucun e-mail d’ici quelques minutes ? Regardez dans vos courriers indésirables, puis vérifiez votre code auprès du gestionnaire de votre bâtiment.',
+    );
     await t.services.auth.settled();
     expect(await t.db.select().from(registrations).where(eq(registrations.email, 'taken@test.io'))).toEqual(
       [],

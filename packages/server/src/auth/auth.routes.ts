@@ -15,7 +15,7 @@ import {
 import { z } from 'zod';
 import { requestLanguage } from '../http/language.ts';
 import { actorOf, bearerToken, errorResponses, type App } from '../http/types.ts';
-import type { AuthService } from './auth.service.ts';
+import { REGISTRATION_CONFIRM_HOURS, type AuthService } from './auth.service.ts';
 import type { ManagersService } from '../users/managers.service.ts';
 
 const tags = ['users'];
@@ -99,11 +99,12 @@ export function publicAuthRoutes(app: App, auth: AuthService): void {
     { schema: { tags, body: RegisterSchema, response: { 201: MessageSchema, ...errorResponses } } },
     async (request, reply) => {
       await auth.register(request.body, request.ip);
-      // The same answer for every address, taken or not (docs/reliability.md): true in both cases.
-      const message =
-        requestLanguage(request) === 'fr'
-          ? "Votre demande d'inscription a bien été reçue. Nous vous écrirons à cette adresse dès qu'elle aura été examinée."
-          : 'Your registration request has been received. We will write to this address as soon as it has been reviewed.';
+      // The same answer for every address, taken or not (docs/reliability.md): true in both cases (a
+      // taken address is emailed too). It asks for the link to be opened: until then the
+      // registration is unconfirmed and no manager sees it (docs/permissions.md "Registration").
+      const message = translate('message.registration_received', requestLanguage(request), {
+        hours: REGISTRATION_CONFIRM_HOURS,
+      });
       return reply.status(201).send({ message });
     },
   );

@@ -390,6 +390,10 @@ describe('registration of an end user (spec §1)', () => {
       claim_code: await claimCodeFor(t.db, zoneId),
     });
     expect(res.statusCode).toBe(201);
+    // Issue 30: the answer asks for the emailed link to be opened; managers see nothing before.
+    expect(res.json().message).toBe(
+      'Check your inbox: we have sent a confirmation link to this address. Open it within 48 hours to confirm your address and choose your password: the manager of your building sees your request only once it is confirmed. No email within a few minutes? Look in your spam folder, then check your claim code with the manager of your building.',
+    );
     await t.services.auth.settled();
     const [row] = await t.db.select().from(registrations).where(eq(registrations.email, 'end.user@test.io'));
     // A password sent anyway is not the registration's (docs/permissions.md "Registration").

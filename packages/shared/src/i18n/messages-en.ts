@@ -64,6 +64,7 @@ export const MESSAGES_EN = {
   'errors.firmware_download_gone': 'This firmware download is over: the update is no longer downloading',
   'errors.device_auth_failed': 'The device could not be authenticated',
   'validation.export_too_long': 'An export covers at most five years',
+  'validation.water_balance_too_long': 'A water balance covers at most 31 days',
   'validation.volume': 'Please enter a volume with at most 4 decimals, such as 12.5',
   'validation.unit_price': 'Please enter a price with at most 6 decimals, such as 0.0035',
   'validation.range_first_zero': 'The first range starts at 0',
@@ -84,6 +85,8 @@ export const MESSAGES_EN = {
     'Your address is confirmed. The manager of your building will now review your request; we will write to you once it is done.',
   'message.registration_confirmed_active':
     'Your address is confirmed and your account is active: you can sign in.',
+  'message.registration_received':
+    'Check your inbox: we have sent a confirmation link to this address. Open it within {{hours}} hours to confirm your address and choose your password: the manager of your building sees your request only once it is confirmed. No email within a few minutes? Look in your spam folder, then check your claim code with the manager of your building.',
   'errors.flowbox_not_ready': 'The flowbox must be paired before it can be controlled',
   'errors.valve_command_pending':
     'A valve command is already on its way to this flowbox: wait for the device to confirm it or for it to expire',

@@ -65,6 +65,7 @@ export const MESSAGES_FR = {
     'Ce téléchargement de firmware est terminé : la mise à jour n’en est plus au téléchargement',
   'errors.device_auth_failed': 'L’appareil n’a pas pu être authentifié',
   'validation.export_too_long': 'Un export couvre au plus cinq ans',
+  'validation.water_balance_too_long': 'Un bilan d’eau couvre au plus 31 jours',
   'validation.volume': 'Veuillez saisir un volume avec 4 décimales au plus, par exemple 12.5',
   'validation.unit_price': 'Veuillez saisir un prix avec 6 décimales au plus, par exemple 0.0035',
   'validation.range_first_zero': 'La première tranche commence à 0',
@@ -87,6 +88,8 @@ export const MESSAGES_FR = {
     'Votre adresse est confirmée. Le gestionnaire de votre bâtiment va examiner votre demande ; nous vous écrirons dès que ce sera fait.',
   'message.registration_confirmed_active':
     'Votre adresse est confirmée et votre compte est actif : vous pouvez vous connecter.',
+  'message.registration_received':
+    'Consultez votre messagerie : nous avons envoyé un lien de confirmation à cette adresse. Ouvrez-le dans les {{hours}} heures pour confirmer votre adresse et choisir votre mot de passe : le gestionnaire de votre bâtiment ne voit votre demande qu’une fois celle-ci confirmée. Aucun e-mail d’ici quelques minutes ? Regardez dans vos courriers indésirables, puis vérifiez votre code auprès du gestionnaire de votre bâtiment.',
   'errors.flowbox_not_ready': 'Le flowbox doit être appairé avant de pouvoir être commandé',
   'errors.valve_command_pending':
     "Une commande de vanne est déjà en cours vers ce flowbox : attendez que l'appareil la confirme ou qu'elle expire",
