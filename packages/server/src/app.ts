@@ -104,6 +104,7 @@ import { WaterPointsService } from './zones/water-points.service.ts';
 import { zonesRoutes } from './zones/zones.routes.ts';
 import { ZonesService } from './zones/zones.service.ts';
 import { zoneOverviewCache } from './zones/index.ts';
+import { WaterBalanceService, waterBalanceRoutes } from './water-balance/index.ts';
 import type { Tracing } from './tracing/tracing.ts';
 
 export type AppOptions = {
@@ -176,6 +177,8 @@ export type Services = {
   pricingPlans: PricingPlansService;
   subscriptions: ZoneSubscriptionsService;
   consumption: ConsumptionService;
+  /** Buildings' water balance (main supply against zones); server.ts runs its nights' job. */
+  waterBalance: WaterBalanceService;
   schedules: SchedulesService;
   /** The scheduled-closing job; server.ts runs its passes. */
   scheduleRunner: ScheduleRunner;
@@ -314,6 +317,10 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     pricingPlans: new PricingPlansService(ctx),
     subscriptions: new ZoneSubscriptionsService(ctx),
     consumption: new ConsumptionService(ctx, async (actor) => (await alerts.count(actor)).open),
+    waterBalance: new WaterBalanceService(ctx, {
+      raise: (tx, alert) => alerts.raise(tx, alert),
+      clear: (tx, alert) => alerts.clear(tx, alert),
+    }),
     schedules: new SchedulesService(ctx),
     scheduleRunner: new ScheduleRunner(ctx, commands),
     mailer,
@@ -487,6 +494,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
         metricsRoutes(protectedApi, deviceLink, services.jobs);
         billingRoutes(protectedApi, services.pricingPlans, services.subscriptions);
         consumptionRoutes(protectedApi, services.consumption);
+        waterBalanceRoutes(protectedApi, services.waterBalance);
         schedulesRoutes(protectedApi, services.schedules);
         automationRoutes(protectedApi, services.automation);
         eventsRoutes(protectedApi, services.events);

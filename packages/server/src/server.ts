@@ -12,6 +12,7 @@ import { alertEmailJob } from './alerts/index.ts';
 import { importUploadedImages } from './images/index.ts';
 import { firmwareTimeoutJob } from './firmware/index.ts';
 import { openAlertCountsJob } from './fleet/index.ts';
+import { waterBalanceJob } from './water-balance/index.ts';
 import { ensureAdmin, seedDemo } from './seed/index.ts';
 import { startTracing } from './tracing/tracing.ts';
 
@@ -86,6 +87,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       firmwareTimeoutJob(services.firmwareUpdates),
       services.rolloutRunner.job(),
       openAlertCountsJob(database.db),
+      waterBalanceJob(services.waterBalance),
     ]) {
       const running = services.jobs.start(job);
       closers.unshift(() => running.stop());

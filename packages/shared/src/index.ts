@@ -18,6 +18,7 @@ export * from './api/water-points.ts';
 export * from './api/flowboxes.ts';
 export * from './api/schedules.ts';
 export * from './api/consumption.ts';
+export * from './api/water-balance.ts';
 export * from './api/alerts.ts';
 export * from './api/fleet.ts';
 export * from './billing/index.ts';

@@ -9,6 +9,7 @@ import {
   plumbers,
   claimCodes,
   buildings,
+  buildingWaterBalance,
   customers,
   deviceCommands,
   flowboxCredentials,
@@ -618,6 +619,8 @@ const ROWS: Row[] = [
   ...automationRows('a2'),
   ...consumptionRows('a1'),
   ...consumptionRows('a2'),
+  ...waterBalanceRows('a1'),
+  ...waterBalanceRows('a2'),
   ...alertRows('a1'),
   ...alertRows('a2'),
   ...firmwareRows('a1'),
@@ -1655,6 +1658,7 @@ async function databaseState(): Promise<unknown[][]> {
       schedules,
       scheduleRuns,
       zoneAutomation,
+      buildingWaterBalance,
       alerts,
       alertCategorySettings,
       firmwareImages,
@@ -2087,6 +2091,14 @@ describe('a target under the wrong customer', () => {
       }),
     },
     {
+      what: 'name a zone of b1 the main supply of a building of a1',
+      call: () => ({
+        method: 'PUT',
+        url: `${A()}/sites/${w.sites.a1.id}/buildings/${targets.a1.building}/water_balance/settings`,
+        body: { main_supply_zone_id: targets.b1.zone, alert_liters_per_night: null, alert_share_pct: null },
+      }),
+    },
+    {
       what: 'read the consumption of a zone of b1 under a building of a1',
       call: () => ({
         method: 'GET',
@@ -2247,6 +2259,31 @@ describe('a target under the wrong customer', () => {
     expect((await serialsOf(clients.cmA)).some((r) => r.site_id === w.sites.a2.id)).toBe(true);
   });
 });
+
+/**
+ * A building's water balance (docs/automation.md "Building water balance"): read like the building's
+ * consumption (managers of its site), set like the building (`buildings.manage`).
+ */
+function waterBalanceRows(site: 'a1' | 'a2'): Row[] {
+  const building = () => `${A()}/sites/${w.sites[site].id}/buildings/${targets[site].building}`;
+  const on = `on site ${site}`;
+  return [
+    {
+      action: `read a building's water balance ${on}`,
+      call: () => ({ method: 'GET', url: `${building()}/water_balance?by=hour` }),
+      expected: site === 'a1' ? readSiteA1 : readCustomerA,
+    },
+    {
+      action: `set a building's main supply and its unaccounted-water alert ${on}`,
+      call: () => ({
+        method: 'PUT',
+        url: `${building()}/water_balance/settings`,
+        body: { main_supply_zone_id: targets[site].zone, alert_liters_per_night: 40, alert_share_pct: null },
+      }),
+      expected: site === 'a1' ? readSiteA1 : manageInA,
+    },
+  ];
+}
 
 /** Consumption graphs, comparisons and exports (docs/consumption.md): read like their site. */
 function consumptionRows(site: 'a1' | 'a2'): Row[] {

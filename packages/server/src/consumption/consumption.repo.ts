@@ -5,6 +5,7 @@ import type { Db } from '../db/client.ts';
 import { withZoneScope } from '../db/scope.ts';
 import {
   buildings,
+  buildingWaterBalance,
   consumptionDaily,
   customers,
   consumptionHourly,
@@ -51,6 +52,13 @@ export async function scopeZones(db: Db, filter: ZoneFilter): Promise<ScopeZone[
   if (filter.buildingId) conditions.push(eq(buildings.id, filter.buildingId));
   if (filter.zoneId) conditions.push(eq(zones.id, filter.zoneId));
   if (filter.zoneIds) conditions.push(inArray(zones.id, filter.zoneIds.length ? filter.zoneIds : [NONE]));
+  // A building's main supply measures the water its zones use again (docs/automation.md "Building
+  // water balance"): a scope of several zones leaves it out, so no litre counts twice. Its own
+  // figures stay on its zone's page.
+  if (!filter.zoneId && !filter.zoneIds)
+    conditions.push(
+      sql`NOT EXISTS (SELECT 1 FROM ${buildingWaterBalance} WHERE ${buildingWaterBalance.mainSupplyZoneId} = ${zones.id})`,
+    );
   return withZoneScope(
     db
       .select({

@@ -824,6 +824,32 @@ export const consumptionDaily = pgTable(
 );
 
 /**
+ * A building's water balance (docs/automation.md "Building water balance"): the zone whose
+ * flowboxes measure its main supply, the manager's alert thresholds for the unaccounted water of a
+ * night, and when the next night is due to be judged (`judgeAt`, by the water-balance job).
+ */
+export const buildingWaterBalance = pgTable(
+  'building_water_balance',
+  {
+    buildingId: uuid('building_id')
+      .primaryKey()
+      .references(() => buildings.id, { onDelete: 'cascade' }),
+    mainSupplyZoneId: uuid('main_supply_zone_id')
+      .unique()
+      .references(() => zones.id, { onDelete: 'set null' }),
+    alertLitersPerNight: integer('alert_liters_per_night'),
+    alertSharePct: integer('alert_share_pct'),
+    judgeAt: timestamp('judge_at', { withTimezone: true }),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('building_water_balance_due_idx')
+      .on(t.judgeAt)
+      .where(sql`${t.mainSupplyZoneId} IS NOT NULL`),
+  ],
+);
+
+/**
  * Scheduled closings of a zone (spec §3 Schedule, docs/schedules.md): dates and times in the
  * building's local time; the occurrences are computed from them with rrule, never stored ahead.
  */

@@ -94,6 +94,7 @@ const EXPECTED_ROUTES = [
   'GET /v1/fleet/export.csv',
   ...firmwareUpdateRoutes(),
   ...consumptionRoutes(),
+  ...waterBalanceRoutes(),
   ...endUserRoutes(),
 ].sort();
 
@@ -142,6 +143,12 @@ function consumptionRoutes(): string[] {
     `GET ${zone}/consumption/price_tiers`,
     'GET /v1/dashboard/today',
   ];
+}
+
+/** Issue #29: a building's water balance, main supply against its zones, and its settings. */
+function waterBalanceRoutes(): string[] {
+  const building = '/v1/customers/{customerId}/sites/{siteId}/buildings/{buildingId}';
+  return [`GET ${building}/water_balance`, `PUT ${building}/water_balance/settings`];
 }
 
 /** Issue #8: alerts, their lifecycle and the category settings. */
