@@ -37,6 +37,9 @@ const TEXTS = {
       'reported late: the flowbox’s readings arrived after the flow had stopped, so the water was not closed',
     leak_continuous: 'Water has kept flowing without a pause: {{flow}}',
     leak_mode: 'Water flowed while leak detection mode was on: {{flow}}',
+    balance_night:
+      'Night of {{date}} (00:00–05:00): {{volume}} of the {{main}} through the main supply reached no zone’s meter ({{share}})',
+    balance_beyond: 'beyond the {{threshold}} threshold',
     autotest_failed: 'The flowbox failed its autotest',
     valve_close_unconfirmed: 'The flowbox did not confirm closing its valve',
     valve_open_unconfirmed: 'The flowbox did not confirm opening its valve',
@@ -92,6 +95,9 @@ const TEXTS = {
       'signalé en retard : les relevés du flowbox sont arrivés après l’arrêt de l’écoulement, l’eau n’a donc pas été fermée',
     leak_continuous: 'L’eau a coulé sans interruption : {{flow}}',
     leak_mode: 'De l’eau a coulé alors que le mode détection de fuite était activé : {{flow}}',
+    balance_night:
+      'Nuit du {{date}} (00:00–05:00) : {{volume}} des {{main}} passés par l’alimentation principale n’ont atteint le compteur d’aucune zone ({{share}})',
+    balance_beyond: 'au-delà du seuil de {{threshold}}',
     autotest_failed: 'Le flowbox a échoué à son autotest',
     valve_close_unconfirmed: 'Le flowbox n’a pas confirmé la fermeture de sa vanne',
     valve_open_unconfirmed: 'Le flowbox n’a pas confirmé l’ouverture de sa vanne',
@@ -300,10 +306,34 @@ const abnormalConsumption: Sentence = (w, f) => {
 };
 
 const leakage: Sentence = (w, f, alert) => {
+  if (alert.cause === 'water_balance') return waterBalance(w, f);
   const flow = flowText(w, f);
   if (flow === null) return null;
   return w.text(alert.cause === 'leak_detection_mode' ? 'leak_mode' : 'leak_continuous', { flow });
 };
+
+/**
+ * A building's night past the manager's threshold (docs/automation.md "Building water balance"):
+ * "Night of 12/05/2026 (00:00–05:00): 40 L of the 150 L through the main supply reached no zone’s
+ * meter (27 %), beyond the 35 L threshold".
+ */
+function waterBalance(w: Writer, f: Facts): string | null {
+  const date = f.string('night');
+  const unaccounted = f.number('unaccounted_l');
+  const main = f.number('main_l');
+  const share = f.number('share_pct');
+  if (date === null || unaccounted === null || main === null || share === null) return null;
+  const sentence = w.text('balance_night', {
+    date: displayDate(date, w.language),
+    volume: w.volume(unaccounted),
+    main: w.volume(main),
+    share: `${w.number(share, 0)} %`,
+  });
+  const liters = f.number('threshold_l');
+  const pct = f.number('threshold_pct');
+  const threshold = liters !== null ? w.volume(liters) : pct !== null ? `${w.number(pct, 0)} %` : null;
+  return threshold === null ? sentence : `${sentence}, ${w.text('balance_beyond', { threshold })}`;
+}
 
 const dysfunction: Sentence = (w, f) => {
   if (f.string('autotest', ['failed'])) return w.text('autotest_failed');
