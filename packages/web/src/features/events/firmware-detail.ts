@@ -12,6 +12,9 @@ import { fieldLabel } from './field-label.ts';
 
 type Facts = { counts: Map<string, number>; others: string[] };
 
+/** The counts a rollout's lines carry, each worded with its plural (firmware-log.ts). */
+type CountName = 'flowboxes' | 'waves' | 'left_out' | 'succeeded' | 'failed' | 'skipped' | 'cancelled';
+
 function factsOf(fields: readonly string[]): Facts {
   const counts = new Map<string, number>();
   const others: string[] = [];
@@ -30,9 +33,9 @@ export function firmwareDetail(event: ActivityEvent, t: TFunction, language: str
   const { counts, others } = factsOf(event.changed_fields);
   const format = numberFormat(language);
   /** "12 flowboxes", "1 vague": the count in the reader's digits, the word in its plural. */
-  const count = (name: string, as: string = name) => {
+  const count = (name: CountName) => {
     const n = counts.get(name);
-    return n === undefined ? null : t(`event.rollout_count.${as}`, { count: n, n: format.format(n) });
+    return n === undefined ? null : t(`event.rollout_count.${name}`, { count: n, n: format.format(n) });
   };
   switch (event.action_name) {
     case 'rollout_created': {
