@@ -17,7 +17,8 @@ describe('configuration (DESIGN.md §8)', () => {
       demo: true,
       demoFleet: true,
     });
-    expect(config.publicUrl).toBe('http://localhost:8080');
+    // The address start-up prints (startup.test.ts): HOST's, 127.0.0.1 by default.
+    expect(config.publicUrl).toBe('http://127.0.0.1:8080');
   });
 
   it('traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set, naming the service flowbox-manager unless told', () => {

@@ -260,6 +260,16 @@ export type Config = {
 
 export class ConfigError extends Error {}
 
+/**
+ * The address a server listening on `host` is reached at from this machine: every interface
+ * (0.0.0.0, ::) as localhost, an IPv6 address in brackets. PUBLIC_URL's default, so that the
+ * address printed at start-up and the one emails and firmware downloads carry are the same origin.
+ */
+export function listenUrl(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
+
 /** Reads and validates the environment; throws a ConfigError with one clear line on a bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
@@ -303,7 +313,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsHost: e.METRICS_HOST,
     mqttClientId: e.MQTT_CLIENT_ID,
     mqttDynsec,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    // Without PUBLIC_URL, the address the server listens on, as start-up prints it (issue 30).
+    publicUrl: (e.PUBLIC_URL ?? listenUrl(e.HOST, e.PORT)).replace(/\/$/, ''),
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM,
     jwtSecret: e.JWT_SECRET ?? loadOrCreateSecret(dataDir),
