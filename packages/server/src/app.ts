@@ -34,6 +34,7 @@ import {
 import { AutomationService, automationRoutes, lockedZoneGuard } from './automation/index.ts';
 import { authRoutes, publicAuthRoutes } from './auth/auth.routes.ts';
 import { FleetService, fleetRoutes } from './fleet/index.ts';
+import { LeakUpkeep, LeaksService, leaksRoutes } from './leaks/index.ts';
 import { billingRoutes } from './billing/billing.routes.ts';
 import { consumptionRoutes } from './consumption/consumption.routes.ts';
 import { ConsumptionService } from './consumption/consumption.service.ts';
@@ -135,6 +136,8 @@ export type AppOptions = {
   alertEscalationIntervalMs?: number;
   /** How long a paired flowbox may stay silent before flowbox_communication (default 10 minutes). */
   communicationTimeoutMs?: number;
+  /** Rest between two passes of the leak analytics under steady ingest (default 5 s). */
+  leakUpkeepPauseMs?: number;
   /** Tests shorten the HTTP timeouts. */
   httpTimeouts?: Partial<typeof HTTP_TIMEOUTS>;
   /** Requests a minute per client on every route (default 1,200; RATE_LIMIT_PER_MINUTE); benchmarks lift it. */
@@ -190,6 +193,9 @@ export type Services = {
   /** Alerts (docs/alerts.md): raised by the rules, handled by users; the email job sends them. */
   alerts: AlertsService;
   fleet: FleetService;
+  /** Leak analytics (docs/automation.md "Leak analytics"): kept after each batch, read per zone and building. */
+  leaks: LeaksService;
+  leakUpkeep: LeakUpkeep;
   alertNotifier: AlertNotifier;
   /** The instance's periodic jobs (jobs/): the renewals here, the others started by server.ts. */
   jobs: JobRunner;
@@ -288,6 +294,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   live.onHearingChange((hearing) =>
     readiness.set('notifications', hearing ? undefined : 'listening connection disconnected'),
   );
+  const consumption = new ConsumptionService(ctx, async (actor) => (await alerts.count(actor)).open);
+  const zonePrices = (zoneIds: readonly string[]) => consumption.pricePerM3Now(zoneIds);
   const services: Services = {
     auth,
     managers: new ManagersService(ctx, auth),
@@ -316,7 +324,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     context: ctx,
     pricingPlans: new PricingPlansService(ctx),
     subscriptions: new ZoneSubscriptionsService(ctx),
-    consumption: new ConsumptionService(ctx, async (actor) => (await alerts.count(actor)).open),
+    consumption,
     waterBalance: new WaterBalanceService(ctx, {
       raise: (tx, alert) => alerts.raise(tx, alert),
       clear: (tx, alert) => alerts.clear(tx, alert),
@@ -330,6 +338,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     }),
     alerts,
     fleet: new FleetService(ctx),
+    leaks: new LeaksService(ctx, zonePrices),
+    leakUpkeep: new LeakUpkeep(ctx, zonePrices, { pauseMs: options.leakUpkeepPauseMs ?? 5000, log: app.log }),
     alertNotifier: new AlertNotifier(ctx, alertOptions),
     jobs: new JobRunner({ log: app.log }),
     metrics,
@@ -351,6 +361,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   services.telemetry.register(services.automation.listener());
   services.telemetry.register(monitoringListener());
   services.telemetry.register(clockSkewListener());
+  services.telemetry.register(services.leakUpkeep.listener());
+  app.addHook('onClose', async () => services.leakUpkeep.close());
   // spec §4 subscription renewal: renewals fall due by the day, so an hourly pass on every instance
   // is enough; each renewal is claimed by one of them (docs/billing.md).
   const renewals = services.jobs.start({
@@ -500,6 +512,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
         eventsRoutes(protectedApi, services.events);
         alertsRoutes(protectedApi, services.alerts);
         fleetRoutes(protectedApi, services.fleet);
+        leaksRoutes(protectedApi, services.leaks);
         protectedApi.get(
           '/outbox',
           {

@@ -1809,7 +1809,12 @@ describe('an end user and the zone next door (docs/permissions.md)', () => {
       () => ({ method: 'GET', url: `${next}/consumption/export.csv?window=day` }),
     ],
     ['read its price tiers', () => ({ method: 'GET', url: `${next}/consumption/price_tiers` })],
+    ['read its leak analytics', () => ({ method: 'GET', url: `${next}/leaks` })],
     ['read its automatic closing', () => ({ method: 'GET', url: `${next}/automation/info` })],
+    [
+      'backtest its automatic closing',
+      () => ({ method: 'POST', url: `${next}/automation/backtest`, body: { days: 1 } }),
+    ],
     ['list its scheduled closings', () => ({ method: 'GET', url: `${next}/schedules/list` })],
     [
       "read its scheduled closings' occurrences",
@@ -1868,6 +1873,7 @@ describe('an end user and the zone next door (docs/permissions.md)', () => {
       { method: 'GET', url: `${ownFlowbox}/commands/list` },
       { method: 'GET', url: `${own}/consumption/export.csv?window=day` },
       { method: 'GET', url: `${own}/consumption/price_tiers` },
+      { method: 'GET', url: `${own}/leaks` },
       { method: 'GET', url: `${own}/schedules/occurrences` },
       { method: 'GET', url: `/v1/alerts/${await alertIn('a1', 'open')}/info` },
     ];
@@ -2327,6 +2333,16 @@ function consumptionRows(site: 'a1' | 'a2'): Row[] {
       action: `export a zone's consumption as CSV ${on}`,
       call: () => ({ method: 'GET', url: `${zone()}/consumption/export.csv?window=day` }),
       expected: also(read, site, 'euA'),
+    },
+    {
+      action: `read a zone's leak analytics ${on}`,
+      call: () => ({ method: 'GET', url: `${zone()}/leaks` }),
+      expected: also(read, site, 'euA'),
+    },
+    {
+      action: `read a building's leak analytics ${on}`,
+      call: () => ({ method: 'GET', url: `${building()}/leaks` }),
+      expected: read,
     },
     {
       action: `export a building's consumption as CSV ${on}`,

@@ -10,6 +10,8 @@ export { AlertNotifier, alertEmailJob } from './notifier.ts';
 export {
   autotestAlert,
   clockSkewListener,
+  continuousFlowAlert,
+  NO_FLOW_FREE_HOUR_CAUSE,
   firmwareUpdateAlert,
   judgeClocks,
   monitoringListener,

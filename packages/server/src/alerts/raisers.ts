@@ -1,8 +1,11 @@
 import {
   CLOCK_SKEW_ALERT_S,
+  CONTINUOUS_FLOW_HOURS,
   clockSkewAlarming,
   clockSkewMs,
   type AutotestResult,
+  type Currency,
+  type LeakAnalysis,
   type FlowboxCommandName,
   type MonitoringMetric,
   type MonitoringStatus,
@@ -392,6 +395,51 @@ export async function rolloutHaltedAlert(
     flowboxSerial: device.serial,
     cause: `firmware_rollout_halted:${rollout.id}`,
     details: { rollout_halted: rollout.reason, rollout: rollout.label, version: rollout.version },
+    at,
+  });
+}
+
+/** The leak analytics alert's cause (docs/automation.md "Leak analytics"): one per zone. */
+export const NO_FLOW_FREE_HOUR_CAUSE = 'no_flow_free_hour';
+
+/**
+ * leakage_detection from the hourly leak analytics (Kamstrup's LEAK info code), raised once per
+ * episode: when the hour counter reaches CONTINUOUS_FLOW_HOURS in a run that was not already
+ * alerting; resolved when an hour at zero ends the run (the counter back to 0, or a run starting
+ * later: a flow-free hour came between). An alert a user resolved during an episode is not raised
+ * again before the next one. `before` is the zone's state before this analysis.
+ */
+export async function continuousFlowAlert(
+  tx: Db,
+  input: {
+    zoneId: string;
+    before: { hours: number; since: string | null; atLeast: boolean } | null;
+    analysis: LeakAnalysis;
+    currency: Currency | null;
+    at: Date;
+  },
+): Promise<void> {
+  const { zoneId, before, analysis, at } = input;
+  const flow = analysis.continuousFlow;
+  const wasActive = before !== null && before.hours >= CONTINUOUS_FLOW_HOURS;
+  const sameRun = before?.since != null && before.since === flow.since;
+  // A run older than the analysed window starts where the window does, which moves.
+  const sameEpisode = wasActive && flow.active && (sameRun || (before.atLeast && flow.atLeast));
+  if (wasActive && !sameEpisode)
+    await clearAlert(tx, { zoneId, cause: NO_FLOW_FREE_HOUR_CAUSE, at }, 'device');
+  if (!flow.active || sameEpisode) return;
+  await raiseAlert(tx, {
+    category: 'leakage_detection',
+    zoneId,
+    cause: NO_FLOW_FREE_HOUR_CAUSE,
+    details: {
+      flowing_since: flow.since,
+      continuous_hours: flow.hours,
+      night_flow_lph: analysis.nightFlowLph,
+      loss_l_per_day: analysis.lossLitresPerDay,
+      loss_cost_per_day: analysis.lossCostPerDay,
+      currency: input.currency,
+    },
     at,
   });
 }

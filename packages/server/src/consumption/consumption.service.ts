@@ -258,7 +258,31 @@ export class ConsumptionService {
    */
   async priceTiers(actor: Actor, path: ZonePath): Promise<ZonePriceTiers> {
     const { zones } = await this.zonesOf(actor, { scope: 'zone', path });
-    const zone = zones[0]!;
+    return this.tiersOf(zones[0]!);
+  }
+
+  /**
+   * The price of one more cubic metre in a zone now, in its plan's currency: the price of the tier
+   * its billing period has reached (priceTiers). null: not subscribed today. Leak analytics price
+   * the water a leak loses with it (docs/automation.md "Leak analytics").
+   */
+  async pricePerM3Now(
+    zoneIds: readonly string[],
+  ): Promise<Map<string, { perM3: number; currency: Currency }>> {
+    const prices = new Map<string, { perM3: number; currency: Currency }>();
+    if (zoneIds.length === 0) return prices;
+    for (const zone of await scopeZones(this.ctx.db, { zoneIds: [...zoneIds] })) {
+      const tiers = await this.tiersOf(zone);
+      const range = tiers?.ranges[tiers.current_range];
+      if (!tiers || !range) continue;
+      const perLitre = Number(range.price_per_unit) / Number(LITERS_PER_UNIT[tiers.volume_unit]);
+      prices.set(zone.zoneId, { perM3: perLitre * 1000, currency: tiers.currency });
+    }
+    return prices;
+  }
+
+  private async tiersOf(zone: ScopeZone): Promise<ZonePriceTiers> {
+    const zones = [zone];
     const today = localDate(this.ctx.now(), zone.timezone);
     const tomorrow = addDays(today, 1);
     const pricing = await this.pricing(zones, today, tomorrow);

@@ -1250,3 +1250,38 @@ export const plumbers = pgTable(
   },
   (t) => [index('plumbers_customer_idx').on(t.customerId, t.company)],
 );
+
+/**
+ * Leak analytics of a zone or a building (issue 29, docs/automation.md "Leak analytics"): the state
+ * `analyseLeaks` (packages/shared/src/automation/leaks.ts) computed from the hourly figures after the
+ * last ingest batch that touched them, `asOf` that moment. Read by the leaks endpoints, the fleet
+ * filters and the dashboards; the zone's row also tells the leak alert's episode (`continuousSince`).
+ */
+const leakColumns = () => ({
+  asOf: timestamp('as_of', { withTimezone: true }).notNull(),
+  continuousHours: integer('continuous_hours').notNull(),
+  continuousSince: timestamp('continuous_since', { withTimezone: true }),
+  continuousAtLeast: boolean('continuous_at_least').notNull(),
+  continuousFloorLph: doublePrecision('continuous_floor_lph'),
+  nightFlowLph: doublePrecision('night_flow_lph'),
+  allowanceLph: doublePrecision('allowance_lph').notNull(),
+  aboveAllowance: boolean('above_allowance').notNull(),
+  lossLph: doublePrecision('loss_lph').notNull(),
+  lossLitresDay: doublePrecision('loss_litres_day').notNull(),
+  continuousFlowDays: integer('continuous_flow_days').notNull(),
+  nights: jsonb('nights').$type<{ night: string; minLph: number; hour: string }[]>().notNull(),
+});
+
+export const zoneLeaks = pgTable('zone_leaks', {
+  zoneId: uuid('zone_id')
+    .primaryKey()
+    .references(() => zones.id, { onDelete: 'cascade' }),
+  ...leakColumns(),
+});
+
+export const buildingLeaks = pgTable('building_leaks', {
+  buildingId: uuid('building_id')
+    .primaryKey()
+    .references(() => buildings.id, { onDelete: 'cascade' }),
+  ...leakColumns(),
+});

@@ -141,6 +141,8 @@ function consumptionRoutes(): string[] {
     `GET ${site}/consumption/zones`,
     `GET ${zone}/consumption/details`,
     `GET ${zone}/consumption/price_tiers`,
+    `GET ${zone}/leaks`,
+    `GET ${building}/leaks`,
     'GET /v1/dashboard/today',
   ];
 }

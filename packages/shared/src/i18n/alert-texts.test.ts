@@ -95,6 +95,43 @@ describe('the sentence of an alert', () => {
     );
   });
 
+  it('tells continuous flow from the leak analytics: since when, the night flow and the loss a day', () => {
+    // Tuesday 24 November 02:00 in Paris; the alert opened two days later.
+    const details = {
+      flowing_since: '2026-11-24T01:00:00.000Z',
+      continuous_hours: 48,
+      night_flow_lph: 24,
+      loss_l_per_day: 576,
+      loss_cost_per_day: 2.1024,
+      currency: 'EUR',
+    };
+    const facts = {
+      ...alert('leakage_detection', details, 'no_flow_free_hour'),
+      opened_at: '2026-11-26T01:00:00Z',
+    };
+    expect(alertDetailsText(facts, 'en', PARIS_L)).toBe(
+      'No hour without water since Tue 02:00, 0.4 L/min at night, about 580 L and €2.10 a day',
+    );
+    expect(alertDetailsText(facts, 'fr', PARIS_L)).toBe(
+      'Aucune heure sans eau depuis mar. 02:00, 0,4 L/min la nuit, environ 580 L et 2,10\u00a0€ par jour',
+    );
+    // Without a price nor nights yet, and more than a week ago: the date, the volume alone.
+    const bare = {
+      ...alert(
+        'leakage_detection',
+        { ...details, night_flow_lph: null, loss_cost_per_day: null, currency: null, loss_l_per_day: 1234 },
+        'no_flow_free_hour',
+      ),
+      opened_at: '2026-12-06T01:00:00Z',
+    };
+    expect(alertDetailsText(bare, 'en', PARIS_M3)).toBe(
+      'No hour without water since 11/24/2026 02:00, about 1.2 m³ a day',
+    );
+    expect(alertDetailsText(bare, 'en', NEW_YORK_GAL)).toBe(
+      'No hour without water since 11/23/2026 20:00, about 330 gal a day',
+    );
+  });
+
   it('tells each flowbox dysfunction', () => {
     expect(alertDetailsText(alert('flowbox_dysfunction', { autotest: 'failed' }), 'fr', PARIS_L)).toBe(
       'Le flowbox a échoué à son autotest',

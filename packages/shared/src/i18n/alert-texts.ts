@@ -1,5 +1,5 @@
 import type { AlertCategory } from '../alerts.ts';
-import type { VolumeUnit } from '../api/buildings.ts';
+import { CURRENCIES, type VolumeUnit } from '../api/buildings.ts';
 import type { Language } from '../roles.ts';
 import { displayDate, displayLocalDateTime, localDateTime } from '../time/zoned.ts';
 
@@ -37,6 +37,10 @@ const TEXTS = {
       'reported late: the flowbox’s readings arrived after the flow had stopped, so the water was not closed',
     leak_continuous: 'Water has kept flowing without a pause: {{flow}}',
     leak_mode: 'Water flowed while leak detection mode was on: {{flow}}',
+    no_flow_free_hour: 'No hour without water since {{since}}',
+    at_night: '{{rate}} at night',
+    loss_a_day: 'about {{volume}} a day',
+    loss_and_cost_a_day: 'about {{volume}} and {{cost}} a day',
     balance_night:
       'Night of {{date}} (00:00–05:00): {{volume}} of the {{main}} through the main supply reached no zone’s meter ({{share}})',
     balance_beyond: 'beyond the {{threshold}} threshold',
@@ -95,6 +99,10 @@ const TEXTS = {
       'signalé en retard : les relevés du flowbox sont arrivés après l’arrêt de l’écoulement, l’eau n’a donc pas été fermée',
     leak_continuous: 'L’eau a coulé sans interruption : {{flow}}',
     leak_mode: 'De l’eau a coulé alors que le mode détection de fuite était activé : {{flow}}',
+    no_flow_free_hour: 'Aucune heure sans eau depuis {{since}}',
+    at_night: '{{rate}} la nuit',
+    loss_a_day: 'environ {{volume}} par jour',
+    loss_and_cost_a_day: 'environ {{volume}} et {{cost}} par jour',
     balance_night:
       'Nuit du {{date}} (00:00–05:00) : {{volume}} des {{main}} passés par l’alimentation principale n’ont atteint le compteur d’aucune zone ({{share}})',
     balance_beyond: 'au-delà du seuil de {{threshold}}',
@@ -212,6 +220,46 @@ class Writer {
     return this.text('on_date_at_time', { date: displayDate(local.date, this.language), time: local.time });
   }
 
+  /**
+   * "Tue 02:00" within a week before the alert opened, "11/17/2026 02:00" before that: when a
+   * state began, in the building's time zone.
+   */
+  since(iso: string): string | null {
+    const local = this.local(iso);
+    const at = Date.parse(iso);
+    if (local === null) return null;
+    const opened = Date.parse(this.openedAt);
+    if (Number.isNaN(opened) || opened - at >= 6 * 86_400_000 || at > opened)
+      return `${displayDate(local.date, this.language)} ${local.time}`;
+    const weekday = new Intl.DateTimeFormat(LOCALE[this.language], {
+      weekday: 'short',
+      timeZone: this.place.timezone,
+    }).format(at);
+    return `${weekday} ${local.time}`;
+  }
+
+  /** A flow in litres (gallons in a gallon building) a minute, from litres an hour: "0.4 L/min". */
+  rate(litresPerHour: number): string {
+    const gallons = this.place.volumeUnit === 'gallon' || this.place.volumeUnit === 'imperial_gallon';
+    const unit = gallons ? UNIT[this.place.volumeUnit] : UNIT.liter;
+    const perMinute = litresPerHour / 60 / unit.liters;
+    const symbol = this.text(gallons ? `unit_${this.place.volumeUnit}` : 'unit_liter');
+    return `${this.number(perMinute, perMinute < 0.1 ? 2 : 1)} ${symbol}/min`;
+  }
+
+  /** An estimate: two significant digits ("about 580 L"), in the building's unit. */
+  roughVolume(liters: number): string {
+    const unit = UNIT[this.place.volumeUnit] ?? UNIT.liter;
+    const value = liters / unit.liters;
+    if (value <= 0) return this.volume(0);
+    const step = 10 ** (Math.floor(Math.log10(value)) - 1);
+    return this.volume(Number((Math.round(value / step) * step).toPrecision(2)) * unit.liters);
+  }
+
+  money(amount: number, currency: string): string {
+    return new Intl.NumberFormat(LOCALE[this.language], { style: 'currency', currency }).format(amount);
+  }
+
   /** "11/24/2026" and "23:43" apart, for sentences that always say the date. */
   dateAndTime(iso: string): { date: string; time: string } | null {
     const local = this.local(iso);
@@ -305,7 +353,33 @@ const abnormalConsumption: Sentence = (w, f) => {
   return `${sentence}${w.text('late_separator')}${when === null ? w.text('reported_late_unknown') : w.text('reported_late', { when })}`;
 };
 
+/**
+ * Leak analytics (docs/automation.md "Leak analytics"): "No hour without water since Tue 02:00,
+ * 0.4 L/min at night, about 580 L and €2.10 a day".
+ */
+function noFlowFreeHour(w: Writer, f: Facts): string | null {
+  const started = f.string('flowing_since');
+  const since = started === null ? null : w.since(started);
+  if (since === null) return null;
+  f.number('continuous_hours');
+  const parts = [w.text('no_flow_free_hour', { since })];
+  const night = f.number('night_flow_lph');
+  if (night !== null) parts.push(w.text('at_night', { rate: w.rate(night) }));
+  const loss = f.number('loss_l_per_day');
+  const cost = f.number('loss_cost_per_day');
+  const currency = f.string('currency', CURRENCIES);
+  f.isNull('currency');
+  if (loss !== null && loss > 0)
+    parts.push(
+      cost !== null && currency !== null
+        ? w.text('loss_and_cost_a_day', { volume: w.roughVolume(loss), cost: w.money(cost, currency) })
+        : w.text('loss_a_day', { volume: w.roughVolume(loss) }),
+    );
+  return parts.join(', ');
+}
+
 const leakage: Sentence = (w, f, alert) => {
+  if (alert.cause === 'no_flow_free_hour') return noFlowFreeHour(w, f);
   if (alert.cause === 'water_balance') return waterBalance(w, f);
   const flow = flowText(w, f);
   if (flow === null) return null;
