@@ -1470,6 +1470,16 @@ function automationRows(site: 'a1' | 'a2'): Row[] {
       }),
       expected: withStatus(manage, 200, 409),
     },
+    {
+      // Changes nothing: whoever may save the margins may try them first.
+      action: `backtest automatic-closing margins ${on}`,
+      call: () => ({
+        method: 'POST',
+        url: `${zonePath(site)}/automation/backtest`,
+        body: { days: 1, profile: 'office' },
+      }),
+      expected: manage,
+    },
   ];
 }
 
@@ -1811,6 +1821,10 @@ describe('an end user and the zone next door (docs/permissions.md)', () => {
     ['read its price tiers', () => ({ method: 'GET', url: `${next}/consumption/price_tiers` })],
     ['read its leak analytics', () => ({ method: 'GET', url: `${next}/leaks` })],
     ['read its automatic closing', () => ({ method: 'GET', url: `${next}/automation/info` })],
+    [
+      'backtest its automatic closing',
+      () => ({ method: 'POST', url: `${next}/automation/backtest`, body: { days: 1 } }),
+    ],
     [
       'backtest its automatic closing',
       () => ({ method: 'POST', url: `${next}/automation/backtest`, body: { days: 1 } }),

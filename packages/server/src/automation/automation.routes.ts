@@ -2,11 +2,13 @@ import {
   AutomaticClosingExitSchema,
   AutomaticClosingSettingsSchema,
   AutomationSchema,
+  BacktestRequestSchema,
+  BacktestSchema,
 } from '@flowbox/shared';
 import { zoneParams } from '../http/params.ts';
 import { actorOf, errorResponses, type App } from '../http/types.ts';
 import type { AutomationService } from './automation.service.ts';
-import { EXIT_ROUTE_SUFFIX } from './lock.ts';
+import { BACKTEST_ROUTE_SUFFIX, EXIT_ROUTE_SUFFIX } from './lock.ts';
 
 const security = [{ bearer: [] }];
 const zonePrefix = '/customers/:customerId/sites/:siteId/buildings/:buildingId/zones/:zoneId';
@@ -54,5 +56,20 @@ export function automationRoutes(app: App, automation: AutomationService): void 
       },
     },
     (request) => automation.exit(actorOf(request), request.params, request.body.confirm_name),
+  );
+  app.post(
+    `${zonePrefix}${BACKTEST_ROUTE_SUFFIX}`,
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'What proposed margins, profile or opening hours would have done over the last days, beside the settings in force (changes nothing)',
+        params: zoneParams,
+        body: BacktestRequestSchema,
+        response: { 200: BacktestSchema, ...errorResponses },
+      },
+    },
+    (request) => automation.backtest(actorOf(request), request.params, request.body),
   );
 }

@@ -1,10 +1,11 @@
-import type { AutomaticClosingSettings, Automation } from '@flowbox/shared';
+import type { AutomaticClosingSettings, Automation, Backtest, BacktestRequest } from '@flowbox/shared';
 import type { Actor } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import type { CommandsService } from '../flowboxes/commands.service.ts';
 import type { ZonePath } from '../http/params.ts';
 import type { RaiseAlert } from './alerting.ts';
+import { AutomationBacktest } from './backtest.ts';
 import { DetectionListener, type AutomationReading } from './detection-listener.ts';
 import { ZoneLock } from './lock-exit.ts';
 import { SafetyCloses } from './safety-closes.ts';
@@ -27,6 +28,7 @@ export class AutomationService {
   private readonly safetyCloses: SafetyCloses;
   private readonly detection: DetectionListener;
   private readonly supervision: SafetySupervision;
+  private readonly backtests: AutomationBacktest;
 
   constructor(ctx: Context, commands: CommandsService, raiseAlert: RaiseAlert) {
     this.settings = new AutomationSettings(ctx);
@@ -34,6 +36,7 @@ export class AutomationService {
     this.zoneLock = new ZoneLock(ctx, commands, this.safetyCloses, raiseAlert);
     this.detection = new DetectionListener(ctx, this.zoneLock, this.safetyCloses, raiseAlert);
     this.supervision = new SafetySupervision(ctx, this.safetyCloses, raiseAlert);
+    this.backtests = new AutomationBacktest(ctx);
   }
 
   info(actor: Actor, path: ZonePath): Promise<Automation> {
@@ -42,6 +45,11 @@ export class AutomationService {
 
   updateSettings(actor: Actor, path: ZonePath, input: AutomaticClosingSettings): Promise<Automation> {
     return this.settings.update(actor, path, input);
+  }
+
+  /** What proposed settings would have done over the zone's stored past, beside the settings in force. */
+  backtest(actor: Actor, path: ZonePath, input: BacktestRequest): Promise<Backtest> {
+    return this.backtests.run(actor, path, input);
   }
 
   exit(actor: Actor, path: ZonePath, confirmName: string): Promise<Automation> {

@@ -6,7 +6,8 @@ import {
   type Margins,
   type VolumeUnit,
 } from '@flowbox/shared';
-import type { AutomationRow } from './automation.repo.ts';
+import type { AutomationRow, ZoneAutomation } from './automation.repo.ts';
+import type { ZoneRules } from './zone-decisions.ts';
 
 /** Litres in one of a volume unit. */
 export const litresPer = (unit: VolumeUnit) => Number(LITERS_PER_UNIT[unit]);
@@ -46,4 +47,19 @@ export function stateOf(row: AutomationRow): DetectionState {
 /** The row's columns that store the detector's state. */
 export function stateColumns(state: DetectionState): Partial<AutomationRow> {
   return { ...state, eventCrossing: state.eventCrossing ? crossingToJson(state.eventCrossing) : null };
+}
+
+/** A zone's rules as they stand: its margins, its hours, whether it closes by itself. */
+export function rulesOf(found: ZoneAutomation): ZoneRules {
+  return {
+    margins: marginsOf(found.automation),
+    zone: {
+      profile: found.zone.profile,
+      openingHours: found.zone.openingHours ?? found.building.openingHours,
+      timezone: found.building.timezone,
+    },
+    automaticClosingEnabled: found.automation.automaticClosingEnabled,
+    maintenanceMode: found.zone.maintenanceMode,
+    leakDetectionMode: found.zone.leakDetectionMode,
+  };
 }

@@ -13,6 +13,8 @@ export const EXIT_ROUTE_SUFFIX = '/automation/exit';
  * (`errors.firmware_zone_locked`, docs/firmware.md), as its rollouts skip such a zone's devices.
  */
 const FIRMWARE_ROUTE_SUFFIX = '/firmware';
+/** The backtest changes nothing (docs/automation.md "Backtest"): a read, though it is posted. */
+export const BACKTEST_ROUTE_SUFFIX = '/automation/backtest';
 
 /** For services: "No action allowed" (spec §8) while automatic closing holds the zone. */
 export async function assertZoneNotLocked(db: Db, path: ZonePath): Promise<void> {
@@ -32,7 +34,12 @@ export function lockedZoneGuard(db: Db) {
   return async (request: FastifyRequest): Promise<void> => {
     if (request.method === 'GET' || request.method === 'HEAD') return;
     const url = request.routeOptions.url ?? '';
-    if (!ZONE_ROUTE.test(url) || url.endsWith(EXIT_ROUTE_SUFFIX) || url.endsWith(FIRMWARE_ROUTE_SUFFIX))
+    if (
+      !ZONE_ROUTE.test(url) ||
+      url.endsWith(EXIT_ROUTE_SUFFIX) ||
+      url.endsWith(FIRMWARE_ROUTE_SUFFIX) ||
+      url.endsWith(BACKTEST_ROUTE_SUFFIX)
+    )
       return;
     const params = request.params as Partial<ZonePath>;
     const { customerId, siteId, buildingId, zoneId } = params;

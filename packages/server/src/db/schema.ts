@@ -768,6 +768,12 @@ export const telemetryReadings = pgTable(
     temperatureC: doublePrecision('temperature_c'),
     humidityPct: doublePrecision('humidity_pct'),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+    /**
+     * Where detection placed the reading's end on the server's time line, and whether that placement
+     * was live (clock.ts): the backtest replays it as ingest judged it. Null: stored before 0025.
+     */
+    placedAt: timestamp('placed_at', { withTimezone: true }),
+    placedLive: boolean('placed_live'),
   },
   (t) => [
     primaryKey({ columns: [t.flowboxId, t.seq] }),

@@ -191,7 +191,12 @@ function firmwareUpdateRoutes(): string[] {
 /** Issue #8: automatic closing of a zone. */
 function automationRoutes(): string[] {
   const zone = '/v1/customers/{customerId}/sites/{siteId}/buildings/{buildingId}/zones/{zoneId}';
-  return [`GET ${zone}/automation/info`, `PUT ${zone}/automation/update`, `POST ${zone}/automation/exit`];
+  return [
+    `GET ${zone}/automation/info`,
+    `PUT ${zone}/automation/update`,
+    `POST ${zone}/automation/exit`,
+    `POST ${zone}/automation/backtest`,
+  ];
 }
 
 /** Issue #8: scheduled closings of a zone and their next occurrences. */

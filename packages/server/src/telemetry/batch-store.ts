@@ -119,6 +119,7 @@ export async function storeBatch(tx: Db, batch: readonly BatchEntry[], now: Date
   const all = rollUp(ordered);
   const written = await writeBatch(tx, {
     readings: ordered.map((c) => c.reading),
+    placements: ordered,
     hourly: all.hourly,
     daily: all.daily,
     latest: latestRows,
@@ -150,6 +151,7 @@ export async function storeBatch(tx: Db, batch: readonly BatchEntry[], now: Date
       temperatureC: r.temperatureC,
       humidityPct: r.humidityPct,
       receivedAt: batch[c.entry]!.receivedAt,
+      committedAt: now,
       placedAt: c.placedAt,
       live: c.live,
     });

@@ -22,6 +22,12 @@ export type StoredReading = {
   /** Server clock when the reading arrived (submitted to the writer). */
   receivedAt: Date;
   /**
+   * The server's clock when its batch was written, stored as the reading's `received_at`: detection
+   * judges the batch at this instant, so that the backtest, replaying stored readings, judges it at
+   * the same one. Absent (a hand-made reading): the listener's clock.
+   */
+  committedAt?: Date;
+  /**
    * End of the measured interval on the SERVER's time line (`placeReading`, docs/automation.md
    * "Device clocks"): never after `receivedAt`, whatever the device's clock says. Detection uses it.
    */

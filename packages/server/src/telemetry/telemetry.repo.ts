@@ -96,13 +96,15 @@ export async function writeBatch(
   db: Db,
   batch: {
     readings: readonly ReadingRow[];
+    /** Each reading's placement (clock.ts), in the order of `readings`: kept for the backtest. */
+    placements: readonly { placedAt: Date; live: boolean }[];
     hourly: readonly HourlyRow[];
     daily: readonly DailyRow[];
     latest: readonly LatestFigures[];
     receivedAt: Date;
   },
 ): Promise<{ complete: true } | { complete: false; inserted: Set<number> }> {
-  const { readings, receivedAt } = batch;
+  const { readings, placements, receivedAt } = batch;
   if (readings.length === 0 && batch.latest.length === 0) return { complete: true };
   const ids: string[] = [];
   const zoneIds: string[] = [];
@@ -131,14 +133,17 @@ export async function writeBatch(
           ${arrayLiteral(readings.map((r) => r.volumeMl))}::bigint[],
           ${arrayLiteral(readings.map((r) => r.flowS))}::int[],
           ${arrayLiteral(readings.map((r) => r.temperatureC))}::float8[],
-          ${arrayLiteral(readings.map((r) => r.humidityPct))}::float8[]
-        ) WITH ORDINALITY AS r(fi, s, m, i, v, fs, t, h, n)
+          ${arrayLiteral(readings.map((r) => r.humidityPct))}::float8[],
+          ${arrayLiteral(placements.map((p) => p.placedAt.getTime()))}::bigint[],
+          ${arrayLiteral(placements.map((p) => p.live))}::boolean[]
+        ) WITH ORDINALITY AS r(fi, s, m, i, v, fs, t, h, pm, pl, n)
       ),
       ins AS (
         INSERT INTO telemetry_readings
-          (flowbox_id, seq, zone_id, measured_at, interval_s, volume_ml, flow_s, temperature_c, humidity_pct, received_at)
+          (flowbox_id, seq, zone_id, measured_at, interval_s, volume_ml, flow_s, temperature_c, humidity_pct, received_at,
+           placed_at, placed_live)
         SELECT fb.ids[r.fi], r.s, fb.zones[r.fi], to_timestamp(r.m::float8 / 1000), r.i, r.v, r.fs, r.t, r.h,
-          ${receivedAt.toISOString()}::timestamptz
+          ${receivedAt.toISOString()}::timestamptz, to_timestamp(r.pm::float8 / 1000), r.pl
         FROM r, fb ORDER BY r.n
         ON CONFLICT (flowbox_id, seq) DO NOTHING
         RETURNING flowbox_id, seq

@@ -1,4 +1,5 @@
 export * from './settings.ts';
 export * from './detection.ts';
 export * from './clock.ts';
+export * from './backtest.ts';
 export * from './leaks.ts';
