@@ -66,8 +66,9 @@ export type HourRow = { hour: number; flowboxId: string; main: boolean; volumeMl
 type Hour = { mainMl: number; zonesMl: number; complete: boolean; missing: string[] };
 
 /**
- * Each hour's two sides, and whether it is complete: the main supply has a meter, and every meter
- * paired before the hour ended sent a reading in it. A meter paired later is not expected yet.
+ * Each hour's two sides, and whether it is complete: a meter of the main supply was paired before
+ * the hour ended, and every meter paired before the hour ended sent a reading in it. A meter paired
+ * later is not expected yet; an hour before any main supply meter has nothing to compare.
  */
 function judgeHours(hours: number[], meters: readonly Meter[], rows: readonly HourRow[]): Map<number, Hour> {
   const byHour = new Map<number, Hour & { seen: Set<string> }>();
@@ -80,11 +81,10 @@ function judgeHours(hours: number[], meters: readonly Meter[], rows: readonly Ho
     else hour.zonesMl += row.volumeMl;
     hour.seen.add(row.flowboxId);
   }
-  const hasMain = meters.some((m) => m.main);
   for (const [start, hour] of byHour) {
     const expected = meters.filter((m) => m.pairedAt === null || m.pairedAt.getTime() < start + HOUR_MS);
     hour.missing = expected.filter((m) => !hour.seen.has(m.flowboxId)).map((m) => m.serial);
-    hour.complete = hasMain && hour.missing.length === 0;
+    hour.complete = expected.some((m) => m.main) && hour.missing.length === 0;
   }
   return byHour;
 }
