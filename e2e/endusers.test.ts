@@ -51,7 +51,9 @@ async function registerWith(code: string, email: string, serial = ''): Promise<s
   await page.getByRole('checkbox').check();
   await page.getByRole('button', { name: 'Create my account' }).click();
   await page.getByRole('heading', { name: 'Registration recorded' }).waitFor();
-  const answer = (await page.getByRole('status').last().textContent()) ?? '';
+  // The page's answer, not the toast beside it (both are status messages).
+  const answer =
+    (await page.getByRole('status').and(page.locator(':not([data-testid="toast"])')).textContent()) ?? '';
   await context.close();
   return answer;
 }
