@@ -106,7 +106,7 @@ describe('controls that reflect the device', () => {
     const zoneValve = page.getByRole('region', { name: 'Valve' });
     for (const control of [
       zoneValve.getByRole('button', { name: 'Open the valve', exact: true }),
-      page.getByRole('button', { name: 'Pair a flowbox' }),
+      page.getByRole('button', { name: 'Pair another flowbox' }),
     ]) {
       await expect.poll(() => control.isDisabled(), { timeout: 15_000 }).toBe(true);
       expect(await description(page, control)).toMatch(

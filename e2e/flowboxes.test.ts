@@ -64,6 +64,9 @@ describe('flowboxes in the browser', () => {
     await paired;
     await device.start();
     await seen(page, 'Flowbox paired');
+    // The zone has a flowbox now: pairing adds another, it no longer reads as if it had none (issue 30).
+    await page.getByRole('button', { name: 'Pair another flowbox' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Pair a flowbox' }).count()).toBe(0);
 
     await page.getByRole('link', { name: SERIAL }).click();
     await page.waitForURL(/\/flowbox\/[0-9a-f-]{36}$/);

@@ -13,6 +13,8 @@ export const flowboxesEn = {
   'flowboxes.none_text':
     'This zone expects a {{model}} flowbox for {{water}}. Pair one to see its state and control its valve.',
   'flowboxes.pair': 'Pair a flowbox',
+  // A zone holds several flowboxes (spec §1): once it has one, pairing adds another (issue 30).
+  'flowboxes.pair_another': 'Pair another flowbox',
   'flowboxes.continue_pairing': 'Continue pairing',
   'flowboxes.pair_denied': 'Pairing needs the “Pair flowboxes” permission, which you do not have.',
   'flowboxes.serial': 'Serial',

@@ -30,6 +30,9 @@ export function FlowboxesSection({ zoneRef, zone, floors }: FlowboxesSectionProp
   // Which flowbox the pairing window follows; null while step 1 has not created one.
   const [pairing, setPairing] = useState<{ flowboxId: string | null } | null>(null);
   const { customerId, siteId, buildingId, zoneId } = zoneRef;
+  // A zone holds several flowboxes (spec §1): on a zone that has one, the button adds another
+  // (issue 30: "Pair a flowbox" on a paired zone read as if it had none).
+  const hasFlowbox = (flowboxes.data?.items.length ?? 0) > 0;
 
   return (
     <Card
@@ -37,7 +40,7 @@ export function FlowboxesSection({ zoneRef, zone, floors }: FlowboxesSectionProp
       actions={
         mayPair && (
           <Button variant="secondary" {...lockedProps} onClick={() => setPairing({ flowboxId: null })}>
-            {t('flowboxes.pair')}
+            {hasFlowbox ? t('flowboxes.pair_another') : t('flowboxes.pair')}
           </Button>
         )
       }

@@ -15,6 +15,7 @@ export const flowboxesFr: Record<keyof typeof flowboxesEn, string> = {
   'flowboxes.none_text':
     'Cette zone attend un flowbox {{model}} pour l’{{water}}. Appairez-en un pour voir son état et commander sa vanne.',
   'flowboxes.pair': 'Appairer un flowbox',
+  'flowboxes.pair_another': 'Appairer un autre flowbox',
   'flowboxes.continue_pairing': 'Reprendre l’appairage',
   'flowboxes.pair_denied':
     'L’appairage demande l’autorisation « Appairer les flowbox », que vous n’avez pas.',
