@@ -1,7 +1,7 @@
 // `npm test`: lint, typecheck, unit and integration tests on PGlite and on PostgreSQL, the fault
 // suite, the fuzz step on both databases, browser tests, the production build deployed and run.
 // Prints one line per step and a closing "N passed, N failed" line counting test cases.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -33,6 +33,35 @@ function run(name, command, args, env = {}, timeoutMs = undefined) {
   const ok = res.status === 0;
   results.push({ name, ok, seconds: ((Date.now() - started) / 1000).toFixed(1) });
   return ok;
+}
+
+/**
+ * Steps run at the same time, each printed whole once all have ended (interleaved lines would say
+ * nothing), in the order given.
+ */
+async function runSideBySide(steps) {
+  const chosen = steps.filter(([name]) => !only.length || only.includes(name));
+  const ended = await Promise.all(
+    chosen.map(
+      ([name, command, args]) =>
+        new Promise((done) => {
+          const started = Date.now();
+          const output = [];
+          const child = spawn(command, args, { cwd: root, env: process.env });
+          child.stdout.on('data', (chunk) => output.push(chunk));
+          child.stderr.on('data', (chunk) => output.push(chunk));
+          child.on('error', (error) => output.push(Buffer.from(`${error.message}\n`)));
+          child.on('close', (code) =>
+            done({ name, command, args, code, output, seconds: ((Date.now() - started) / 1000).toFixed(1) }),
+          );
+        }),
+    ),
+  );
+  for (const step of ended) {
+    console.log(`\n=== ${step.name}: ${step.command} ${step.args.join(' ')}`);
+    process.stdout.write(Buffer.concat(step.output));
+    results.push({ name: step.name, ok: step.code === 0, seconds: step.seconds });
+  }
 }
 
 /**
@@ -117,15 +146,16 @@ function skip(name, reason) {
   }
 }
 
-run('lint', process.execPath, ['node_modules/eslint/bin/eslint.js', '.', '--max-warnings', '0']);
-run('format', process.execPath, [
-  'node_modules/prettier/bin/prettier.cjs',
-  '--check',
-  '.',
-  '--log-level',
-  'warn',
+// Lint, format and typecheck each keep one core busy: side by side they take the longest one's time.
+await runSideBySide([
+  ['lint', process.execPath, ['node_modules/eslint/bin/eslint.js', '.', '--max-warnings', '0']],
+  [
+    'format',
+    process.execPath,
+    ['node_modules/prettier/bin/prettier.cjs', '--check', '.', '--log-level', 'warn'],
+  ],
+  ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
 ]);
-run('typecheck', 'npm', ['run', '--silent', 'typecheck']);
 const selected = (name) => !only.length || only.includes(name);
 if (selected('unit-pglite')) console.log(`\n=== unit-pglite runs on this machine's Node ${process.version}`);
 vitest('unit-pglite');
