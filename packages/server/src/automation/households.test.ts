@@ -8,6 +8,7 @@ import {
   nightFlows,
   nightPercentile,
   type HourFigure,
+  type LeakAnalytics,
 } from '@flowbox/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +33,7 @@ import {
   createWorld,
   loginAs,
   zoneBody,
+  type ApiClient,
   type TestApp,
 } from '../test/harness.ts';
 
@@ -80,11 +82,15 @@ let ingest: FlowboxIngest;
 const replayed: Replayed[] = [];
 /** The end of the replay: the analytics are judged as of then. */
 let asOf = 0;
+/** Each household's uploads: the server analysed its zone after each (its `as_of`). */
+const uploads = new Map<string, number[]>();
+let cmA: ApiClient;
+let zonePath: (zoneId: string) => string;
 
 beforeAll(async () => {
   t = await createTestApp({ accessTokenTtl: 30 * 86400 });
   const w = await createWorld(t.db);
-  const cmA = await loginAs(t.app, 'cm.a@test.io');
+  cmA = await loginAs(t.app, 'cm.a@test.io');
   const site = `/v1/customers/${w.customers.a.id}/sites/${w.sites.a1.id}`;
   const building = await cmA.post(
     `${site}/buildings/create`,
@@ -92,6 +98,7 @@ beforeAll(async () => {
   );
   expect(building.statusCode, building.body).toBe(201);
   const buildingId = building.json().id as string;
+  zonePath = (zoneId) => `${site}/buildings/${buildingId}/zones/${zoneId}`;
   // The Monday the windows are moved to: at least two days ahead, so the first reading (the Sunday
   // before, late) is ahead of the clock too.
   const today = localDate(t.clock.now(), DAIAD_TIMEZONE);
@@ -168,6 +175,12 @@ beforeAll(async () => {
         ),
       ),
     );
+    // The server's leak analytics, kept after each batch (once its after-commit steps ran), done
+    // before the next upload.
+    await writer.flush();
+    await t.services.leakUpkeep.idle();
+    for (const household of new Set(batch.map(({ h }) => h.household)))
+      uploads.set(household, [...(uploads.get(household) ?? []), t.clock.now().getTime()]);
   }
   asOf = t.clock.now().getTime();
 }, 240_000);
@@ -256,6 +269,23 @@ function expectedPercentile(nights: { night: string; minLph: number }[], end: nu
   if (recent.length < 3) return null;
   const sorted = recent.map((n) => n.minLph).sort((a, b) => a - b);
   return sorted[Math.ceil(0.2 * sorted.length) - 1]!;
+}
+
+/**
+ * The continuous-flow hour counter at `end`, written here: an hour is flowing when it holds water,
+ * flow-free when it is over and dry, unknown without figures. The counter runs from the end of the
+ * last flow-free hour (or the first figure) to the end of the latest flowing hour; 0 when the latest
+ * known hour is flow-free. `since` tells one run from another.
+ */
+function expectedCounter(hours: Map<number, number>, end: number): { hours: number; since: number | null } {
+  const known = [...hours]
+    .filter(([h, ml]) => h < end && (ml > 0 || h + HOUR_MS <= end))
+    .sort((a, b) => a[0] - b[0]);
+  const latest = known.at(-1);
+  if (!latest || latest[1] === 0) return { hours: 0, since: null };
+  const dry = known.filter(([, ml]) => ml === 0).at(-1);
+  const since = dry ? dry[0] + HOUR_MS : known[0]![0];
+  return { hours: (latest[0] + HOUR_MS - since) / HOUR_MS, since };
 }
 
 /**
@@ -355,6 +385,59 @@ describe(`real households replayed through ingest (${DAIAD_CREDIT})`, () => {
     // Not vacuous: the household whose water never stopped has such days, the ordinary one none.
     expect(found.H10).toBeGreaterThanOrEqual(5);
     expect(found.H01).toBe(0);
+  });
+
+  it("keeps each zone's leak analytics as computed here, and one no-flow-free-hour alert per episode", async () => {
+    let episodesInAll = 0;
+    for (const h of replayed) {
+      const hours = sentHours(h.readings);
+      const res = await cmA.get(`${zonePath(h.zoneId)}/leaks`);
+      expect(res.statusCode, res.body).toBe(200);
+      const got = res.json() as LeakAnalytics;
+      const at = Date.parse(got.as_of!);
+      // The last upload's analysis (the test clock runs on between two advances: a few ms).
+      const mine = uploads.get(h.household)!;
+      expect(Math.abs(at - mine.at(-1)!), h.household).toBeLessThan(60_000);
+      const counter = expectedCounter(hours, at);
+      const nights = expectedNights(hours, at);
+      const percentile = expectedPercentile(nights, at);
+      expect(
+        {
+          hours: got.continuous_flow.hours,
+          active: got.continuous_flow.active,
+          days: got.continuous_flow_days,
+          nights: got.nights.map((n) => ({ night: n.night, minLph: n.min_lph })),
+          percentile: got.night_flow_lph,
+          allowance: got.allowance_lph,
+          above: got.above_allowance,
+        },
+        h.household,
+      ).toEqual({
+        hours: counter.hours,
+        active: counter.hours >= 24,
+        days: expectedContinuousDays(hours, at).length,
+        nights,
+        percentile,
+        // Occupants unknown: a household of two at 2.5 L/h each.
+        allowance: 5,
+        above: percentile !== null && percentile > 5,
+      });
+      // An episode: the counter at 24 h or more at an upload, in a run that was not already so at
+      // the upload before.
+      let episodes = 0;
+      let before: { active: boolean; since: number | null } = { active: false, since: null };
+      for (const upload of mine) {
+        const now = expectedCounter(hours, upload);
+        const active = now.hours >= 24;
+        if (active && !(before.active && before.since === now.since)) episodes += 1;
+        before = { active, since: now.since };
+      }
+      episodesInAll += episodes;
+      const raisedNow = await raised(h.zoneId);
+      expect(raisedNow['leakage_detection no_flow_free_hour'] ?? 0, h.household).toBe(episodes);
+    }
+    // Not vacuous: the household whose water never stopped for eleven days has an episode.
+    expect(episodesInAll).toBeGreaterThan(0);
   });
 
   it('raises one leak alert per event reaching two hours of flow and one alert per event past a margin', async () => {
