@@ -16,6 +16,7 @@ import { schedulesEn } from './schedules.ts';
 import { screensEn } from './screens.ts';
 import { zonesEn } from './zones.ts';
 import { peopleEn } from './people.ts';
+import { waterBalanceEn } from './water-balance.ts';
 
 /**
  * The signed-in screens' texts in English, the source and every language's fallback: a chunk of
@@ -42,6 +43,7 @@ export const featuresEn = {
   ...plumberwebEn,
   ...myzoneEn,
   ...peopleEn,
+  ...waterBalanceEn,
 };
 
 export type FeatureMessageKey = keyof typeof featuresEn;

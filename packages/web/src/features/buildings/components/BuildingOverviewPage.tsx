@@ -17,6 +17,8 @@ import { ANY_ROLE, canDo, hasRole, useUser } from '../../auth/index.ts';
 import { ConsumptionCard, ZonesComparisonCard } from '../../consumption/index.ts';
 import { OpenAlertsCard } from '../../alerts/index.ts';
 import { ImageUpload } from '../../images/index.ts';
+import { WaterBalanceCard } from '../../water-balance/index.ts';
+import { useBuildingZones } from '../api/list-zones.ts';
 import { useDeleteBuilding } from '../api/delete-building.ts';
 import { useBuilding } from '../api/get-building.ts';
 import { countryName, formatPrice } from '../display.ts';
@@ -42,6 +44,8 @@ function BuildingOverview({ building }: { building: Building }) {
   );
   const count = (value: number | null) => value ?? notProvided;
   const imageTarget = { owner: 'building', customerId, siteId, buildingId } as const;
+  // The zones listed below, from the same query: one of them may be the main supply.
+  const zones = useBuildingZones(customerId, siteId, buildingId);
 
   return (
     <>
@@ -75,6 +79,13 @@ function BuildingOverview({ building }: { building: Building }) {
         <OpenAlertsCard scope={{ building_id: buildingId }} name={building.name} />
         {manager && <ConsumptionCard target={{ customerId, siteId, buildingId }} name={building.name} />}
         {manager && <ZonesComparisonCard target={{ customerId, siteId, buildingId }} />}
+        {manager && (
+          <WaterBalanceCard
+            building={{ customerId, siteId, buildingId, timezone: building.timezone }}
+            manages={manages}
+            zones={zones.data?.items}
+          />
+        )}
         <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
           <Card title={t('buildings.section_general')}>
             <DescriptionList
