@@ -199,6 +199,26 @@ describe('firmware in the browser', () => {
       await expect.poll(() => card.getByText(VERSION).count(), { timeout: 20_000 }).toBeGreaterThan(0);
       await expect(card.textContent()).resolves.toContain('2.4.0');
       for (const device of devices) expect(device.simulated.snapshot().versions.firmware).toBe(VERSION);
+
+      // The zone's activity log tells the rollout in its own lines, in words, and no device's steps
+      // nor its reboot into the new image (issue 30: five lines and more per device).
+      await page.goto(`${zone.page}/events`);
+      const lines = page.getByTestId('event-line');
+      const line = (text: string) => lines.filter({ hasText: text });
+      await expect
+        .poll(() => line('Vers la version 3.7.1 : 2 flowbox en 1 vague').count(), { timeout: 10_000 })
+        .toBe(1);
+      await expect(line('a lancé le déploiement du firmware').textContent()).resolves.toContain(
+        'Vers la version 3.7.1 : 2 flowbox en 1 vague',
+      );
+      await expect.poll(() => line('2 mis à jour, 0 en échec, 0 ignoré à son tour').count()).toBe(1);
+      // A sentence opening on its object starts with a capital.
+      await expect(line('2 mis à jour, 0 en échec').textContent()).resolves.toMatch(
+        /^Le déploiement du firmware « .+ » est terminé/,
+      );
+      expect(await line('Mise à jour du firmware').count()).toBe(0);
+      expect(await line('Redémarr').count()).toBe(0);
+      await page.screenshot({ path: '/tmp/fw-rollout-log-fr.png', fullPage: true });
     } catch (error) {
       await page.screenshot({ path: '/tmp/fw17-fail.png', fullPage: true });
       throw error;

@@ -18,8 +18,12 @@ function authorOf(event: ActivityEvent, t: TFunction): string {
  */
 const AUTHOR_MARK = '\u0000';
 
-function Sentence({ template, author }: { template: string; author: string }) {
-  const parts = template.split(AUTHOR_MARK);
+function Sentence({ template, author, language }: { template: string; author: string; language: string }) {
+  // A sentence that opens on its object ("le déploiement … est terminé") starts with a capital.
+  const opened = template.startsWith(AUTHOR_MARK)
+    ? template
+    : template.charAt(0).toLocaleUpperCase(language) + template.slice(1);
+  const parts = opened.split(AUTHOR_MARK);
   return parts.map((part, index) => (
     <Fragment key={index}>
       {index > 0 && <strong className="font-semibold">{author}</strong>}
@@ -75,6 +79,7 @@ export function EventLine({ event }: { event: ActivityEvent }) {
             status,
           })}
           author={authorOf(event, t)}
+          language={language}
         />
       </p>
       <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-600 dark:text-slate-400">

@@ -12,7 +12,7 @@ export const firmwareLogFr: Record<keyof typeof firmwareLogEn, string> = {
   'event.field.notes_en': 'notes de version (anglais)',
   'event.field.notes_fr': 'notes de version (français)',
   'event.field.status': 'statut',
-  'event.action.rollout_wave_started': 'Vague suivante de {{what}} lancée',
+  'event.action.rollout_wave_started': 'Vague suivante lancée pour {{what}}',
   'event.action_name.rollout_wave_started': 'Vague de déploiement lancée',
   'event.rollout_detail.version': 'Vers la version {{version}}',
   'event.rollout_detail.created': 'Vers la version {{version}} : {{flowboxes}} en {{waves}}',
