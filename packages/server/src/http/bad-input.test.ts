@@ -920,6 +920,12 @@ const ID_ROUTES: [Method, string, Record<string, unknown>?][] = [
   ['PUT', '/v1/pricing_plans/:p/update', { name: 'Renamed' }],
   ['DELETE', '/v1/pricing_plans/:p/delete', { confirm_name: 'x' }],
   ...consumptionIdRoutes(),
+  ['GET', '/v1/customers/:c/sites/:s/buildings/:b/water_balance'],
+  [
+    'PUT',
+    '/v1/customers/:c/sites/:s/buildings/:b/water_balance/settings',
+    { main_supply_zone_id: null, alert_liters_per_night: 40, alert_share_pct: null },
+  ],
   ['GET', '/v1/alerts/:a/info'],
   ['POST', '/v1/alerts/:a/silence'],
   ['POST', '/v1/alerts/:a/unsilence'],
@@ -1542,6 +1548,48 @@ describe('consumption queries', () => {
     }
     expect(translate('validation.end_after_start', 'en')).toBe('Should be posterior start date');
   });
+});
+
+describe('water balance queries and settings (docs/automation.md "Building water balance")', () => {
+  const building = '/v1/customers/:c/sites/:s/buildings/:b';
+  const QUERIES: [string, string, MessageKey][] = [
+    ['by=week', 'by', 'validation.select'],
+    ['from=2026-03-10&to=2026-03-01', 'to', 'validation.end_after_start'],
+    ['from=2026-01-01&to=2026-02-15', 'to', 'validation.water_balance_too_long'],
+    ['from=2026-02-30&to=2026-03-01', 'from', 'validation.date'],
+    ['from=2026-03-01', 'to', 'validation.required'],
+  ];
+  it.each(QUERIES)('the balance refuses %s with a message on %s', async (query, path, key) => {
+    for (const language of LANGUAGES) {
+      const res = await providers[language].get(`${fillPath(building)}/water_balance?${query}`);
+      expect(expectCatalogueError(res, language, 400).details).toEqual([
+        { path, message: translate(key, language) },
+      ]);
+    }
+  });
+
+  const settings = { main_supply_zone_id: null, alert_liters_per_night: null, alert_share_pct: null };
+  const BODIES: [Record<string, unknown>, string, MessageKey, Record<string, number>?][] = [
+    [{ ...settings, main_supply_zone_id: 'kitchen' }, 'main_supply_zone_id', 'validation.invalid'],
+    [{ ...settings, alert_liters_per_night: 0 }, 'alert_liters_per_night', 'validation.min_one'],
+    [{ ...settings, alert_liters_per_night: 2.5 }, 'alert_liters_per_night', 'validation.integer'],
+    [{ ...settings, alert_liters_per_night: '40' }, 'alert_liters_per_night', 'validation.number'],
+    [{ ...settings, alert_share_pct: 101 }, 'alert_share_pct', 'validation.max', { max: 100 }],
+    [{ alert_liters_per_night: 40, alert_share_pct: null }, 'main_supply_zone_id', 'validation.invalid'],
+  ];
+  it.each(BODIES)(
+    'the settings refuse %j with a message on %s, and write nothing',
+    async (body, path, key, params) => {
+      for (const language of LANGUAGES) {
+        const before = await rowCounts();
+        const res = await providers[language].put(`${fillPath(building)}/water_balance/settings`, body);
+        expect(expectCatalogueError(res, language, 400).details).toEqual([
+          { path, message: translate(key, language, params) },
+        ]);
+        expect(await rowCounts()).toEqual(before);
+      }
+    },
+  );
 });
 
 describe('fleet calls (docs/fleet.md)', () => {
