@@ -7,6 +7,7 @@ import {
   localDate,
   nightFlows,
   nightPercentile,
+  type Backtest,
   type HourFigure,
   type LeakAnalytics,
 } from '@flowbox/shared';
@@ -294,7 +295,10 @@ function expectedCounter(hours: Map<number, number>, end: number): { hours: numb
  * one's end reaches 120 s; two readings of consecutive seqs are contiguous (the device says so),
  * otherwise the time between them counts. An event's volume and flow time are its readings' sums.
  */
-function expectedEvents(readings: readonly ReplayedReading[]) {
+function expectedEvents(
+  readings: readonly ReplayedReading[],
+  margins: { volumeL: number | null; minutes: number | null } = MARGINS,
+) {
   const events: { volumeMl: number; flowS: number; leakAt: number | null; crossedAt: number | null }[] = [];
   let last: ReplayedReading | null = null;
   for (const r of readings) {
@@ -308,7 +312,8 @@ function expectedEvents(readings: readonly ReplayedReading[]) {
     if (event.leakAt === null && event.flowS >= 7200) event.leakAt = r.at;
     if (
       event.crossedAt === null &&
-      (event.volumeMl > MARGINS.volumeL * 1000 || event.flowS > MARGINS.minutes * 60)
+      ((margins.volumeL !== null && event.volumeMl > margins.volumeL * 1000) ||
+        (margins.minutes !== null && event.flowS > margins.minutes * 60))
     )
       event.crossedAt = r.at;
     last = r;
@@ -472,6 +477,45 @@ describe(`real households replayed through ingest (${DAIAD_CREDIT})`, () => {
       });
     }
     expect(leaks).toBeGreaterThan(0);
+  });
+
+  it('backtests the settings in force and other margins as computed here', async () => {
+    const other: { volumeL: number | null; minutes: number | null } = { volumeL: 500, minutes: null };
+    const totals = { inForce: 0, proposed: 0 };
+    for (const h of replayed) {
+      const res = await cmA.post(`${zonePath(h.zoneId)}/automation/backtest`, {
+        days: 31,
+        automatic_closing: {
+          automatic_closing_enabled: false,
+          volume_margin_enabled: true,
+          volume_margin: 500,
+          duration_margin_enabled: false,
+          duration_margin_minutes: null,
+        },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const backtest = res.json() as Backtest;
+      expect(backtest.readings, h.household).toBe(h.readings.filter((r) => r.accepted).length);
+      const count = (margins: typeof other) => {
+        const events = expectedEvents(h.readings, margins);
+        return {
+          closings: 0,
+          alerts:
+            events.filter((e) => e.leakAt !== null).length +
+            events.filter((e) => e.crossedAt !== null).length,
+        };
+      };
+      expect({ closings: backtest.in_force.closings, alerts: backtest.in_force.alerts }, h.household).toEqual(
+        count(MARGINS),
+      );
+      expect({ closings: backtest.proposed.closings, alerts: backtest.proposed.alerts }, h.household).toEqual(
+        count(other),
+      );
+      totals.inForce += backtest.in_force.alerts;
+      totals.proposed += backtest.proposed.alerts;
+    }
+    // Not vacuous: a 500 L margin and no duration margin alert less than 100 L and 60 minutes.
+    expect(totals.proposed).toBeLessThan(totals.inForce);
   });
 });
 
