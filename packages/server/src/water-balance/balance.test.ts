@@ -22,9 +22,9 @@ const meter = (flowboxId: string, main: boolean, pairedAt: number | null = null)
 });
 const row = (hour: number, flowboxId: string, main: boolean, liters: number): HourRow => ({
   hour,
-  flowboxId,
-  main,
-  volumeMl: liters * 1000,
+  mainMl: main ? liters * 1000 : 0,
+  zonesMl: main ? 0 : liters * 1000,
+  flowboxIds: [flowboxId],
 });
 
 describe('the hours of a water balance', () => {

@@ -60,8 +60,8 @@ export function judgeAtAfter(date: string, timezone: string): Date {
 
 /** A flowbox the balance expects data from: the main supply's or another zone's. */
 export type Meter = { flowboxId: string; serial: string; main: boolean; pairedAt: Date | null };
-/** One flowbox's hourly rollup row: its zone decides the side, the main supply's or the zones'. */
-export type HourRow = { hour: number; flowboxId: string; main: boolean; volumeMl: number };
+/** One UTC hour of the building's rollup: the main supply zone's volume, the other zones', and who reported. */
+export type HourRow = { hour: number; mainMl: number; zonesMl: number; flowboxIds: readonly string[] };
 
 type Hour = { mainMl: number; zonesMl: number; complete: boolean; missing: string[] };
 
@@ -77,9 +77,9 @@ function judgeHours(hours: number[], meters: readonly Meter[], rows: readonly Ho
   for (const row of rows) {
     const hour = byHour.get(row.hour);
     if (!hour) continue;
-    if (row.main) hour.mainMl += row.volumeMl;
-    else hour.zonesMl += row.volumeMl;
-    hour.seen.add(row.flowboxId);
+    hour.mainMl += row.mainMl;
+    hour.zonesMl += row.zonesMl;
+    for (const id of row.flowboxIds) hour.seen.add(id);
   }
   for (const [start, hour] of byHour) {
     const expected = meters.filter((m) => m.pairedAt === null || m.pairedAt.getTime() < start + HOUR_MS);

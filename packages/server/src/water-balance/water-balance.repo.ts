@@ -98,8 +98,10 @@ export async function buildingMeters(
 }
 
 /**
- * The hourly rollup rows of the building's zones in [from, to): the window bounds what is read
- * (the primary key's zone and hour), whatever the zones store outside it.
+ * The building's hours in [from, to) from the hourly rollup, summed in the database: each hour's
+ * main supply volume, the other zones' volume, and the flowboxes that reported in it. The window
+ * bounds what is read (the primary key's zone and hour), whatever the zones store outside it; one
+ * row an hour comes back, not one a flowbox.
  */
 export async function buildingHours(
   db: Db,
@@ -110,18 +112,22 @@ export async function buildingHours(
 ): Promise<HourRow[]> {
   if (zoneIds.length === 0) return [];
   const result = await db.execute(sql`
-    SELECT zone_id, flowbox_id, extract(epoch FROM hour)::bigint::text AS hour, volume_ml::text AS volume_ml
+    SELECT extract(epoch FROM hour)::bigint::text AS hour,
+      coalesce(sum(volume_ml) FILTER (WHERE zone_id = ${mainZoneId}::uuid), 0)::text AS main_ml,
+      coalesce(sum(volume_ml) FILTER (WHERE zone_id <> ${mainZoneId}::uuid), 0)::text AS zones_ml,
+      string_agg(flowbox_id::text, ',') AS flowboxes
     FROM consumption_hourly
     WHERE zone_id = ANY(${`{${zoneIds.join(',')}}`}::uuid[])
-      AND hour >= ${from.toISOString()}::timestamptz AND hour < ${to.toISOString()}::timestamptz`);
+      AND hour >= ${from.toISOString()}::timestamptz AND hour < ${to.toISOString()}::timestamptz
+    GROUP BY hour`);
   const rows = (
-    result as unknown as { rows: { zone_id: string; flowbox_id: string; hour: string; volume_ml: string }[] }
+    result as unknown as { rows: { hour: string; main_ml: string; zones_ml: string; flowboxes: string }[] }
   ).rows;
   return rows.map((r) => ({
     hour: Number(r.hour) * 1000,
-    flowboxId: r.flowbox_id,
-    main: r.zone_id === mainZoneId,
-    volumeMl: Number(r.volume_ml),
+    mainMl: Number(r.main_ml),
+    zonesMl: Number(r.zones_ml),
+    flowboxIds: r.flowboxes.split(','),
   }));
 }
 
