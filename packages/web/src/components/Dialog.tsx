@@ -6,13 +6,15 @@ type DialogProps = {
   onClose: () => void;
   children: ReactNode;
   tone?: 'default' | 'danger';
+  /** Wide: for a dialog that shows a comparison or a table (up to 56rem). */
+  wide?: boolean;
 };
 
 /**
  * A modal dialog on the native <dialog>: showModal() makes the rest of the page inert (so focus
  * stays inside) and Escape closes it; focus returns to where it was.
  */
-export function Dialog({ open, title, onClose, children, tone = 'default' }: DialogProps) {
+export function Dialog({ open, title, onClose, children, tone = 'default', wide = false }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
 
@@ -39,7 +41,7 @@ export function Dialog({ open, title, onClose, children, tone = 'default' }: Dia
         event.preventDefault();
         onClose();
       }}
-      className="m-auto w-[calc(100%-2rem)] max-w-lg rounded-xl border border-slate-200 bg-white p-0 text-slate-900 shadow-2xl backdrop:bg-slate-950/50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
+      className={`m-auto w-[calc(100%-2rem)] ${wide ? 'max-w-4xl' : 'max-w-lg'} rounded-xl border border-slate-200 bg-white p-0 text-slate-900 shadow-2xl backdrop:bg-slate-950/50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100`}
     >
       {open && (
         <div className="p-6">

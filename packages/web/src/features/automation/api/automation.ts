@@ -1,4 +1,9 @@
-import type { AutomaticClosingSettingsInput, Automation } from '@flowbox/shared';
+import type {
+  AutomaticClosingSettingsInput,
+  Automation,
+  Backtest,
+  BacktestRequestInput,
+} from '@flowbox/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
@@ -46,5 +51,15 @@ export function useExitAutomation(ref: AutomationZoneRef) {
     mutationFn: (confirmName: string) =>
       api.post<Automation>(`${basePath(ref)}/exit`, { confirm_name: confirmName }),
     onSuccess: (automation) => queryClient.setQueryData(automationKey(ref), automation),
+  });
+}
+
+/**
+ * What proposed settings would have done over the zone's last days, beside the settings in force
+ * (docs/automation.md "Backtest"). A read, though posted: nothing is cached or changed.
+ */
+export function useBacktest(ref: AutomationZoneRef) {
+  return useMutation({
+    mutationFn: (input: BacktestRequestInput) => api.post<Backtest>(`${basePath(ref)}/backtest`, input),
   });
 }

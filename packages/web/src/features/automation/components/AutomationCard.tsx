@@ -210,6 +210,7 @@ function AutomationDetails({
           open
           onClose={() => setEditing(false)}
           automation={automation}
+          zoneRef={zoneRef}
           onSave={async (input) => {
             await update.mutateAsync(input);
             setEditing(false);

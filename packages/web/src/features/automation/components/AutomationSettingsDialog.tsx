@@ -2,6 +2,7 @@ import {
   AutomaticClosingSettingsSchema,
   translate,
   volumeMarginOutOfBounds,
+  type AutomaticClosingSettings,
   type Automation,
   type MessageKey,
 } from '@flowbox/shared';
@@ -14,11 +15,15 @@ import { TextField } from '../../../components/TextField.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { errorMessage } from '../../../lib/forms.ts';
 import { currentLanguage, useLanguage } from '../../../lib/i18n/index.ts';
+import type { AutomationZoneRef } from '../api/automation.ts';
+import { BacktestPanel } from './BacktestPanel.tsx';
 
 type Props = {
   open: boolean;
   onClose: () => void;
   automation: Automation;
+  /** The zone: the settings are tried on its last 30 days before they are saved. */
+  zoneRef: AutomationZoneRef;
   onSave: (input: {
     automatic_closing_enabled: boolean;
     volume_margin_enabled: boolean;
@@ -39,7 +44,7 @@ const asNumber = (text: string): number | null =>
  * The zone's margins (spec §3, §5): checked here with the same schema and bounds as the server, so
  * the user sees the catalogue message before sending; the server checks again.
  */
-export function AutomationSettingsDialog({ open, onClose, automation, onSave }: Props) {
+export function AutomationSettingsDialog({ open, onClose, automation, zoneRef, onSave }: Props) {
   const { t } = useLanguage();
   const [enabled, setEnabled] = useState(automation.automatic_closing_enabled);
   const [volumeOn, setVolumeOn] = useState(automation.volume_margin_enabled);
@@ -49,6 +54,8 @@ export function AutomationSettingsDialog({ open, onClose, automation, onSave }: 
   const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  /** The checked settings being tried on the zone's past (issue 29): saved from that step only. */
+  const [trying, setTrying] = useState<AutomaticClosingSettings | null>(null);
   const unit = t(`consumption.unit.${automation.volume_unit}`);
 
   async function submit(event: FormEvent) {
@@ -80,19 +87,42 @@ export function AutomationSettingsDialog({ open, onClose, automation, onSave }: 
     if (bounds) found.volume_margin ??= translate('validation.between', currentLanguage(), bounds);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
+    setTrying(input);
+  }
+
+  async function save() {
+    if (!trying) return;
     setBusy(true);
     try {
-      await onSave(input);
+      await onSave(trying);
     } catch (error) {
       if (error instanceof ApiRequestError)
         setErrors(Object.fromEntries((error.details ?? []).map((d) => [d.path, d.message])));
       setFailure(errorMessage(error));
+      setTrying(null);
     } finally {
       setBusy(false);
     }
   }
 
   const fieldError = (message?: string) => (message ? { type: 'invalid', message } : undefined);
+
+  if (trying)
+    return (
+      <Dialog open={open} onClose={onClose} title={t('automation.backtest_title')} wide>
+        <div className="space-y-4">
+          <BacktestPanel zoneRef={zoneRef} request={{ days: 30, automatic_closing: trying }} />
+          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+            <Button variant="secondary" onClick={() => setTrying(null)}>
+              {t('automation.backtest_back')}
+            </Button>
+            <Button onClick={() => void save()} loading={busy}>
+              {t('automation.save')}
+            </Button>
+          </div>
+        </div>
+      </Dialog>
+    );
 
   return (
     <Dialog open={open} onClose={onClose} title={t('automation.form_title')}>
@@ -151,9 +181,7 @@ export function AutomationSettingsDialog({ open, onClose, automation, onSave }: 
           <Button variant="secondary" onClick={onClose}>
             {t('common.cancel')}
           </Button>
-          <Button type="submit" loading={busy}>
-            {t('automation.save')}
-          </Button>
+          <Button type="submit">{t('automation.test')}</Button>
         </div>
       </form>
     </Dialog>
