@@ -34,7 +34,7 @@ import {
 import { AutomationService, automationRoutes, lockedZoneGuard } from './automation/index.ts';
 import { authRoutes, publicAuthRoutes } from './auth/auth.routes.ts';
 import { FleetService, fleetRoutes } from './fleet/index.ts';
-import { LeakUpkeep, LeaksService, leaksRoutes } from './leaks/index.ts';
+import { LeakUpkeep, LeaksService, leakSummary, leaksRoutes } from './leaks/index.ts';
 import { billingRoutes } from './billing/billing.routes.ts';
 import { consumptionRoutes } from './consumption/consumption.routes.ts';
 import { ConsumptionService } from './consumption/consumption.service.ts';
@@ -294,7 +294,11 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   live.onHearingChange((hearing) =>
     readiness.set('notifications', hearing ? undefined : 'listening connection disconnected'),
   );
-  const consumption = new ConsumptionService(ctx, async (actor) => (await alerts.count(actor)).open);
+  const consumption = new ConsumptionService(
+    ctx,
+    async (actor) => (await alerts.count(actor)).open,
+    (zoneIds) => leakSummary(ctx.db, zoneIds),
+  );
   const zonePrices = (zoneIds: readonly string[]) => consumption.pricePerM3Now(zoneIds);
   const services: Services = {
     auth,

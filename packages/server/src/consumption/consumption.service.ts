@@ -98,6 +98,8 @@ export class ConsumptionService {
     private readonly ctx: Context,
     /** The open alerts the actor may see (the alerts module's count, docs/alerts.md). */
     private readonly openAlerts: (actor: Actor) => Promise<number>,
+    /** Leak analytics summed over zones (the leaks module, docs/automation.md "Leak analytics"). */
+    private readonly leaks: (zoneIds: readonly string[]) => Promise<DashboardToday['leaks']>,
   ) {}
 
   /** The zones of a scope after the access checks (same 403/404 as reading the scope itself). */
@@ -495,6 +497,7 @@ export class ConsumptionService {
       same_weekday_average: volumeIn(average, settings.unit),
       usual_to_date: volumeIn(usualToDate, settings.unit),
       comparison: compare(today, usualToDate),
+      leaks: await this.leaks(zones.map((z) => z.zoneId)),
       cost_today: costed.has(settings.currency) ? todayCosts.format(settings.currency) : null,
       other_currencies: todayCosts
         .currencies()

@@ -147,6 +147,15 @@ function conditions(scope: FleetScope, filter: FleetFilter): SQL[] {
     where.push(
       sql`f.zone_id ${filter.leaking ? sql`IN` : sql`NOT IN`} (SELECT a.zone_id FROM alerts a WHERE ${openAlertsOf(alertScope(scope, filter), 'a')} AND a.category IN (${LEAK}))`,
     );
+  // Leak analytics of the flowbox's zone (docs/automation.md "Leak analytics"): one row per zone.
+  if (filter.continuous_flow_days !== undefined)
+    where.push(
+      sql`f.zone_id IN (SELECT zone_id FROM zone_leaks WHERE continuous_hours >= ${filter.continuous_flow_days * 24})`,
+    );
+  if (filter.night_above_allowance !== undefined)
+    where.push(
+      sql`f.zone_id ${filter.night_above_allowance ? sql`IN` : sql`NOT IN`} (SELECT zone_id FROM zone_leaks WHERE above_allowance)`,
+    );
   if (filter.firmware_version) where.push(sql`coalesce(f.firmware_version, '') = ${filter.firmware_version}`);
   if (filter.model) where.push(sql`f.model = ${filter.model}`);
   return where;

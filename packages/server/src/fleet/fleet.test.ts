@@ -2,7 +2,7 @@ import { ROLES, type FleetPage } from '@flowbox/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeCursor } from '../db/cursor.ts';
-import { alerts, flowboxes, sites, zoneAutomation } from '../db/schema.ts';
+import { alerts, flowboxes, sites, zoneAutomation, zoneLeaks } from '../db/schema.ts';
 import {
   type ApiClient,
   buildingBody,
@@ -247,6 +247,46 @@ describe('the fleet list: filters, search, sort', () => {
     expect(await serials(c.provider, 'model=half_inch_v1')).toEqual(['A1_X']);
     expect(await serials(c.provider, 'offline=true&closed=true&leaking=true')).toEqual(['A1-002']);
     expect((await page(c.provider, 'offline=true')).total).toBe(2);
+  });
+
+  it('filters by the zone’s leak analytics: continuous flow for at least N days, night flow above the allowance', async () => {
+    const analytics = (hours: number, above: boolean) => ({
+      asOf: T0,
+      continuousHours: hours,
+      continuousSince: new Date(T0.getTime() - hours * HOUR),
+      continuousAtLeast: false,
+      continuousFloorLph: 3,
+      nightFlowLph: above ? 12 : 1,
+      allowanceLph: 5,
+      aboveAllowance: above,
+      lossLph: above ? 7 : 3,
+      lossLitresDay: above ? 168 : 72,
+      continuousFlowDays: Math.floor(hours / 24),
+      nights: [],
+    });
+    await t.db.insert(zoneLeaks).values([
+      { zoneId: zone.a2.id, ...analytics(50, true) },
+      { zoneId: zone.b1.id, ...analytics(5 * 24, false) },
+    ]);
+    try {
+      expect(await serials(c.provider, 'continuous_flow_days=2')).toEqual(['=B1-001', 'a2-001']);
+      expect(await serials(c.provider, 'continuous_flow_days=3')).toEqual(['=B1-001']);
+      expect(await serials(c.provider, 'continuous_flow_days=6')).toEqual([]);
+      expect(await serials(c.provider, 'night_above_allowance=true')).toEqual(['a2-001']);
+      expect(await serials(c.provider, 'night_above_allowance=false')).toEqual([
+        '=B1-001',
+        'A1-001',
+        'A1-002',
+        'A1_X',
+      ]);
+      // Within the caller's scope only.
+      expect(await serials(c.cmA, 'continuous_flow_days=2')).toEqual(['a2-001']);
+      const refused = await c.provider.get('/v1/fleet/list?continuous_flow_days=0');
+      expect(refused.statusCode).toBe(400);
+      expect((await c.provider.get('/v1/fleet/list?continuous_flow_days=32')).statusCode).toBe(400);
+    } finally {
+      await t.db.delete(zoneLeaks);
+    }
   });
 
   it('searches a serial prefix whatever its case, wildcards typed being plain characters', async () => {

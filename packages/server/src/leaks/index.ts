@@ -2,3 +2,4 @@
 export { LeakUpkeep, LEAK_WINDOW_MS, type ZonePrices } from './leaks.upkeep.ts';
 export { LeaksService } from './leaks.service.ts';
 export { leaksRoutes } from './leaks.routes.ts';
+export { leakSummary } from './leaks.repo.ts';

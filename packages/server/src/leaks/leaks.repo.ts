@@ -153,3 +153,22 @@ export async function buildingZoneLeaks(db: Db, buildingId: string) {
     .innerJoin(zones, eq(zones.id, zoneLeaks.zoneId))
     .where(eq(zones.buildingId, buildingId));
 }
+
+/** The dashboard's leak figures over these zones: continuous flow, night above allowance, loss a day. */
+export async function leakSummary(db: Db, zoneIds: readonly string[]) {
+  if (zoneIds.length === 0)
+    return { continuous_flow_zones: 0, night_above_allowance_zones: 0, loss_litres_per_day: 0 };
+  const [row] = await db
+    .select({
+      continuous: sql<string>`count(*) FILTER (WHERE ${zoneLeaks.continuousHours} >= 24)`,
+      above: sql<string>`count(*) FILTER (WHERE ${zoneLeaks.aboveAllowance})`,
+      loss: sql<string | null>`sum(${zoneLeaks.lossLitresDay})`,
+    })
+    .from(zoneLeaks)
+    .where(inArray(zoneLeaks.zoneId, [...zoneIds]));
+  return {
+    continuous_flow_zones: Number(row?.continuous ?? 0),
+    night_above_allowance_zones: Number(row?.above ?? 0),
+    loss_litres_per_day: Math.round(Number(row?.loss ?? 0) * 1000) / 1000,
+  };
+}

@@ -183,6 +183,24 @@ describe('leak analytics kept from the hourly figures', () => {
     expect(building.loss_cost_per_day).toBe(((5 * 24 * 3.65) / 1000).toFixed(2));
   });
 
+  it('sums the zones the dashboard covers: zones with continuous flow, above their allowance, and the loss a day', async () => {
+    const today = await cmA.get('/v1/dashboard/today');
+    expect(today.statusCode, today.body).toBe(200);
+    // Customer A so far: the building's two zones flowing for 28 h (2 and 3 L/h that never stop),
+    // the two households 6.5 L/h above their allowance each night, the first zone cleared.
+    expect(today.json().leaks).toEqual({
+      continuous_flow_zones: 2,
+      night_above_allowance_zones: 2,
+      loss_litres_per_day: 2 * 24 + 3 * 24 + 2 * 6.5 * 24,
+    });
+    const cmB = await loginAs(t.app, 'cm.b@test.io');
+    expect((await cmB.get('/v1/dashboard/today')).json().leaks).toEqual({
+      continuous_flow_zones: 0,
+      night_above_allowance_zones: 0,
+      loss_litres_per_day: 0,
+    });
+  });
+
   it('answers an empty state for a zone without figures, and refuses what the caller may not read', async () => {
     const p = await place(4);
     const leaks = await leaksOf(cmA, p.zone);

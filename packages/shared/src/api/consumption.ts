@@ -216,6 +216,16 @@ export const DashboardTodaySchema = z.object({
   devices: z.object({ online: z.number().int(), offline: z.number().int() }),
   /** Open alerts (not silenced, not resolved) the caller may see: the header's count. */
   open_alerts: z.number().int(),
+  /**
+   * Leak analytics of the zones the caller may see (docs/automation.md "Leak analytics"): how many
+   * have had no flow-free hour for 24 h or more, how many a night flow above their allowance, and
+   * the litres all of them lose a day.
+   */
+  leaks: z.object({
+    continuous_flow_zones: z.number().int(),
+    night_above_allowance_zones: z.number().int(),
+    loss_litres_per_day: z.number(),
+  }),
   /** The 5 zones that consumed most today. */
   top_zones: z.array(
     z.object({

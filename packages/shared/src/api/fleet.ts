@@ -38,6 +38,18 @@ export const FleetFilterSchema = z.object({
   locked: flag,
   /** An alert not resolved of a leak category in the zone. */
   leaking: flag,
+  /**
+   * The zone has had no flow-free hour for at least this many days (leak analytics' hour counter,
+   * docs/automation.md "Leak analytics").
+   */
+  continuous_flow_days: z.coerce
+    .number('validation.number')
+    .int('validation.integer')
+    .min(1, 'validation.min_one')
+    .max(31, 'validation.max')
+    .optional(),
+  /** The zone's night flow (20th percentile of 7 nights) is above its occupants' allowance, or not. */
+  night_above_allowance: flag,
   firmware_version: z.string().trim().min(1, 'validation.required').max(64, 'validation.too_long').optional(),
   model: z.enum(FLOWBOX_MODELS, 'validation.select').optional(),
   customer_id: z.uuid('validation.invalid').optional(),
