@@ -158,9 +158,9 @@ async function bench(label: string): Promise<boolean> {
     sql`SELECT serial FROM flowboxes ORDER BY serial OFFSET ${deep} LIMIT 1`,
   );
   const [byReading] = await select<{ at: string; serial: string }>(sql`
-    SELECT to_char(coalesce(last_reading_at, '1970-01-01T00:00:00Z'::timestamptz) AT TIME ZONE 'UTC',
+    SELECT to_char(coalesce(last_reading_minute, '1970-01-01T00:00:00Z'::timestamptz) AT TIME ZONE 'UTC',
         'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, serial
-    FROM flowboxes ORDER BY coalesce(last_reading_at, '1970-01-01T00:00:00Z'::timestamptz) DESC, serial DESC
+    FROM flowboxes ORDER BY coalesce(last_reading_minute, '1970-01-01T00:00:00Z'::timestamptz) DESC, serial DESC
     OFFSET ${deep} LIMIT 1`);
   const [byCustomer] = await select<{ name: string; serial: string }>(sql`
     SELECT c.name, f.serial FROM flowboxes f JOIN zones z ON z.id = f.zone_id

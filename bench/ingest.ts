@@ -43,6 +43,8 @@ type Usage = {
   heap: number;
   /** PostgreSQL only: per table, rows updated and how many of them in place (HOT). */
   updates: Record<string, { updated: number; hot: number }>;
+  /** PostgreSQL only: shared buffers the bench's database touched so far (its statistics). */
+  buffers: number;
   stored: number;
   batches: number;
   largest: number;
@@ -122,6 +124,16 @@ async function serve(): Promise<void> {
     )) as unknown as { rows: { relname: string; updated: number; hot: number }[] };
     return Object.fromEntries(tables.rows.map((t) => [t.relname, { updated: t.updated, hot: t.hot }]));
   };
+  // Buffers read or hit: the database's work per reading counted, not timed, so machine load does
+  // not change it (backends report their statistics at commit, at most once a second each).
+  const buffers = async () => {
+    if (database.driver !== 'postgres') return 0;
+    const { sql } = await import('drizzle-orm');
+    const found = (await database.db.execute(
+      sql`SELECT (blks_hit + blks_read)::float8 AS n FROM pg_stat_database WHERE datname = current_database()`,
+    )) as unknown as { rows: { n: number }[] };
+    return Number(found.rows[0]?.n ?? 0);
+  };
   const profiler = PROFILE ? new (await import('node:inspector')).Session() : undefined;
   const profile = async (message: 'start' | 'usage') => {
     if (!profiler) return;
@@ -174,6 +186,7 @@ async function serve(): Promise<void> {
         cpuUs: cpu.user + cpu.system,
         databaseCpuUs: databaseCpu,
         updates: await updates(),
+        buffers: await buffers(),
         rss: memory.rss,
         heap: memory.heapUsed,
         stored: c.stored,
@@ -373,6 +386,11 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
   });
   if (inPlace.length > 0)
     console.log(`  rows updated in place (HOT), PostgreSQL statistics: ${inPlace.join(', ')}`);
+  if (after.buffers > 0)
+    console.log(
+      `  PostgreSQL buffers touched per reading stored (statistics; machine load does not change it): ` +
+        `${((after.buffers - before.buffers) / (after.stored - before.stored)).toFixed(1)}`,
+    );
 }
 
 /** Bytes of an MQTT "remaining length" (a varint of 7 bits a byte). */

@@ -44,7 +44,8 @@ const LEAK = sql.join(
 /** Each sort's key over `flowboxes f`, written as its index is (migration 0015), never null. */
 const SORT_KEYS: Record<Exclude<FleetSort, 'customer' | 'open_alerts'>, SQL> = {
   serial: sql`f.serial`,
-  last_reading: sql`coalesce(f.last_reading_at, ${EPOCH})`,
+  // The minute shown (migration 0022): an index on the exact instant would change on every batch.
+  last_reading: sql`coalesce(f.last_reading_minute, ${EPOCH})`,
   firmware: sql`coalesce(f.firmware_version, '')`,
 };
 

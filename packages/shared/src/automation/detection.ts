@@ -230,43 +230,44 @@ export function detectBatch(
       ? state
       : { ...endEvent(state), eventStartedAt: new Date(end - reading.intervalS * 1000) };
     const newer = !base.lastFlowAt || base.lastFlowAt.getTime() <= end;
+    // One new state a reading (this runs for every reading of a batch: no object spread twice).
     const next: DetectionState = {
       ...base,
-      ...(newer
-        ? {
-            lastFlowAt: reading.measuredAt,
-            lastFlowFlowboxId: reading.flowboxId ?? null,
-            lastFlowSeq: reading.seq ?? null,
-            lastFlowFreeSeq: reading.seq ?? null,
-            flowFreeAhead:
-              reading.seq !== undefined && reading.flowboxId === base.lastFlowFlowboxId
-                ? base.flowFreeAhead.filter((r) => r.seq > reading.seq!)
-                : [],
-            lastFlowDeviceAt: reading.deviceAt ?? reading.measuredAt,
-            lastFlowLive: reading.live ?? true,
-          }
-        : {}),
       eventVolumeMl: base.eventVolumeMl + reading.volumeMl,
       eventFlowS: base.eventFlowS + reading.flowS,
       lastMeasuredAt,
     };
+    if (newer) {
+      next.lastFlowAt = reading.measuredAt;
+      next.lastFlowFlowboxId = reading.flowboxId ?? null;
+      next.lastFlowSeq = reading.seq ?? null;
+      next.lastFlowFreeSeq = reading.seq ?? null;
+      next.flowFreeAhead =
+        reading.seq === undefined || reading.flowboxId !== base.lastFlowFlowboxId
+          ? NONE_AHEAD
+          : base.flowFreeAhead.length === 0
+            ? base.flowFreeAhead
+            : base.flowFreeAhead.filter((r) => r.seq > reading.seq!);
+      next.lastFlowDeviceAt = reading.deviceAt ?? reading.measuredAt;
+      next.lastFlowLive = reading.live ?? true;
+    }
     const blocked = next.detectionBlockedUntil !== null && reading.measuredAt < next.detectionBlockedUntil;
-    const at = {
+    const at = (): Leak => ({
       at: reading.measuredAt,
       flowboxId: reading.flowboxId ?? null,
       seq: reading.seq ?? null,
       eventStartedAt: next.eventStartedAt,
       volumeMl: next.eventVolumeMl,
       flowS: next.eventFlowS,
-    };
+    });
     if (!next.eventCrossing && !blocked) {
       const margins = marginsAt(reading);
       const trigger = marginCrossed(next, margins);
-      if (trigger) next.eventCrossing = { trigger, ...at, margins };
+      if (trigger) next.eventCrossing = { trigger, ...at(), margins };
     }
     if (!next.eventLeakRaised && next.eventFlowS >= LEAK_FLOW_S) {
       next.eventLeakRaised = true;
-      leaks.push(at);
+      leaks.push(at());
     }
     state = next;
   }
@@ -284,6 +285,12 @@ export function detectBatch(
   }
   return { state, crossed, crossing, past, leak: leaks.length > 0, leaks, late };
 }
+
+/**
+ * No flow-free reading waiting past a hole: one empty list shared by the states that have none
+ * (states are never changed in place, so sharing it is safe; it is frozen to keep it so).
+ */
+const NONE_AHEAD: FlowFreeReading[] = Object.freeze([]) as unknown as FlowFreeReading[];
 
 /** Flow-free readings seen past a hole, at most: older ones are forgotten (the hole never filled). */
 const FLOW_FREE_AHEAD_MAX = 32;
