@@ -35,6 +35,7 @@ import {
   type OpeningHours,
 } from '@flowbox/shared';
 import { existsSync } from 'node:fs';
+import { LEAK_WINDOW_MS } from '../packages/server/src/leaks/leaks.upkeep.ts';
 import { hourStart } from '../packages/server/src/telemetry/time.ts';
 import {
   DAIAD_CREDIT,
@@ -105,6 +106,8 @@ const analytics = {
   morningsAbove: 0,
   householdsAbove: 0,
   flaggedBy: new Map<string, number>(),
+  episodesBy: new Map<string, number>(),
+  episodesThroughGaps: 0,
   daysWithData: 0,
 };
 const counts: ReplayCounts = { rows: 0, readings: 0, negative: 0, notAfter: 0, gaps: 0, refused: 0 };
@@ -193,15 +196,28 @@ function analyse(household: string, readings: readonly ReplayedReading[]): void 
       HOUR_MS;
     if (n >= length) analytics.completeDays += 1;
   }
-  // Episodes of the LEAK code (no flow-free hour in 24 h), judged at the end of every hour over the
-  // last two days of figures (enough to tell whether the counter has reached 24).
+  // Episodes of the LEAK code (no flow-free hour in 24 h), judged at the end of every hour as the
+  // server does after a batch: over the last 31 days of figures (LEAK_WINDOW_MS), from the last
+  // flow-free hour on (the hours before it change nothing).
   let active = false;
   let from = 0;
+  let dry = -1;
   for (let i = 0; i < hours.length; i++) {
     const at = (hours[i]!.hour as number) + HOUR_MS;
-    while ((hours[from]!.hour as number) < at - 48 * HOUR_MS) from += 1;
-    const state = continuousFlowState(hours.slice(from, i + 1), at);
-    if (state.active && !active) analytics.episodes += 1;
+    if (hours[i]!.volumeMl === 0) dry = i;
+    from = Math.max(from, dry);
+    while ((hours[from]!.hour as number) < at - LEAK_WINDOW_MS) from += 1;
+    const window = hours.slice(from, i + 1);
+    const state = continuousFlowState(window, at);
+    if (state.active && !active) {
+      analytics.episodes += 1;
+      analytics.episodesBy.set(household, (analytics.episodesBy.get(household) ?? 0) + 1);
+      // Its run holds hours without a reading (a gap in the log, or readings drifting across an
+      // hour boundary): the counter runs through unknown hours.
+      const since = Date.parse(state.since!);
+      if (window.filter((h) => (h.hour as number) >= since).length < state.hours)
+        analytics.episodesThroughGaps += 1;
+    }
     active = state.active;
   }
   // Night flow: the 7-night 20th percentile each morning at 05:00, against the allowance of an
@@ -258,7 +274,12 @@ console.log(
       .sort((a, b) => b[1] - a[1])
       .map(([h, n]) => `${h} ${n}`)
       .join(', ')}\n` +
-    `  continuous-flow alerts (no flow-free hour in 24 h, once per episode): ${perYear(analytics.episodes)} per household-year (${analytics.episodes} episodes)\n` +
+    `  continuous-flow alerts (no flow-free hour in 24 h, once per episode): ${perYear(analytics.episodes)} per household-year (${analytics.episodes} episodes, ${analytics.episodesThroughGaps} of them across ` +
+    `hours without a reading; in ${analytics.episodesBy.size} households: ` +
+    `${[...analytics.episodesBy]
+      .sort((a, b) => b[1] - a[1])
+      .map(([h, n]) => `${h} ${n}`)
+      .join(', ')})\n` +
     `  night flow above the allowance (${nightAllowanceLph(null)} L/h, ${DEFAULT_OCCUPANTS} occupants assumed): ` +
     `${analytics.morningsAbove} of ${analytics.mornings} mornings (${pct(analytics.morningsAbove, analytics.mornings)}), ` +
     `in ${analytics.householdsAbove} of ${households} households`,
