@@ -1,7 +1,15 @@
 import type { HourFigure, LeakAnalysis } from '@flowbox/shared';
-import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { buildingLeaks, buildings, consumptionHourly, sites, zoneLeaks, zones } from '../db/schema.ts';
+import {
+  buildingLeaks,
+  buildings,
+  buildingWaterBalance,
+  consumptionHourly,
+  sites,
+  zoneLeaks,
+  zones,
+} from '../db/schema.ts';
 import type { ZonePath } from '../http/params.ts';
 
 /** A zone whose analytics are kept: its building's time zone, and the occupants of both. */
@@ -48,6 +56,10 @@ export async function leakZoneOnPath(db: Db, path: ZonePath) {
   return zone ?? null;
 }
 
+/** The building's zones but its main supply (docs/decisions.md: left out of every scope of several zones). */
+const notMainSupply = isNull(buildingWaterBalance.mainSupplyZoneId);
+const mainSupplyOf = eq(buildingWaterBalance.mainSupplyZoneId, zones.id);
+
 /** A building's time zone, its occupants, and its zones' occupants (for the default allowance). */
 export async function leakBuilding(db: Db, buildingId: string) {
   const [building] = await db
@@ -58,7 +70,8 @@ export async function leakBuilding(db: Db, buildingId: string) {
   const members = await db
     .select({ zoneId: zones.id, occupants: zones.occupants })
     .from(zones)
-    .where(eq(zones.buildingId, buildingId));
+    .leftJoin(buildingWaterBalance, mainSupplyOf)
+    .where(and(eq(zones.buildingId, buildingId), notMainSupply));
   return { ...building, zones: members };
 }
 
@@ -151,7 +164,8 @@ export async function buildingZoneLeaks(db: Db, buildingId: string) {
     .select({ zoneId: zoneLeaks.zoneId, lossLitresDay: zoneLeaks.lossLitresDay })
     .from(zoneLeaks)
     .innerJoin(zones, eq(zones.id, zoneLeaks.zoneId))
-    .where(eq(zones.buildingId, buildingId));
+    .leftJoin(buildingWaterBalance, mainSupplyOf)
+    .where(and(eq(zones.buildingId, buildingId), notMainSupply));
 }
 
 /** The dashboard's leak figures over these zones: continuous flow, night above allowance, loss a day. */

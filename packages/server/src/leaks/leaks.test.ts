@@ -1,7 +1,7 @@
 import { alertDetailsText, type LeakAnalytics } from '@flowbox/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alerts, zones, zoneSubscriptions } from '../db/schema.ts';
+import { alerts, buildingWaterBalance, zones, zoneSubscriptions } from '../db/schema.ts';
 import { TelemetryWriter } from '../telemetry/index.ts';
 import { pairDirectly, reading, type PairedDevice } from '../telemetry/testing.ts';
 import {
@@ -181,6 +181,16 @@ describe('leak analytics kept from the hourly figures', () => {
     expect(building.continuous_flow).toMatchObject({ hours: 28, active: true, floor_lph: 5 });
     // The cost is each zone's loss at its own price: 2 and 3 L/h a day at 3.65 €/m³.
     expect(building.loss_cost_per_day).toBe(((5 * 24 * 3.65) / 1000).toFixed(2));
+    // A main supply meter measures the zones' water again: it is left out of the building's figures.
+    const main = await place(10, { path: first.building, id: first.buildingId });
+    await t.db
+      .insert(buildingWaterBalance)
+      .values({ buildingId: first.buildingId, mainSupplyZoneId: zoneIdOf(main) });
+    await deliver(main.device, hours(-30, Array<number>(28).fill(100)));
+    const again = await leaksOf(cmA, first.building);
+    expect(again.occupants).toBe(5);
+    expect(again.continuous_flow).toMatchObject({ hours: 28, floor_lph: 5 });
+    expect(again.loss_cost_per_day).toBe(building.loss_cost_per_day);
   });
 
   it('sums the zones the dashboard covers: zones with continuous flow, above their allowance, and the loss a day', async () => {
