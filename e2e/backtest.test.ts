@@ -173,7 +173,8 @@ describe('trying a zone profile before saving it', () => {
     await page.getByLabel('Profile').selectOption('housing');
     await page.getByRole('button', { name: 'Save' }).click();
     await seen(page, 'Before saving: the new profile and hours on the last 30 days');
-    await expect.poll(() => page.getByTestId('backtest-summary').count(), { timeout: 30_000 }).toBe(1);
+    // The 5,000 L margin in force is far from the burst, whatever the profile: nothing either way.
+    await seen(page, /Nothing would have happened in the last 30 days/, 30_000);
     await dialog(page).screenshot({ path: `${SHOTS}/backtest-zone-1280-en.png` });
     await dialog(page).getByRole('button', { name: 'Save' }).click();
     await seen(page, /Zone updated|saved/i);
