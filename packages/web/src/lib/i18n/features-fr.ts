@@ -17,6 +17,7 @@ import { schedulesFr } from './fr/schedules.ts';
 import { screensFr } from './fr/screens.ts';
 import { zonesFr } from './fr/zones.ts';
 import { peopleFr } from './fr/people.ts';
+import { leaksFr } from './fr/leaks.ts';
 import { waterBalanceFr } from './fr/water-balance.ts';
 
 /** The signed-in screens' texts in French: loaded only while French is, or was, on screen. */
@@ -39,5 +40,6 @@ export const featuresFr: Record<FeatureMessageKey, string> = {
   ...plumberwebFr,
   ...myzoneFr,
   ...peopleFr,
+  ...leaksFr,
   ...waterBalanceFr,
 };

@@ -16,6 +16,7 @@ import { schedulesEn } from './schedules.ts';
 import { screensEn } from './screens.ts';
 import { zonesEn } from './zones.ts';
 import { peopleEn } from './people.ts';
+import { leaksEn } from './leaks.ts';
 import { waterBalanceEn } from './water-balance.ts';
 
 /**
@@ -43,6 +44,7 @@ export const featuresEn = {
   ...plumberwebEn,
   ...myzoneEn,
   ...peopleEn,
+  ...leaksEn,
   ...waterBalanceEn,
 };
 

@@ -15,6 +15,7 @@ import { useRequiredParam } from '../../../lib/params.ts';
 import { paths } from '../../../paths.ts';
 import { ANY_ROLE, canDo, hasRole, useUser } from '../../auth/index.ts';
 import { ConsumptionCard, ZonesComparisonCard } from '../../consumption/index.ts';
+import { LeakCard } from '../../leaks/index.ts';
 import { OpenAlertsCard } from '../../alerts/index.ts';
 import { ImageUpload } from '../../images/index.ts';
 import { WaterBalanceCard } from '../../water-balance/index.ts';
@@ -79,6 +80,7 @@ function BuildingOverview({ building }: { building: Building }) {
         <OpenAlertsCard scope={{ building_id: buildingId }} name={building.name} />
         {manager && <ConsumptionCard target={{ customerId, siteId, buildingId }} name={building.name} />}
         {manager && <ZonesComparisonCard target={{ customerId, siteId, buildingId }} />}
+        {manager && <LeakCard target={{ customerId, siteId, buildingId }} />}
         {manager && (
           <WaterBalanceCard
             building={{ customerId, siteId, buildingId, timezone: building.timezone }}

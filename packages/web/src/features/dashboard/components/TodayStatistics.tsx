@@ -9,7 +9,7 @@ import { paths } from '../../../paths.ts';
 import { useAlertCount } from '../../alerts/index.ts';
 import { ComparisonText, formatCost, formatVolume, throttle, unitKey } from '../../consumption/index.ts';
 import { todayKey, useToday } from '../api/get-today.ts';
-import { dateTimeFormat } from '../../../lib/intl.ts';
+import { dateTimeFormat, numberFormat } from '../../../lib/intl.ts';
 
 const CHANGES = ['consumption', 'flowbox', 'flowbox_removed'] as const;
 const REFETCH_MS = 2000;
@@ -38,6 +38,51 @@ function Tile({ label, testId, children }: { label: string; testId: string; chil
       </h3>
       <div className="mt-1">{children}</div>
     </div>
+  );
+}
+
+/**
+ * Leak analytics over the caller's zones (docs/automation.md "Leak analytics"): zones with
+ * continuous flow and zones above their night allowance, each a link to the fleet so filtered, and
+ * the water they lose a day.
+ */
+function LeaksTile({ leaks }: { leaks: DashboardToday['leaks'] }) {
+  const { t, language } = useLanguage();
+  const link = 'rounded-md hover:underline focus-visible:outline-2 focus-visible:outline-sky-600';
+  const tone = (count: number) =>
+    count > 0 ? 'text-amber-700 dark:text-amber-400' : 'text-slate-500 dark:text-slate-400';
+  return (
+    <Tile label={t('today.leaks')} testId="today-leaks">
+      <p className="flex flex-wrap items-baseline gap-x-6 gap-y-1">
+        <Link
+          to={paths.fleet.getHref({ continuous_flow_days: '1' })}
+          aria-label={t('today.continuous_flow_link', { count: leaks.continuous_flow_zones })}
+          className={link}
+        >
+          <span className="text-2xl font-bold">{leaks.continuous_flow_zones}</span>
+          <span className={`ml-1 text-sm ${tone(leaks.continuous_flow_zones)}`}>
+            {t('today.continuous_flow', { count: leaks.continuous_flow_zones })}
+          </span>
+        </Link>
+        <Link
+          to={paths.fleet.getHref({ night_above_allowance: 'true' })}
+          aria-label={t('today.night_above_link', { count: leaks.night_above_allowance_zones })}
+          className={link}
+        >
+          <span className="text-2xl font-bold">{leaks.night_above_allowance_zones}</span>
+          <span className={`ml-1 text-sm ${tone(leaks.night_above_allowance_zones)}`}>
+            {t('today.night_above', { count: leaks.night_above_allowance_zones })}
+          </span>
+        </Link>
+        {leaks.loss_litres_per_day > 0 && (
+          <span className="text-sm text-slate-600 dark:text-slate-300">
+            {t('today.leak_loss', {
+              volume: `${numberFormat(language, { maximumFractionDigits: 0 }).format(leaks.loss_litres_per_day)}\u00a0L`,
+            })}
+          </span>
+        )}
+      </p>
+    </Tile>
   );
 }
 
@@ -125,6 +170,9 @@ function Figures({ today }: { today: DashboardToday }) {
             </Link>
           </p>
         </Tile>
+        <div className="col-span-2 lg:col-span-4">
+          <LeaksTile leaks={today.leaks} />
+        </div>
       </div>
       <div className="mt-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900">
         <h3 className="mb-2 text-sm font-semibold">{t('today.top_zones')}</h3>
@@ -167,6 +215,7 @@ function FiguresPlaceholder({ label }: { label: string }) {
         <div className={`${tile} h-48 lg:h-44`} />
         <div className={`${tile} h-26 lg:h-44`} />
         <div className={`${tile} h-26 lg:h-44`} />
+        <div className={`${tile} col-span-2 h-24 lg:col-span-4`} />
       </div>
       <div className={`${tile} mt-4 h-40`} />
     </div>

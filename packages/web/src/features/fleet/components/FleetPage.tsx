@@ -23,7 +23,9 @@ import { ANY_ROLE, canDo, useUser } from '../../auth/index.ts';
 import { useDownloadFleetCsv, useFleetPage, type FleetFilters } from '../api/fleet.ts';
 import { FirmwareFilter, SerialSearch } from './TextFilters.tsx';
 
-const FLAGS = ['closed', 'locked', 'leaking'] as const;
+const FLAGS = ['closed', 'locked', 'leaking', 'night_above_allowance'] as const;
+/** Continuous flow for at least this many days (leak analytics' hour counter). */
+const CONTINUOUS_FLOW_DAYS = ['1', '2', '3', '7', '14'] as const;
 type Flag = (typeof FLAGS)[number];
 
 /** The filters and sort live in the address: a filtered view is a link (the dashboard's figures). */
@@ -39,6 +41,9 @@ function useFilters(): [FleetFilters, (patch: Record<string, string | undefined>
       ? { offline: params.get('offline') as 'true' | 'false' }
       : {}),
     ...(params.get('q') ? { q: params.get('q')! } : {}),
+    ...((CONTINUOUS_FLOW_DAYS as readonly string[]).includes(params.get('continuous_flow_days') ?? '')
+      ? { continuous_flow_days: params.get('continuous_flow_days')! }
+      : {}),
     ...(params.get('firmware_version') ? { firmware_version: params.get('firmware_version')! } : {}),
     ...(model && (FLOWBOX_MODELS as readonly string[]).includes(model)
       ? { model: model as FlowboxModel }
@@ -321,6 +326,17 @@ export function FleetPage() {
           ]}
         />
         <Select
+          label={t('fleet.filter.continuous_flow')}
+          name="continuous_flow_days"
+          value={filters.continuous_flow_days === undefined ? '' : String(filters.continuous_flow_days)}
+          placeholder={t('fleet.filter.any_flow')}
+          onChange={(event) => update({ continuous_flow_days: event.target.value || undefined })}
+          options={CONTINUOUS_FLOW_DAYS.map((days) => ({
+            value: days,
+            label: t('fleet.filter.continuous_flow_days', { count: Number(days) }),
+          }))}
+        />
+        <Select
           label={t('fleet.sort')}
           name="sort"
           value={filters.sort ?? 'serial'}
@@ -356,7 +372,9 @@ export function FleetPage() {
               onClick={() =>
                 update(
                   Object.fromEntries(
-                    [...FLAGS, 'offline', 'q', 'firmware_version', 'model'].map((k) => [k, undefined]),
+                    [...FLAGS, 'offline', 'q', 'firmware_version', 'model', 'continuous_flow_days'].map(
+                      (k) => [k, undefined],
+                    ),
                   ),
                 )
               }

@@ -17,6 +17,7 @@ import { OpeningHoursTable } from '../../../components/OpeningHoursTable.tsx';
 import { useBuilding, useBuildingCrumbs, useFloors } from '../../buildings/index.ts';
 import { AutomationCard, AutomationLockedBanner } from '../../automation/index.ts';
 import { ConsumptionCard, type ConsumptionEmpty } from '../../consumption/index.ts';
+import { LeakCard } from '../../leaks/index.ts';
 import { OpenAlertsCard } from '../../alerts/index.ts';
 import { FlowboxesSection, useFlowboxes, ZoneValveCard } from '../../flowboxes/index.ts';
 import { ZoneSchedulesCard } from '../../schedules/index.ts';
@@ -147,6 +148,7 @@ function ZoneOverview({ zoneRef, zone, building, floors }: ZoneOverviewProps) {
         <ZoneValveCard zoneRef={zoneRef} />
         <OpenAlertsCard scope={{ zone_id: zone.id }} name={zone.name} />
         {manager && <ConsumptionCard target={zoneRef} name={zone.name} empty={consumptionEmpty} />}
+        {manager && <LeakCard target={zoneRef} />}
         <div id={ZONE_SECTION.automation} className="scroll-mt-20">
           <AutomationCard
             zoneRef={zoneRef}
