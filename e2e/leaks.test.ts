@@ -110,6 +110,28 @@ describe('leak analytics in the browser', () => {
     await page.getByRole('button', { name: /^(English|Anglais), EN$/ }).click();
   });
 
+  it('the dashboard counts the zones with continuous flow and links to them in the fleet', async () => {
+    const { page } = await newPage(browser);
+    await signIn(page, DEMO.customer);
+    await page.goto('/');
+    const tile = page.getByTestId('today-leaks');
+    await tile.waitFor();
+    const link = tile.getByRole('link', {
+      name: /zones? with continuous flow: see (its|their) flowboxes in the fleet$/,
+    });
+    expect(Number((await link.getAttribute('aria-label'))?.split(' ')[0])).toBeGreaterThanOrEqual(1);
+    await expectAccessible(page, 'the dashboard with its leak figures');
+    if (SHOTS) await tile.screenshot({ path: `${SHOTS}/leaks-dashboard-1280-en.png` });
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await scrolls(page)).toEqual([]);
+    await page.getByRole('button', { name: /^(Français|French), FR$/ }).click();
+    await seen(page, 'Fuites');
+    if (SHOTS) await tile.screenshot({ path: `${SHOTS}/leaks-dashboard-390-fr.png` });
+    await page.getByRole('button', { name: /^(English|Anglais), EN$/ }).click();
+    await link.click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('continuous_flow_days')).toBe('1');
+  });
+
   it('the fleet list finds the flowbox by continuous flow for 7 days and by night flow above allowance', async () => {
     const { page } = await newPage(browser);
     await signIn(page, DEMO.customer);
@@ -122,7 +144,8 @@ describe('leak analytics in the browser', () => {
     await page.getByLabel('Continuous flow').selectOption({ label: 'For 14 days or more' });
     await seen(page, 'No flowbox matches these filters.');
     await page.getByLabel('Continuous flow').selectOption({ label: 'Any' });
-    await page.getByLabel('Night flow above allowance').check();
+    await page.getByLabel('Night flow above allowance').click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('night_above_allowance')).toBe('true');
     await table.getByRole('rowheader', { name: serial }).waitFor();
     expect(page.url()).toContain('night_above_allowance=true');
     await expectAccessible(page, 'the fleet list filtered by night flow');

@@ -59,7 +59,7 @@ function LeaksTile({ leaks }: { leaks: DashboardToday['leaks'] }) {
           aria-label={t('today.continuous_flow_link', { count: leaks.continuous_flow_zones })}
           className={link}
         >
-          <span className="text-2xl font-bold">{leaks.continuous_flow_zones}</span>
+          <span className="text-2xl font-bold">{leaks.continuous_flow_zones}</span>{' '}
           <span className={`ml-1 text-sm ${tone(leaks.continuous_flow_zones)}`}>
             {t('today.continuous_flow', { count: leaks.continuous_flow_zones })}
           </span>
@@ -69,7 +69,7 @@ function LeaksTile({ leaks }: { leaks: DashboardToday['leaks'] }) {
           aria-label={t('today.night_above_link', { count: leaks.night_above_allowance_zones })}
           className={link}
         >
-          <span className="text-2xl font-bold">{leaks.night_above_allowance_zones}</span>
+          <span className="text-2xl font-bold">{leaks.night_above_allowance_zones}</span>{' '}
           <span className={`ml-1 text-sm ${tone(leaks.night_above_allowance_zones)}`}>
             {t('today.night_above', { count: leaks.night_above_allowance_zones })}
           </span>
@@ -139,7 +139,7 @@ function Figures({ today }: { today: DashboardToday }) {
               aria-label={t('today.online_link', { count: today.devices.online })}
               className="rounded-md hover:underline focus-visible:outline-2 focus-visible:outline-sky-600"
             >
-              {today.devices.online}
+              {today.devices.online}{' '}
               <span className="ml-1 text-sm font-normal text-emerald-700 dark:text-emerald-400">
                 {t('today.online')}
               </span>
@@ -151,7 +151,7 @@ function Figures({ today }: { today: DashboardToday }) {
               aria-label={t('today.offline_link', { count: today.devices.offline })}
               className="rounded-md hover:underline focus-visible:outline-2 focus-visible:outline-sky-600"
             >
-              {today.devices.offline}
+              {today.devices.offline}{' '}
               <span
                 className={`ml-1 ${today.devices.offline > 0 ? 'text-amber-700 dark:text-amber-400' : 'text-slate-500 dark:text-slate-400'}`}
               >
