@@ -1825,10 +1825,6 @@ describe('an end user and the zone next door (docs/permissions.md)', () => {
       'backtest its automatic closing',
       () => ({ method: 'POST', url: `${next}/automation/backtest`, body: { days: 1 } }),
     ],
-    [
-      'backtest its automatic closing',
-      () => ({ method: 'POST', url: `${next}/automation/backtest`, body: { days: 1 } }),
-    ],
     ['list its scheduled closings', () => ({ method: 'GET', url: `${next}/schedules/list` })],
     [
       "read its scheduled closings' occurrences",
