@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CURRENCIES } from '../billing/currencies.ts';
 import { countField, decimalString, requiredText } from '../validation.ts';
 import { checkCoordinatePair, coordinateFields } from './coordinates.ts';
 
@@ -28,40 +29,7 @@ export type BuildingType = (typeof BUILDING_TYPES)[number];
 export const VOLUME_UNITS = ['gallon', 'imperial_gallon', 'liter', 'm3'] as const;
 export type VolumeUnit = (typeof VOLUME_UNITS)[number];
 
-/** ISO 4217 codes of the currencies a building may be billed in. */
-export const CURRENCIES = [
-  'EUR',
-  'USD',
-  'GBP',
-  'CHF',
-  'CAD',
-  'AUD',
-  'NZD',
-  'JPY',
-  'CNY',
-  'HKD',
-  'SGD',
-  'INR',
-  'AED',
-  'SAR',
-  'SEK',
-  'NOK',
-  'DKK',
-  'PLN',
-  'CZK',
-  'HUF',
-  'RON',
-  'TRY',
-  'ZAR',
-  'MAD',
-  'TND',
-  'DZD',
-  'XOF',
-  'XAF',
-  'BRL',
-  'MXN',
-] as const;
-export type Currency = (typeof CURRENCIES)[number];
+export { CURRENCIES, type Currency } from '../billing/currencies.ts';
 
 export const WEEKDAYS = [
   'monday',

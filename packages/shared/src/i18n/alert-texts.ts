@@ -1,5 +1,6 @@
 import type { AlertCategory } from '../alerts.ts';
-import { CURRENCIES, type VolumeUnit } from '../api/buildings.ts';
+import type { VolumeUnit } from '../api/buildings.ts';
+import { CURRENCIES } from '../billing/currencies.ts';
 import type { Language } from '../roles.ts';
 import { displayDate, displayLocalDateTime, localDateTime } from '../time/zoned.ts';
 

@@ -1,0 +1,36 @@
+// Without zod: the alert sentences read it, and they are part of the web app's first screen
+// (packages/web/src/app/route-budget.test.ts), which must not fetch zod.
+/** ISO 4217 codes of the currencies a building may be billed in. */
+export const CURRENCIES = [
+  'EUR',
+  'USD',
+  'GBP',
+  'CHF',
+  'CAD',
+  'AUD',
+  'NZD',
+  'JPY',
+  'CNY',
+  'HKD',
+  'SGD',
+  'INR',
+  'AED',
+  'SAR',
+  'SEK',
+  'NOK',
+  'DKK',
+  'PLN',
+  'CZK',
+  'HUF',
+  'RON',
+  'TRY',
+  'ZAR',
+  'MAD',
+  'TND',
+  'DZD',
+  'XOF',
+  'XAF',
+  'BRL',
+  'MXN',
+] as const;
+export type Currency = (typeof CURRENCIES)[number];
