@@ -28,8 +28,7 @@ import {
   AlertsService,
   alertsRoutes,
   COMMUNICATION_TIMEOUT_MS,
-  clockSkewListener,
-  monitoringListener,
+  conditionsListener,
 } from './alerts/index.ts';
 import { AutomationService, automationRoutes, lockedZoneGuard } from './automation/index.ts';
 import { authRoutes, publicAuthRoutes } from './auth/auth.routes.ts';
@@ -363,8 +362,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     zoneOverviews.cache,
   );
   services.telemetry.register(services.automation.listener());
-  services.telemetry.register(monitoringListener());
-  services.telemetry.register(clockSkewListener());
+  services.telemetry.register(conditionsListener());
   services.telemetry.register(services.leakUpkeep.listener());
   app.addHook('onClose', async () => services.leakUpkeep.close());
   // spec §4 subscription renewal: renewals fall due by the day, so an hourly pass on every instance

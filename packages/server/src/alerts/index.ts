@@ -9,12 +9,11 @@ export {
 export { AlertNotifier, alertEmailJob } from './notifier.ts';
 export {
   autotestAlert,
-  clockSkewListener,
   continuousFlowAlert,
   NO_FLOW_FREE_HOUR_CAUSE,
   firmwareUpdateAlert,
   judgeClocks,
-  monitoringListener,
+  conditionsListener,
   rebootAlert,
   rolloutHaltedAlert,
   valveCommandAlert,

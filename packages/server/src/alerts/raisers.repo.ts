@@ -9,25 +9,49 @@ import { alerts, flowboxes, flowboxMonitoring, zones } from '../db/schema.ts';
  * clocks, and the sweep's questions. Cause keys are spelled as raisers.ts spells them.
  */
 
+/** A flowbox's stored conditions: one row per monitoring status it has (one with nulls for none). */
+export type FlowboxConditions = {
+  id: string;
+  water: WaterTemperature;
+  metric: MonitoringMetric | null;
+  status: MonitoringStatus | null;
+  /** Its stored clock offset, and the zone of its active clock alert (null: none). */
+  offsetMs: number | null;
+  clockAlertZoneId: string | null;
+};
+
 /**
- * Each flowbox's zone water kind and its current monitoring statuses, in one round trip. Read on
- * every telemetry batch: plain SQL with the ids as one array parameter, rows as they come (the
- * query builder's mapping was a tenth of a batch's allocations, docs/performance.md "Ingest").
+ * Each flowbox's zone water kind, its monitoring statuses, its clock offset and its active clock
+ * alert, in one round trip. Read on every telemetry batch: plain SQL with the ids as one array
+ * parameter, rows as they come (the query builder's mapping was a tenth of a batch's allocations,
+ * docs/performance.md "Ingest").
  */
-export async function monitoringStates(
-  tx: Db,
-  flowboxIds: string[],
-): Promise<
-  { id: string; water: WaterTemperature; metric: MonitoringMetric | null; status: MonitoringStatus | null }[]
-> {
-  return rowsOf(
+export async function flowboxConditions(tx: Db, flowboxIds: readonly string[]): Promise<FlowboxConditions[]> {
+  const found = await rowsOf<{
+    id: string;
+    water: WaterTemperature;
+    metric: MonitoringMetric | null;
+    status: MonitoringStatus | null;
+    offset_ms: number | string | null;
+    alert_zone_id: string | null;
+  }>(
     tx,
-    sql`SELECT f.id, z.water_temperature AS water, m.metric, m.status
+    sql`SELECT f.id, z.water_temperature AS water, m.metric, m.status, f.clock_offset_ms::float8 AS offset_ms,
+        a.zone_id AS alert_zone_id
       FROM flowboxes f
       JOIN zones z ON z.id = f.zone_id
       LEFT JOIN flowbox_monitoring m ON m.flowbox_id = f.id
+      LEFT JOIN alerts a ON a.zone_id = f.zone_id AND a.cause = 'clock_skew:' || f.id AND a.state <> 'resolved'
       WHERE f.id = ANY(${arrayLiteral(flowboxIds)}::uuid[])`,
   );
+  return found.map((r) => ({
+    id: r.id,
+    water: r.water,
+    metric: r.metric,
+    status: r.status,
+    offsetMs: r.offset_ms === null ? null : Number(r.offset_ms),
+    clockAlertZoneId: r.alert_zone_id,
+  }));
 }
 
 export async function setMonitoringStatus(
@@ -44,28 +68,6 @@ export async function setMonitoringStatus(
       target: [flowboxMonitoring.flowboxId, flowboxMonitoring.metric],
       set: { status, changedAt: at },
     });
-}
-
-/**
- * Each flowbox's stored clock offset, and the zone of its active clock alert (null: none). Read on
- * every telemetry batch, as `monitoringStates` is.
- */
-export async function clocksAndAlerts(
-  tx: Db,
-  flowboxIds: string[],
-): Promise<{ id: string; offsetMs: number | null; alertZoneId: string | null }[]> {
-  const found = await rowsOf<{ id: string; offset_ms: number | string | null; alert_zone_id: string | null }>(
-    tx,
-    sql`SELECT f.id, f.clock_offset_ms::float8 AS offset_ms, a.zone_id AS alert_zone_id
-      FROM flowboxes f
-      LEFT JOIN alerts a ON a.zone_id = f.zone_id AND a.cause = 'clock_skew:' || f.id AND a.state <> 'resolved'
-      WHERE f.id = ANY(${arrayLiteral(flowboxIds)}::uuid[])`,
-  );
-  return found.map((r) => ({
-    id: r.id,
-    offsetMs: r.offset_ms === null ? null : Number(r.offset_ms),
-    alertZoneId: r.alert_zone_id,
-  }));
 }
 
 async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {

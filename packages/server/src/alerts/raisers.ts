@@ -10,6 +10,7 @@ import {
   type MonitoringMetric,
   type MonitoringStatus,
   type RebootReason,
+  type WaterTemperature,
 } from '@flowbox/shared';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
@@ -19,16 +20,16 @@ import type { StoredReading, TelemetryListener } from '../telemetry/index.ts';
 import { clearAlert, raiseAlert } from './alerts.service.ts';
 import { HUMIDITY_BAND, nextMonitoringStatus, TEMPERATURE_BANDS, type MonitoringBand } from './monitoring.ts';
 import {
-  clocksAndAlerts,
   communicationAlertsBack,
+  flowboxConditions,
   maintenanceAlertsEnded,
-  monitoringStates,
   setMonitoringStatus,
   silentFlowboxes,
   trySweepLock,
   waterMismatchAlertsFixed,
   waterMismatchedFlowboxes,
   zonesInMaintenance,
+  type FlowboxConditions,
 } from './raisers.repo.ts';
 
 /*
@@ -121,41 +122,53 @@ export async function rebootAlert(
 }
 
 /**
- * spec §4 temperature and humidity monitoring on each committed telemetry batch: the newest
- * reading of each flowbox moves its status (with hysteresis); a change is logged, an "alert"
- * status raises water_temperature (temperature) or flowbox_internal_status (humidity), and "normal"
- * resolves it.
+ * The flowbox conditions judged on each committed telemetry batch, from one read of their stored
+ * state (one round trip a batch, docs/performance.md "Ingest"):
+ * - spec §4 temperature and humidity monitoring: the newest reading of each flowbox moves its status
+ *   (with hysteresis); a change is logged, an "alert" status raises water_temperature (temperature)
+ *   or flowbox_internal_status (humidity), and "normal" resolves it;
+ * - the device clock (`judgeClocks`): the offset the batch just stored for each flowbox is judged.
  */
-export function monitoringListener(): TelemetryListener {
+export function conditionsListener(): TelemetryListener {
   return {
-    name: 'alerts.monitoring',
+    name: 'alerts.conditions',
     inTransaction: async (tx, readings) => {
       const newest = new Map<string, StoredReading>();
+      const latest = new Map<string, StoredReading>();
       for (const r of readings) {
         const seen = newest.get(r.flowboxId);
         if (!seen || r.measuredAt >= seen.measuredAt) newest.set(r.flowboxId, r);
+        const last = latest.get(r.flowboxId);
+        if (!last || r.seq > last.seq) latest.set(r.flowboxId, r);
       }
-      const ids = [...newest.keys()];
-      if (ids.length === 0) return;
-      // One round trip a batch: each flowbox's zone water kind and its current statuses.
-      const found = await monitoringStates(tx, ids);
-      const water = new Map<string, (typeof found)[number]['water']>();
-      const statuses = new Map<string, MonitoringStatus>();
-      for (const row of found) {
-        water.set(row.id, row.water);
-        if (row.metric && row.status) statuses.set(`${row.id}|${row.metric}`, row.status);
-      }
-      const statusOf = (id: string, metric: MonitoringMetric): MonitoringStatus =>
-        statuses.get(`${id}|${metric}`) ?? 'normal';
-      for (const reading of newest.values()) {
-        const kind = water.get(reading.flowboxId);
-        if (reading.temperatureC !== null && kind)
-          await monitor(tx, reading, 'temperature', reading.temperatureC, TEMPERATURE_BANDS[kind], statusOf);
-        if (reading.humidityPct !== null)
-          await monitor(tx, reading, 'humidity', reading.humidityPct, HUMIDITY_BAND, statusOf);
-      }
+      if (newest.size === 0) return;
+      const found = await flowboxConditions(tx, [...newest.keys()]);
+      await judgeMonitoring(tx, newest, found);
+      await judgeClocksFound(tx, clocksToJudge(latest.values()), found);
     },
   };
+}
+
+async function judgeMonitoring(
+  tx: Db,
+  newest: ReadonlyMap<string, StoredReading>,
+  found: readonly FlowboxConditions[],
+): Promise<void> {
+  const water = new Map<string, WaterTemperature>();
+  const statuses = new Map<string, MonitoringStatus>();
+  for (const row of found) {
+    water.set(row.id, row.water);
+    if (row.metric && row.status) statuses.set(`${row.id}|${row.metric}`, row.status);
+  }
+  const statusOf = (id: string, metric: MonitoringMetric): MonitoringStatus =>
+    statuses.get(`${id}|${metric}`) ?? 'normal';
+  for (const reading of newest.values()) {
+    const kind = water.get(reading.flowboxId);
+    if (reading.temperatureC !== null && kind)
+      await monitor(tx, reading, 'temperature', reading.temperatureC, TEMPERATURE_BANDS[kind], statusOf);
+    if (reading.humidityPct !== null)
+      await monitor(tx, reading, 'humidity', reading.humidityPct, HUMIDITY_BAND, statusOf);
+  }
 }
 
 async function monitor(
@@ -206,35 +219,17 @@ export const CLOCK_SKEW_RESOLVE_S = 90;
 export const clockSkewCause = (flowboxId: string) => `clock_skew:${flowboxId}`;
 
 /**
- * flowbox_internal_status for a device clock off by more than CLOCK_SKEW_ALERT_S either way, on each
- * committed telemetry batch: the offset the batch just stored for each of its flowboxes (same
- * transaction) is judged, one round trip for the batch. Detection does not depend on the device's
- * clock (readings are placed on the server's time line), so this tells someone to fix the device's
- * time sync; it changes nothing for the zone's other flowboxes.
+ * flowbox_internal_status for a device clock off by more than CLOCK_SKEW_ALERT_S either way: the
+ * clocks of a batch's flowboxes worth judging. An older device's backlog (no `sent_at`) tells its
+ * delay, not its skew: judged once it is live, or when dated ahead of its receipt (no delay makes a
+ * clock look ahead). Detection does not depend on the device's clock (readings are placed on the
+ * server's time line), so the alert tells someone to fix the device's time sync; it changes nothing
+ * for the zone's other flowboxes.
  */
-export function clockSkewListener(): TelemetryListener {
-  return {
-    name: 'alerts.clock_skew',
-    inTransaction: async (tx, readings) => {
-      const newest = new Map<string, StoredReading>();
-      for (const r of readings) {
-        const seen = newest.get(r.flowboxId);
-        if (!seen || r.seq > seen.seq) newest.set(r.flowboxId, r);
-      }
-      // An older device's backlog (no `sent_at`) tells its delay, not its skew: judged once it is
-      // live, or when dated ahead of its receipt (no delay makes a clock look ahead).
-      const judged = [...newest.values()].filter((r) => r.live || r.measuredAt > r.receivedAt);
-      await judgeClocks(
-        tx,
-        judged.map((r) => ({
-          flowboxId: r.flowboxId,
-          zoneId: r.zoneId,
-          serial: r.serial,
-          at: r.receivedAt,
-        })),
-      );
-    },
-  };
+function clocksToJudge(latest: Iterable<StoredReading>): MeasuredClock[] {
+  return [...latest]
+    .filter((r) => r.live || r.measuredAt > r.receivedAt)
+    .map((r) => ({ flowboxId: r.flowboxId, zoneId: r.zoneId, serial: r.serial, at: r.receivedAt }));
 }
 
 /**
@@ -258,14 +253,32 @@ export type MeasuredClock = {
  */
 export async function judgeClocks(tx: Db, measured: readonly MeasuredClock[]): Promise<void> {
   if (measured.length === 0) return;
+  await judgeClocksFound(
+    tx,
+    measured,
+    await flowboxConditions(
+      tx,
+      measured.map((m) => m.flowboxId),
+    ),
+  );
+}
+
+async function judgeClocksFound(
+  tx: Db,
+  measured: readonly MeasuredClock[],
+  found: readonly FlowboxConditions[],
+): Promise<void> {
   const byId = new Map(measured.map((m) => [m.flowboxId, m]));
-  const found = await clocksAndAlerts(tx, [...byId.keys()]);
+  const judged = new Set<string>();
   for (const row of found) {
-    const clock = byId.get(row.id)!;
+    const clock = byId.get(row.id);
+    // A flowbox has a row per monitoring status: judged once.
+    if (!clock || judged.has(row.id)) continue;
+    judged.add(row.id);
     const offsetMs = clock.offsetMs ?? row.offsetMs;
     if (offsetMs === null) continue;
     const cause = clockSkewCause(row.id);
-    if (row.alertZoneId === null && clockSkewAlarming(offsetMs)) {
+    if (row.clockAlertZoneId === null && clockSkewAlarming(offsetMs)) {
       const skewS = Math.round(clockSkewMs(offsetMs) / 1000);
       await raiseAlert(tx, {
         category: 'flowbox_internal_status',
@@ -280,8 +293,8 @@ export async function judgeClocks(tx: Db, measured: readonly MeasuredClock[]): P
         },
         at: clock.at,
       });
-    } else if (row.alertZoneId !== null && Math.abs(offsetMs) <= CLOCK_SKEW_RESOLVE_S * 1000)
-      await clearAlert(tx, { zoneId: row.alertZoneId, cause, at: clock.at }, 'device');
+    } else if (row.clockAlertZoneId !== null && Math.abs(offsetMs) <= CLOCK_SKEW_RESOLVE_S * 1000)
+      await clearAlert(tx, { zoneId: row.clockAlertZoneId, cause, at: clock.at }, 'device');
   }
 }
 

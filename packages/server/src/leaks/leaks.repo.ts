@@ -1,5 +1,6 @@
 import type { HourFigure, LeakAnalysis } from '@flowbox/shared';
 import { and, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { arrayLiteral } from '../db/arrays.ts';
 import type { Db } from '../db/client.ts';
 import {
   buildingLeaks,
@@ -35,7 +36,7 @@ export async function leakZones(db: Db, zoneIds: readonly string[]): Promise<Lea
     })
     .from(zones)
     .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-    .where(inArray(zones.id, [...zoneIds]));
+    .where(sql`${zones.id} = ANY(${arrayLiteral(zoneIds)}::uuid[])`);
 }
 
 /** The zone a full path names (customer > site > building > zone): its time zone and occupants. */

@@ -1,7 +1,7 @@
 import { alertDetailsText, type LeakAnalytics } from '@flowbox/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alerts, buildingWaterBalance, zones, zoneSubscriptions } from '../db/schema.ts';
+import { alerts, buildingWaterBalance, zoneLeaks, zones, zoneSubscriptions } from '../db/schema.ts';
 import { TelemetryWriter } from '../telemetry/index.ts';
 import { pairDirectly, reading, type PairedDevice } from '../telemetry/testing.ts';
 import {
@@ -226,5 +226,44 @@ describe('leak analytics kept from the hourly figures', () => {
     expect((await cmB.get(`${p.building}/leaks`)).statusCode).toBe(403);
     const other = `${p.building}/zones/00000000-0000-4000-8000-000000000000`;
     expect((await cmA.get(`${other}/leaks`)).statusCode).toBe(404);
+  });
+});
+
+describe('leak analytics kept up to date at the cost of what changed', () => {
+  it('recomputes a zone in steady use once an hour, and at once for water in a past hour', async () => {
+    // Away from the hour's end, so that the hour in progress stays the same through the test.
+    const minute = (t.clock.now().getTime() % H) / 60_000;
+    if (minute > 45) t.clock.advance((62 - minute) * 60_000);
+    const current = Math.floor(t.clock.now().getTime() / H) * H;
+    const p = await place(2);
+    const asOf = async () =>
+      (
+        await t.db
+          .select()
+          .from(zoneLeaks)
+          .where(eq(zoneLeaks.zoneId, zoneIdOf(p)))
+      )[0]?.asOf.getTime();
+    const send = async (seq: number, at: number, litres: number) => {
+      const outcome = writer.submit(p.device.serial, reading(seq, new Date(at), litres));
+      // Once the batch's listeners have run after its commit, then the analytics pass.
+      await writer.flush();
+      expect(await outcome).toBe('stored');
+      await t.services.leakUpkeep.idle();
+    };
+    // Water in the hour in progress: its first flow is an analysis.
+    await send(1, current + 1000, 2);
+    const first = await asOf();
+    expect(first).toBeDefined();
+    expect((await leaksOf(cmA, p.zone)).continuous_flow).toMatchObject({ hours: 1, at_least: true });
+    // More water in that hour changes nothing the analysis says: the zone is not recomputed.
+    t.clock.advance(1000);
+    await send(2, current + 2000, 3);
+    await send(3, current + 3000, 0);
+    expect(await asOf()).toBe(first);
+    // Water reaching a past hour (a backlog): recomputed at once, the hour counted.
+    t.clock.advance(1000);
+    await send(4, current - 2 * H + 1000, 4);
+    expect(await asOf()).toBeGreaterThan(first!);
+    expect((await leaksOf(cmA, p.zone)).continuous_flow).toMatchObject({ hours: 3, at_least: true });
   });
 });

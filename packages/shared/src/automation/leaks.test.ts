@@ -2,7 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   analyseLeaks,
+  analysisEpoch,
+  analysisUnchanged,
   continuousFlowDays,
+  currentHourFlowing,
   continuousFlowState,
   nightAllowanceLph,
   nightFlows,
@@ -251,6 +254,65 @@ describe('properties', () => {
       ),
       { numRuns: 150 },
     );
+  });
+
+  it('are unchanged by new water whenever analysisUnchanged says so (the server skips those zones)', () => {
+    let skipped = 0;
+    fc.assert(
+      fc.property(
+        hoursArb,
+        timezones,
+        fc.integer({ min: 0, max: 24 * 11 * 60 }),
+        fc.integer({ min: 0, max: 90 }),
+        fc.array(
+          fc.record({
+            // Water of the new readings, from two hours back to two hours ahead of the hour in progress.
+            hour: fc.integer({ min: -2, max: 2 }),
+            volumeMl: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 50_000 })),
+          }),
+          { maxLength: 6 },
+        ),
+        (rows, timezone, asOfMinutes, laterMinutes, added) => {
+          const hours = rows.map((r) => ({ hour: MONDAY + r.offset * H, volumeMl: r.volumeMl }));
+          const asOf = MONDAY + asOfMinutes * 60_000 + 17_000;
+          const later = asOf + laterMinutes * 60_000;
+          const stored = analyseLeaks({ hours, timezone, asOf, occupants: 2 });
+          const current = Math.floor(later / H) * H;
+          const water = added.map((a) => ({ hour: current + a.hour * H, volumeMl: a.volumeMl }));
+          const unchanged = analysisUnchanged(
+            { epoch: analysisEpoch(asOf, timezone), currentHourFlowing: currentHourFlowing(hours, asOf) },
+            { asOf: later, timezone },
+            {
+              earliestHour: Math.min(Infinity, ...water.map((w) => w.hour)),
+              flowingHours: new Set(water.filter((w) => w.volumeMl > 0).map((w) => w.hour)),
+            },
+          );
+          if (!unchanged) return;
+          skipped += 1;
+          expect(analyseLeaks({ hours: [...hours, ...water], timezone, asOf: later, occupants: 2 })).toEqual(
+            stored,
+          );
+        },
+      ),
+      { numRuns: 400 },
+    );
+    // The rule is not vacuous: a good share of these deliveries are skipped.
+    expect(skipped).toBeGreaterThan(40);
+  });
+
+  it('see a night end at 05:00 local within a UTC hour (India, UTC+5:30): a new epoch', () => {
+    const KOLKATA = 'Asia/Kolkata';
+    // Five nights of 900 ml hours then an hour at 100 ml at 04:30-05:30 local on the last night.
+    const start = Date.parse('2026-03-01T18:30:00.000Z'); // 00:00 local, 2 March
+    const volumes: number[] = [];
+    for (let i = 0; i < 24 * 5 + 5; i++) volumes.push(i === 24 * 5 + 4 ? 100 : 900);
+    const hours = series(start - 30 * 60_000, volumes);
+    const before = Date.parse('2026-03-06T23:20:00.000Z'); // 04:50 local, 7 March
+    const after = Date.parse('2026-03-06T23:40:00.000Z'); // 05:10 local, same UTC hour
+    expect(Math.floor(before / H)).toBe(Math.floor(after / H));
+    expect(analysisEpoch(before, KOLKATA)).not.toBe(analysisEpoch(after, KOLKATA));
+    const at = (asOf: number) => analyseLeaks({ hours, timezone: KOLKATA, asOf, occupants: 2 });
+    expect(at(after).nights.length).toBe(at(before).nights.length + 1);
   });
 
   it('are active exactly when, with every hour known, none of the last 24 ended hours is at zero', () => {

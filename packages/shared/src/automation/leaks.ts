@@ -230,6 +230,45 @@ export function continuousFlowDays(
   return days.sort();
 }
 
+/**
+ * What an analysis depends on in time besides its hours: the hour in progress, the local date and
+ * whether today's night has ended (nights end at NIGHT_END_HOUR local, which need not be a UTC
+ * hour). Two instants with the same epoch analyse the same hours alike, and within an epoch water
+ * added to the hour in progress changes the analysis only if that hour had none before (only
+ * `continuousFlow` reads an hour in progress, and only whether it flows): `analysisUnchanged` is
+ * that rule. The server uses it to skip recomputing a zone whose new readings cannot change it.
+ */
+export function analysisEpoch(asOf: Date | number, timezone: string): string {
+  const end = toMs(asOf);
+  const today = localDate(end, timezone);
+  const nightEnded = localToInstant(today, `${pad(NIGHT_END_HOUR)}:00`, timezone).getTime() <= end;
+  return `${Math.floor(end / HOUR_MS)}|${today}|${nightEnded ? 1 : 0}`;
+}
+
+/**
+ * Whether new water leaves an analysis as it was: `before` is the analysis's epoch and whether its
+ * hour in progress flowed, `now` the present epoch, `earliestHour` the start (ms) of the earliest
+ * hour the new water went to and `flowingHours` the hours it added water to.
+ */
+export function analysisUnchanged(
+  before: { epoch: string; currentHourFlowing: boolean },
+  now: { asOf: Date | number; timezone: string },
+  water: { earliestHour: number; flowingHours: ReadonlySet<number> },
+): boolean {
+  if (before.epoch !== analysisEpoch(now.asOf, now.timezone)) return false;
+  const current = Math.floor(toMs(now.asOf) / HOUR_MS) * HOUR_MS;
+  if (water.earliestHour < current) return false;
+  return before.currentHourFlowing || !water.flowingHours.has(current);
+}
+
+/** Whether the hour in progress at `asOf` has water in these figures. */
+export function currentHourFlowing(hours: readonly HourFigure[], asOf: Date | number): boolean {
+  const current = Math.floor(toMs(asOf) / HOUR_MS) * HOUR_MS;
+  let ml = 0;
+  for (const h of hours) if (toMs(h.hour) === current) ml += h.volumeMl;
+  return ml > 0;
+}
+
 export function analyseLeaks(input: LeakInput): LeakAnalysis {
   const { hours, timezone, asOf } = input;
   const continuousFlow = continuousFlowState(hours, asOf);
