@@ -252,22 +252,14 @@ export function detectBatch(
       next.lastFlowLive = reading.live ?? true;
     }
     const blocked = next.detectionBlockedUntil !== null && reading.measuredAt < next.detectionBlockedUntil;
-    const at = (): Leak => ({
-      at: reading.measuredAt,
-      flowboxId: reading.flowboxId ?? null,
-      seq: reading.seq ?? null,
-      eventStartedAt: next.eventStartedAt,
-      volumeMl: next.eventVolumeMl,
-      flowS: next.eventFlowS,
-    });
     if (!next.eventCrossing && !blocked) {
       const margins = marginsAt(reading);
       const trigger = marginCrossed(next, margins);
-      if (trigger) next.eventCrossing = { trigger, ...at(), margins };
+      if (trigger) next.eventCrossing = { trigger, ...leakAt(reading, next), margins };
     }
     if (!next.eventLeakRaised && next.eventFlowS >= LEAK_FLOW_S) {
       next.eventLeakRaised = true;
-      leaks.push(at());
+      leaks.push(leakAt(reading, next));
     }
     state = next;
   }
@@ -285,6 +277,16 @@ export function detectBatch(
   }
   return { state, crossed, crossing, past, leak: leaks.length > 0, leaks, late };
 }
+
+/** The event as a reading leaves it (a leak, or a crossing's figures). */
+const leakAt = (reading: FlowReading, next: DetectionState): Leak => ({
+  at: reading.measuredAt,
+  flowboxId: reading.flowboxId ?? null,
+  seq: reading.seq ?? null,
+  eventStartedAt: next.eventStartedAt,
+  volumeMl: next.eventVolumeMl,
+  flowS: next.eventFlowS,
+});
 
 /**
  * No flow-free reading waiting past a hole: one empty list shared by the states that have none

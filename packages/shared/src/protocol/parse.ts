@@ -126,41 +126,43 @@ export function parseDeviceMessage(
   const parsed = parseTopic(topic);
   if (!parsed) return { ...fail('unknown_topic', topic.slice(0, 200)), serial: null };
   const { serial, kind } = parsed;
-  const refused = (failure: ParseFailure) => ({ ...failure, serial });
   switch (kind) {
     case 'telemetry': {
       const r = parseTelemetry(payload);
-      return r.ok ? { ok: true, value: { kind, serial, message: r.message } } : refused(r);
+      return r.ok ? { ok: true, value: { kind, serial, message: r.message } } : refused(r, serial);
     }
     case 'state': {
       const r = parseDeviceState(payload);
-      return r.ok ? { ok: true, value: { kind, serial, message: r.message } } : refused(r);
+      return r.ok ? { ok: true, value: { kind, serial, message: r.message } } : refused(r, serial);
     }
     case 'events': {
       const r = parseDeviceEvent(payload);
-      return r.ok ? { ok: true, value: { kind, serial, message: r.message } } : refused(r);
+      return r.ok ? { ok: true, value: { kind, serial, message: r.message } } : refused(r, serial);
     }
     case 'acks': {
       const r = parseAck(payload);
-      return r.ok ? { ok: true, value: { kind, serial, message: r.message } } : refused(r);
+      return r.ok ? { ok: true, value: { kind, serial, message: r.message } } : refused(r, serial);
     }
     case 'presence': {
       const r = parsePresence(payload);
-      return r.ok ? { ok: true, value: { kind, serial, message: r.message } } : refused(r);
+      return r.ok ? { ok: true, value: { kind, serial, message: r.message } } : refused(r, serial);
     }
     case 'pairing/request': {
       const r = parsePairingRequest(payload);
-      if (!r.ok) return refused(r);
+      if (!r.ok) return refused(r, serial);
       // The payload's serial must be the topic's: the ACL vouches only for the topic.
-      if (r.message.serial !== serial) return refused(fail('serial_mismatch', r.message.serial));
+      if (r.message.serial !== serial) return refused(fail('serial_mismatch', r.message.serial), serial);
       return { ok: true, value: { kind, serial, message: r.message } };
     }
     case 'commands':
     case 'pairing/response':
     case 'confirm':
-      return refused(fail('not_device_topic', kind));
+      return refused(fail('not_device_topic', kind), serial);
   }
 }
+
+/** A failure naming the topic's serial (a function of the module: no closure per device message). */
+const refused = (failure: ParseFailure, serial: string) => ({ ...failure, serial });
 
 const CommandIdSchema = z.object({ id: z.uuid() });
 
