@@ -1,5 +1,4 @@
 export { useManagers } from './api/list-managers.ts';
 export { updateManager, useUpdateManager } from './api/update-manager.ts';
-export { StatusBadge } from './components/ManagersTable.tsx';
 export type { ManagerFamilyPages, ManagerFamilyPlace, SiteChoice } from './family-pages.ts';
 export { canManageFamily, fullName, ownFamily, type ManagerFamily } from './family.ts';

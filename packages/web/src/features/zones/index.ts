@@ -1,7 +1,6 @@
 export { useCreateWaterPoint } from './api/create-water-point.ts';
 export { useCreateZone } from './api/create-zone.ts';
 export { useZone, zoneKey, type ZoneRef } from './api/get-zone.ts';
-export { Badge } from './components/Badge.tsx';
 export { useZoneCrumbs } from './components/useZoneCrumbs.ts';
 export { useZoneRef } from './components/useZoneRef.ts';
 export { useWaterPoints } from './api/list-water-points.ts';

@@ -1,6 +1,6 @@
 import type { FirmwareImageStatus } from '@flowbox/shared';
 import { useLanguage } from '../../../lib/i18n/index.ts';
-import { Badge } from '../../zones/index.ts';
+import { Badge } from '../../../components/Badge.tsx';
 
 const TONES = { active: 'good', deprecated: 'warn', withdrawn: 'neutral' } as const satisfies Record<
   FirmwareImageStatus,

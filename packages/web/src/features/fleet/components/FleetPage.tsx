@@ -6,8 +6,9 @@ import {
   type FleetSort,
   type FlowboxModel,
 } from '@flowbox/shared';
-import { useCallback, useState, type ReactNode } from 'react';
+import { useCallback, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { Badge } from '../../../components/Badge.tsx';
 import { Button } from '../../../components/Button.tsx';
 import { CardList } from '../../../components/CardList.tsx';
 import { EmptyState } from '../../../components/EmptyState.tsx';
@@ -94,17 +95,9 @@ function Valve({ row }: { row: FleetRow }) {
       <span className={row.valve === 'closed' ? 'font-medium text-red-700 dark:text-red-400' : ''}>
         {t(`fleet.valve.${row.valve ?? 'unknown'}`)}
       </span>
-      {row.zone_locked && <Badge tone="red">{t('fleet.locked')}</Badge>}
+      {row.zone_locked && <Badge tone="bad">{t('fleet.locked')}</Badge>}
     </span>
   );
-}
-
-function Badge({ tone, children }: { tone: 'red' | 'amber'; children: ReactNode }) {
-  const colours =
-    tone === 'red'
-      ? 'bg-red-100 text-red-800 dark:bg-red-900/50 dark:text-red-200'
-      : 'bg-amber-100 text-amber-900 dark:bg-amber-900/50 dark:text-amber-100';
-  return <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${colours}`}>{children}</span>;
 }
 
 function Alerts({ row }: { row: FleetRow }) {
@@ -121,7 +114,7 @@ function Alerts({ row }: { row: FleetRow }) {
       ) : (
         <span>0</span>
       )}
-      {row.leaking && <Badge tone="red">{t('fleet.leaking')}</Badge>}
+      {row.leaking && <Badge tone="bad">{t('fleet.leaking')}</Badge>}
     </span>
   );
 }

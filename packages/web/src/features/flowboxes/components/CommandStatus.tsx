@@ -1,6 +1,6 @@
 import type { FlowboxCommand } from '@flowbox/shared';
 import { useLanguage } from '../../../lib/i18n/index.ts';
-import { Badge } from '../../zones/index.ts';
+import { Badge } from '../../../components/Badge.tsx';
 import { COMMAND_STATUS_TONE, refusalReason } from '../format.ts';
 
 /** A command's state (queued, sent, acknowledged, done, refused, expired), live. */

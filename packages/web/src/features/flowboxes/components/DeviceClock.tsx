@@ -1,6 +1,6 @@
 import { CLOCK_SKEW_ALERT_S, type Flowbox } from '@flowbox/shared';
 import { useLanguage } from '../../../lib/i18n/index.ts';
-import { Badge } from '../../zones/index.ts';
+import { Badge } from '../../../components/Badge.tsx';
 import { clockState, durationParts } from '../format.ts';
 
 /**

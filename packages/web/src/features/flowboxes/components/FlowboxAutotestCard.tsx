@@ -6,7 +6,7 @@ import { Card } from '../../../components/Card.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { errorMessage } from '../../../lib/forms.ts';
 import { isTranslationKey, useLanguage } from '../../../lib/i18n/index.ts';
-import { Badge } from '../../zones/index.ts';
+import { Badge } from '../../../components/Badge.tsx';
 import type { FlowboxRef } from '../api/get-flowbox.ts';
 import { useSendCommand } from '../api/send-command.ts';
 import { autotestOutcome, type AutotestOutcome } from '../format.ts';

@@ -1,7 +1,7 @@
 import type { Flowbox } from '@flowbox/shared';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
-import { Badge } from '../../zones/index.ts';
+import { Badge } from '../../../components/Badge.tsx';
 import { CONNECTION_TONE, PAIRING_TONE } from '../format.ts';
 
 /** spec §4 pairing state with its step (init 1/3, pending 2/3, ready 3/3). */

@@ -2,7 +2,7 @@ import type { Flowbox } from '@flowbox/shared';
 import { Card, DescriptionList } from '../../../components/Card.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
-import { Badge } from '../../zones/index.ts';
+import { Badge } from '../../../components/Badge.tsx';
 import { formatReading } from '../format.ts';
 import { DeviceClock } from './DeviceClock.tsx';
 import { ConnectionBadge } from './FlowboxBadges.tsx';

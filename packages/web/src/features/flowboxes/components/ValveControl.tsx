@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import { Alert } from '../../../components/Alert.tsx';
 import { errorMessage } from '../../../lib/forms.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
-import { Badge } from '../../zones/index.ts';
+import { Badge } from '../../../components/Badge.tsx';
 import { useFloodingAlertCount } from '../api/flooding-alerts.ts';
 import type { FlowboxRef } from '../api/get-flowbox.ts';
 import { useSendCommand } from '../api/send-command.ts';

@@ -5,6 +5,7 @@ import { ConfirmActionDialog } from '../../../components/ConfirmActionDialog.tsx
 import { ConfirmDeleteDialog } from '../../../components/ConfirmDeleteDialog.tsx';
 import { DataTable, type Column } from '../../../components/DataTable.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
+import { UserStatusBadge } from '../../../components/UserStatusBadge.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { errorMessage } from '../../../lib/forms.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
@@ -27,23 +28,6 @@ type ManagersTableProps = {
 
 const ACTION =
   'rounded text-sm font-medium text-sky-700 hover:underline focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-sky-400';
-
-export function StatusBadge({ status }: { status: User['status'] }) {
-  const { t } = useLanguage();
-  return (
-    <span
-      className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ${
-        status === 'active'
-          ? 'bg-emerald-100 text-emerald-800 dark:bg-emerald-900/50 dark:text-emerald-200'
-          : status === 'suspended'
-            ? 'bg-red-100 text-red-800 dark:bg-red-900/50 dark:text-red-200'
-            : 'bg-amber-100 text-amber-800 dark:bg-amber-900/50 dark:text-amber-200'
-      }`}
-    >
-      {t(`managers.status_${status}`)}
-    </span>
-  );
-}
 
 export function ManagersTable({
   family,
@@ -89,7 +73,7 @@ export function ManagersTable({
           },
         ]
       : []),
-    { key: 'status', header: t('managers.status'), cell: (m) => <StatusBadge status={m.status} /> },
+    { key: 'status', header: t('managers.status'), cell: (m) => <UserStatusBadge status={m.status} /> },
     {
       key: 'last',
       header: t('fields.last_logged_in'),

@@ -2,6 +2,7 @@ import { PEOPLE_ROLE_NAMES, ROLES, type PeopleRoleName, type Person, type User }
 import { useCallback, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { CardList } from '../../../components/CardList.tsx';
+import { UserStatusBadge } from '../../../components/UserStatusBadge.tsx';
 import { Pagination } from '../../../components/DataTable.tsx';
 import { EmptyState } from '../../../components/EmptyState.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
@@ -14,7 +15,7 @@ import { formatDateTime } from '../../../lib/dates.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
 import { useUser } from '../../auth/index.ts';
-import { fullName, StatusBadge } from '../../managers/index.ts';
+import { fullName } from '../../managers/index.ts';
 import { usePeople } from '../api.ts';
 import { createEntries, personLinks } from '../links.ts';
 
@@ -231,7 +232,7 @@ function PeopleTable({ people, viewer }: ListProps) {
               </td>
               <td className="px-4 py-3 align-middle whitespace-nowrap">{lastLogin(person)}</td>
               <td className="px-4 py-3 align-middle">
-                <StatusBadge status={person.status} />
+                <UserStatusBadge status={person.status} />
               </td>
               <td className="px-4 py-3 align-middle">
                 <PersonActions person={person} viewer={viewer} />
@@ -261,7 +262,7 @@ function PeopleCards({ people, viewer }: ListProps) {
           )}
         </>
       )}
-      aside={(person) => <StatusBadge status={person.status} />}
+      aside={(person) => <UserStatusBadge status={person.status} />}
       summary={(person) => <span className="break-all">{person.email}</span>}
       fields={(person) => [
         { key: 'role', label: t('people.role'), value: t(`role.${person.role_name}`) },

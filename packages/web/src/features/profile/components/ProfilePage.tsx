@@ -1,12 +1,12 @@
 import { ROLES, ALERT_CATEGORIES } from '@flowbox/shared';
 import { ButtonLink } from '../../../components/Button.tsx';
+import { UserStatusBadge } from '../../../components/UserStatusBadge.tsx';
 import { Card, DescriptionList } from '../../../components/Card.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
 import { useUser } from '../../auth/index.ts';
-import { StatusBadge } from '../../managers/index.ts';
 
 export function ProfilePage() {
   const { t, language } = useLanguage();
@@ -36,7 +36,7 @@ export function ProfilePage() {
               { label: t('fields.role'), value: t(`role.${user.role_name}`) },
               { label: t('fields.language'), value: t(`language.${user.language}`) },
               { label: t('fields.address'), value: user.address || '—' },
-              { label: t('managers.status'), value: <StatusBadge status={user.status} /> },
+              { label: t('managers.status'), value: <UserStatusBadge status={user.status} /> },
               { label: t('fields.last_logged_in'), value: formatDateTime(user.last_logged_in, language) },
             ]}
           />

@@ -9,7 +9,7 @@ import { ComingPrice, useZoneSubscription } from '../../billing/index.ts';
 import { usePriceTiers } from '../api/get-price-tiers.ts';
 import type { ZoneRef } from '../api/get-zone.ts';
 import { formatDecimal } from '../format.ts';
-import { Badge } from './Badge.tsx';
+import { Badge } from '../../../components/Badge.tsx';
 import { PriceText } from './PriceText.tsx';
 
 /**

@@ -22,7 +22,7 @@ import { OpenAlertsCard } from '../../alerts/index.ts';
 import { FlowboxesSection, useFlowboxes, ZoneValveCard } from '../../flowboxes/index.ts';
 import { ZoneSchedulesCard } from '../../schedules/index.ts';
 import { useZone, type ZoneRef } from '../api/get-zone.ts';
-import { Badge } from './Badge.tsx';
+import { Badge } from '../../../components/Badge.tsx';
 import { PriceTiersCard } from './PriceTiersCard.tsx';
 import { useZoneReadiness, ZONE_SECTION, ZoneChecklist } from './ZoneChecklist.tsx';
 import { useZoneRef } from './useZoneRef.ts';
