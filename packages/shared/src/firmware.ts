@@ -1,5 +1,5 @@
-import { FLOWBOX_MODELS, type FlowboxModel } from './api/zones.ts';
 import type { FirmwareState } from './protocol/messages.ts';
+import { FLOWBOX_MODELS, type FlowboxModel } from './domain/flowboxes.ts';
 
 /**
  * Firmware updates (docs/firmware.md): the image naming convention, the update and rollout states

@@ -3,6 +3,7 @@ export * from './permissions.ts';
 export * from './alerts.ts';
 export * from './dates.ts';
 export * from './time/zoned.ts';
+export * from './domain/index.ts';
 export * from './limits.ts';
 export * from './validation.ts';
 export * from './i18n/messages.ts';

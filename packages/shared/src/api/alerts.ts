@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ALERT_CATEGORIES, type AlertCategory } from '../alerts.ts';
 import { backendDate, checkDateRange } from '../validation.ts';
-import { VOLUME_UNITS } from './buildings.ts';
+import { VOLUME_UNITS } from '../domain/buildings.ts';
 
 /**
  * Alerts (spec §3 alert settings, §4 alerts; docs/alerts.md). One open alert per cause in a zone:

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CURRENCIES } from '../billing/currencies.ts';
+import { VOLUME_UNITS, WEEKDAYS, type Weekday } from '../domain/buildings.ts';
 import { countField, decimalString, requiredText } from '../validation.ts';
 import { checkCoordinatePair, coordinateFields } from './coordinates.ts';
 
@@ -25,23 +26,7 @@ export const BUILDING_TYPES = [
 ] as const;
 export type BuildingType = (typeof BUILDING_TYPES)[number];
 
-/** spec §3 water measurement units; consumption is stored in litres and converted for display. */
-export const VOLUME_UNITS = ['gallon', 'imperial_gallon', 'liter', 'm3'] as const;
-export type VolumeUnit = (typeof VOLUME_UNITS)[number];
-
 export { CURRENCIES, type Currency } from '../billing/currencies.ts';
-
-export const WEEKDAYS = [
-  'monday',
-  'tuesday',
-  'wednesday',
-  'thursday',
-  'friday',
-  'saturday',
-  'sunday',
-] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
-export const DEFAULT_WEEKEND: Weekday[] = ['saturday', 'sunday'];
 
 export const MAX_INTERVALS_PER_DAY = 6;
 
@@ -59,7 +44,6 @@ export const OpeningIntervalSchema = z
     message: 'validation.hours_order',
     path: ['end'],
   });
-export type OpeningInterval = z.infer<typeof OpeningIntervalSchema>;
 
 const daySchema = z
   .array(OpeningIntervalSchema, { error: 'validation.invalid' })
@@ -86,7 +70,6 @@ export const OpeningHoursSchema = z.object(
   >,
   { error: 'validation.invalid' },
 );
-export type OpeningHours = z.output<typeof OpeningHoursSchema>;
 
 /** The answer's shape of opening hours (already checked and sorted). */
 export const OpeningHoursAnswerSchema = z.object(

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { backendDate, checkDateRange } from '../validation.ts';
-import { CURRENCIES, VOLUME_UNITS, WEEKDAYS } from './buildings.ts';
+import { CURRENCIES } from './buildings.ts';
 import { PriceTermsSchema } from '../billing/plans.ts';
+import { VOLUME_UNITS, WEEKDAYS } from '../domain/buildings.ts';
 
 /**
  * Consumption graph windows (spec §9, DESIGN.md §4), each ending with the bucket that holds now

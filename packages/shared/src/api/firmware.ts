@@ -14,7 +14,7 @@ import {
   ROLLOUT_STATES,
 } from '../firmware.ts';
 import { optionalText, uuidField } from '../validation.ts';
-import { FLOWBOX_MODELS } from './zones.ts';
+import { FLOWBOX_MODELS } from '../domain/flowboxes.ts';
 
 /**
  * Firmware catalogue, updates and rollouts (docs/firmware.md). Routes:

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CRITICAL_ALERT_CATEGORIES } from './alerts.ts';
 import { CONNECTION_STATES } from './flowboxes.ts';
-import { FLOWBOX_MODELS, VALVE_STATES } from './zones.ts';
+import { FLOWBOX_MODELS, VALVE_STATES } from '../domain/flowboxes.ts';
 
 /*
  * The fleet at a glance (issue #18, docs/fleet.md): every flowbox of the caller's scope on one

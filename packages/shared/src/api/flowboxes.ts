@@ -7,7 +7,7 @@ import { SCHEDULE_LIVE_CHANGES } from './schedules.ts';
 import { LEAK_DETECTION_MAX_TIMEOUT_S } from '../protocol/messages.ts';
 import { DeviceSecretSchema, SERIAL_PATTERN } from '../protocol/topics.ts';
 import { uuidField } from '../validation.ts';
-import { FLOWBOX_MODELS, VALVE_STATES, WATER_TEMPERATURES } from './zones.ts';
+import { FLOWBOX_MODELS, VALVE_STATES, WATER_TEMPERATURES } from '../domain/flowboxes.ts';
 
 /** spec §4 flowbox pairing state: init (1/3), pending (2/3), ready (3/3). */
 export const PAIRING_STATES = ['init', 'pending', 'ready'] as const;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { backendDate, countField, requiredText } from '../validation.ts';
-import { WEEKDAYS } from './buildings.ts';
+import { WEEKDAYS } from '../domain/buildings.ts';
 
 /** spec §3 Schedule "frequency": how a recurring scheduled closing repeats (rrule's FREQ). */
 export const SCHEDULE_FREQUENCIES = ['daily', 'weekly', 'monthly'] as const;

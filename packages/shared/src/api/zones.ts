@@ -1,54 +1,10 @@
 import { z } from 'zod';
 import { countField, requiredText, uuidField } from '../validation.ts';
-import {
-  CURRENCIES,
-  OpeningHoursAnswerSchema,
-  OpeningHoursSchema,
-  PriceSchema,
-  VOLUME_UNITS,
-} from './buildings.ts';
+import { VOLUME_UNITS } from '../domain/buildings.ts';
+import { FLOWBOX_MODELS, VALVE_STATES, WATER_TEMPERATURES } from '../domain/flowboxes.ts';
+import { SERVICE_LEVELS, ZONE_PROFILES } from '../domain/zones.ts';
+import { CURRENCIES, OpeningHoursAnswerSchema, OpeningHoursSchema, PriceSchema } from './buildings.ts';
 import { ListQuerySchema } from './errors.ts';
-
-/**
- * What a zone is used for: it tells the rules which consumption to expect (automatic closing,
- * abnormal-consumption alerts) and lets reports compare like with like. See docs/hierarchy.md.
- */
-export const ZONE_PROFILES = [
-  'housing',
-  'office',
-  'sanitary',
-  'showers',
-  'kitchen',
-  'laundry',
-  'hospitality',
-  'healthcare',
-  'education',
-  'sports',
-  'pool',
-  'irrigation',
-  'industrial_process',
-  'cooling',
-  'technical_room',
-  'common_areas',
-  'other',
-] as const;
-export type ZoneProfile = (typeof ZONE_PROFILES)[number];
-
-/** spec §3 and §9. */
-export const SERVICE_LEVELS = ['basic', 'premium'] as const;
-export type ServiceLevel = (typeof SERVICE_LEVELS)[number];
-
-/** spec §3 flowbox models: the pipe size the zone's device is made for. */
-export const FLOWBOX_MODELS = ['half_inch_v1', 'one_inch_v1', 'two_inches_v1'] as const;
-export type FlowboxModel = (typeof FLOWBOX_MODELS)[number];
-
-/** spec §3 "hot or cold water": the water the zone's flowbox measures. */
-export const WATER_TEMPERATURES = ['cold', 'hot'] as const;
-export type WaterTemperature = (typeof WATER_TEMPERATURES)[number];
-
-/** spec §4 valve states; the device reports it, commands change it (devices issue). */
-export const VALVE_STATES = ['opened', 'closed'] as const;
-export type ValveState = (typeof VALVE_STATES)[number];
 
 const flag = z.boolean({ error: 'validation.invalid' });
 

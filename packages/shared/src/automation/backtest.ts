@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { OpeningHoursSchema, VOLUME_UNITS } from '../api/buildings.ts';
-import { ZONE_PROFILES } from '../api/zones.ts';
+import { OpeningHoursSchema } from '../api/buildings.ts';
 import { AutomaticClosingSettingsSchema, TRIGGERS } from './settings.ts';
+import { VOLUME_UNITS } from '../domain/buildings.ts';
+import { ZONE_PROFILES } from '../domain/zones.ts';
 
 /*
  * Backtest before saving (issue #29, docs/automation.md "Backtest"): what proposed margins or a

@@ -1,6 +1,6 @@
-import type { OpeningHours, Weekday } from '../api/buildings.ts';
-import type { ZoneProfile } from '../api/zones.ts';
 import type { Trigger } from './settings.ts';
+import { type OpeningHours, type Weekday } from '../domain/buildings.ts';
+import { type ZoneProfile } from '../domain/zones.ts';
 
 /*
  * Detection of abnormal consumption (spec §4 automatic closing, DESIGN.md §5; docs/automation.md is

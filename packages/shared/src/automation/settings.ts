@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { VOLUME_UNITS, type VolumeUnit } from '../api/buildings.ts';
 import { ConfirmNameSchema } from '../api/errors.ts';
+import { VOLUME_UNITS, type VolumeUnit } from '../domain/buildings.ts';
 
 /*
  * Automatic closing (spec §3 "automatic-closing settings", §4, §5, §9; docs/automation.md).

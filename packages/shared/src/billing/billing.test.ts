@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { VOLUME_UNITS, type VolumeUnit } from '../api/buildings.ts';
 import { describeIssues } from '../validation.ts';
 import {
   addBillingPeriods,
@@ -23,6 +22,7 @@ import {
   type Exact,
   type PriceRange,
 } from './index.ts';
+import { VOLUME_UNITS, type VolumeUnit } from '../domain/buildings.ts';
 
 // Seeded so a failure replays the same cases (STYLE.md: deterministic tests).
 const SEED = 20261123;

@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { CountrySchema, CURRENCIES, VOLUME_UNITS } from '../api/buildings.ts';
+import { CountrySchema } from '../api/buildings.ts';
+import { CURRENCIES } from './currencies.ts';
 import { OffsetSchema } from '../api/errors.ts';
 import { backendDate, normalizeDecimal, requiredText } from '../validation.ts';
 import { rangeIssues } from './tiers.ts';
+import { VOLUME_UNITS } from '../domain/buildings.ts';
 
 /** spec §3 pricing plan: how often a subscription is billed and renewed. */
 export const BILLING_TYPES = ['monthly', 'annual'] as const;

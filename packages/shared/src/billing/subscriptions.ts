@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { CURRENCIES, VOLUME_UNITS } from '../api/buildings.ts';
-import { SERVICE_LEVELS } from '../api/zones.ts';
+import { CURRENCIES } from './currencies.ts';
 import { uuidField } from '../validation.ts';
 import { BILLING_TYPES, PlanPricesSchema, PricingPlanSchema, SUBSCRIPTION_STATUSES } from './plans.ts';
+import { VOLUME_UNITS } from '../domain/buildings.ts';
+import { SERVICE_LEVELS } from '../domain/zones.ts';
 
 /**
  * A zone's choice (spec §3, §5 "a zone needs a subscription attached"): a plan that applies to its

@@ -1,4 +1,4 @@
-import type { Currency, VolumeUnit } from '../api/buildings.ts';
+import type { Currency } from './currencies.ts';
 import {
   addExact,
   compareExact,
@@ -12,6 +12,7 @@ import {
   type Exact,
 } from './decimal.ts';
 import { fromLiters } from './units.ts';
+import { type VolumeUnit } from '../domain/buildings.ts';
 
 /**
  * One price range of a plan (spec §3, §5): the volume from `volume_start` up to `volume_end`

@@ -1,5 +1,5 @@
-import type { VolumeUnit } from '../api/buildings.ts';
 import { divideExact, multiplyExact, parseExact, type Exact } from './decimal.ts';
+import { type VolumeUnit } from '../domain/buildings.ts';
 
 /**
  * Litres in one unit (spec §3 volume units), exact by definition: the US gallon is 231 cubic

@@ -1,8 +1,8 @@
 import type { AlertCategory } from '../alerts.ts';
-import type { VolumeUnit } from '../api/buildings.ts';
 import { CURRENCIES } from '../billing/currencies.ts';
 import type { Language } from '../roles.ts';
 import { displayDate, displayLocalDateTime, localDateTime } from '../time/zoned.ts';
+import { type VolumeUnit } from '../domain/buildings.ts';
 
 /*
  * What an alert's details say, as one sentence in the reader's language, the building's volume

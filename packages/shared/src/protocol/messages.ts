@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { FIRMWARE_FAILURE_REASONS, FIRMWARE_MAX_BYTES, FIRMWARE_VERSION_PATTERN } from '../firmware.ts';
-import { FLOWBOX_MODELS, VALVE_STATES, WATER_TEMPERATURES } from '../api/zones.ts';
 import {
   COMMAND_MAX_TTL_S,
   CONFIRM_MAX_RANGES,
@@ -10,6 +9,7 @@ import {
   PROTOCOL_VERSION,
   DeviceSerialSchema,
 } from './topics.ts';
+import { FLOWBOX_MODELS, VALVE_STATES, WATER_TEMPERATURES } from '../domain/flowboxes.ts';
 
 /**
  * Payloads of the device protocol (docs/protocol.md). Every payload is a JSON object carrying the

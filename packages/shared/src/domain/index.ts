@@ -1,0 +1,3 @@
+export * from './buildings.ts';
+export * from './flowboxes.ts';
+export * from './zones.ts';
