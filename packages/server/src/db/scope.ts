@@ -1,6 +1,5 @@
 import { and, eq, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgColumn, PgSelect } from 'drizzle-orm/pg-core';
-import type { BuildingPath, SitePath, ZonePath } from '../http/params.ts';
 import { buildings, sites, zones, type flowboxes } from './schema.ts';
 
 /*
@@ -19,6 +18,11 @@ import { buildings, sites, zones, type flowboxes } from './schema.ts';
  * each run.
  */
 type Ids<P> = { [K in keyof P]: P[K] | SQLWrapper };
+
+/** The ids naming a place from the customer down, as the API's paths give them (http/params.ts checks them). */
+type SitePath = { customerId: string; siteId: string };
+type BuildingPath = SitePath & { buildingId: string };
+type ZonePath = BuildingPath & { zoneId: string };
 
 /** A select once it has its `from`, dynamic or not. */
 type Selecting = { $dynamic(): PgSelect };
