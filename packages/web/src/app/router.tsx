@@ -56,6 +56,7 @@ const buildings = () => import('../features/buildings/pages.ts');
 const customers = () => import('../features/customers/pages.ts');
 const dashboard = () => import('../features/dashboard/pages.ts');
 const endusers = () => import('../features/endusers/pages.ts');
+const events = () => import('../features/events/pages.ts');
 const firmware = () => import('../features/firmware/pages.ts');
 const fleet = () => import('../features/fleet/pages.ts');
 const flowboxes = () => import('../features/flowboxes/pages.ts');
@@ -244,15 +245,15 @@ const routes: RouteObject[] = [
                   },
                   { path: paths.fleet.path, ...page(fleet, (p) => <p.FleetPage />) },
                   { path: paths.users.path, ...page(people, (p) => <p.PeoplePage />) },
-                  { path: paths.siteEvents.path, ...page(sites, (p) => <p.SiteEventsPage />) },
+                  { path: paths.siteEvents.path, ...page(events, (p) => <p.SiteEventsPage />) },
                   { path: paths.zoneAdd.path, ...page(zones, (p) => <p.ZoneAddPage />) },
                   { path: paths.zoneEdit.path, ...page(zones, (p) => <p.ZoneEditPage />) },
-                  { path: paths.zoneEvents.path, ...page(zones, (p) => <p.ZoneEventsPage />) },
+                  { path: paths.zoneEvents.path, ...page(events, (p) => <p.ZoneEventsPage />) },
                   { path: paths.waterPointAdd.path, ...page(zones, (p) => <p.WaterPointAddPage />) },
                   { path: paths.zoneSubscription.path, ...page(billing, (p) => <p.ZoneSubscriptionPage />) },
                   { path: paths.buildingAdd.path, ...page(buildings, (p) => <p.BuildingAddPage />) },
                   { path: paths.buildingEdit.path, ...page(buildings, (p) => <p.BuildingEditPage />) },
-                  { path: paths.buildingEvents.path, ...page(buildings, (p) => <p.BuildingEventsPage />) },
+                  { path: paths.buildingEvents.path, ...page(events, (p) => <p.BuildingEventsPage />) },
                   { path: paths.plumbers.path, ...page(plumbers, (p) => <p.PlumbersPage />) },
                   { path: paths.plumberAdd.path, ...page(plumbers, (p) => <p.PlumberAddPage />) },
                   { path: paths.plumberEdit.path, ...page(plumbers, (p) => <p.PlumberEditPage />) },
@@ -305,7 +306,7 @@ const routes: RouteObject[] = [
                 children: [
                   { path: paths.customer.path, ...page(customers, (p) => <p.CustomerOverviewPage />) },
                   { path: paths.customerEdit.path, ...page(customers, (p) => <p.CustomerEditPage />) },
-                  { path: paths.customerEvents.path, ...page(customers, (p) => <p.CustomerEventsPage />) },
+                  { path: paths.customerEvents.path, ...page(events, (p) => <p.CustomerEventsPage />) },
                   {
                     path: paths.customerManagers.path,
                     ...page(managersOfCustomers, ([p, f]) => (

@@ -1,5 +1,4 @@
 export { CustomerAddPage } from './components/CustomerAddPage.tsx';
-export { CustomerEventsPage } from './components/CustomerEventsPage.tsx';
 export { CustomerEditPage } from './components/CustomerEditPage.tsx';
 export { CustomerOverviewPage } from './components/CustomerOverviewPage.tsx';
 export { CustomersPage } from './components/CustomersPage.tsx';

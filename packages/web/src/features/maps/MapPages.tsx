@@ -7,8 +7,10 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { QueryBoundary } from '../../components/QueryBoundary.tsx';
 import { useLanguage } from '../../lib/i18n/index.ts';
 import { paths } from '../../paths.ts';
-import { telHref, useMapSettings, usePlumbers, useSiteMap } from '../plumbers/index.ts';
-import { LeafletMap, ToneDot, type MapMarker } from './LeafletMap.tsx';
+import { useMapSettings } from '../../lib/map-settings.ts';
+import { telHref, usePlumbers } from '../plumbers/index.ts';
+import { useSiteMap } from './api/get-site-map.ts';
+import { LeafletMap, ToneDot, type MapMarker } from '../../components/maps/LeafletMap.tsx';
 
 const LINK = 'text-sky-700 hover:underline dark:text-sky-400';
 

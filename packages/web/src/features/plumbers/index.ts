@@ -1,3 +1,3 @@
-export { CallPlumberButton } from './components/CallPlumber.tsx';
-export { useMapSettings, usePlumbers, useSiteMap } from './api/plumbers.ts';
+export { useNearestPlumbers } from './api/list-nearest-plumbers.ts';
+export { usePlumbers } from './api/list-plumbers.ts';
 export { telHref } from './tel.ts';

@@ -2,5 +2,4 @@ export { WaterPointAddPage } from './components/WaterPointAddPage.tsx';
 export { WaterPointsPage } from './components/WaterPointsPage.tsx';
 export { ZoneAddPage } from './components/ZoneAddPage.tsx';
 export { ZoneEditPage } from './components/ZoneEditPage.tsx';
-export { ZoneEventsPage } from './components/ZoneEventsPage.tsx';
 export { ZoneOverviewPage } from './components/ZoneOverviewPage.tsx';

@@ -13,8 +13,8 @@ import { useToast } from '../../../components/Toasts.tsx';
 import { useLanguage, type TranslationKey } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
 import { END_USER, hasRole, useUser } from '../../auth/index.ts';
-import { CallPlumberButton } from '../../plumbers/index.ts';
 import { useAlertTransition } from '../api/alerts.ts';
+import { CallPlumberButton } from './CallPlumber.tsx';
 
 const STATE_TONE = {
   open: 'bg-red-100 text-red-800 dark:bg-red-900/50 dark:text-red-200',

@@ -21,7 +21,7 @@ import { VolumeUnitSelect } from '../../../components/forms/VolumeUnitSelect.tsx
 import { Select } from '../../../components/Select.tsx';
 import { TextField } from '../../../components/TextField.tsx';
 import { useFormSubmit } from '../../../lib/forms.ts';
-import { CoordinateFields, coordinateValue } from '../../maps/index.ts';
+import { CoordinateFields, coordinateValue } from '../../../components/maps/CoordinateFields.tsx';
 import { countInput, decimalInput } from '../../../lib/form-values.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import {

@@ -17,7 +17,7 @@ import { ANY_ROLE, canDo, hasRole, useUser } from '../../auth/index.ts';
 import { ConsumptionCard, ZonesComparisonCard } from '../../consumption/index.ts';
 import { LeakCard } from '../../leaks/index.ts';
 import { OpenAlertsCard } from '../../alerts/index.ts';
-import { ImageUpload } from '../../images/index.ts';
+import { ImageUpload } from '../../../components/images/ImageUpload.tsx';
 import { WaterBalanceCard } from '../../water-balance/index.ts';
 import { useBuildingZones } from '../api/list-zones.ts';
 import { useDeleteBuilding } from '../api/delete-building.ts';

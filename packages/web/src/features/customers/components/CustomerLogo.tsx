@@ -1,7 +1,7 @@
 import type { Customer } from '@flowbox/shared';
 import { Card } from '../../../components/Card.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
-import { ImageUpload } from '../../images/index.ts';
+import { ImageUpload } from '../../../components/images/ImageUpload.tsx';
 
 /**
  * The customer's logo. Whoever reaches the customer's screens may replace it (docs/permissions.md:

@@ -26,8 +26,9 @@ import { useRequiredParam } from '../../../lib/params.ts';
 import { paths } from '../../../paths.ts';
 import { useUser } from '../../auth/index.ts';
 import { useCustomers } from '../../customers/index.ts';
-import { CoordinateFields, coordinateValue } from '../../maps/index.ts';
-import { usePlumber, useSavePlumber } from '../api/plumbers.ts';
+import { CoordinateFields, coordinateValue } from '../../../components/maps/CoordinateFields.tsx';
+import { usePlumber } from '../api/get-plumber.ts';
+import { useSavePlumber } from '../api/save-plumber.ts';
 
 const FIELDS = [
   'company',

@@ -11,7 +11,8 @@ import { useToast } from '../../../components/Toasts.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
 import { canDo, FLOVEA_OR_CUSTOMER, useUser } from '../../auth/index.ts';
-import { useDeletePlumber, usePlumbers } from '../api/plumbers.ts';
+import { useDeletePlumber } from '../api/delete-plumber.ts';
+import { usePlumbers } from '../api/list-plumbers.ts';
 import { telHref } from '../tel.ts';
 
 const PAGE = 50;

@@ -9,7 +9,7 @@ import { Card } from '../../../components/Card.tsx';
 import { FormActions } from '../../../components/FormActions.tsx';
 import { NameField } from '../../../components/forms/NameField.tsx';
 import { useFormSubmit } from '../../../lib/forms.ts';
-import { CoordinateFields, coordinateValue } from '../../maps/index.ts';
+import { CoordinateFields, coordinateValue } from '../../../components/maps/CoordinateFields.tsx';
 
 type SiteFormProps = {
   defaultName?: string;

@@ -1,7 +1,7 @@
 import type { Site } from '@flowbox/shared';
 import { Card } from '../../../components/Card.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
-import { ImageUpload } from '../../images/index.ts';
+import { ImageUpload } from '../../../components/images/ImageUpload.tsx';
 
 /** The site's logo and plan, shown to all who see the site; replaced by those who may edit it. */
 export function SiteImages({

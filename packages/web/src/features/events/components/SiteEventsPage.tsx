@@ -2,9 +2,8 @@ import { PageHeader } from '../../../components/PageHeader.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { useRequiredParam } from '../../../lib/params.ts';
 import { paths } from '../../../paths.ts';
-import { ActivityLog } from '../../events/index.ts';
-import { useSite } from '../api/get-site.ts';
-import { useSiteCrumbs } from './useSiteCrumbs.ts';
+import { useSite, useSiteCrumbs } from '../../sites/index.ts';
+import { ActivityLog } from './ActivityLog.tsx';
 
 /** spec §2: a site's activity log, also open to the site managers of that site. */
 export function SiteEventsPage() {

@@ -1,8 +1,8 @@
 import { lazy, Suspense, useState } from 'react';
 import type { FieldError } from 'react-hook-form';
-import { Button } from '../../components/Button.tsx';
-import { Spinner } from '../../components/Spinner.tsx';
-import { TextField } from '../../components/TextField.tsx';
+import { Button } from '../Button.tsx';
+import { Spinner } from '../Spinner.tsx';
+import { TextField } from '../TextField.tsx';
 import { useLanguage } from '../../lib/i18n/index.ts';
 
 // Leaflet comes only with the map, when the user opens it.

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery, type QueryCache } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
-import { apiPathOfImage } from '../images.ts';
+import { api } from '../api-client.ts';
+import { apiPathOfImage } from './images.ts';
 
 const IMAGES_KEY = 'images';
 const watchedCaches = new WeakSet<QueryCache>();

@@ -4,8 +4,8 @@ import { useLanguage } from '../../../lib/i18n/index.ts';
 import { useRequiredParam } from '../../../lib/params.ts';
 import { paths } from '../../../paths.ts';
 import { useUser } from '../../auth/index.ts';
-import { ActivityLog } from '../../events/index.ts';
-import { useCustomer } from '../api/get-customer.ts';
+import { useCustomer } from '../../customers/index.ts';
+import { ActivityLog } from './ActivityLog.tsx';
 
 /** spec §2: the customer's activity log, for provider and customer managers. */
 export function CustomerEventsPage() {

@@ -1,12 +1,12 @@
 import { ACCEPTED_IMAGE_TYPES } from '@flowbox/shared';
 import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../../components/Alert.tsx';
-import { Button } from '../../../components/Button.tsx';
-import { useToast } from '../../../components/Toasts.tsx';
-import { errorMessage } from '../../../lib/forms.ts';
-import { useUploadImage } from '../api/upload-image.ts';
-import { imageFileProblem, type ImageTarget } from '../images.ts';
+import { Alert } from '../Alert.tsx';
+import { Button } from '../Button.tsx';
+import { useToast } from '../Toasts.tsx';
+import { errorMessage } from '../../lib/forms.ts';
+import { useUploadImage } from '../../lib/images/upload-image.ts';
+import { imageFileProblem, type ImageTarget } from '../../lib/images/images.ts';
 import { ImageView } from './ImageView.tsx';
 
 type ImageUploadProps = {

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { Spinner } from '../../../components/Spinner.tsx';
-import { useImage } from '../api/get-image.ts';
+import { Spinner } from '../Spinner.tsx';
+import { useImage } from '../../lib/images/get-image.ts';
 
 type ImageViewProps = {
   /** The record's URL path of the image (`/v1/images/<id>`), or null when none was uploaded. */

@@ -5,8 +5,7 @@ import { Dialog } from '../../../components/Dialog.tsx';
 import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { numberFormat } from '../../../lib/intl.ts';
-import { useNearestPlumbers } from '../api/plumbers.ts';
-import { telHref } from '../tel.ts';
+import { telHref, useNearestPlumbers } from '../../plumbers/index.ts';
 
 /** "Call a plumber" on an alert: the nearest plumbers of its site, with their phone links (issue 18). */
 export function CallPlumberButton({ alert }: { alert: Alert }) {

@@ -1,8 +1,7 @@
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
-import { ActivityLog } from '../../events/index.ts';
-import { useZoneCrumbs } from './useZoneCrumbs.ts';
-import { useZoneRef } from './useZoneRef.ts';
+import { useZoneCrumbs, useZoneRef } from '../../zones/index.ts';
+import { ActivityLog } from './ActivityLog.tsx';
 
 /** spec §2: a zone's activity log, the zone's changes and its water points'. */
 export function ZoneEventsPage() {

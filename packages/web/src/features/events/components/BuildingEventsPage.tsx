@@ -1,8 +1,8 @@
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { useRequiredParam } from '../../../lib/params.ts';
-import { ActivityLog } from '../../events/index.ts';
-import { useBuildingCrumbs } from './useBuildingCrumbs.ts';
+import { useBuildingCrumbs } from '../../buildings/index.ts';
+import { ActivityLog } from './ActivityLog.tsx';
 
 /** spec §2: a building's activity log, its floors, zones and water points included. */
 export function BuildingEventsPage() {

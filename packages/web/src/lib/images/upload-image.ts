@@ -1,7 +1,7 @@
 import type { ImageAnswer } from '@flowbox/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
-import { uploadPathOf, type ImageTarget } from '../images.ts';
+import { api } from '../api-client.ts';
+import { uploadPathOf, type ImageTarget } from './images.ts';
 
 export const uploadImage = (target: ImageTarget, file: File) =>
   api.upload<ImageAnswer>(uploadPathOf(target), file);

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useLanguage } from '../../lib/i18n/index.ts';
-import { useMapSettings } from '../plumbers/index.ts';
+import { useMapSettings } from '../../lib/map-settings.ts';
 import { LeafletMap, type MapMarker } from './LeafletMap.tsx';
 
 /** A map to click on to place something; the fields beside it take typed coordinates too. */

@@ -1,2 +1,0 @@
-export { ActivityLog } from './components/ActivityLog.tsx';
-export type { EventsScope } from './scope.ts';

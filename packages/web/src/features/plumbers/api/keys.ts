@@ -1,0 +1,2 @@
+/** Every plumber query starts with this key, so a saved or deleted plumber refreshes them all. */
+export const plumbersKey = ['plumbers'] as const;
