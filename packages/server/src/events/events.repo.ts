@@ -9,8 +9,10 @@ import type {
 } from '@flowbox/shared';
 import type { Actor } from '../access/access.ts';
 import type { Db } from '../db/client.ts';
-import { events } from '../db/schema.ts';
+import { buildings, events, zones } from '../db/schema.ts';
 import { cursorTime, cursorUuid, decodeCursor, encodeCursor } from '../db/cursor.ts';
+import { buildingAt, withBuildingScope, withZoneScope, zoneAt } from '../db/scope.ts';
+import type { BuildingPath, ZonePath } from '../http/params.ts';
 
 /** Where an event sits in the hierarchy: what decides who may read it. */
 export type EventScope = {
@@ -140,4 +142,24 @@ function toApiEvent(row: typeof events.$inferSelect): ActivityEvent {
     zone_id: row.zoneId,
     changed_fields: row.changedFields,
   };
+}
+
+/*
+ * Whether the path names a building, or a zone, of that site and customer: a log asked of a place
+ * that is not there is not found (docs/hierarchy.md). The log reads the hierarchy itself, through
+ * db/scope.ts, rather than through the domains it records: events import no domain.
+ */
+
+export async function buildingExists(db: Db, path: BuildingPath): Promise<boolean> {
+  const rows = await withBuildingScope(db.select({ id: buildings.id }).from(buildings))
+    .where(buildingAt(path))
+    .limit(1);
+  return rows.length > 0;
+}
+
+export async function zoneExists(db: Db, path: ZonePath): Promise<boolean> {
+  const rows = await withZoneScope(db.select({ id: zones.id }).from(zones))
+    .where(zoneAt(path))
+    .limit(1);
+  return rows.length > 0;
 }

@@ -1,11 +1,9 @@
 import { ROLES, type EventsPage, type EventsQuery } from '@flowbox/shared';
 import { requireCustomerRead, requireRole, requireSiteManagerRead, type Actor } from '../access/access.ts';
-import { findBuildingRow } from '../buildings/index.ts';
 import type { Context } from '../context.ts';
 import { notFound } from '../errors.ts';
 import type { BuildingPath, SitePath, ZonePath } from '../http/params.ts';
-import { findZoneRow } from '../zones/index.ts';
-import { listEvents } from './events.repo.ts';
+import { buildingExists, listEvents, zoneExists } from './events.repo.ts';
 
 /** Activity log screens (spec §2): who may read which log, and the page of it. */
 export class EventsService {
@@ -26,14 +24,14 @@ export class EventsService {
   async ofBuilding(actor: Actor, path: BuildingPath, query: EventsQuery): Promise<EventsPage> {
     const { customerId, siteId, buildingId } = path;
     requireSiteManagerRead(actor, customerId, siteId);
-    if (!(await findBuildingRow(this.ctx.db, path))) throw notFound();
+    if (!(await buildingExists(this.ctx.db, path))) throw notFound();
     return listEvents(this.ctx.db, { customerId, siteId, buildingId }, query);
   }
 
   async ofZone(actor: Actor, path: ZonePath, query: EventsQuery): Promise<EventsPage> {
     const { customerId, siteId, buildingId, zoneId } = path;
     requireSiteManagerRead(actor, customerId, siteId);
-    if (!(await findZoneRow(this.ctx.db, path))) throw notFound();
+    if (!(await zoneExists(this.ctx.db, path))) throw notFound();
     return listEvents(this.ctx.db, { customerId, siteId, buildingId, zoneId }, query);
   }
 }
