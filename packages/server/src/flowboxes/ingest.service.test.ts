@@ -236,3 +236,96 @@ describe('device timestamps bounded against the server clock (issue #13 item 4)'
       expect(Math.abs(line.createdAt.getTime() - t.clock.now().getTime())).toBeLessThan(60_000);
   });
 });
+
+describe('presence at fleet rate (issue 32)', () => {
+  const presence = (status: 'online' | 'offline') =>
+    encode({
+      v: PROTOCOL_VERSION,
+      at: t.clock.now().toISOString(),
+      status,
+      ...(status === 'offline' ? { reason: 'shutdown' } : {}),
+    });
+  const rowOf = async (serial: string) =>
+    (await t.db.select().from(flowboxes).where(eq(flowboxes.serial, serial)))[0]!;
+
+  it('writes the heartbeats of connected flowboxes in batches, and a change of connection one by one, in order', async () => {
+    const zones = await createZones(t.db, 'Europe/Paris', 2);
+    const devices = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => pairDirectly(t.db, zones[i % 2]!)),
+    );
+    const ingest = quietIngest();
+    // First contact: each comes online (a change of connection).
+    await Promise.all(devices.map((d) => ingest.handle(`flowbox/${d.serial}/presence`, presence('online'))));
+    const connectedSince = new Map<string, number>();
+    for (const d of devices) {
+      const row = await rowOf(d.serial);
+      expect(row).toMatchObject({ connected: true });
+      connectedSince.set(d.serial, row.connectionChangedAt!.getTime());
+    }
+
+    // A minute later, forty heartbeats: few statements, every one seen, nothing else moved.
+    t.clock.advance(60_000);
+    const before = await statements();
+    const from = t.clock.now().getTime();
+    await Promise.all(devices.map((d) => ingest.handle(`flowbox/${d.serial}/presence`, presence('online'))));
+    const to = t.clock.now().getTime();
+    const used = (await statements()) - before;
+    expect(used).toBeLessThanOrEqual(12);
+    for (const d of devices) {
+      const row = await rowOf(d.serial);
+      expect(row.lastSeenAt!.getTime()).toBeGreaterThanOrEqual(from);
+      expect(row.lastSeenAt!.getTime()).toBeLessThanOrEqual(to);
+      expect(row.connectionChangedAt!.getTime()).toBe(connectedSince.get(d.serial));
+    }
+    expect(ingest.counters.applied).toBe(80);
+
+    // A heartbeat within the resolution writes nothing, but is taken (and acknowledged).
+    const seenAt = (await rowOf(devices[1]!.serial)).lastSeenAt!.getTime();
+    t.clock.advance(2_000);
+    await ingest.handle(`flowbox/${devices[1]!.serial}/presence`, presence('online'));
+    expect((await rowOf(devices[1]!.serial)).lastSeenAt!.getTime()).toBe(seenAt);
+
+    // One device's heartbeat, going offline, and back, sent at once: applied in that order.
+    const d = devices[2]!.serial;
+    t.clock.advance(10_000);
+    await Promise.all([
+      ingest.handle(`flowbox/${d}/presence`, presence('online')),
+      ingest.handle(`flowbox/${d}/presence`, presence('offline')),
+    ]);
+    expect(await rowOf(d)).toMatchObject({ connected: false });
+    t.clock.advance(1_000);
+    const offlineUntil = t.clock.now().getTime();
+    await Promise.all([
+      ingest.handle(`flowbox/${d}/presence`, presence('online')),
+      ingest.handle(`flowbox/${d}/presence`, presence('offline')),
+      ingest.handle(`flowbox/${d}/presence`, presence('online')),
+    ]);
+    const back = await rowOf(d);
+    expect(back).toMatchObject({ connected: true });
+    expect(back.connectionChangedAt!.getTime()).toBeGreaterThanOrEqual(offlineUntil);
+    expect(ingest.counters.dropped.invalid_schema).toBe(0);
+  });
+
+  it('rejects heartbeats whose batch failed, so that they are not acknowledged', async () => {
+    const [zone] = await createZones(t.db, 'Europe/Paris');
+    const device = await pairDirectly(t.db, zone!);
+    const ingest = quietIngest();
+    await ingest.handle(`flowbox/${device.serial}/presence`, presence('online'));
+    await t.db.execute(sql`ALTER TABLE flowboxes RENAME COLUMN last_seen_at TO last_seen_at_away`);
+    try {
+      t.clock.advance(60_000);
+      await expect(ingest.handle(`flowbox/${device.serial}/presence`, presence('online'))).rejects.toThrow();
+      expect(ingest.counters.not_stored).toBe(1);
+    } finally {
+      await t.db.execute(sql`ALTER TABLE flowboxes RENAME COLUMN last_seen_at_away TO last_seen_at`);
+    }
+  });
+});
+
+/** Statements the database has run so far (PostgreSQL's statistics; PGlite: transactions and more). */
+async function statements(): Promise<number> {
+  const result = await t.db.execute(
+    sql`SELECT (xact_commit + xact_rollback)::int AS n FROM pg_stat_database WHERE datname = current_database()`,
+  );
+  return Number((result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
+}

@@ -25,6 +25,7 @@ import {
   type NewFlowboxRow,
 } from './flowboxes.repo.ts';
 import type { FlowboxesService } from './flowboxes.service.ts';
+import { PresenceBatch } from './presence-batch.ts';
 import { judgeClocks, rebootAlert } from '../alerts/index.ts';
 
 type Logger = { warn: (obj: object, msg: string) => void; error?: (obj: object, msg: string) => void };
@@ -54,6 +55,8 @@ export class FlowboxIngest {
   private readonly lastLogged = new Map<string, number>();
   /** Each device's messages other than telemetry, applied one after the other in arrival order. */
   private readonly inOrder = new Map<string, Promise<unknown>>();
+  /** Heartbeats of connected flowboxes, written in batches. */
+  readonly presence: PresenceBatch;
 
   constructor(
     private readonly ctx: Context,
@@ -66,7 +69,9 @@ export class FlowboxIngest {
       warn: (obj, msg) => log.warn(obj, msg),
       error: (obj, msg) => (log.error ?? log.warn)(obj, msg),
     }),
-  ) {}
+  ) {
+    this.presence = new PresenceBatch(ctx);
+  }
 
   /**
    * Handles one device message. Resolves once it is stored, or dropped for good (malformed, from a
@@ -131,6 +136,15 @@ export class FlowboxIngest {
   private async apply(value: Exclude<DeviceMessage, { kind: 'telemetry' }>): Promise<void> {
     if (value.kind === 'pairing/request') {
       await this.flowboxes.announce(value.serial, value.message);
+      this.counters.applied += 1;
+      return;
+    }
+    // A heartbeat of a connected flowbox, the fleet's most frequent message: written in a batch.
+    if (
+      value.kind === 'presence' &&
+      value.message.status === 'online' &&
+      (await this.presence.seen(value.serial))
+    ) {
       this.counters.applied += 1;
       return;
     }
