@@ -12,7 +12,7 @@ import { ROLES } from '@flowbox/shared';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../packages/server/src/app.ts';
 import { encodeCursor } from '../packages/server/src/db/cursor.ts';
-import { openAlertCountsJob } from '../packages/server/src/fleet/index.ts';
+import { fleetOpenAlertCountsJob } from '../packages/server/src/fleet/fleet-open-alert-counts.job.ts';
 import { createUser, openTestDatabase, PASSWORD, testConfig } from '../packages/server/src/test/harness.ts';
 
 const FLOWBOXES = Number(process.env.BENCH_FLOWBOXES ?? 100_000);
@@ -259,7 +259,7 @@ async function bench(label: string): Promise<boolean> {
   const raisedMs = performance.now() - raised;
   const [struck] = await select<{ id: string }>(sql`SELECT id FROM customers ORDER BY name OFFSET 1 LIMIT 1`);
   const folding = performance.now();
-  await openAlertCountsJob(db).pass();
+  await fleetOpenAlertCountsJob(db).pass();
   console.log(
     `  outage: ~99,000 alerts raised in one statement in ${(raisedMs / 1000).toFixed(1)} s; ` +
       `the counts job added their changes in ${((performance.now() - folding) / 1000).toFixed(1)} s`,

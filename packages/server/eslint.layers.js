@@ -7,7 +7,8 @@ import { readdirSync } from 'node:fs';
  * leaf functions) or its services (`*.service.ts`, its behaviour); its repos, routes and other
  * internals stay its own. An index never re-exports a service, so a domain's lookups do not drag in
  * its services' own imports and close an import cycle. app.ts, server.ts and main.ts, which put the
- * domains together, also take their routes. Tests and test fixtures may reach inside (they set up
+ * domains together, also take their routes, and jobs/registry.ts, the list of every job, takes each
+ * domain's jobs (`*.job.ts`). Tests and test fixtures may reach inside (they set up
  * and observe state).
  */
 const SERVER = 'packages/server/src';
@@ -49,9 +50,12 @@ const wiredThroughIndex = (domain) => ({
     `!**/${domain}/index.ts`,
     `!**/*.service.ts`,
     `!**/*.routes.ts`,
+    `!**/*.job.ts`,
   ],
-  message: `Wire the ${domain} domain through its index.ts, services and routes (docs/architecture.md).`,
+  message: `Wire the ${domain} domain through its index.ts, services, routes and jobs (docs/architecture.md).`,
 });
+/** The files that put the domains together. */
+const COMPOSITION = ['app.ts', 'server.ts', 'main.ts', 'jobs/registry.ts'].map((file) => `${SERVER}/${file}`);
 /** SQL is built in repos only (`*.repo.ts`): elsewhere in a domain, no query builder and no table. */
 const SQL_ONLY_IN_REPOS = [
   { group: ['drizzle-orm', 'drizzle-orm/*'], message: 'Build SQL in a *.repo.ts (docs/architecture.md).' },
@@ -73,13 +77,10 @@ export const serverLayers = [
       { files: [`${SERVER}/${domain}/**/*.repo.ts`, `${SERVER}/seed/seed.ts`], rules: restrict(others) },
     ];
   }),
-  {
-    files: [`${SERVER}/app.ts`, `${SERVER}/server.ts`, `${SERVER}/main.ts`],
-    rules: restrict(DOMAINS.map(wiredThroughIndex)),
-  },
+  { files: COMPOSITION, rules: restrict(DOMAINS.map(wiredThroughIndex)) },
   {
     files: [...INFRASTRUCTURE.map((folder) => `${SERVER}/${folder}/**/*.ts`), `${SERVER}/*.ts`],
-    ignores: [...TEST_FILES, `${SERVER}/app.ts`, `${SERVER}/server.ts`, `${SERVER}/main.ts`],
+    ignores: [...TEST_FILES, ...COMPOSITION],
     rules: restrict(DOMAINS.map(never)),
   },
 ];

@@ -196,7 +196,7 @@ export type Services = {
   leaks: LeaksService;
   leakUpkeep: LeakUpkeep;
   alertNotifier: AlertNotifier;
-  /** The instance's periodic jobs (jobs/): the renewals here, the others started by server.ts. */
+  /** Where the instance's periodic jobs run (jobs/): server.ts starts them (jobs/registry.ts). */
   jobs: JobRunner;
   /** This instance's Prometheus registry (`/metrics`; server.ts also serves it on METRICS_PORT). */
   metrics: InstanceMetrics;
@@ -365,19 +365,6 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   services.telemetry.register(conditionsListener());
   services.telemetry.register(services.leakUpkeep.listener());
   app.addHook('onClose', async () => services.leakUpkeep.close());
-  // spec §4 subscription renewal: renewals fall due by the day, so an hourly pass on every instance
-  // is enough; each renewal is claimed by one of them (docs/billing.md).
-  const renewals = services.jobs.start({
-    name: 'subscription_renewals',
-    everyMs: 3_600_000,
-    pass: () => services.subscriptions.renewDue(),
-  });
-  app.addHook('onClose', async () => renewals.stop());
-  // Email retries, and emails another instance left mid-try (mail/mailer.ts); with a relay only.
-  if (options.config.smtpUrl) {
-    const emailJob = services.jobs.start(mailer.job());
-    app.addHook('onClose', async () => emailJob.stop());
-  }
   app.addHook('onClose', async () => mailer.close());
 
   await app.register(fastifyRateLimit, {

@@ -6,13 +6,8 @@ import { Readiness } from './health/readiness.ts';
 import { listenForScrapes } from './http/metrics.ts';
 import { startDemoFleet, type DemoFleet } from './demo/index.ts';
 import { startDeviceMessaging, type DeviceMessaging } from './mqtt/index.ts';
-import { scheduleJob } from './schedules/index.ts';
-import { safetyCloseJob } from './automation/index.ts';
-import { alertEmailJob } from './alerts/index.ts';
 import { importUploadedImages } from './images/index.ts';
-import { firmwareTimeoutJob } from './firmware/index.ts';
-import { openAlertCountsJob } from './fleet/index.ts';
-import { waterBalanceJob } from './water-balance/index.ts';
+import { instanceJobs, startJobs } from './jobs/registry.ts';
 import { ensureAdmin, seedDemo } from './seed/index.ts';
 import { startTracing } from './tracing/tracing.ts';
 
@@ -73,26 +68,18 @@ export async function startServer(config: Config): Promise<RunningServer> {
       dynsec: config.mqttDynsec,
       log: app.log,
       readiness,
-      jobs: services.jobs,
       writer: { onBatchWritten: services.deviceMetrics.batchWritten, tracing },
       brokerLimits: { maxConnectionsPerAddress: config.mqttMaxConnectionsPerAddress },
     });
     closers.unshift(() => messaging.close());
-    // Scheduled closings send through device messaging: the job stops before it does.
-    // The jobs of the server beside messaging's (mqtt/messaging.ts) and the renewals (app.ts).
-    for (const job of [
-      scheduleJob(services.scheduleRunner),
-      safetyCloseJob(services.automation),
-      alertEmailJob(services.alertNotifier),
-      firmwareTimeoutJob(services.firmwareUpdates),
-      services.rolloutRunner.job(),
-      openAlertCountsJob(database.db),
-      waterBalanceJob(services.waterBalance),
-    ]) {
-      const running = services.jobs.start(job);
-      closers.unshift(() => running.stop());
-    }
     closers.unshift(() => app.close());
+    // Every job of the instance (jobs/registry.ts). They stop before the app (the emails need its
+    // mailer) and before device messaging, which the commands they send go through.
+    const stopJobs = startJobs(
+      services.jobs,
+      instanceJobs({ services, db: database.db, smtp: Boolean(config.smtpUrl), messaging }),
+    );
+    closers.unshift(stopJobs);
     await app.listen({ port: config.port, host: config.host }).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') {
         throw new PortBusyError(

@@ -6,7 +6,7 @@ export {
   type RaiseAlertInput,
   type RaiseOutcome,
 } from './alerts.service.ts';
-export { AlertNotifier, alertEmailJob } from './notifier.ts';
+export { AlertNotifier } from './notifier.ts';
 export {
   autotestAlert,
   continuousFlowAlert,

@@ -13,7 +13,8 @@ import {
   type World,
 } from '../test/harness.ts';
 import { JobRunner } from '../jobs/index.ts';
-import { AlertNotifier, alertEmailJob } from './notifier.ts';
+import { alertEmailsJob } from './alert-emails.job.ts';
+import { AlertNotifier } from './notifier.ts';
 
 const INTERVAL = 30 * 60_000;
 let t: TestApp;
@@ -210,7 +211,7 @@ describe('the alert job', () => {
         .from(alerts)
         .where(and(eq(alerts.zoneId, zoneA2), eq(alerts.cause, 'maintenance'), ne(alerts.state, 'resolved')));
     const quiet = { warn: () => undefined, error: () => undefined };
-    const job = new JobRunner({ log: quiet }).start(alertEmailJob(notifier(), 20));
+    const job = new JobRunner({ log: quiet }).start(alertEmailsJob(notifier(), 20));
     try {
       await expect.poll(async () => (await active()).length, { timeout: 20_000, interval: 50 }).toBe(1);
       // The emails follow the sweep in the same pass, after its commit: wait for them too.

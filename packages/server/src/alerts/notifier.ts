@@ -1,7 +1,6 @@
 import { CRITICAL_ALERT_CATEGORIES, defaultAlertsSettings, type AlertCategory } from '@flowbox/shared';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
-import type { Job } from '../jobs/index.ts';
 import type { EmailMessage } from '../mail/mailer.ts';
 import { categorySetting } from './alert-settings.ts';
 import { alertEmail } from './alert-email.ts';
@@ -96,14 +95,4 @@ export function wantsEmail(
   const override = user.alertsInstanceSettings[zoneId]?.[category];
   if (override) return override.email;
   return (user.alertsSettings[category] ?? defaultAlertsSettings()[category]).email;
-}
-
-/** The alert job (sweep and emails) every few seconds, started by server.ts (jobs/). */
-export function alertEmailJob(notifier: AlertNotifier, everyMs = 5000): Job {
-  return {
-    name: 'alert_emails',
-    everyMs,
-    // The whole pass: without the sweep, silent flowboxes and maintenance mode would never be told.
-    pass: () => notifier.runPass(),
-  };
 }

@@ -8,4 +8,3 @@ export { automationRoutes } from './automation.routes.ts';
 export { assertZoneNotLocked, lockedZoneGuard } from './lock.ts';
 export { isZoneLocked, isZoneLockedAt } from './automation.repo.ts';
 export { alertsNotWired, type AutomationAlert, type RaiseAlert } from './alerting.ts';
-export { safetyCloseJob } from './safety-job.ts';

@@ -12,6 +12,7 @@ import {
   zones,
 } from '../db/schema.ts';
 import { startDeviceMessaging, type DeviceMessaging } from '../mqtt/messaging.ts';
+import { withMessagingJobs } from '../flowboxes/testing.ts';
 import { pairDirectly } from '../telemetry/testing.ts';
 import {
   buildingBody,
@@ -105,7 +106,7 @@ beforeAll(async () => {
   flowboxId = paired.flowboxId;
   const port = await freePort();
   // The production job periods (docs/devices.md): the clock jumps, the jobs keep their pace.
-  messaging = await startDeviceMessaging({
+  const withoutJobs = await startDeviceMessaging({
     mqttUrl: undefined,
     port,
     host: '127.0.0.1',
@@ -116,6 +117,7 @@ beforeAll(async () => {
     telemetry: t.services.telemetry,
     log: { info: () => undefined, warn: () => undefined, error: () => undefined },
   });
+  messaging = withMessagingJobs(withoutJobs, t.services.commands);
   device = createDevice({
     serial: paired.serial,
     brokerUrl: `mqtt://127.0.0.1:${port}`,

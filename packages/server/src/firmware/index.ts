@@ -3,4 +3,3 @@ export { firmwareDownloadMetrics, firmwareMessageMetrics } from './download.metr
 export { findUpdateForDownload, type DownloadableUpdate } from './updates.repo.ts';
 export { recordDownloadStart } from './updates.moves.ts';
 export { RolloutRunner } from './rollouts.runner.ts';
-export { firmwareTimeoutJob } from './updates.job.ts';

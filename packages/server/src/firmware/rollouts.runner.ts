@@ -4,7 +4,6 @@ import type { Db } from '../db/client.ts';
 import type { LocatedFlowbox } from '../db/scope.ts';
 import type { CommandsService } from '../flowboxes/commands.service.ts';
 import { findFlowboxById } from '../flowboxes/index.ts';
-import type { Job } from '../jobs/index.ts';
 import {
   haltOnSkip,
   haltRollout,
@@ -49,10 +48,6 @@ export class RolloutRunner {
     /** Draws each wave's start delays; tests seed it. */
     private readonly random: () => number = Math.random,
   ) {}
-
-  job(everyMs = 5_000): Job {
-    return { name: 'firmware_rollouts', everyMs, jitterMs: 1_000, pass: () => this.advanceAll() };
-  }
 
   /** One pass: returns how many devices it started. */
   async advanceAll(): Promise<number> {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/client.ts';
 import { openTestDatabase, type TestDatabase } from '../test/harness.ts';
 import { checkOpenAlertCounts, foldOpenAlertCounts } from './fleet.repo.ts';
-import { openAlertCountsJob } from './open-alerts-job.ts';
+import { fleetOpenAlertCountsJob } from './fleet-open-alert-counts.job.ts';
 
 /*
  * Each flowbox's count of alerts not resolved (migration 0020), for the provider's fleet list
@@ -34,7 +34,7 @@ async function counted(): Promise<Record<string, number>> {
 
 /** What the counts say once the changes the triggers appended are added. */
 async function kept(): Promise<Record<string, number>> {
-  await openAlertCountsJob(db).pass();
+  await fleetOpenAlertCountsJob(db).pass();
   const found = await rows<{ serial: string; n: number }>(sql`
     SELECT f.serial, k.n FROM fleet_open_alerts k JOIN flowboxes f ON f.id = k.flowbox_id`);
   return Object.fromEntries(found.map((r) => [r.serial, Number(r.n)]));

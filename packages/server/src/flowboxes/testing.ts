@@ -10,8 +10,11 @@ import {
 } from '@flowbox/shared';
 import mqtt, { type MqttClient } from 'mqtt';
 import { pricingPlans, zoneSubscriptions } from '../db/schema.ts';
+import { JobRunner, type JobLog } from '../jobs/index.ts';
+import { messagingJobs, startJobs } from '../jobs/registry.ts';
 import { startDeviceMessaging, type DeviceMessaging, type MessagingOptions } from '../mqtt/index.ts';
 import { freePort, type TestApp } from '../test/harness.ts';
+import type { CommandsService } from './commands.service.ts';
 
 /*
  * Test helpers for the device side (issue #4): the real messaging of a test app on a free port, and
@@ -25,8 +28,11 @@ export async function startMessaging(
   t: TestApp,
   mqttUrl?: string,
   shareGroup?: string,
-  more: Pick<MessagingOptions, 'dynsec' | 'accountsReconcileMs' | 'writer'> &
-    Partial<Pick<MessagingOptions, 'log'>> = {},
+  {
+    accountsReconcileMs,
+    ...more
+  }: Pick<MessagingOptions, 'dynsec' | 'writer'> &
+    Partial<Pick<MessagingOptions, 'log'>> & { accountsReconcileMs?: number } = {},
 ): Promise<DeviceMessaging & { port: number }> {
   const port = await freePort();
   const messaging = await startDeviceMessaging({
@@ -39,12 +45,38 @@ export async function startMessaging(
     commands: t.services.commands,
     telemetry: t.services.telemetry,
     log: silent,
-    commandPassMs: 50,
-    heartbeatCheckMs: 50,
     shareGroup,
     ...more,
   });
-  return { ...messaging, port };
+  const periods = {
+    command_dispatch: 50,
+    heartbeat_check: 50,
+    device_accounts_reconcile: accountsReconcileMs,
+  };
+  return { ...withMessagingJobs(messaging, t.services.commands, { periods, log: more.log }), port };
+}
+
+/**
+ * Device messaging with its jobs (jobs/registry.ts) running on a runner of their own, as server.ts
+ * runs them on the instance's; `periods` sets some jobs' periods by name. Closing it stops them first.
+ */
+export function withMessagingJobs(
+  messaging: DeviceMessaging,
+  commands: CommandsService,
+  options: { periods?: Record<string, number | undefined>; log?: JobLog } = {},
+): DeviceMessaging {
+  const jobs = messagingJobs(messaging, commands).map((job) => ({
+    ...job,
+    everyMs: options.periods?.[job.name] ?? job.everyMs,
+  }));
+  const stopJobs = startJobs(new JobRunner({ log: options.log ?? silent }), jobs);
+  return {
+    ...messaging,
+    close: async () => {
+      await stopJobs();
+      await messaging.close();
+    },
+  };
 }
 
 /** Polls until the check passes (STYLE.md: wait on conditions, not sleeps). */

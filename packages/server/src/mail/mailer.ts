@@ -1,7 +1,6 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { OutboxEmail } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
-import type { Job } from '../jobs/index.ts';
 import {
   claimDueEmails,
   insertEmails,
@@ -163,17 +162,6 @@ export class Mailer {
     }
     this.counters.sent++;
     await recordTry(this.db, email.id, { status: 'sent', at: this.now() });
-  }
-
-  /** The job that retries queued emails and picks up those another instance left. */
-  job(): Job {
-    return {
-      name: 'emails',
-      everyMs: EMAIL_DELIVERY.everyMs,
-      jitterMs: 2_000,
-      passAtStart: true,
-      pass: () => this.deliverDue(),
-    };
   }
 
   /** A page of the outbox, newest first; `search` keeps the emails whose recipient or subject holds it. */

@@ -3,7 +3,7 @@ import { PROTOCOL_VERSION, type Telemetry } from '@flowbox/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { telemetryReadings } from '../db/schema.ts';
-import { TestDevice, until } from '../flowboxes/testing.ts';
+import { TestDevice, until, withMessagingJobs } from '../flowboxes/testing.ts';
 import { Readiness } from '../health/readiness.ts';
 import { createZones, pairDirectly, type PairedDevice } from '../telemetry/testing.ts';
 import { createTestApp, type TestApp } from '../test/harness.ts';
@@ -42,7 +42,7 @@ async function setUp(persistence: boolean, probeEveryMs = 60_000) {
   const paired = await pairDirectly(t.db, zone!);
   await grantOnBroker(broker, paired);
   const readiness = new Readiness();
-  messaging = await startDeviceMessaging({
+  const withoutJobs = await startDeviceMessaging({
     mqttUrl: broker.serverUrl,
     port: 0,
     host: '127.0.0.1',
@@ -56,7 +56,9 @@ async function setUp(persistence: boolean, probeEveryMs = 60_000) {
     // A stable client id: the broker keeps the session (and, persistent, across its restart).
     clientId: `fbx-restart-${randomBytes(4).toString('hex')}`,
     readiness,
-    probeEveryMs,
+  });
+  messaging = withMessagingJobs(withoutJobs, t.services.commands, {
+    periods: { delivery_probe: probeEveryMs },
   });
   const db = t.db;
   const stored = async (seq: number) =>

@@ -6,7 +6,6 @@ import type { Context } from '../context.ts';
 import { deviceAuthenticator, revokeOrphanCredentials } from '../flowboxes/index.ts';
 import { TelemetryHooks, type TelemetryWriter, type WriterOptions } from '../telemetry/index.ts';
 import type { Readiness } from '../health/readiness.ts';
-import { JobRunner } from '../jobs/index.ts';
 import { startEmbeddedBroker, type BrokerLimits, type EmbeddedBroker, type Logger } from './broker.ts';
 import { Confirmations, ConfirmingWriter, confirmingHandler } from './confirmations.ts';
 import { DynsecDeviceAccounts } from './device-accounts.ts';
@@ -24,6 +23,11 @@ export type DeviceMessaging = {
   confirmations: Confirmations;
   /** The embedded broker's refusals; null with an external broker, which keeps its own. */
   brokerCounters: BrokerCounters | null;
+  /** Each ingest connection checks that its last probe came back, and sends the next (the delivery_probe job). */
+  probeDelivery: () => void;
+  /** The devices' broker accounts with dynamic security (MQTT_DYNSEC_*); undefined without. */
+  accounts: DynsecDeviceAccounts | undefined;
+  /** Its jobs (jobs/registry.ts) must be stopped first. */
   close: () => Promise<void>;
 };
 
@@ -37,9 +41,6 @@ export type MessagingOptions = {
   flowboxes: FlowboxesService;
   commands: CommandsService;
   log: Logger;
-  /** How often the command job and the heartbeat check run (ms); tests shorten them. */
-  commandPassMs?: number;
-  heartbeatCheckMs?: number;
   heartbeatTimeoutS?: number;
   /**
    * The shared-subscription group of an external broker. Instances of one deployment share the
@@ -69,26 +70,11 @@ export type MessagingOptions = {
   dynsec?: { username: string; password: string };
   /** The embedded broker's per-connection limits (connections per address, timeouts). */
   brokerLimits?: Partial<BrokerLimits>;
-  /** How often device accounts are reconciled with the database (ms); also on every connection. */
-  accountsReconcileMs?: number;
   /** Where the broker's state is reported: 'broker' down while disconnected, unsubscribed or not delivering. */
   readiness?: Readiness;
-  /** How often each ingest connection probes its own delivery (ms); tests shorten it. */
-  probeEveryMs?: number;
   /** The period of the end-to-end confirmations to each device (ms). */
   confirmEveryMs?: number;
-  /** Where the messaging jobs run and are counted (the server's); without it, a runner of their own. */
-  jobs?: JobRunner;
 };
-
-/**
- * A delivery probe every 5 s: a broker that stops delivering is reported (and subscribed to again)
- * within 10 s, for one small message per connection every 5 s.
- */
-const PROBE_EVERY_MS = 5000;
-
-/** Reconciliation mends only what a broker outage left behind: every few minutes is plenty. */
-const ACCOUNTS_RECONCILE_MS = 5 * 60_000;
 
 /** How long the external broker keeps an ingest session (and its unacknowledged messages) after a drop. */
 const SESSION_EXPIRY_S = 30;
@@ -99,7 +85,8 @@ const DEVICE_KINDS = TOPIC_KINDS.filter((k) => TOPIC_PUBLISHER[k] === 'device');
 
 /**
  * Device messaging (DESIGN.md §2, §3, §7): the broker (embedded, or external with MQTT_URL), the
- * server's ingest client subscribed to every device topic, the command job and the heartbeat check.
+ * server's ingest client subscribed to every device topic. Its jobs (the commands' dispatch, the
+ * heartbeat check, the delivery probe, the accounts' reconciliation) are in jobs/registry.ts.
  */
 export async function startDeviceMessaging(options: MessagingOptions): Promise<DeviceMessaging> {
   const { ctx, log } = options;
@@ -235,33 +222,6 @@ export async function startDeviceMessaging(options: MessagingOptions): Promise<D
     accounts,
   );
 
-  const runner = options.jobs ?? new JobRunner({ log });
-  const jobs = [
-    runner.start({
-      name: 'delivery_probe',
-      everyMs: options.probeEveryMs ?? PROBE_EVERY_MS,
-      pass: async () => clients.forEach((c) => c.probe()),
-    }),
-    runner.start({
-      name: 'command_dispatch',
-      everyMs: options.commandPassMs ?? 1000,
-      pass: () => options.commands.dispatchDue(),
-    }),
-    runner.start({
-      name: 'heartbeat_check',
-      everyMs: options.heartbeatCheckMs ?? 15_000,
-      pass: () => ingest.detectSilentDevices(),
-    }),
-    ...(accounts
-      ? [
-          runner.start({
-            name: 'device_accounts_reconcile',
-            everyMs: options.accountsReconcileMs ?? ACCOUNTS_RECONCILE_MS,
-            pass: () => accounts.reconcile(),
-          }),
-        ]
-      : []),
-  ];
   const where = options.mqttUrl ? `MQTT broker ${redact(options.mqttUrl)}` : broker!.describe;
   log.info({ broker: where }, 'device messaging started');
   return {
@@ -270,8 +230,9 @@ export async function startDeviceMessaging(options: MessagingOptions): Promise<D
     telemetry: writer,
     confirmations,
     brokerCounters: broker?.counters ?? null,
+    probeDelivery: () => clients.forEach((c) => c.probe()),
+    accounts,
     close: async () => {
-      for (const job of jobs) await job.stop();
       options.link.detach();
       await dynsec?.close();
       await writer.flush();

@@ -3,7 +3,6 @@ import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { recordEvent } from '../events/index.ts';
 import { listFlowboxes } from '../flowboxes/index.ts';
-import type { Job } from '../jobs/index.ts';
 import { notifyScheduleChange } from './live.ts';
 import { windowsRunningAt, type Window } from './occurrences.ts';
 import {
@@ -161,12 +160,4 @@ export class ScheduleRunner {
       changedFields,
     });
   }
-}
-
-/** How often each instance runs a pass: a window closes at most this late. */
-export const SCHEDULE_PASS_MS = 15_000;
-
-/** The scheduled closing job: a pass at start and then every `ms` (jobs/). */
-export function scheduleJob(runner: ScheduleRunner, ms = SCHEDULE_PASS_MS): Job {
-  return { name: 'scheduled_closings', everyMs: ms, passAtStart: true, pass: () => runner.runDue() };
 }

@@ -5,11 +5,13 @@ import { eq } from 'drizzle-orm';
 import { ROLES, type Permission, type Role } from '@flowbox/shared';
 import pg from 'pg';
 import { buildApp, type AppOptions, type Services } from '../app.ts';
+import { subscriptionRenewalsJob } from '../billing/subscription-renewals.job.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { openDatabase, type Database, type Db } from '../db/client.ts';
 import { ConnectionGuard } from '../db/connection-guard.ts';
 import { customers, sites, users } from '../db/schema.ts';
 import type { App } from '../http/types.ts';
+import { startJobs } from '../jobs/registry.ts';
 import { insertUser } from '../users/users.repo.ts';
 
 /**
@@ -146,6 +148,7 @@ export async function createTestApp(
     rateLimitPerMinute: rateLimitPerMinute ?? 1_000_000,
   });
   await app.ready();
+  const stopJobs = startTestAppJobs(services);
   return {
     app,
     db: database.db,
@@ -153,10 +156,20 @@ export async function createTestApp(
     clock,
     databaseUrl: database.url,
     close: async () => {
+      await stopJobs();
       await app.close();
       await database.close();
     },
   };
+}
+
+/**
+ * A test app runs the renewals, hourly as on a server (so never within a test): its metrics show a
+ * job. Tests run the other jobs' passes themselves, and device messaging's with it
+ * (flowboxes/testing.ts); server.ts starts them all (jobs/registry.ts).
+ */
+function startTestAppJobs(services: Services): () => Promise<void> {
+  return startJobs(services.jobs, [subscriptionRenewalsJob(services.subscriptions)]);
 }
 
 /**
@@ -181,6 +194,7 @@ export async function createSecondInstance(first: TestApp): Promise<TestApp> {
     rateLimitPerMinute: 1_000_000,
   });
   await app.ready();
+  const stopJobs = startTestAppJobs(services);
   return {
     app,
     db,
@@ -188,6 +202,7 @@ export async function createSecondInstance(first: TestApp): Promise<TestApp> {
     clock: first.clock,
     databaseUrl: first.databaseUrl,
     close: async () => {
+      await stopJobs();
       await app.close();
       await database?.close();
     },

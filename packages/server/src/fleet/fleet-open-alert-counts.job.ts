@@ -11,10 +11,10 @@ export const OPEN_ALERT_COUNTS_MS = 5000;
  * slice of flowboxes to set right a count a race left wrong. One instance at a time does it (an
  * advisory lock); the others' passes find it held and do nothing.
  */
-export function openAlertCountsJob(db: Db, ms = OPEN_ALERT_COUNTS_MS): Job {
+export function fleetOpenAlertCountsJob(db: Db, everyMs = OPEN_ALERT_COUNTS_MS): Job {
   return {
     name: 'fleet_open_alert_counts',
-    everyMs: ms,
+    everyMs,
     passAtStart: true,
     pass: async () => {
       let folded = 0;

@@ -9,6 +9,6 @@ export const WATER_BALANCE_PASS_MS = 10 * 60_000;
  * water balance"): each pass judges the due buildings, at most JUDGE_BATCH, each claimed by one
  * instance (FOR UPDATE SKIP LOCKED).
  */
-export function waterBalanceJob(service: WaterBalanceService, everyMs = WATER_BALANCE_PASS_MS): Job {
+export function waterBalanceNightsJob(service: WaterBalanceService, everyMs = WATER_BALANCE_PASS_MS): Job {
   return { name: 'water_balance_nights', everyMs, jitterMs: 60_000, pass: () => service.judgeDueNights() };
 }

@@ -1,0 +1,79 @@
+import { alertEmailsJob } from '../alerts/alert-emails.job.ts';
+import type { Services } from '../app.ts';
+import { safetyCloseSupervisionJob } from '../automation/safety-close-supervision.job.ts';
+import { subscriptionRenewalsJob } from '../billing/subscription-renewals.job.ts';
+import type { Db } from '../db/client.ts';
+import { firmwareRolloutsJob } from '../firmware/firmware-rollouts.job.ts';
+import { firmwareTimeoutsJob } from '../firmware/firmware-timeouts.job.ts';
+import { fleetOpenAlertCountsJob } from '../fleet/fleet-open-alert-counts.job.ts';
+import { commandDispatchJob } from '../flowboxes/command-dispatch.job.ts';
+import { heartbeatCheckJob } from '../flowboxes/heartbeat-check.job.ts';
+import { emailsJob } from '../mail/emails.job.ts';
+import { deliveryProbeJob } from '../mqtt/delivery-probe.job.ts';
+import { deviceAccountsReconcileJob } from '../mqtt/device-accounts-reconcile.job.ts';
+import type { DeviceMessaging } from '../mqtt/index.ts';
+import { scheduledClosingsJob } from '../schedules/scheduled-closings.job.ts';
+import { waterBalanceNightsJob } from '../water-balance/water-balance-nights.job.ts';
+import type { Job, JobRunner } from './jobs.ts';
+
+/*
+ * Every periodic job of an instance, each declared beside its domain in a `<name>.job.ts`
+ * (docs/architecture.md "Jobs", whose table registry.test.ts holds to this list).
+ */
+
+/** What the jobs are built from: the app's services and database, and device messaging. */
+export type JobParts = {
+  services: Pick<
+    Services,
+    | 'subscriptions'
+    | 'mailer'
+    | 'commands'
+    | 'scheduleRunner'
+    | 'automation'
+    | 'alertNotifier'
+    | 'firmwareUpdates'
+    | 'rolloutRunner'
+    | 'waterBalance'
+  >;
+  db: Db;
+  /** SMTP_URL is set: queued emails are retried (without a relay they are only stored). */
+  smtp: boolean;
+  messaging: Pick<DeviceMessaging, 'ingest' | 'probeDelivery' | 'accounts'>;
+};
+
+/** The jobs of device messaging: they stop before it closes. */
+export function messagingJobs(
+  messaging: JobParts['messaging'],
+  commands: JobParts['services']['commands'],
+): Job[] {
+  return [
+    deliveryProbeJob(messaging),
+    commandDispatchJob(commands),
+    heartbeatCheckJob(messaging.ingest),
+    ...(messaging.accounts ? [deviceAccountsReconcileJob(messaging.accounts)] : []),
+  ];
+}
+
+/** The instance's jobs, in the order they start; `startJobs` stops them in the reverse order. */
+export function instanceJobs({ services, db, smtp, messaging }: JobParts): Job[] {
+  return [
+    ...messagingJobs(messaging, services.commands),
+    subscriptionRenewalsJob(services.subscriptions),
+    ...(smtp ? [emailsJob(services.mailer)] : []),
+    scheduledClosingsJob(services.scheduleRunner),
+    safetyCloseSupervisionJob(services.automation),
+    alertEmailsJob(services.alertNotifier),
+    firmwareTimeoutsJob(services.firmwareUpdates),
+    firmwareRolloutsJob(services.rolloutRunner),
+    fleetOpenAlertCountsJob(db),
+    waterBalanceNightsJob(services.waterBalance),
+  ];
+}
+
+/** Starts the jobs on the runner; the answer stops them, last started first, each pass awaited. */
+export function startJobs(runner: Pick<JobRunner, 'start'>, jobs: readonly Job[]): () => Promise<void> {
+  const running = jobs.map((job) => runner.start(job));
+  return async () => {
+    for (const job of [...running].reverse()) await job.stop();
+  };
+}
