@@ -3,4 +3,3 @@ export { hashPassword } from './passwords.ts';
 export { TokenSigner } from './tokens.ts';
 export { sessionCacheMetrics } from './metrics.ts';
 export type { AccessClaims } from './tokens.ts';
-export { LIVE_TICKET_TTL_S } from './live-tickets.ts';

@@ -1,10 +1,8 @@
 import type { Db } from '../db/client.ts';
 import { AppError } from '../errors.ts';
+import { LIVE_TICKET_TTL_S } from '../live/index.ts';
 import { claimLinkToken, deleteExpiredLinkTokens, insertLinkToken } from './auth.repo.ts';
 import { createLinkToken, hashLinkToken, type AccessClaims } from './tokens.ts';
-
-/** Long enough to open the stream right after asking, short enough that a leaked URL is worthless. */
-export const LIVE_TICKET_TTL_S = 60;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

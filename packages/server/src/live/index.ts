@@ -9,3 +9,4 @@ export {
   type Notifications,
 } from './heard-cache.ts';
 export { LIVE_CHANNEL, notifyLive, notifyLiveAll } from './live.repo.ts';
+export { LIVE_TICKET_TTL_S, type LiveSession } from './streams.ts';

@@ -1,21 +1,28 @@
 import { ApiErrorSchema, LiveTicketSchema } from '@flowbox/shared';
 import { z } from 'zod';
 import type { Actor } from '../access/access.ts';
-import { LIVE_TICKET_TTL_S, type AccessClaims } from '../auth/index.ts';
-import type { AuthService } from '../auth/auth.service.ts';
 import { AppError } from '../errors.ts';
 import { actorOf, bearerToken, errorResponses, type App } from '../http/types.ts';
 import type { LiveHub } from './live.ts';
-import { LiveStreams } from './streams.ts';
+import { LIVE_TICKET_TTL_S, LiveStreams, type LiveSession } from './streams.ts';
 
 export { MAX_LIVE_STREAMS_PER_USER, mayReceive } from './streams.ts';
 
 /** Comments keep proxies from closing an idle stream. */
 const KEEP_ALIVE_MS = 25_000;
 
+/** What the stream needs of the sign-in: app.ts gives AuthService, so live imports no domain above it. */
+type LiveSignIn = {
+  authenticate(accessToken: string): Promise<Actor>;
+  currentActor(session: LiveSession): Promise<Actor | undefined>;
+  onUserChange(listener: (userId: string) => void): unknown;
+  issueLiveTicket(actor: Actor): Promise<string>;
+  redeemLiveTicket(ticket: string): Promise<LiveSession>;
+};
+
 type LiveOptions = {
   hub: LiveHub;
-  auth: AuthService;
+  auth: LiveSignIn;
   maxStreamS: number;
 };
 
@@ -80,7 +87,7 @@ export function liveStreamRoutes(app: App, options: LiveOptions): void {
       if (!options.hub.listening) throw notListening();
       const version = streams.version;
       const { ticket } = request.query;
-      let session: AccessClaims;
+      let session: LiveSession;
       let actor: Actor | undefined;
       if (ticket === undefined) {
         actor = await options.auth.authenticate(bearerToken(request));

@@ -1,7 +1,12 @@
 import type { LiveMessage } from '@flowbox/shared';
 import { canReadPlace, canReadZone, readsConsumption, type Actor } from '../access/access.ts';
-import type { AccessClaims } from '../auth/index.ts';
 import { AppError } from '../errors.ts';
+
+/** The signed-in session a stream follows (auth's access claims). */
+export type LiveSession = { userId: string; sessionId: string };
+
+/** Long enough to open the stream right after asking, short enough that a leaked URL is worthless. */
+export const LIVE_TICKET_TTL_S = 60;
 
 /**
  * The most live streams one user may hold open at once on one instance (docs/permissions.md "Live
@@ -39,7 +44,7 @@ export type LiveStream = {
 };
 
 type Stream = StreamOutput & {
-  session: AccessClaims;
+  session: LiveSession;
   actor: Actor;
   /** Lookups of the actor started; only the latest one's answer counts. */
   checks: number;
@@ -61,7 +66,7 @@ export class LiveStreams {
   private readonly byUser = new Map<string, Set<Stream>>();
   private changes = 0;
 
-  constructor(private readonly currentActor: (session: AccessClaims) => Promise<Actor | undefined>) {}
+  constructor(private readonly currentActor: (session: LiveSession) => Promise<Actor | undefined>) {}
 
   /** Taken before a new stream's actor is read: a change heard since then has it read again. */
   get version(): number {
@@ -75,7 +80,7 @@ export class LiveStreams {
   }
 
   /** A stream opened with `actor`, read after `version` was taken. */
-  open(session: AccessClaims, actor: Actor, version: number, output: StreamOutput): LiveStream {
+  open(session: LiveSession, actor: Actor, version: number, output: StreamOutput): LiveStream {
     this.admit(session.userId);
     const stream: Stream = { ...output, session, actor, checks: 0, held: undefined, over: false };
     let streams = this.byUser.get(session.userId);
