@@ -13,6 +13,7 @@ import {
   type Role,
   type SiteManagerCreateInput,
   type SiteManagerUpdateInput,
+  type Tokens,
   type User,
 } from '@flowbox/shared';
 import type { z } from 'zod';
@@ -51,7 +52,6 @@ import {
   type NewUserRow,
   type UserRow,
 } from './users.repo.ts';
-import type { AuthService } from '../auth/auth.service.ts';
 
 /** Which family of managers a call is about (spec §7): provider, customer or site managers. */
 export type Family = { role: Role; customerId: string | null };
@@ -79,11 +79,22 @@ const PG_UNIQUE_VIOLATION = '23505';
 const USERS_EMAIL_UNIQUE = 'users_email_unique';
 const PG_FOREIGN_KEY_VIOLATION = '23503';
 
+/**
+ * What a manager's account needs of the sessions: app.ts gives AuthService, which reads users, so
+ * users import nothing of auth.
+ */
+export type ManagerSessions = {
+  recordOf(actor: Actor): { user: UserRow; siteIds: string[] } | undefined;
+  sendInvitation(user: UserRow): Promise<void>;
+  revokeOtherSessions(userId: string, keepSessionId: string | null, reason: string): Promise<void>;
+  renewTokens(userId: string, sessionId: string): Promise<Tokens>;
+};
+
 /** The three manager families share one implementation; only who may act differs (spec §2, §6). */
 export class ManagersService {
   constructor(
     private readonly ctx: Context,
-    private readonly auth: AuthService,
+    private readonly auth: ManagerSessions,
   ) {}
 
   async list(
