@@ -41,7 +41,10 @@ export type JobParts = {
   messaging: Pick<DeviceMessaging, 'ingest' | 'probeDelivery' | 'accounts'>;
 };
 
-/** The jobs of device messaging: they stop before it closes. */
+/**
+ * Device messaging's jobs, first of the instance's so that they stop last, just before it closes;
+ * tests start them with it (flowboxes/testing.ts).
+ */
 export function messagingJobs(
   messaging: JobParts['messaging'],
   commands: JobParts['services']['commands'],
