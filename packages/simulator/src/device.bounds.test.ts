@@ -58,7 +58,9 @@ describe('a simulated flowbox, whatever happens to its connection', () => {
       zone: office,
       clock,
       seed: 5,
+      // Reconnections at once and often: the bounds are checked over many attempts.
       reconnectPeriodMs: 10,
+      reconnectMaxMs: 10,
       rebootDelayMs: 5,
       bufferLimit: BUFFER_LIMIT,
     });

@@ -5,6 +5,7 @@ import {
   CONFIRM_TIMEOUT_S,
   deviceTopic,
   encodePayload,
+  HEARTBEAT_PERIOD_S,
   MAX_TELEMETRY_INTERVAL_S,
   MQTT_KEEPALIVE_S,
   OFFLINE_BUFFER_MAX_MESSAGES,
@@ -13,6 +14,7 @@ import {
   parseConfirm,
   parsePairingResponse,
   PROTOCOL_VERSION,
+  reconnectDelayMs,
   TELEMETRY_INTERVAL_S,
   TOPIC_QOS,
   type Ack,
@@ -83,8 +85,13 @@ export type DeviceOptions = {
   firmwareFaults?: readonly FirmwareFault[];
   /** Real milliseconds before a firmware download is tried again (2 s by default). */
   firmwareRetryDelayMs?: number;
-  /** Real milliseconds between reconnection attempts after a network loss or a refused CONNECT. */
+  /**
+   * Real milliseconds of the first wait before reconnecting after a network loss or a refused
+   * CONNECT; it doubles with each failure in a row, jittered (docs/protocol.md "Reconnecting").
+   */
   reconnectPeriodMs?: number;
+  /** The longest wait between attempts (docs/protocol.md "Reconnecting": RECONNECT_MAX_S by default). */
+  reconnectMaxMs?: number;
   /** Real milliseconds between pairing requests while waiting for an answer. */
   pairingRetryMs?: number;
   /** MQTT clean session: false (the default) lets the broker keep commands sent while offline. */
@@ -186,9 +193,6 @@ export type DeviceFootprint = {
 /** A wait cut short by the connection closing. */
 const CLOSED = Symbol('connection closed');
 
-/** mqtt.js's default, kept: a lost connection is tried again every 2 s. */
-const RECONNECT_PERIOD_MS = 2000;
-
 /** A CONNECT the broker has not answered in this time is given up (and tried again). */
 const CONNECT_TIMEOUT_MS = 10_000;
 
@@ -239,6 +243,12 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
   /** MQTT clients created and not yet closed (the footprint's `clients`). */
   private liveClients = 0;
   private reconnectTimer: NodeJS.Timeout | null = null;
+  /** When it last sent a message the broker acknowledged (protocol clock): heartbeats only after a silence. */
+  private lastSentAt = -Infinity;
+  /** Reconnections attempted since the last connection (the back-off doubles with each). */
+  private reconnectAttempts = 0;
+  /** The back-off's own randomness (the consumption model's stays as it was for a seed). */
+  private readonly jitter: Random;
   /** The one wait of `start()` callers for a connection, however many call it. */
   private starting: { promise: Promise<void>; settle: (error?: Error) => void } | null = null;
   private outbox: Outgoing[] = [];
@@ -283,6 +293,7 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
     this.clock = options.clock ?? systemClock;
     this.protocolClock = options.protocolClock ?? this.clock;
     this.random = seededRandom(deriveSeed(options.seed ?? 1, options.serial));
+    this.jitter = seededRandom(deriveSeed(options.seed ?? 1, `${options.serial}:reconnect`));
     const model = options.model ?? 'one_inch_v1';
     this.consumption = new ConsumptionModel(options.zone, model, this.random, options.faults ?? []);
     const localTime = localTimeReader(options.zone.timezone);
@@ -468,6 +479,7 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
     this.liveClients += 1;
     client.on('connect', () => {
       connection.open = true;
+      this.reconnectAttempts = 0;
       this.settleStart();
       this.onConnected(connection).catch((error: Error) => {
         if (connection.open) this.emit('problem', error);
@@ -503,12 +515,20 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
     if (wasOpen) this.emit('disconnected');
   }
 
+  /** The next attempt, after a jittered back-off that doubles with each failure in a row (docs/protocol.md). */
   private scheduleReconnect(): void {
     if (!this.wanted || this.connection || this.reconnectTimer) return;
+    const delay = reconnectDelayMs(
+      this.reconnectAttempts,
+      this.jitter(),
+      this.options.reconnectPeriodMs,
+      this.options.reconnectMaxMs,
+    );
+    this.reconnectAttempts += 1;
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;
       if (this.wanted && !this.connection) this.openConnection();
-    }, this.options.reconnectPeriodMs ?? RECONNECT_PERIOD_MS);
+    }, delay);
   }
 
   /**
@@ -586,10 +606,15 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
     else if (topic === deviceTopic(this.serial, 'confirm')) this.receiveConfirmation(payload);
   }
 
-  /** The heartbeat: `online` again, retained (docs/protocol.md "Presence and heartbeat"). */
+  /**
+   * The heartbeat: `online` again, retained, only when the device sent nothing for a heartbeat
+   * period (docs/protocol.md "Presence and heartbeat": any message tells the server it is there).
+   */
   async heartbeat(): Promise<void> {
     const client = this.connection?.client;
-    if (client?.connected) await this.publishPresence(client, 'online');
+    if (!client?.connected) return;
+    if (this.protocolClock.now() - this.lastSentAt < HEARTBEAT_PERIOD_S * 1000) return;
+    await this.publishPresence(client, 'online');
   }
 
   private async publishPresence(client: MqttClient, status: 'online'): Promise<void>;
@@ -607,6 +632,8 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
       status === 'online'
         ? { v: PROTOCOL_VERSION, at: this.stamp(), status }
         : { v: PROTOCOL_VERSION, at: this.stamp(), status, reason: reason ?? 'shutdown' };
+    // Marked as it leaves: a heartbeat asked again before its PUBACK is not sent twice.
+    this.lastSentAt = this.protocolClock.now();
     await client.publishAsync(deviceTopic(this.serial, 'presence'), encodePayload(presence), {
       qos: 1,
       retain: true,
@@ -617,6 +644,7 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
   private async publishState(): Promise<void> {
     const client = this.connection?.open ? this.connection.client : undefined;
     if (!client) return;
+    this.lastSentAt = this.protocolClock.now();
     await client.publishAsync(deviceTopic(this.serial, 'state'), encodePayload(this.snapshot()), {
       qos: 1,
       retain: true,
@@ -1037,6 +1065,7 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
   /** What the broker acknowledged: done, or (a reading the server confirms) kept until confirmed. */
   private recordDelivery(window: Outgoing[], sent: boolean[], confirms: boolean): void {
     const now = this.protocolClock.now();
+    if (sent.includes(true)) this.lastSentAt = now;
     const done = new Set<Outgoing>();
     window.forEach((message, i) => {
       if (!sent[i]) return;

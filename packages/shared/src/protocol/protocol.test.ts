@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { RECONNECT_BASE_S, RECONNECT_MAX_S, reconnectDelayMs } from './topics.ts';
 import {
   bootstrapUsername,
   deviceTopic,
@@ -196,6 +197,37 @@ const pairingRequestArb = (serial: string): fc.Arbitrary<PairingRequest> =>
     water_temperature: fc.constantFrom('cold' as const, 'hot' as const),
     versions: versionsArb,
   });
+
+describe('reconnecting (docs/protocol.md "Reconnecting")', () => {
+  it('waits between half and all of a window that doubles with each failure in a row, up to a minute', () => {
+    const base = RECONNECT_BASE_S * 1000;
+    expect(reconnectDelayMs(0, 0)).toBe(base / 2);
+    expect(reconnectDelayMs(0, 0.999_999)).toBe(base);
+    expect(reconnectDelayMs(3, 0)).toBe(4 * base);
+    expect(reconnectDelayMs(3, 0.5)).toBe(6 * base);
+    expect(reconnectDelayMs(10, 0)).toBe((RECONNECT_MAX_S * 1000) / 2);
+    expect(reconnectDelayMs(1_000, 0.999_999)).toBe(RECONNECT_MAX_S * 1000);
+    // A test's short base keeps the same shape.
+    expect(reconnectDelayMs(2, 0, 10)).toBe(20);
+  });
+
+  it('keeps every wait within its window, whatever the draw', () => {
+    fc.assert(
+      fc.property(
+        fc.nat(20),
+        fc.array(fc.double({ min: 0, max: 0.999_999, noNaN: true }), { minLength: 2 }),
+        (attempt, draws) => {
+          const window = Math.min(RECONNECT_MAX_S * 1000, RECONNECT_BASE_S * 1000 * 2 ** attempt);
+          for (const r of draws) {
+            const delay = reconnectDelayMs(attempt, r);
+            expect(delay).toBeGreaterThanOrEqual(window / 2);
+            expect(delay).toBeLessThanOrEqual(window);
+          }
+        },
+      ),
+    );
+  });
+});
 
 describe('topics', () => {
   it('round-trip every kind for any serial', () => {

@@ -91,11 +91,31 @@ export const MIN_TELEMETRY_INTERVAL_S = 1;
 export const MAX_TELEMETRY_INTERVAL_S = 3600;
 
 /**
- * Presence: a device republishes `online` every heartbeat period; the server calls it disconnected
- * after three missed periods even if the broker never fired the last will (half-open TCP).
+ * Presence: a device republishes `online` once a heartbeat period passed without it sending anything
+ * (any message says it is there); the server calls it disconnected after three silent periods even
+ * if the broker never fired the last will (half-open TCP).
  */
 export const HEARTBEAT_PERIOD_S = 60;
 export const HEARTBEAT_TIMEOUT_S = 3 * HEARTBEAT_PERIOD_S;
+
+/**
+ * Reconnection after a lost connection or a refused CONNECT (docs/protocol.md "Reconnecting"): the
+ * n-th attempt in a row waits a random time between half and all of min(RECONNECT_MAX_S,
+ * RECONNECT_BASE_S × 2^n), so a fleet that lost its broker at once does not come back at once.
+ */
+export const RECONNECT_BASE_S = 2;
+export const RECONNECT_MAX_S = 60;
+
+/** The wait before the `attempt`-th reconnection in a row (0 first), from a base; `random` in [0, 1). */
+export function reconnectDelayMs(
+  attempt: number,
+  random: number,
+  baseMs = RECONNECT_BASE_S * 1000,
+  maxMs = RECONNECT_MAX_S * 1000,
+): number {
+  const window = Math.min(maxMs, baseMs * 2 ** Math.min(attempt, 16));
+  return Math.round(window / 2 + (window / 2) * random);
+}
 /** MQTT keep-alive: the broker publishes the last will after 1.5 × this without a packet. */
 export const MQTT_KEEPALIVE_S = 60;
 
