@@ -58,3 +58,11 @@ export function isConnectionError(error: unknown): boolean {
 export function isDataError(error: unknown): boolean {
   return sqlState(error)?.startsWith('22') ?? false;
 }
+
+/**
+ * The database has no room left (53100, disk_full: a table or its write-ahead log could not grow).
+ * Nothing the statement holds is at fault and splitting it mends nothing; room has to be made.
+ */
+export function isDiskFull(error: unknown): boolean {
+  return sqlState(error) === '53100';
+}

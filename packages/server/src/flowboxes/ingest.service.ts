@@ -13,7 +13,7 @@ import type { LocatedFlowbox } from '../db/scope.ts';
 import { INGEST_DROP_REASONS, type DropReason, type IngestCounters } from '../devices/index.ts';
 import { recordEvent } from '../events/index.ts';
 import { notifyLive } from '../live/index.ts';
-import { TelemetryHooks, TelemetryWriter } from '../telemetry/index.ts';
+import { DiskFullError, TelemetryHooks, TelemetryWriter } from '../telemetry/index.ts';
 import { mirrorDeviceState } from '../zones/index.ts';
 import type { CommandsService } from './commands.service.ts';
 import {
@@ -205,7 +205,8 @@ export class FlowboxIngest {
   /** Counts and logs (a device at most once a minute) a message left unacknowledged; answers the error. */
   private notStored(serial: string, error: unknown): unknown {
     this.counters.not_stored += 1;
-    if (this.mayLog(`not-stored:${serial}`))
+    // A full disk is said once by the writer (and by readiness), not once a device.
+    if (!(error instanceof DiskFullError) && this.mayLog(`not-stored:${serial}`))
       this.log.warn(
         { serial, err: error instanceof Error ? error.message : String(error) },
         'device message not stored; left unacknowledged for the device to send again',

@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../test/harness.ts';
 import { TelemetryHooks, type StoredReading } from './hooks.ts';
 import { LAST_SEEN_RESOLUTION_S } from './telemetry.repo.ts';
 import { createZones, pairDirectly, reading } from './testing.ts';
-import { TelemetryWriter } from './writer.ts';
+import { DISK_FULL_RETRY_MS, DiskFullError, TelemetryWriter } from './writer.ts';
 
 let t: TestApp;
 const log = { warn: () => undefined, error: () => undefined };
@@ -203,5 +203,49 @@ describe('the telemetry batch writer', () => {
     expect(await first).toBe('stored');
     expect(await Promise.all(next)).toEqual(['stored', 'stored', 'stored']);
     expect(w.counters).toMatchObject({ writing: 0, queued: 0, stored: 4 });
+  });
+});
+
+describe('a database whose disk is full (docs/operations.md "When the disk fills")', () => {
+  it('refuses readings without storing or splitting anything, says so, and takes them again once it has room', async () => {
+    const [zone] = await createZones(t.db, 'Europe/Paris');
+    const device = await pairDirectly(t.db, zone!);
+    const hooks = new TelemetryHooks();
+    let full = true;
+    hooks.register({
+      name: 'disk',
+      inTransaction: () =>
+        full
+          ? Promise.reject(
+              Object.assign(new Error('could not extend file: No space left on device'), { code: '53100' }),
+            )
+          : Promise.resolve(),
+    });
+    const told: (string | undefined)[] = [];
+    const w = new TelemetryWriter(t.services.context, hooks, log, {
+      onStorage: (problem) => told.push(problem),
+    });
+    const at = (i: number) => new Date(t.clock.now().getTime() - (10 - i) * 60_000);
+    const first = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, i) => w.submit(device.serial, reading(i + 1, at(i)))),
+    );
+    expect(first.every((r) => r.status === 'rejected')).toBe(true);
+    expect(w.counters.splits).toBe(0);
+    expect(told).toEqual(['database disk full: readings are refused, devices keep them']);
+    // While full, refused at once: nothing queued, nothing written.
+    await expect(w.submit(device.serial, reading(7, at(7)))).rejects.toThrow(DiskFullError);
+    expect(w.counters.queued).toBe(0);
+    const stored = () =>
+      t.db.select().from(telemetryReadings).where(eq(telemetryReadings.flowboxId, device.flowboxId));
+    expect(await stored()).toEqual([]);
+    // Room again: the devices' next tries are stored, once each.
+    full = false;
+    t.clock.advance(DISK_FULL_RETRY_MS);
+    const again = await Promise.all(
+      Array.from({ length: 7 }, (_, i) => w.submit(device.serial, reading(i + 1, at(i)))),
+    );
+    expect(again).toEqual(Array(7).fill('stored'));
+    expect((await stored()).map((r) => r.seq).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(told).toEqual(['database disk full: readings are refused, devices keep them', undefined]);
   });
 });

@@ -2,7 +2,7 @@ import type { Telemetry } from '@flowbox/shared';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import type { WriterCounters } from '../devices/index.ts';
-import { isConnectionError, isDataError, sqlState } from '../db/errors.ts';
+import { isConnectionError, isDataError, isDiskFull, sqlState } from '../db/errors.ts';
 import { toApiFlowbox } from '../flowboxes/index.ts';
 import type { TelemetryHooks } from './hooks.ts';
 import { storeBatch, type BatchEntry, type Outcome, type StoredBatch } from './batch-store.ts';
@@ -25,7 +25,23 @@ export type WriterOptions = {
   onBatchWritten?: (seconds: number) => void;
   /** With tracing on: a span per batch, its queries its children (docs/operations.md "Tracing"). */
   tracing?: Tracing;
+  /**
+   * Told when the database's disk filled (the problem, for readiness) and when a batch committed
+   * again after it (undefined): docs/operations.md "When the disk fills".
+   */
+  onStorage?: (problem: string | undefined) => void;
 };
+
+/** While the database's disk is full, readings are refused at once, and a batch tried this often. */
+export const DISK_FULL_RETRY_MS = 5_000;
+
+/** A reading refused at once because the database's disk is full: not acknowledged, sent again. */
+export class DiskFullError extends Error {
+  constructor() {
+    super('the database disk is full: readings are not taken until it has room');
+    this.name = 'DiskFullError';
+  }
+}
 
 type Logger = { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
 
@@ -79,6 +95,9 @@ export class TelemetryWriter {
   private readonly live: ConsumptionThrottle;
   private readonly onBatchWritten: ((seconds: number) => void) | undefined;
   private readonly tracing: Tracing | undefined;
+  private readonly onStorage: ((problem: string | undefined) => void) | undefined;
+  /** Until when readings are refused at once, the database's disk being full (ms; 0: it is not). */
+  private diskFullUntil = 0;
 
   constructor(
     private readonly ctx: Context,
@@ -92,11 +111,15 @@ export class TelemetryWriter {
     this.liveEveryMs = options.liveEveryMs ?? 1000;
     this.onBatchWritten = options.onBatchWritten;
     this.tracing = options.tracing;
+    this.onStorage = options.onStorage;
     this.live = new ConsumptionThrottle(ctx, log, this.liveEveryMs);
   }
 
   /** Resolves once the reading's batch has committed (stored, or known already); rejects if it failed. */
   submit(serial: string, telemetry: Telemetry): Promise<Outcome> {
+    // The disk is full: refused at once (no queue grows in memory), tried again after a while.
+    if (this.diskFullUntil > 0 && this.ctx.now().getTime() < this.diskFullUntil)
+      return Promise.reject(new DiskFullError());
     return new Promise<Outcome>((resolve, reject) => {
       this.queue.push({ serial, telemetry, receivedAt: this.ctx.now(), resolve, reject });
       this.counters.queued = this.queue.length;
@@ -183,6 +206,11 @@ export class TelemetryWriter {
     const committed = await this.commit(batch);
     if (committed.ok) {
       const { result } = committed;
+      if (this.diskFullUntil > 0) {
+        this.diskFullUntil = 0;
+        this.log.warn({}, 'the database has room again: readings are taken');
+        this.onStorage?.(undefined);
+      }
       this.counters.writing -= batch.length;
       batch.forEach((entry, i) => entry.resolve(result.outcomes[i]!));
       for (const outcome of result.outcomes) {
@@ -195,6 +223,18 @@ export class TelemetryWriter {
       return;
     }
     const { error } = committed;
+    if (isDiskFull(error)) {
+      // No room: no split mends it, and nothing of the batch was stored (its transaction failed).
+      if (this.diskFullUntil === 0) {
+        this.log.error({ err: error }, 'the database disk is full: readings are refused until it has room');
+        this.onStorage?.('database disk full: readings are refused, devices keep them');
+      }
+      this.diskFullUntil = this.ctx.now().getTime() + DISK_FULL_RETRY_MS;
+      this.counters.writing -= batch.length;
+      this.counters.failed_batches += 1;
+      for (const entry of batch) entry.reject(error);
+      return;
+    }
     if (batch.length > 1 && !isConnectionError(error)) {
       this.counters.splits += 1;
       const half = Math.ceil(batch.length / 2);
