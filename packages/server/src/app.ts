@@ -25,15 +25,20 @@ import { requireRole } from './access/access.ts';
 import {
   ALERT_ESCALATION_INTERVAL_MS,
   AlertNotifier,
-  AlertsService,
-  alertsRoutes,
   COMMUNICATION_TIMEOUT_MS,
   conditionsListener,
 } from './alerts/index.ts';
-import { AutomationService, automationRoutes, lockedZoneGuard } from './automation/index.ts';
+import { alertsRoutes } from './alerts/alerts.routes.ts';
+import { AlertsService } from './alerts/alerts.service.ts';
+import { lockedZoneGuard } from './automation/index.ts';
+import { automationRoutes } from './automation/automation.routes.ts';
+import { AutomationService } from './automation/automation.service.ts';
 import { authRoutes, publicAuthRoutes } from './auth/auth.routes.ts';
-import { FleetService, fleetRoutes } from './fleet/index.ts';
-import { LeakUpkeep, LeaksService, leakSummary, leaksRoutes } from './leaks/index.ts';
+import { fleetRoutes } from './fleet/fleet.routes.ts';
+import { FleetService } from './fleet/fleet.service.ts';
+import { LeakUpkeep, leakSummary } from './leaks/index.ts';
+import { leaksRoutes } from './leaks/leaks.routes.ts';
+import { LeaksService } from './leaks/leaks.service.ts';
 import { billingRoutes } from './billing/billing.routes.ts';
 import { consumptionRoutes } from './consumption/consumption.routes.ts';
 import { ConsumptionService } from './consumption/consumption.service.ts';
@@ -43,7 +48,7 @@ import { AuthService } from './auth/auth.service.ts';
 import { sessionCacheMetrics } from './auth/index.ts';
 import type { Config, TrustProxy } from './config.ts';
 import { statusOf } from './errors.ts';
-import type { Context } from './context.ts';
+import type { Context, RemoveBelow } from './context.ts';
 import { buildingsRoutes } from './buildings/buildings.routes.ts';
 import { BuildingsService } from './buildings/buildings.service.ts';
 import { FloorsService } from './buildings/floors.service.ts';
@@ -84,7 +89,8 @@ import { requestLanguage } from './http/language.ts';
 import { actorOf, bearerToken, errorResponses, type App } from './http/types.ts';
 import { Mailer } from './mail/mailer.ts';
 import { mailMetrics } from './mail/metrics.ts';
-import { DEFAULT_MAP_TILE_URL, PlumbersService, plumbersRoutes } from './plumbers/index.ts';
+import { plumbersRoutes } from './plumbers/plumbers.routes.ts';
+import { DEFAULT_MAP_TILE_URL, PlumbersService } from './plumbers/plumbers.service.ts';
 import { sitesRoutes } from './sites/sites.routes.ts';
 import { SitesService } from './sites/sites.service.ts';
 import { managersRoutes } from './users/managers.routes.ts';
@@ -104,7 +110,8 @@ import { WaterPointsService } from './zones/water-points.service.ts';
 import { zonesRoutes } from './zones/zones.routes.ts';
 import { ZonesService } from './zones/zones.service.ts';
 import { zoneOverviewCache } from './zones/index.ts';
-import { WaterBalanceService, waterBalanceRoutes } from './water-balance/index.ts';
+import { waterBalanceRoutes } from './water-balance/water-balance.routes.ts';
+import { WaterBalanceService } from './water-balance/water-balance.service.ts';
 import type { Tracing } from './tracing/tracing.ts';
 
 export type AppOptions = {
@@ -299,25 +306,33 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     (zoneIds) => leakSummary(ctx.db, zoneIds),
   );
   const zonePrices = (zoneIds: readonly string[]) => consumption.pricePerM3Now(zoneIds);
+  const flowboxes = new FlowboxesService(ctx, deviceLink);
+  const images = new ImagesService(ctx);
+  // A place's deletion: its flowboxes retired, then (zones have none) its images deleted.
+  const removeBelow: RemoveBelow = async (tx, node, by, at) => {
+    const serials = await flowboxes.retireUnder(tx, node, by, at);
+    if (!('zoneId' in node)) await images.deleteUnder(tx, node);
+    return serials;
+  };
   const services: Services = {
     auth,
     managers: new ManagersService(ctx, auth),
     endUsers: new EndUsersService(ctx),
-    customers: new CustomersService(ctx, deviceLink),
-    sites: new SitesService(ctx, deviceLink),
+    customers: new CustomersService(ctx, deviceLink, removeBelow),
+    sites: new SitesService(ctx, deviceLink, removeBelow),
     plumbers: new PlumbersService(ctx, {
       tileUrl: options.config.mapTileUrl,
       attribution: options.config.mapTileAttribution,
     }),
     events: new EventsService(ctx),
-    buildings: new BuildingsService(ctx, deviceLink),
+    buildings: new BuildingsService(ctx, deviceLink, removeBelow),
     floors: new FloorsService(ctx),
-    zones: new ZonesService(ctx, deviceLink, zoneOverviews),
+    zones: new ZonesService(ctx, deviceLink, removeBelow, zoneOverviews),
     waterPoints: new WaterPointsService(ctx),
-    images: new ImagesService(ctx),
+    images,
     firmwareCatalogue,
     firmwareDownloads: new FirmwareDownloadService(ctx),
-    flowboxes: new FlowboxesService(ctx, deviceLink),
+    flowboxes,
     commands,
     firmwareUpdates,
     rollouts: new RolloutsService(ctx, rolloutRunner),

@@ -1,11 +1,5 @@
 /** The alerts module's public face (docs/alerts.md): what other domains and app.ts use. */
-export {
-  AlertsService,
-  type AlertsOptions,
-  type ClearAlertInput,
-  type RaiseAlertInput,
-  type RaiseOutcome,
-} from './alerts.service.ts';
+export type { AlertsOptions, ClearAlertInput, RaiseAlertInput, RaiseOutcome } from './alerts.service.ts';
 export { AlertNotifier } from './notifier.ts';
 export {
   autotestAlert,
@@ -18,7 +12,6 @@ export {
   rolloutHaltedAlert,
   valveCommandAlert,
 } from './raisers.ts';
-export { alertsRoutes } from './alerts.routes.ts';
 export { zonesNotFollowed, type AlertFollower } from './followed-zones.ts';
 
 /** Critical alerts not silenced nor resolved are emailed again this often (docs/alerts.md). */

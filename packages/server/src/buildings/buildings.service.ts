@@ -9,13 +9,11 @@ import {
 } from '@flowbox/shared';
 import type { z } from 'zod';
 import { buildingAnswerFor, requireSiteManage, requireSiteRead, type Actor } from '../access/access.ts';
-import type { Context } from '../context.ts';
+import type { Context, RemoveBelow } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { namesMismatch, notFound } from '../errors.ts';
 import { changedFieldsOf, recordChange } from '../events/index.ts';
-import { retireFlowboxesUnder } from '../flowboxes/index.ts';
 import type { BuildingPath, SitePath } from '../http/params.ts';
-import { deleteImagesUnder } from '../images/index.ts';
 import type { DeviceLink } from '../devices/index.ts';
 import {
   deleteBuilding,
@@ -37,6 +35,8 @@ export class BuildingsService {
   constructor(
     private readonly ctx: Context,
     private readonly link: DeviceLink,
+    /** The flowboxes and images below, retired and deleted by their domains (composed in app.ts). */
+    private readonly removeBelow: RemoveBelow,
   ) {}
 
   async list(actor: Actor, path: SitePath, query: ListQuery) {
@@ -84,8 +84,7 @@ export class BuildingsService {
     const building = await this.find(path);
     if (!typedNameMatches(confirmName, building.name)) throw namesMismatch();
     const retired = await this.ctx.db.transaction(async (tx) => {
-      const serials = await retireFlowboxesUnder(tx, { buildingId: building.id }, actor, this.ctx.now());
-      await deleteImagesUnder(tx, { buildingId: building.id });
+      const serials = await this.removeBelow(tx, { buildingId: building.id }, actor, this.ctx.now());
       await deleteBuilding(tx, building.id);
       await this.record(tx, actor, path.customerId, 'deleted', building, []);
       return serials;

@@ -8,11 +8,9 @@ import {
 } from '@flowbox/shared';
 import type { z } from 'zod';
 import { requireCustomerRead, requireRole, type Actor } from '../access/access.ts';
-import type { Context } from '../context.ts';
+import type { Context, RemoveBelow } from '../context.ts';
 import { changedFieldsOf, recordChange } from '../events/index.ts';
 import { forbidden, namesMismatch, notFound } from '../errors.ts';
-import { deleteImagesUnder } from '../images/index.ts';
-import { retireFlowboxesUnder } from '../flowboxes/index.ts';
 import type { DeviceLink } from '../devices/index.ts';
 import {
   deleteCustomer,
@@ -31,6 +29,8 @@ export class CustomersService {
   constructor(
     private readonly ctx: Context,
     private readonly link: DeviceLink,
+    /** The flowboxes and images below, retired and deleted by their domains (composed in app.ts). */
+    private readonly removeBelow: RemoveBelow,
   ) {}
 
   list(actor: Actor, query: ListQuery) {
@@ -92,8 +92,7 @@ export class CustomersService {
     const customer = await this.info(actor, id);
     if (!typedNameMatches(confirmName, customer.name)) throw namesMismatch();
     const retired = await this.ctx.db.transaction(async (tx) => {
-      const serials = await retireFlowboxesUnder(tx, { customerId: id }, actor, this.ctx.now());
-      await deleteImagesUnder(tx, { customerId: id });
+      const serials = await this.removeBelow(tx, { customerId: id }, actor, this.ctx.now());
       await deleteCustomer(tx, id);
       // The customer's own log goes with it; this line stays in the provider's log.
       await recordChange(tx, this.ctx.now(), actor, {

@@ -20,3 +20,4 @@ export {
   type WriterCounters,
 } from './counters.ts';
 export { deviceMetrics, type DeviceMetrics } from './metrics.ts';
+export { toApiFlowbox } from './flowbox-form.ts';

@@ -14,12 +14,12 @@ import { hasSubscription } from '../billing/index.ts';
 import { findFloor } from '../buildings/index.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
-import type { LocatedFlowbox } from '../db/scope.ts';
+import type { HierarchyNode, LocatedFlowbox } from '../db/scope.ts';
 import { AppError, namesMismatch, notFound } from '../errors.ts';
 import { recordEvent } from '../events/index.ts';
 import type { ZonePath } from '../http/params.ts';
 import { notifyLive } from '../live/index.ts';
-import type { DeviceLink } from '../devices/index.ts';
+import { toApiFlowbox, type DeviceLink } from '../devices/index.ts';
 import { findZoneRow, type ZoneRow } from '../zones/index.ts';
 import {
   deleteFlowbox,
@@ -31,10 +31,10 @@ import {
   listFlowboxes,
   revokeCredentials,
   serialTaken,
-  toApiFlowbox,
   updateFlowbox,
   type FlowboxPath,
 } from './flowboxes.repo.ts';
+import { retireFlowboxesUnder } from './removal.ts';
 import { hashSecret, newDeviceSecret } from './secrets.ts';
 
 type PrepareInput = z.output<typeof PairingPrepareSchema>;
@@ -50,6 +50,11 @@ export class FlowboxesService {
     private readonly ctx: Context,
     private readonly link: DeviceLink,
   ) {}
+
+  /** The flowboxes below a place being deleted, retired in its transaction (removal.ts). */
+  retireUnder(tx: Db, node: HierarchyNode, by: Pick<Actor, 'id' | 'name'>, at: Date): Promise<string[]> {
+    return retireFlowboxesUnder(tx, node, by, at);
+  }
 
   async list(actor: Actor, path: ZonePath): Promise<Flowbox[]> {
     requireZoneRead(actor, path);

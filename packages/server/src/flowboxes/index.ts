@@ -12,9 +12,7 @@ export {
   liveSecretHash,
   lockDeviceAccounts,
   revokeOrphanCredentials,
-  toApiFlowbox,
   type FlowboxPath,
   type FlowboxRow,
 } from './flowboxes.repo.ts';
-export { retireFlowboxesUnder } from './removal.ts';
 export { hashSecret, newDeviceSecret, secretMatches } from './secrets.ts';

@@ -10,7 +10,7 @@ import {
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import type { LocatedFlowbox } from '../db/scope.ts';
-import { INGEST_DROP_REASONS, type DropReason, type IngestCounters } from '../devices/index.ts';
+import { INGEST_DROP_REASONS, toApiFlowbox, type DropReason, type IngestCounters } from '../devices/index.ts';
 import { recordEvent } from '../events/index.ts';
 import { notifyLive } from '../live/index.ts';
 import { DiskFullError, TelemetryHooks, TelemetryWriter } from '../telemetry/index.ts';
@@ -20,7 +20,6 @@ import {
   claimReceipt,
   findFlowboxBySerial,
   markSilentDisconnected,
-  toApiFlowbox,
   updateFlowbox,
   type NewFlowboxRow,
 } from './flowboxes.repo.ts';

@@ -10,6 +10,7 @@ import {
 } from '../access/access.ts';
 import { findBuildingRow, findSiteRow } from '../buildings/index.ts';
 import type { Context } from '../context.ts';
+import type { Db } from '../db/client.ts';
 import { findCustomer } from '../customers/index.ts';
 import { AppError, notFound } from '../errors.ts';
 import { recordChange } from '../events/index.ts';
@@ -19,6 +20,7 @@ import type { BuildingPath, SitePath } from '../http/params.ts';
 import { detectImageType } from './image-type.ts';
 import {
   deleteImage,
+  deleteImagesUnder,
   findImage,
   imageIdOf,
   imageUrl,
@@ -37,6 +39,11 @@ export type Upload = () => Promise<Buffer>;
  */
 export class ImagesService {
   constructor(private readonly ctx: Context) {}
+
+  /** The images of a customer, site or building being deleted, and their files, in its transaction. */
+  deleteUnder(tx: Db, owner: { customerId: string } | { siteId: string } | { buildingId: string }) {
+    return deleteImagesUnder(tx, owner);
+  }
 
   /** Customer managers keep their own customer's logo, as they keep its contacts. */
   async replaceCustomerLogo(actor: Actor, customerId: string, upload: Upload): Promise<ImageAnswer> {

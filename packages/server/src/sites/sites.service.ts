@@ -7,14 +7,12 @@ import {
   siteFilterFor,
   type Actor,
 } from '../access/access.ts';
-import type { Context } from '../context.ts';
+import type { Context, RemoveBelow } from '../context.ts';
 import { requireCustomerRow } from '../customers/index.ts';
 import type { Db } from '../db/client.ts';
 import type { DeviceLink } from '../devices/index.ts';
 import { namesMismatch, notFound } from '../errors.ts';
 import { changedFieldsOf, recordChange } from '../events/index.ts';
-import { retireFlowboxesUnder } from '../flowboxes/index.ts';
-import { deleteImagesUnder } from '../images/index.ts';
 import {
   deleteSite,
   findSite,
@@ -32,6 +30,8 @@ export class SitesService {
   constructor(
     private readonly ctx: Context,
     private readonly link: DeviceLink,
+    /** The flowboxes and images below, retired and deleted by their domains (composed in app.ts). */
+    private readonly removeBelow: RemoveBelow,
   ) {}
 
   async list(actor: Actor, customerId: string, query: ListQuery) {
@@ -82,8 +82,7 @@ export class SitesService {
     const site = await this.find(customerId, siteId);
     if (!typedNameMatches(confirmName, site.name)) throw namesMismatch();
     const retired = await this.ctx.db.transaction(async (tx) => {
-      const serials = await retireFlowboxesUnder(tx, { siteId }, actor, this.ctx.now());
-      await deleteImagesUnder(tx, { siteId });
+      const serials = await this.removeBelow(tx, { siteId }, actor, this.ctx.now());
       await deleteSite(tx, siteId);
       await this.record(tx, actor, 'deleted', site, []);
       return serials;

@@ -2,10 +2,11 @@ import type { DeviceClock } from '@flowbox/shared';
 import { inArray, sql, type SQL } from 'drizzle-orm';
 import { arrayLiteral } from '../db/arrays.ts';
 import type { Db } from '../db/client.ts';
-import type { FlowboxScope } from '../db/scope.ts';
+import type { FlowboxScope, LocatedFlowbox } from '../db/scope.ts';
 import { flowboxes } from '../db/schema.ts';
-import type { FlowboxRow } from '../flowboxes/index.ts';
 import { LIVE_CHANNEL } from '../live/index.ts';
+
+type FlowboxRow = LocatedFlowbox['flowbox'];
 
 /** A paired flowbox found for a batch: what the writer needs, with its building's time zone (local days). */
 export type BatchFlowbox = {

@@ -1,9 +1,8 @@
 import type { Telemetry } from '@flowbox/shared';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
-import type { WriterCounters } from '../devices/index.ts';
+import { toApiFlowbox, type WriterCounters } from '../devices/index.ts';
 import { isConnectionError, isDataError, isDiskFull, sqlState } from '../db/errors.ts';
-import { toApiFlowbox } from '../flowboxes/index.ts';
 import type { TelemetryHooks } from './hooks.ts';
 import { storeBatch, type BatchEntry, type Outcome, type StoredBatch } from './batch-store.ts';
 import { flowboxRows, notifyLiveMany, type BatchFlowbox } from './telemetry.repo.ts';

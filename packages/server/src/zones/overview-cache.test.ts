@@ -157,7 +157,11 @@ describe('an overview answered from the cache', () => {
       heard: () => new Promise<void>((resolve) => (answer = resolve)),
       heardSince: () => new Promise<void>((resolve) => (answer = resolve)),
     };
-    const zones = new ZonesService(t.services.context, t.services.deviceLink, { cache, notifications });
+    // The zone is read, never deleted: nothing below it to remove.
+    const zones = new ZonesService(t.services.context, t.services.deviceLink, async () => [], {
+      cache,
+      notifications,
+    });
     const place = await cachedOnB();
     const [customerId, siteId, buildingId] = [w.customers.a.id, w.sites.a1.id, place.buildingId];
     const path = { customerId, siteId, buildingId, zoneId: place.zoneId };

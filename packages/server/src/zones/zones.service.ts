@@ -22,12 +22,11 @@ import {
   type Actor,
 } from '../access/access.ts';
 import { requireBuildingRow, findFloor } from '../buildings/index.ts';
-import type { Context } from '../context.ts';
+import type { Context, RemoveBelow } from '../context.ts';
 import { requireCustomerRow } from '../customers/index.ts';
 import type { Db } from '../db/client.ts';
 import { AppError, forbidden, namesMismatch, notFound } from '../errors.ts';
 import { changedFieldsOf, recordChange } from '../events/index.ts';
-import { retireFlowboxesUnder } from '../flowboxes/index.ts';
 import type { BuildingPath, ZonePath } from '../http/params.ts';
 import type { DeviceLink } from '../devices/index.ts';
 import { heardEverything, type HeardCache, type Notifications } from '../live/index.ts';
@@ -51,6 +50,8 @@ export class ZonesService {
   constructor(
     private readonly ctx: Context,
     private readonly link: DeviceLink,
+    /** The flowboxes below, retired by their domain (composed in app.ts). */
+    private readonly removeBelow: RemoveBelow,
     /** Overviews answered before (zones/overview-cache.ts); none without notifications. */
     private readonly overviews?: { cache: HeardCache<Zone>; notifications: Notifications },
   ) {}
@@ -142,7 +143,7 @@ export class ZonesService {
     const zone = await this.find(path);
     if (!typedNameMatches(confirmName, zone.name)) throw namesMismatch();
     const retired = await this.ctx.db.transaction(async (tx) => {
-      const serials = await retireFlowboxesUnder(tx, { zoneId: zone.id }, actor, this.ctx.now());
+      const serials = await this.removeBelow(tx, { zoneId: zone.id }, actor, this.ctx.now());
       await deleteZone(tx, zone.id);
       await this.record(tx, actor, path, 'deleted', zone, []);
       return serials;

@@ -1,2 +1,0 @@
-export { fleetRoutes } from './fleet.routes.ts';
-export { FleetService } from './fleet.service.ts';
