@@ -9,7 +9,8 @@ import { readdirSync } from 'node:fs';
  * its services' own imports and close an import cycle. app.ts, server.ts and main.ts, which put the
  * domains together, also take their routes, and jobs/registry.ts, the list of every job, takes each
  * domain's jobs (`*.job.ts`). Tests and test fixtures may reach inside (they set up
- * and observe state).
+ * and observe state). What no rule file by file can see is held by src/architecture.test.ts: no
+ * cycle between folders, no service, routes or repo write lent by an index, db/ below http/.
  */
 const SERVER = 'packages/server/src';
 const INFRASTRUCTURE = [

@@ -182,6 +182,10 @@ describe('server layers (docs/architecture.md)', () => {
     expect(report).toEqual([]);
   });
 
+  it('no file imports itself back through others either', () => {
+    expect(cyclesOf(IMPORTS.map((entry) => `${entry.from} → ${entry.to}`))).toEqual([]);
+  });
+
   it('each known edge still closes a cycle (the list only shrinks)', () => {
     const edges = [...folderEdges().keys()];
     const kept = edges.filter((edge) => !(edge in KNOWN_EDGES));
