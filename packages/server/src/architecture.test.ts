@@ -214,6 +214,10 @@ const PUBLIC_WRITES: Record<string, string> = {
   'events.recordChange': 'the activity log line of a change, written in the changing transaction',
   'live.notifyLive': 'a live message sent at the commit of the transaction that made it',
   'live.notifyLiveAll': 'live messages sent at the commit of the transaction that made them',
+  'zones.mirrorDeviceState':
+    "a zone mirrors its flowboxes' valve and modes: ingest writes the device's report in its transaction",
+  'flowboxes.lockDeviceAccounts':
+    "the lock a pairing and the broker accounts' reconcile both take, so neither misses the other",
 };
 
 /**
@@ -227,11 +231,7 @@ const KNOWN_INDEX_EXPORTS: Record<string, string> = {
   'endusers.insertRegistrationRow': "auth's registration writes an end user's registration",
   'endusers.lockAddress': "auth's registration serialises an address's registrations",
   'endusers.useClaimCode': "auth's registration counts a claim code's use",
-  'flowboxes.insertCredential': 'a test fixture pairs flowboxes',
-  'flowboxes.lockDeviceAccounts': "the broker accounts' reconcile job serialises with pairings",
-  'flowboxes.revokeOrphanCredentials': "device messaging's start-up revokes orphan credentials",
   'users.insertUser': "end users' activation and the seed create users",
-  'zones.mirrorDeviceState': "ingest mirrors a flowbox's valve and modes on its zone",
 };
 
 /** What each domain's index.ts lends that it should not: services, routes, repo writes. */

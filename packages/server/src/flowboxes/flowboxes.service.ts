@@ -30,6 +30,7 @@ import {
   insertFlowbox,
   listFlowboxes,
   revokeCredentials,
+  revokeOrphanCredentials,
   serialTaken,
   updateFlowbox,
   type FlowboxPath,
@@ -54,6 +55,14 @@ export class FlowboxesService {
   /** The flowboxes below a place being deleted, retired in its transaction (removal.ts). */
   retireUnder(tx: Db, node: HierarchyNode, by: Pick<Actor, 'id' | 'name'>, at: Date): Promise<string[]> {
     return retireFlowboxesUnder(tx, node, by, at);
+  }
+
+  /**
+   * Credentials left live by flowboxes deleted without revoking them (hierarchy deletes before the
+   * fix of issue #4's follow-up), revoked: device messaging sets the record right as it starts.
+   */
+  revokeOrphanCredentials(): Promise<number> {
+    return revokeOrphanCredentials(this.ctx.db, this.ctx.now());
   }
 
   async list(actor: Actor, path: ZonePath): Promise<Flowbox[]> {

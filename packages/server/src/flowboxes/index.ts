@@ -7,11 +7,9 @@ export {
   findFlowbox,
   findFlowboxById,
   findFlowboxBySerial,
-  insertCredential,
   listFlowboxes,
   liveSecretHash,
   lockDeviceAccounts,
-  revokeOrphanCredentials,
   type FlowboxPath,
   type FlowboxRow,
 } from './flowboxes.repo.ts';

@@ -3,7 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { HEARTBEAT_TIMEOUT_S, TOPIC_PUBLISHER, TOPIC_KINDS } from '@flowbox/shared';
 import type { IClientOptions } from 'mqtt';
 import type { Context } from '../context.ts';
-import { deviceAuthenticator, revokeOrphanCredentials } from '../flowboxes/index.ts';
+import { deviceAuthenticator } from '../flowboxes/index.ts';
 import { TelemetryHooks, type TelemetryWriter, type WriterOptions } from '../telemetry/index.ts';
 import type { Readiness } from '../health/readiness.ts';
 import { startEmbeddedBroker, type BrokerLimits, type EmbeddedBroker, type Logger } from './broker.ts';
@@ -92,7 +92,7 @@ export async function startDeviceMessaging(options: MessagingOptions): Promise<D
   const { ctx, log } = options;
   // Hierarchy deletes used to leave their flowboxes' credentials live (refused all the same, since
   // their flowbox is gone): the record is set right once, here.
-  const orphans = await revokeOrphanCredentials(ctx.db, ctx.now());
+  const orphans = await options.flowboxes.revokeOrphanCredentials();
   if (orphans > 0) log.info({ count: orphans }, 'revoked device credentials left live by deleted flowboxes');
   // PGlite is one connection: one batch at a time. PostgreSQL overlaps two (one writing while the
   // next is prepared); more only wait on each other's rollup row locks (docs/performance.md).

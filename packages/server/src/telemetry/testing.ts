@@ -2,7 +2,8 @@ import { PROTOCOL_VERSION, type Telemetry } from '@flowbox/shared';
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/client.ts';
 import { buildings, customers, flowboxes, sites, zones } from '../db/schema.ts';
-import { insertCredential, hashSecret, newDeviceSecret } from '../flowboxes/index.ts';
+import { hashSecret, newDeviceSecret } from '../flowboxes/index.ts';
+import { insertCredential } from '../flowboxes/flowboxes.repo.ts';
 
 /*
  * Test and benchmark helpers for telemetry (issue #6): zones in a building of a given time zone and
