@@ -17,9 +17,9 @@ const SHELL = ['src/app/AppLayout.tsx', 'src/lib/i18n/features.ts'];
 export const ROUTE_MODULES = {
   '/login': ['src/features/auth/login-pages.ts'],
   '/register': ['src/features/auth/pages.ts'],
-  '/ (dashboard)': [...SHELL, 'src/features/dashboard/pages.ts'],
-  '/…/zone/:zoneId': [...SHELL, 'src/features/zones/pages.ts'],
-  '/…/flowbox/:flowboxId': [...SHELL, 'src/features/flowboxes/pages.ts'],
+  '/ (dashboard)': [...SHELL, 'src/app/routes/dashboard.tsx'],
+  '/…/zone/:zoneId': [...SHELL, 'src/app/routes/zones.tsx'],
+  '/…/flowbox/:flowboxId': [...SHELL, 'src/app/routes/flowboxes.tsx'],
 } as const;
 export type RouteName = keyof typeof ROUTE_MODULES;
 

@@ -8,8 +8,8 @@ import { MAIN_ID, SkipLink } from '../components/layout/SkipLink.tsx';
 import { useToast } from '../components/Toasts.tsx';
 import { useUpdateProfile } from '../features/profile/index.ts';
 import { ANY_ROLE, canDo, useLogout, useUser } from '../features/auth/index.ts';
-import { AlertCountBadge } from '../features/alerts/index.ts';
-import { LiveIndicator } from '../features/flowboxes/index.ts';
+import { AlertCountBadge } from '../features/alerts/widgets.ts';
+import { LiveIndicator } from '../features/flowboxes/widgets.ts';
 import {
   changeLanguage,
   chooseLanguage,

@@ -1,7 +1,7 @@
-import { AlertsLiveSync } from '../features/alerts/index.ts';
-import { AutomationLiveSync } from '../features/automation/index.ts';
-import { CustomersLiveSync } from '../features/customers/index.ts';
-import { FlowboxLiveSync } from '../features/flowboxes/index.ts';
+import { AlertsLiveSync } from '../features/alerts/widgets.ts';
+import { AutomationLiveSync } from '../features/automation/widgets.ts';
+import { CustomersLiveSync } from '../features/customers/widgets.ts';
+import { FlowboxLiveSync } from '../features/flowboxes/widgets.ts';
 import { useOpenLive } from '../lib/live.ts';
 
 /**

@@ -13,11 +13,9 @@ import {
   MANAGER_OR_END_USER,
   MANAGER_OR_PLUMBER,
   meQueryOptions,
-  RequireAuth,
-  RequireRole,
-  ShellWhenSignedIn,
   useUser,
 } from '../features/auth/index.ts';
+import { RequireAuth, RequireRole, ShellWhenSignedIn } from '../features/auth/widgets.ts';
 import { prefetchDashboard } from '../features/dashboard/index.ts';
 import { currentLanguage, loadFeatureTexts } from '../lib/i18n/index.ts';
 import { warmUpIntl } from '../lib/intl.ts';
@@ -48,21 +46,17 @@ function EndUserToZoneHome() {
 // Each feature's pages are one chunk, fetched when one of its routes first opens, so the sign-in
 // pages load neither the shell nor the other features (issue 16: /login within 150 KB gzipped).
 const alerts = () => import('../features/alerts/pages.ts');
-const assistant = () => import('../features/assistant/pages.ts');
 const auth = () => import('../features/auth/pages.ts');
 const login = () => import('../features/auth/login-pages.ts');
 const billing = () => import('../features/billing/pages.ts');
 const buildings = () => import('../features/buildings/pages.ts');
 const customers = () => import('../features/customers/pages.ts');
-const dashboard = () => import('../features/dashboard/pages.ts');
 const endusers = () => import('../features/endusers/pages.ts');
 const events = () => import('../features/events/pages.ts');
 const firmware = () => import('../features/firmware/pages.ts');
 const fleet = () => import('../features/fleet/pages.ts');
-const flowboxes = () => import('../features/flowboxes/pages.ts');
 const legal = () => import('../features/legal/pages.ts');
 const maps = () => import('../features/maps/pages.ts');
-const myzone = () => import('../features/myzone/pages.ts');
 const plumbers = () => import('../features/plumbers/pages.ts');
 const people = () => import('../features/people/pages.ts');
 const managers = () => import('../features/managers/pages.ts');
@@ -71,8 +65,18 @@ const profile = () => import('../features/profile/pages.ts');
 const schedules = () => import('../features/schedules/pages.ts');
 const sites = () => import('../features/sites/pages.ts');
 const zones = () => import('../features/zones/pages.ts');
+// The pages that show other features' cards, composed here (routes/): features do not import each other's components.
+const assistantRoute = () => import('./routes/assistant.tsx');
+const buildingRoutes = () => import('./routes/buildings.tsx');
+const customerRoutes = () => import('./routes/customers.tsx');
+const dashboard = () => import('./routes/dashboard.tsx');
+const flowboxRoutes = () => import('./routes/flowboxes.tsx');
+const myzoneRoute = () => import('./routes/myzone.tsx');
+const siteRoutes = () => import('./routes/sites.tsx');
+const zoneRoutes = () => import('./routes/zones.tsx');
 const managersOfCustomers = () => Promise.all([managers(), customers()]);
 const managersOfSites = () => Promise.all([managers(), sites()]);
+const managersOfPeople = () => Promise.all([managers(), people()]);
 /** The shell comes with the signed-in screens' texts. */
 const appLayout = async () => (await Promise.all([import('./AppLayout.tsx'), loadFeatureTexts()]))[0];
 
@@ -152,7 +156,7 @@ const routes: RouteObject[] = [
                 children: [
                   {
                     path: paths.home.path,
-                    ...page(dashboard, (p) => <p.DashboardPage />),
+                    ...page(dashboard, (p) => <p.DashboardRoute />),
                     // The dashboard's data is read while its chunk downloads, not after it renders.
                     loader: () => {
                       void prefetchDashboard(queryClient);
@@ -160,7 +164,7 @@ const routes: RouteObject[] = [
                     },
                   },
                   // The page itself sends a manager to the zone's full page (issue 18).
-                  { path: paths.myZone.path, ...page(myzone, (p) => <p.MyZonePage />) },
+                  { path: paths.myZone.path, ...page(myzoneRoute, (p) => <p.MyZoneRoute />) },
                   { path: paths.profile.path, ...page(profile, (p) => <p.ProfilePage />) },
                   { path: paths.profileEdit.path, ...page(profile, (p) => <p.ProfileEditPage />) },
                   {
@@ -188,11 +192,11 @@ const routes: RouteObject[] = [
                 element: <RequireRole roles={MANAGER_OR_PLUMBER} />,
                 children: [
                   { path: paths.sites.path, ...page(sites, (p) => <p.SitesPage />) },
-                  { path: paths.site.path, ...page(sites, (p) => <p.SiteOverviewPage />) },
-                  { path: paths.zone.path, ...page(zones, (p) => <p.ZoneOverviewPage />) },
-                  { path: paths.flowbox.path, ...page(flowboxes, (p) => <p.FlowboxDetailPage />) },
+                  { path: paths.site.path, ...page(siteRoutes, (p) => <p.SiteOverviewRoute />) },
+                  { path: paths.zone.path, ...page(zoneRoutes, (p) => <p.ZoneOverviewRoute />) },
+                  { path: paths.flowbox.path, ...page(flowboxRoutes, (p) => <p.FlowboxDetailRoute />) },
                   { path: paths.waterPoints.path, ...page(zones, (p) => <p.WaterPointsPage />) },
-                  { path: paths.building.path, ...page(buildings, (p) => <p.BuildingOverviewPage />) },
+                  { path: paths.building.path, ...page(buildingRoutes, (p) => <p.BuildingOverviewRoute />) },
                 ],
               },
               {
@@ -213,41 +217,43 @@ const routes: RouteObject[] = [
                   // End users and plumbers of a customer: its managers with end_users.manage.
                   {
                     path: paths.endUsers.path,
-                    ...page(managers, (p) => <p.ManagersListPage family={p.END_USERS} />),
+                    ...page(managersOfPeople, ([p, f]) => <p.ManagersListPage family={f.END_USERS} />),
                   },
                   {
                     path: paths.endUserAdd.path,
-                    ...page(managers, (p) => <p.ManagerAddPage family={p.END_USERS} />),
+                    ...page(managersOfPeople, ([p, f]) => <p.ManagerAddPage family={f.END_USERS} />),
                   },
                   {
                     path: paths.endUserEdit.path,
-                    ...page(managers, (p) => <p.ManagerEditPage family={p.END_USERS} />),
+                    ...page(managersOfPeople, ([p, f]) => <p.ManagerEditPage family={f.END_USERS} />),
                   },
                   {
                     path: paths.endUserPermissions.path,
-                    ...page(managers, (p) => <p.ManagerPermissionsPage family={p.END_USERS} />),
+                    ...page(managersOfPeople, ([p, f]) => <p.ManagerPermissionsPage family={f.END_USERS} />),
                   },
                   {
                     path: paths.plumberUsers.path,
-                    ...page(managers, (p) => <p.ManagersListPage family={p.PLUMBER_USERS} />),
+                    ...page(managersOfPeople, ([p, f]) => <p.ManagersListPage family={f.PLUMBER_USERS} />),
                   },
                   {
                     path: paths.plumberUserAdd.path,
-                    ...page(managers, (p) => <p.ManagerAddPage family={p.PLUMBER_USERS} />),
+                    ...page(managersOfPeople, ([p, f]) => <p.ManagerAddPage family={f.PLUMBER_USERS} />),
                   },
                   {
                     path: paths.plumberUserEdit.path,
-                    ...page(managers, (p) => <p.ManagerEditPage family={p.PLUMBER_USERS} />),
+                    ...page(managersOfPeople, ([p, f]) => <p.ManagerEditPage family={f.PLUMBER_USERS} />),
                   },
                   {
                     path: paths.plumberUserPermissions.path,
-                    ...page(managers, (p) => <p.ManagerPermissionsPage family={p.PLUMBER_USERS} />),
+                    ...page(managersOfPeople, ([p, f]) => (
+                      <p.ManagerPermissionsPage family={f.PLUMBER_USERS} />
+                    )),
                   },
                   { path: paths.fleet.path, ...page(fleet, (p) => <p.FleetPage />) },
                   { path: paths.users.path, ...page(people, (p) => <p.PeoplePage />) },
                   { path: paths.siteEvents.path, ...page(events, (p) => <p.SiteEventsPage />) },
                   { path: paths.zoneAdd.path, ...page(zones, (p) => <p.ZoneAddPage />) },
-                  { path: paths.zoneEdit.path, ...page(zones, (p) => <p.ZoneEditPage />) },
+                  { path: paths.zoneEdit.path, ...page(zoneRoutes, (p) => <p.ZoneEditRoute />) },
                   { path: paths.zoneEvents.path, ...page(events, (p) => <p.ZoneEventsPage />) },
                   { path: paths.waterPointAdd.path, ...page(zones, (p) => <p.WaterPointAddPage />) },
                   { path: paths.zoneSubscription.path, ...page(billing, (p) => <p.ZoneSubscriptionPage />) },
@@ -298,13 +304,15 @@ const routes: RouteObject[] = [
               {
                 errorElement: <RouteErrorPage />,
                 element: <RequireRole roles={CUSTOMER_OR_SITE} />,
-                children: [{ path: paths.assistant.path, ...page(assistant, (p) => <p.AssistantPage />) }],
+                children: [
+                  { path: paths.assistant.path, ...page(assistantRoute, (p) => <p.AssistantRoute />) },
+                ],
               },
               {
                 errorElement: <RouteErrorPage />,
                 element: <RequireRole roles={FLOVEA_OR_CUSTOMER} />,
                 children: [
-                  { path: paths.customer.path, ...page(customers, (p) => <p.CustomerOverviewPage />) },
+                  { path: paths.customer.path, ...page(customerRoutes, (p) => <p.CustomerOverviewRoute />) },
                   { path: paths.customerEdit.path, ...page(customers, (p) => <p.CustomerEditPage />) },
                   { path: paths.customerEvents.path, ...page(events, (p) => <p.CustomerEventsPage />) },
                   {

@@ -13,4 +13,3 @@ export {
 export { ME_QUERY_KEY, meQueryOptions, useMe } from './api/get-me.ts';
 export { useOptionalUser, useUser } from './user-context.ts';
 export { useLogout } from './api/logout.ts';
-export { RequireAuth, RequireRole, ShellWhenSignedIn } from './components/RequireAuth.tsx';

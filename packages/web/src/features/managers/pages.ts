@@ -5,4 +5,3 @@ export {
   ManagersListPage,
 } from './components/ManagerPages.tsx';
 export { FLOVEA_MANAGERS } from './flovea-managers.ts';
-export { END_USERS, PLUMBER_USERS } from './people.ts';

@@ -1,1 +1,2 @@
 export { PeoplePage } from './components/PeoplePage.tsx';
+export { END_USERS, PLUMBER_USERS } from './families.ts';

@@ -10,7 +10,9 @@ export {
   type WaterPointValues,
   type ZoneValues,
 } from './form-values.ts';
-export { WaterPointForm, type WaterPointFormProps } from './components/WaterPointForm.tsx';
-export { ZoneForm, type ZoneBuilding, type ZoneFormProps } from './components/ZoneForm.tsx';
-export { ZONE_SECTION, ZoneChecklist, useZoneReadiness } from './components/ZoneChecklist.tsx';
+export type { WaterPointFormProps } from './components/WaterPointForm.tsx';
+export type { ZoneBuilding, ZoneFormProps } from './components/ZoneForm.tsx';
 export { useUpdateZone } from './api/update-zone.ts';
+export { useZoneReadiness, ZONE_SECTION, type ZoneReadiness } from './components/useZoneReadiness.ts';
+export { flowboxesKey, flowboxesPath, flowboxListKey, useFlowboxes } from './api/list-flowboxes.ts';
+export type { ZoneChecklistProps } from './components/ZoneChecklist.tsx';

@@ -28,12 +28,13 @@ import { SiteStep } from './SiteStep.tsx';
 import { Stepper } from './Stepper.tsx';
 import { WaterPointsStep } from './WaterPointsStep.tsx';
 import { ZoneStep } from './ZoneStep.tsx';
+import { AssistantFormsContext, type AssistantForms } from '../forms.ts';
 
 /**
  * spec §2 /assistant: takes a customer from nothing to a zone ready for pairing, site → building →
  * floors → zone → water points, with the normal screens' forms. Each step is saved as it goes.
  */
-export function AssistantPage() {
+export function AssistantPage({ forms }: { forms: AssistantForms }) {
   const { t } = useLanguage();
   const user = useUser();
   const [search, setSearch] = useSearchParams();
@@ -52,7 +53,7 @@ export function AssistantPage() {
   };
 
   return (
-    <>
+    <AssistantFormsContext value={forms}>
       <PageHeader title={t('assistant.title')} description={t('assistant.description')} />
       {!user.customer_id ? (
         <Alert>{t('errors.forbidden')}</Alert>
@@ -75,7 +76,7 @@ export function AssistantPage() {
       ) : (
         <Run customerId={user.customer_id} progress={progress} go={go} />
       )}
-    </>
+    </AssistantFormsContext>
   );
 }
 

@@ -3,7 +3,8 @@ import { Card } from '../../../components/Card.tsx';
 import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
-import { BuildingForm, useBuildings, useCreateBuilding } from '../../buildings/index.ts';
+import { useBuildings, useCreateBuilding } from '../../buildings/index.ts';
+import { useAssistantForms } from '../forms.ts';
 import { ChoiceList } from './ChoiceList.tsx';
 
 /** Step 2: the building, with every mandatory field of the normal building form (spec §5). */
@@ -18,6 +19,7 @@ export function BuildingStep({
   chosenId?: string;
   onDone: (building: Building) => void;
 }) {
+  const { BuildingForm } = useAssistantForms();
   const { t } = useLanguage();
   const toast = useToast();
   const buildings = useBuildings(customerId, siteId);

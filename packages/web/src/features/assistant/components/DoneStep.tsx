@@ -4,7 +4,8 @@ import { Button, ButtonLink } from '../../../components/Button.tsx';
 import { Card, DescriptionList } from '../../../components/Card.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
-import { ZONE_SECTION, ZoneChecklist, useZoneReadiness } from '../../zones/index.ts';
+import { ZONE_SECTION, useZoneReadiness } from '../../zones/index.ts';
+import { useAssistantForms } from '../forms.ts';
 
 /**
  * The end: what was set up, the zone's checklist (subscription, flowbox, automatic closing), and
@@ -21,6 +22,7 @@ export function DoneStep({
   zone: Zone;
   onAnotherZone: () => void;
 }) {
+  const { ZoneChecklist } = useAssistantForms();
   const { t } = useLanguage();
   const zoneHref = paths.zone.getHref(zone.customer_id, zone.site_id, zone.building_id, zone.id);
   const zoneRef = {

@@ -1,4 +1,4 @@
-import { FloorsSection } from '../../buildings/index.ts';
+import { useAssistantForms } from '../forms.ts';
 
 /** Step 3: the building's floors, with the building overview's own floor list (add, modify, delete). */
 export function FloorsStep({
@@ -10,5 +10,6 @@ export function FloorsStep({
   siteId: string;
   buildingId: string;
 }) {
+  const { FloorsSection } = useAssistantForms();
   return <FloorsSection customerId={customerId} siteId={siteId} buildingId={buildingId} manages />;
 }

@@ -6,7 +6,8 @@ import { useToast } from '../../../components/Toasts.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
 import { canDo, FLOVEA_OR_CUSTOMER, useUser } from '../../auth/index.ts';
-import { SiteForm, useCreateSite, useSites } from '../../sites/index.ts';
+import { useCreateSite, useSites } from '../../sites/index.ts';
+import { useAssistantForms } from '../forms.ts';
 import { ChoiceList } from './ChoiceList.tsx';
 
 /** Step 1: the site. Customer managers may create one (spec §6); site managers pick one of theirs. */
@@ -19,6 +20,7 @@ export function SiteStep({
   chosenId?: string;
   onDone: (site: Site) => void;
 }) {
+  const { SiteForm } = useAssistantForms();
   const { t } = useLanguage();
   const user = useUser();
   const toast = useToast();

@@ -4,10 +4,12 @@ import { DataTable } from '../../../components/DataTable.tsx';
 import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
-import { useCreateWaterPoint, useWaterPoints, WaterPointForm, type ZoneRef } from '../../zones/index.ts';
+import { useCreateWaterPoint, useWaterPoints, type ZoneRef } from '../../zones/index.ts';
+import { useAssistantForms } from '../forms.ts';
 
 /** Step 5: the zone's water points, one after the other; the form starts afresh after each. */
 export function WaterPointsStep({ zone }: { zone: ZoneRef }) {
+  const { WaterPointForm } = useAssistantForms();
   const { t } = useLanguage();
   const toast = useToast();
   const points = useWaterPoints(zone);

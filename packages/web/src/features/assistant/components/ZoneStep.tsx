@@ -4,7 +4,8 @@ import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { useBuilding, useBuildingZones, useFloors } from '../../buildings/index.ts';
-import { useCreateZone, ZoneForm } from '../../zones/index.ts';
+import { useCreateZone } from '../../zones/index.ts';
+import { useAssistantForms } from '../forms.ts';
 import { ChoiceList } from './ChoiceList.tsx';
 
 /** Step 4: the zone, where the flowbox will be paired, on one of the floors just added. */
@@ -21,6 +22,7 @@ export function ZoneStep({
   chosenId?: string;
   onDone: (zone: Zone) => void;
 }) {
+  const { ZoneForm } = useAssistantForms();
   const { t } = useLanguage();
   const toast = useToast();
   const building = useBuilding(customerId, siteId, buildingId);

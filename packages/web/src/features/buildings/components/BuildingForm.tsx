@@ -53,7 +53,7 @@ const FIELDS = [
   'longitude',
 ];
 
-type BuildingFormProps = {
+export type BuildingFormProps = {
   /** The building being edited; without it the form starts a new one. */
   building?: Building;
   submitLabel: string;

@@ -1,5 +1,5 @@
-import type { Building } from '@flowbox/shared';
-import { useState } from 'react';
+import type { Building, Zone } from '@flowbox/shared';
+import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { Button, ButtonLink } from '../../../components/Button.tsx';
 import { Card, DescriptionList } from '../../../components/Card.tsx';
@@ -14,11 +14,7 @@ import { useLanguage } from '../../../lib/i18n/index.ts';
 import { useRequiredParam } from '../../../lib/params.ts';
 import { paths } from '../../../paths.ts';
 import { ANY_ROLE, canDo, hasRole, useUser } from '../../auth/index.ts';
-import { ConsumptionCard, ZonesComparisonCard } from '../../consumption/index.ts';
-import { LeakCard } from '../../leaks/index.ts';
-import { OpenAlertsCard } from '../../alerts/index.ts';
 import { ImageUpload } from '../../../components/images/ImageUpload.tsx';
-import { WaterBalanceCard } from '../../water-balance/index.ts';
 import { useBuildingZones } from '../api/list-zones.ts';
 import { useDeleteBuilding } from '../api/delete-building.ts';
 import { useBuilding } from '../api/get-building.ts';
@@ -27,7 +23,25 @@ import { FloorsSection } from './FloorsSection.tsx';
 import { useBuildingCrumbs } from './useBuildingCrumbs.ts';
 import { ZonesSection } from './ZonesSection.tsx';
 
-function BuildingOverview({ building }: { building: Building }) {
+/** What a building's page knows, for the cards of other features it shows. */
+export type BuildingOverviewContext = {
+  building: Building;
+  /** The user may change the building (buildings.manage). */
+  manages: boolean;
+  /** The building's zones; undefined while they load. */
+  zones: readonly Zone[] | undefined;
+};
+
+/**
+ * The cards other features lend a building's page, composed by the app (app/routes/buildings.tsx):
+ * the page decides where each goes and who sees it.
+ */
+export type BuildingOverviewWidgets = Record<
+  'openAlerts' | 'consumption' | 'zonesComparison' | 'leaks' | 'waterBalance',
+  (context: BuildingOverviewContext) => ReactNode
+>;
+
+function BuildingOverview({ building, widgets }: { building: Building; widgets: BuildingOverviewWidgets }) {
   const { t, language } = useLanguage();
   const user = useUser();
   const navigate = useNavigate();
@@ -47,6 +61,7 @@ function BuildingOverview({ building }: { building: Building }) {
   const imageTarget = { owner: 'building', customerId, siteId, buildingId } as const;
   // The zones listed below, from the same query: one of them may be the main supply.
   const zones = useBuildingZones(customerId, siteId, buildingId);
+  const context = { building, manages, zones: zones.data?.items };
 
   return (
     <>
@@ -77,17 +92,11 @@ function BuildingOverview({ building }: { building: Building }) {
             />
           </div>
         )}
-        <OpenAlertsCard scope={{ building_id: buildingId }} name={building.name} />
-        {manager && <ConsumptionCard target={{ customerId, siteId, buildingId }} name={building.name} />}
-        {manager && <ZonesComparisonCard target={{ customerId, siteId, buildingId }} />}
-        {manager && <LeakCard target={{ customerId, siteId, buildingId }} />}
-        {manager && (
-          <WaterBalanceCard
-            building={{ customerId, siteId, buildingId, timezone: building.timezone }}
-            manages={manages}
-            zones={zones.data?.items}
-          />
-        )}
+        {widgets.openAlerts(context)}
+        {manager && widgets.consumption(context)}
+        {manager && widgets.zonesComparison(context)}
+        {manager && widgets.leaks(context)}
+        {manager && widgets.waterBalance(context)}
         <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
           <Card title={t('buildings.section_general')}>
             <DescriptionList
@@ -205,10 +214,14 @@ function BuildingOverview({ building }: { building: Building }) {
   );
 }
 
-export function BuildingOverviewPage() {
+export function BuildingOverviewPage({ widgets }: { widgets: BuildingOverviewWidgets }) {
   const customerId = useRequiredParam('customerId');
   const siteId = useRequiredParam('siteId');
   const buildingId = useRequiredParam('buildingId');
   const building = useBuilding(customerId, siteId, buildingId);
-  return <QueryBoundary query={building}>{(data) => <BuildingOverview building={data} />}</QueryBoundary>;
+  return (
+    <QueryBoundary query={building}>
+      {(data) => <BuildingOverview building={data} widgets={widgets} />}
+    </QueryBoundary>
+  );
 }

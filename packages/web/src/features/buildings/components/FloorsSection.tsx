@@ -17,7 +17,7 @@ import { useFloors } from '../api/list-floors.ts';
 import { useUpdateFloor } from '../api/update-floor.ts';
 import { FloorForm } from './FloorForm.tsx';
 
-type FloorsSectionProps = { customerId: string; siteId: string; buildingId: string; manages: boolean };
+export type FloorsSectionProps = { customerId: string; siteId: string; buildingId: string; manages: boolean };
 
 /** The building's floors: list, add and modify in a dialog, delete with the label typed (spec §5). */
 export function FloorsSection({ customerId, siteId, buildingId, manages }: FloorsSectionProps) {

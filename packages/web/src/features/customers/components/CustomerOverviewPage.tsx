@@ -1,5 +1,5 @@
 import { ROLES, type Contact, type Customer } from '@flowbox/shared';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { Button, ButtonLink } from '../../../components/Button.tsx';
 import { Card, DescriptionList } from '../../../components/Card.tsx';
@@ -12,7 +12,6 @@ import { formatDate } from '../../../lib/dates.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { useRequiredParam } from '../../../lib/params.ts';
 import { paths } from '../../../paths.ts';
-import { ConsumptionCard } from '../../consumption/index.ts';
 import { ANY_ROLE, canDo, useUser } from '../../auth/index.ts';
 import { useDeleteCustomer } from '../api/delete-customer.ts';
 import { useCustomer } from '../api/get-customer.ts';
@@ -43,7 +42,10 @@ function ContactCard({ title, contact }: { title: string; contact: Contact | nul
   );
 }
 
-function CustomerOverview({ customer }: { customer: Customer }) {
+/** What other features lend a customer's page, composed by the app (app/routes/customers.tsx). */
+export type CustomerOverviewWidgets = { consumption: (customer: Customer) => ReactNode };
+
+function CustomerOverview({ customer, widgets }: { customer: Customer; widgets: CustomerOverviewWidgets }) {
   const { t, language } = useLanguage();
   const user = useUser();
   const navigate = useNavigate();
@@ -96,7 +98,7 @@ function CustomerOverview({ customer }: { customer: Customer }) {
         />
       </div>
       <div className="mt-6 space-y-6">
-        <ConsumptionCard target={{ customerId: customer.id }} name={customer.name} />
+        {widgets.consumption(customer)}
         <Card title={t('customers.section_general')}>
           <DescriptionList
             items={[
@@ -141,8 +143,12 @@ function CustomerOverview({ customer }: { customer: Customer }) {
   );
 }
 
-export function CustomerOverviewPage() {
+export function CustomerOverviewPage({ widgets }: { widgets: CustomerOverviewWidgets }) {
   const customerId = useRequiredParam('customerId');
   const customer = useCustomer(customerId);
-  return <QueryBoundary query={customer}>{(data) => <CustomerOverview customer={data} />}</QueryBoundary>;
+  return (
+    <QueryBoundary query={customer}>
+      {(data) => <CustomerOverview customer={data} widgets={widgets} />}
+    </QueryBoundary>
+  );
 }

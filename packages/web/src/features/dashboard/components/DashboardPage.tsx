@@ -1,27 +1,39 @@
-import { ROLES } from '@flowbox/shared';
+import { ROLES, type Comparison, type Customer, type Site } from '@flowbox/shared';
+import type { TFunction } from 'i18next';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ButtonLink } from '../../../components/Button.tsx';
 import { Card } from '../../../components/Card.tsx';
-import { DataTable } from '../../../components/DataTable.tsx';
+import { DataTable, type Column } from '../../../components/DataTable.tsx';
 import { EmptyState } from '../../../components/EmptyState.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
 import { useUser } from '../../auth/index.ts';
-import { customerColumns, useCustomers } from '../../customers/index.ts';
-import { SitesTable, useSites } from '../../sites/index.ts';
+import { useCustomers } from '../../customers/index.ts';
+import { useSites } from '../../sites/index.ts';
 import { useCustomerZones } from '../api/list-customer-zones.ts';
-import { OpenAlertsCard } from '../../alerts/index.ts';
 import { CUSTOMERS } from '../prefetch.ts';
 import { TodayStatistics } from './TodayStatistics.tsx';
 import { ZonesDirectory } from './ZonesDirectory.tsx';
 
+/**
+ * What other features lend the dashboard, composed by the app (app/routes/dashboard.tsx): the open
+ * alerts, the tables of customers and sites, and how today compares with the usual.
+ */
+export type DashboardWidgets = {
+  openAlerts: () => ReactNode;
+  customerColumns: (t: TFunction) => Column<Customer>[];
+  sitesTable: (customerId: string, sites: readonly Site[]) => ReactNode;
+  comparison: (comparison: Comparison) => ReactNode;
+};
+
 /** spec §6: the dashboard customers view is the provider's. */
-function CustomersOverview() {
+function CustomersOverview({ widgets }: { widgets: DashboardWidgets }) {
   const { t } = useLanguage();
   const customers = useCustomers(CUSTOMERS);
-  const columns = customerColumns(t);
+  const columns = widgets.customerColumns(t);
   return (
     <Card
       title={t('dashboard.customers')}
@@ -64,7 +76,15 @@ function CountTile({ label, value }: { label: string; value: number }) {
  * spec §6: customer managers see their customer's sites; site managers their own sites, and what
  * they look after day to day: their buildings' zones.
  */
-function SitesOverview({ customerId, withZones }: { customerId: string; withZones: boolean }) {
+function SitesOverview({
+  customerId,
+  withZones,
+  widgets,
+}: {
+  customerId: string;
+  withZones: boolean;
+  widgets: DashboardWidgets;
+}) {
   const { t } = useLanguage();
   const sites = useSites(customerId);
   const zones = useCustomerZones(customerId);
@@ -91,9 +111,7 @@ function SitesOverview({ customerId, withZones }: { customerId: string; withZone
           </Link>
         }
       >
-        <QueryBoundary query={sites}>
-          {(data) => <SitesTable customerId={customerId} sites={data.items} empty={t('sites.empty')} />}
-        </QueryBoundary>
+        <QueryBoundary query={sites}>{(data) => widgets.sitesTable(customerId, data.items)}</QueryBoundary>
       </Card>
       {withZones && (
         <Card title={t('dashboard.your_zones')}>
@@ -148,7 +166,7 @@ function OwnZones({ customerId }: { customerId: string }) {
   );
 }
 
-export function DashboardPage() {
+export function DashboardPage({ widgets }: { widgets: DashboardWidgets }) {
   const { t } = useLanguage();
   const user = useUser();
   return (
@@ -158,16 +176,17 @@ export function DashboardPage() {
         description={t('dashboard.welcome', { name: user.firstname })}
       />
       <div className="space-y-6">
-        {user.role !== ROLES.plumber && <TodayStatistics />}
-        <OpenAlertsCard scope={{}} />
+        {user.role !== ROLES.plumber && <TodayStatistics comparison={widgets.comparison} />}
+        {widgets.openAlerts()}
         {user.role === ROLES.end_user && user.customer_id ? (
           <OwnZones customerId={user.customer_id} />
         ) : user.role === ROLES.flovea_manager ? (
-          <CustomersOverview />
+          <CustomersOverview widgets={widgets} />
         ) : user.customer_id ? (
           <SitesOverview
             customerId={user.customer_id}
             withZones={user.role === ROLES.site_manager || user.role === ROLES.plumber}
+            widgets={widgets}
           />
         ) : (
           <EmptyState title={t('sites.empty')} />

@@ -7,7 +7,7 @@ import { useLanguage } from '../../../lib/i18n/index.ts';
 import { useLiveMessages } from '../../../lib/live.ts';
 import { paths } from '../../../paths.ts';
 import { useAlertCount } from '../../alerts/index.ts';
-import { ComparisonText, formatCost, formatVolume, throttle, unitKey } from '../../consumption/index.ts';
+import { formatCost, formatVolume, throttle, unitKey } from '../../consumption/index.ts';
 import { todayKey, useToday } from '../api/get-today.ts';
 import { dateTimeFormat, numberFormat } from '../../../lib/intl.ts';
 
@@ -97,7 +97,9 @@ function Unknown() {
   );
 }
 
-function Figures({ today }: { today: DashboardToday }) {
+type ComparisonOf = (comparison: DashboardToday['comparison']) => ReactNode;
+
+function Figures({ today, comparison }: { today: DashboardToday; comparison: ComparisonOf }) {
   // The header's count, which alerts keep live; today's figure until it has loaded.
   const alertCount = useAlertCount();
   const openAlerts = alertCount.data?.open ?? today.open_alerts;
@@ -116,9 +118,7 @@ function Figures({ today }: { today: DashboardToday }) {
           <p className="text-2xl font-bold" data-volume={today.volume_today}>
             {formatVolume(today.volume_today, unit, language)}
           </p>
-          <p className="mt-1 text-sm">
-            <ComparisonText comparison={today.comparison} />
-          </p>
+          <p className="mt-1 text-sm">{comparison(today.comparison)}</p>
           {hasUsual && (
             <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
               {t('today.volume_usual_to_date', {
@@ -222,8 +222,11 @@ function FiguresPlaceholder({ label }: { label: string }) {
   );
 }
 
-/** Today's statistics on the dashboard (spec §2), live; a figure not known yet shows "—", never a guess. */
-export function TodayStatistics() {
+/**
+ * Today's statistics on the dashboard (spec §2), live; a figure not known yet shows "—", never a guess.
+ * The change against yesterday is told as consumption tells it (`comparison`).
+ */
+export function TodayStatistics({ comparison }: { comparison: ComparisonOf }) {
   const { t } = useLanguage();
   const today = useToday();
   useTodayLive();
@@ -241,7 +244,7 @@ export function TodayStatistics() {
       ) : today.isError ? (
         <Alert title={t('dialog.error')}>{today.error.message}</Alert>
       ) : (
-        <Figures today={today.data} />
+        <Figures today={today.data} comparison={comparison} />
       )}
     </section>
   );

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
-import { flowboxesKey, flowboxKey, flowboxPath, type FlowboxRef } from './get-flowbox.ts';
+import { flowboxKey, flowboxPath, type FlowboxRef } from './get-flowbox.ts';
+import { flowboxesKey } from '../../zones/index.ts';
 
 /** spec §4: detaching needs confirmation, the serial typed; the server checks it again. */
 export const detachFlowbox = (ref: FlowboxRef, confirmName: string) =>

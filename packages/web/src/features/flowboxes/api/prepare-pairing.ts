@@ -2,8 +2,8 @@ import type { Flowbox, PairingPrepareInput } from '@flowbox/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import type { ZoneRef } from '../../zones/index.ts';
-import { flowboxesKey, flowboxesPath } from './get-flowbox.ts';
-import { flowboxListKey } from './list-flowboxes.ts';
+import { flowboxesKey, flowboxesPath } from '../../zones/index.ts';
+import { flowboxListKey } from '../../zones/index.ts';
 
 /** spec §4 step 1/3 "prepare pairing": the zone expects this serial. */
 export const preparePairing = (ref: ZoneRef, input: PairingPrepareInput) =>

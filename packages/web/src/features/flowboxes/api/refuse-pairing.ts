@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
-import { flowboxesKey, flowboxKey, flowboxPath, type FlowboxRef } from './get-flowbox.ts';
+import { flowboxKey, flowboxPath, type FlowboxRef } from './get-flowbox.ts';
+import { flowboxesKey } from '../../zones/index.ts';
 
 /** Refusing pairing removes the flowbox that announced itself; the device is told. */
 export const refusePairing = (ref: FlowboxRef) => api.post<void>(`${flowboxPath(ref)}/refuse`);

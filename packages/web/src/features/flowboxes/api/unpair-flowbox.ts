@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
-import { flowboxesKey, flowboxKey, flowboxPath, type FlowboxRef } from './get-flowbox.ts';
+import { flowboxKey, flowboxPath, type FlowboxRef } from './get-flowbox.ts';
+import { flowboxesKey } from '../../zones/index.ts';
 
 /** Unpairing removes a paired flowbox from its zone; its credentials stop working at once. */
 export const unpairFlowbox = (ref: FlowboxRef) => api.post<void>(`${flowboxPath(ref)}/unpair`);

@@ -1,6 +1,6 @@
 import type { Flowbox } from '@flowbox/shared';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useId, useRef, useState } from 'react';
+import { useCallback, useId, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/Button.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
@@ -10,11 +10,9 @@ import { useToast } from '../../../components/Toasts.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { useLiveMessages } from '../../../lib/live.ts';
 import { paths } from '../../../paths.ts';
-import { AutomationLockedBanner, useAutomation } from '../../automation/index.ts';
+import { useAutomation } from '../../automation/index.ts';
 import { ANY_ROLE, canDo, hasRole, MANAGER_OR_PLUMBER, useUser } from '../../auth/index.ts';
 import { useFloors } from '../../buildings/index.ts';
-import { FlowboxConsumptionCard } from '../../consumption/index.ts';
-import { FlowboxFirmwareCard } from '../../firmware/index.ts';
 import { useZone, useZoneCrumbs } from '../../zones/index.ts';
 import { useDetachFlowbox } from '../api/detach-flowbox.ts';
 import { flowboxInfoKey, useFlowbox, type FlowboxRef } from '../api/get-flowbox.ts';
@@ -32,7 +30,26 @@ import { useFlowboxRef } from './useFlowboxRef.ts';
 
 const REMOVED = ['flowbox_removed'] as const;
 
-function FlowboxDetail({ flowboxRef, flowbox }: { flowboxRef: FlowboxRef; flowbox: Flowbox }) {
+/** What a flowbox's page knows, for the cards of other features it shows. */
+export type FlowboxDetailContext = { flowboxRef: FlowboxRef; flowbox: Flowbox };
+
+/**
+ * What other features lend a flowbox's page, composed by the app (app/routes/flowboxes.tsx): the
+ * banner of a zone held by automatic closing, the firmware card and the flowbox's consumption. The
+ * page decides where each goes and who sees it.
+ */
+export type FlowboxDetailWidgets = {
+  automationBanner: (context: FlowboxDetailContext, zoneName: string) => ReactNode;
+  firmware: (context: FlowboxDetailContext) => ReactNode;
+  consumption: (context: FlowboxDetailContext) => ReactNode;
+};
+
+function FlowboxDetail({
+  widgets,
+  flowboxRef,
+  flowbox,
+}: FlowboxDetailContext & { widgets: FlowboxDetailWidgets }) {
+  const context = { flowboxRef, flowbox };
   const { t } = useLanguage();
   const user = useUser();
   const toast = useToast();
@@ -131,7 +148,7 @@ function FlowboxDetail({ flowboxRef, flowbox }: { flowboxRef: FlowboxRef; flowbo
           )
         }
       />
-      {zoneName !== undefined && <AutomationLockedBanner zoneRef={flowboxRef} zoneName={zoneName} />}
+      {zoneName !== undefined && widgets.automationBanner(context, zoneName)}
       {lockReason && (
         <p id={lockReasonId} className="sr-only">
           {lockReason}
@@ -166,15 +183,8 @@ function FlowboxDetail({ flowboxRef, flowbox }: { flowboxRef: FlowboxRef; flowbo
             disabledReason={controlBlocked}
           />
         </div>
-        {mayUpdateFirmware && flowbox.pairing_state === 'ready' && (
-          <FlowboxFirmwareCard flowboxRef={flowboxRef} />
-        )}
-        {manager && (
-          <FlowboxConsumptionCard
-            target={{ customerId, siteId, buildingId, zoneId }}
-            flowboxId={flowbox.id}
-          />
-        )}
+        {mayUpdateFirmware && flowbox.pairing_state === 'ready' && widgets.firmware(context)}
+        {manager && widgets.consumption(context)}
         <CommandsCard commands={commands} />
         {manager && (
           <SectionLink
@@ -226,12 +236,12 @@ function FlowboxDetail({ flowboxRef, flowbox }: { flowboxRef: FlowboxRef; flowbo
 }
 
 /** spec §2 flowbox detail (…/zone/:zoneId/flowbox/:flowboxId): spec §3 fields and commands, live. */
-export function FlowboxDetailPage() {
+export function FlowboxDetailPage({ widgets }: { widgets: FlowboxDetailWidgets }) {
   const ref = useFlowboxRef();
   const flowbox = useFlowbox(ref);
   return (
     <QueryBoundary query={flowbox}>
-      {(data) => <FlowboxDetail flowboxRef={ref} flowbox={data} />}
+      {(data) => <FlowboxDetail flowboxRef={ref} flowbox={data} widgets={widgets} />}
     </QueryBoundary>
   );
 }

@@ -10,7 +10,7 @@ import { paths } from '../../../paths.ts';
 import { canDo, MANAGER_OR_PLUMBER, useUser } from '../../auth/index.ts';
 import { useAutomation } from '../../automation/index.ts';
 import type { ZoneRef } from '../../zones/index.ts';
-import { useFlowboxes } from '../api/list-flowboxes.ts';
+import { useFlowboxes } from '../../zones/index.ts';
 import { ConnectionBadge, PairingBadge } from './FlowboxBadges.tsx';
 import { PairingDialog } from './PairingDialog.tsx';
 

@@ -7,7 +7,7 @@ import { useAutomation } from '../../automation/index.ts';
 import type { ZoneRef } from '../../zones/index.ts';
 import type { FlowboxRef } from '../api/get-flowbox.ts';
 import { useCommands } from '../api/list-commands.ts';
-import { useFlowboxes } from '../api/list-flowboxes.ts';
+import { useFlowboxes } from '../../zones/index.ts';
 import { ValveControl } from './ValveControl.tsx';
 
 /**

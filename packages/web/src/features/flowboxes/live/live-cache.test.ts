@@ -3,7 +3,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { flowboxInfoKey } from '../api/get-flowbox.ts';
 import { commandsKey } from '../api/list-commands.ts';
-import { flowboxListKey } from '../api/list-flowboxes.ts';
+import { flowboxListKey } from '../../zones/index.ts';
 import { applyLiveMessage, refOf, refreshAfterGap, withCommand } from './live-cache.ts';
 
 // The key builders live beside their calls; the i18n set-up they pull in needs a browser.

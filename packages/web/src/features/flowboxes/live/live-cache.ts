@@ -1,7 +1,7 @@
 import type { Flowbox, FlowboxCommand, LiveMessage } from '@flowbox/shared';
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import { flowboxInfoKey, type FlowboxRef } from '../api/get-flowbox.ts';
-import { flowboxListKey } from '../api/list-flowboxes.ts';
+import { flowboxListKey } from '../../zones/index.ts';
 
 type FlowboxList = { items: Flowbox[] };
 type CommandList = { items: FlowboxCommand[] };

@@ -1,10 +1,20 @@
-import type { Flowbox, Zone } from '@flowbox/shared';
+import type { Flowbox, FlowboxCommand, Zone } from '@flowbox/shared';
+import type { ReactNode } from 'react';
 import { Card } from '../../../components/Card.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { useAutomation } from '../../automation/index.ts';
-import { useCommands, useFlowboxes, ValveControl } from '../../flowboxes/index.ts';
-import type { ZoneRef } from '../../zones/index.ts';
+import { useCommands } from '../../flowboxes/index.ts';
+import { useFlowboxes, type ZoneRef } from '../../zones/index.ts';
+
+/** The valve's open and close buttons, as the flowbox's page has them (lent by the app). */
+export type ValveControlOf = (props: {
+  flowboxRef: ZoneRef & { flowboxId: string };
+  flowbox: Flowbox;
+  commands: readonly FlowboxCommand[];
+  disabledReason: string | null;
+  readOnly: boolean;
+}) => ReactNode;
 
 /** The big line: water on or off, in the colours people read at a glance. */
 function ValveHeadline({ state }: { state: 'opened' | 'closed' | null }) {
@@ -36,10 +46,12 @@ function PairedValve({
   zoneRef,
   flowbox,
   mayControl,
+  valveControl,
 }: {
   zoneRef: ZoneRef;
   flowbox: Flowbox;
   mayControl: boolean;
+  valveControl: ValveControlOf;
 }) {
   const { t, language } = useLanguage();
   const flowboxRef = { ...zoneRef, flowboxId: flowbox.id };
@@ -62,13 +74,13 @@ function PairedValve({
       )}
       {/* Large touch targets: the buttons fill the phone's width. */}
       <div className="[&_button]:min-h-12 [&_button]:w-full [&_button]:text-base sm:[&_button]:w-auto">
-        <ValveControl
-          flowboxRef={flowboxRef}
-          flowbox={flowbox}
-          commands={commands}
-          disabledReason={locked ? t('commands.locked') : null}
-          readOnly={!mayControl}
-        />
+        {valveControl({
+          flowboxRef,
+          flowbox,
+          commands,
+          disabledReason: locked ? t('commands.locked') : null,
+          readOnly: !mayControl,
+        })}
       </div>
       {!mayControl && <p className="text-sm text-slate-600 dark:text-slate-400">{t('myzone.no_control')}</p>}
     </div>
@@ -83,10 +95,12 @@ export function MyValveCard({
   zoneRef,
   zone,
   mayControl,
+  valveControl,
 }: {
   zoneRef: ZoneRef;
   zone: Zone;
   mayControl: boolean;
+  valveControl: ValveControlOf;
 }) {
   const { t } = useLanguage();
   const flowboxes = useFlowboxes(zoneRef);
@@ -96,7 +110,12 @@ export function MyValveCard({
       {flowboxes.isPending ? (
         <ValveHeadline state={zone.valve_state} />
       ) : flowbox ? (
-        <PairedValve zoneRef={zoneRef} flowbox={flowbox} mayControl={mayControl} />
+        <PairedValve
+          zoneRef={zoneRef}
+          flowbox={flowbox}
+          mayControl={mayControl}
+          valveControl={valveControl}
+        />
       ) : (
         <p className="text-base text-slate-700 dark:text-slate-300" data-testid="myzone-no-device">
           {t('myzone.no_device')}

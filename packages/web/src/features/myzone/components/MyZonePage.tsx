@@ -6,24 +6,42 @@ import { PageRefused, QueryBoundary } from '../../../components/QueryBoundary.ts
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
 import { canDo, hasRole, useUser } from '../../auth/index.ts';
-import { ConsumptionCard } from '../../consumption/index.ts';
-import { useFlowboxes } from '../../flowboxes/index.ts';
+import type { ConsumptionEmpty } from '../../consumption/index.ts';
 import { useCustomerZones } from '../../dashboard/index.ts';
-import { ZoneSchedulesCard } from '../../schedules/index.ts';
-import { useZone, type ZoneRef } from '../../zones/index.ts';
+import { useFlowboxes, useZone, type ZoneRef } from '../../zones/index.ts';
 import { MyLeakDetectionCard } from './MyLeakDetectionCard.tsx';
 import { MyTodayCard } from './MyTodayCard.tsx';
-import { MyValveCard } from './MyValveCard.tsx';
+import { MyValveCard, type ValveControlOf } from './MyValveCard.tsx';
 import { MyZoneAlertBanner } from './MyZoneAlertBanner.tsx';
 
 const END_USER = [ROLES.end_user] as const;
+
+/**
+ * What other features lend an end user's zone home, composed by the app (app/routes/myzone.tsx):
+ * the valve's buttons, the consumption graph and the scheduled closings.
+ */
+export type MyZoneWidgets = {
+  valveControl: ValveControlOf;
+  consumption: (zoneRef: ZoneRef, zone: Zone, empty: ConsumptionEmpty) => ReactNode;
+  schedules: (zoneRef: ZoneRef, zone: Zone) => ReactNode;
+};
 
 /**
  * An end user's zone, phone first (issue 18), in the order that matters when the leak alert
  * arrives: the alert and what to do, the water (and its buttons, if granted), today's figures, the
  * graph of §9; the scheduled closings and the leak-detection mode only with their permissions.
  */
-function MyZoneHome({ zoneRef, zone, summary }: { zoneRef: ZoneRef; zone: Zone; summary: ZoneSummary }) {
+function MyZoneHome({
+  zoneRef,
+  zone,
+  summary,
+  widgets,
+}: {
+  zoneRef: ZoneRef;
+  zone: Zone;
+  summary: ZoneSummary;
+  widgets: MyZoneWidgets;
+}) {
   const { t } = useLanguage();
   const user = useUser();
   const mayControl = canDo(user, END_USER, 'valves.control');
@@ -49,27 +67,26 @@ function MyZoneHome({ zoneRef, zone, summary }: { zoneRef: ZoneRef; zone: Zone; 
       />
       <div className="space-y-4 sm:space-y-6" data-testid="myzone-home">
         <MyZoneAlertBanner zoneId={zone.id} />
-        <MyValveCard zoneRef={zoneRef} zone={zone} mayControl={mayControl} />
-        <MyTodayCard zoneRef={zoneRef} />
-        <ConsumptionCard
-          target={zoneRef}
-          name={zone.name}
-          empty={{
-            title: t('myzone.graph_empty'),
-            hint: paired ? t('myzone.graph_empty_hint') : t('myzone.graph_empty_no_device'),
-          }}
+        <MyValveCard
+          zoneRef={zoneRef}
+          zone={zone}
+          mayControl={mayControl}
+          valveControl={widgets.valveControl}
         />
+        <MyTodayCard zoneRef={zoneRef} />
+        {widgets.consumption(zoneRef, zone, {
+          title: t('myzone.graph_empty'),
+          hint: paired ? t('myzone.graph_empty_hint') : t('myzone.graph_empty_no_device'),
+        })}
         {/* With the permission, its scheduled closings: the forms lead back here (schedules useWayBack). */}
-        {maySchedule && (
-          <ZoneSchedulesCard zoneRef={zoneRef} authorised={zone.scheduled_closing_authorised} />
-        )}
+        {maySchedule && widgets.schedules(zoneRef, zone)}
         {mayControl && <MyLeakDetectionCard zoneRef={zoneRef} zone={zone} />}
       </div>
     </div>
   );
 }
 
-function EndUserZone({ summary }: { summary: ZoneSummary }) {
+function EndUserZone({ summary, widgets }: { summary: ZoneSummary; widgets: MyZoneWidgets }) {
   const zoneRef: ZoneRef = {
     customerId: summary.customer_id,
     siteId: summary.site_id,
@@ -79,7 +96,7 @@ function EndUserZone({ summary }: { summary: ZoneSummary }) {
   const zone = useZone(zoneRef);
   return (
     <QueryBoundary query={zone}>
-      {(data) => <MyZoneHome zoneRef={zoneRef} zone={data} summary={summary} />}
+      {(data) => <MyZoneHome zoneRef={zoneRef} zone={data} summary={summary} widgets={widgets} />}
     </QueryBoundary>
   );
 }
@@ -108,7 +125,7 @@ function NotYoursWith({ text }: { text: string }): never {
   throw new PageRefused('forbidden', text);
 }
 
-export function MyZonePage() {
+export function MyZonePage({ widgets }: { widgets: MyZoneWidgets }) {
   const { zoneId = '' } = useParams();
   const user = useUser();
   const { t } = useLanguage();
@@ -134,7 +151,11 @@ export function MyZonePage() {
   return (
     <FindZone customerId={user.customer_id} zoneId={zoneId}>
       {(summary) =>
-        summary ? <EndUserZone summary={summary} /> : <NotYoursWith text={t('myzone.not_yours')} />
+        summary ? (
+          <EndUserZone summary={summary} widgets={widgets} />
+        ) : (
+          <NotYoursWith text={t('myzone.not_yours')} />
+        )
       }
     </FindZone>
   );

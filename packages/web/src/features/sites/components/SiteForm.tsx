@@ -11,7 +11,7 @@ import { NameField } from '../../../components/forms/NameField.tsx';
 import { useFormSubmit } from '../../../lib/forms.ts';
 import { CoordinateFields, coordinateValue } from '../../../components/maps/CoordinateFields.tsx';
 
-type SiteFormProps = {
+export type SiteFormProps = {
   defaultName?: string;
   /** Where the site is on the map (docs/maps.md); none for a new site unless placed. */
   defaultCoordinates?: { latitude: number | null; longitude: number | null };

@@ -1,5 +1,5 @@
 import type { Site } from '@flowbox/shared';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { Button, ButtonLink } from '../../../components/Button.tsx';
 import { Card, DescriptionList } from '../../../components/Card.tsx';
@@ -12,16 +12,26 @@ import { formatDate } from '../../../lib/dates.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { useRequiredParam } from '../../../lib/params.ts';
 import { paths } from '../../../paths.ts';
-import { ConsumptionCard, ZonesComparisonCard } from '../../consumption/index.ts';
-import { OpenAlertsCard } from '../../alerts/index.ts';
 import { ANY_ROLE, canDo, FLOVEA_OR_CUSTOMER, hasRole, useUser } from '../../auth/index.ts';
-import { BuildingsSection } from '../../buildings/index.ts';
 import { useDeleteSite } from '../api/delete-site.ts';
 import { useSite } from '../api/get-site.ts';
 import { SiteImages } from './SiteImages.tsx';
 import { useSiteCrumbs } from './useSiteCrumbs.ts';
 
-function SiteOverview({ customerId, site }: { customerId: string; site: Site }) {
+/** What a site's page knows, for the cards of other features it shows. */
+export type SiteOverviewContext = { customerId: string; site: Site };
+
+/**
+ * The cards other features lend a site's page, composed by the app (app/routes/sites.tsx): the page
+ * decides where each goes and who sees it.
+ */
+export type SiteOverviewWidgets = Record<
+  'openAlerts' | 'consumption' | 'zonesComparison' | 'buildings',
+  (context: SiteOverviewContext) => ReactNode
+>;
+
+function SiteOverview({ widgets, ...context }: SiteOverviewContext & { widgets: SiteOverviewWidgets }) {
+  const { customerId, site } = context;
   const { t, language } = useLanguage();
   const user = useUser();
   const navigate = useNavigate();
@@ -69,9 +79,9 @@ function SiteOverview({ customerId, site }: { customerId: string; site: Site }) 
             />
           </div>
         )}
-        <OpenAlertsCard scope={{ site_id: site.id }} name={site.name} />
-        {manager && <ConsumptionCard target={{ customerId, siteId: site.id }} name={site.name} />}
-        {manager && <ZonesComparisonCard target={{ customerId, siteId: site.id }} />}
+        {widgets.openAlerts(context)}
+        {manager && widgets.consumption(context)}
+        {manager && widgets.zonesComparison(context)}
         <Card title={t('sites.section_general')}>
           <DescriptionList
             items={[
@@ -81,7 +91,7 @@ function SiteOverview({ customerId, site }: { customerId: string; site: Site }) 
             ]}
           />
         </Card>
-        <BuildingsSection customerId={customerId} siteId={site.id} />
+        {widgets.buildings(context)}
         <SiteImages customerId={customerId} site={site} canUpload={manages} />
       </div>
       {manages && (
@@ -102,13 +112,13 @@ function SiteOverview({ customerId, site }: { customerId: string; site: Site }) 
   );
 }
 
-export function SiteOverviewPage() {
+export function SiteOverviewPage({ widgets }: { widgets: SiteOverviewWidgets }) {
   const customerId = useRequiredParam('customerId');
   const siteId = useRequiredParam('siteId');
   const site = useSite(customerId, siteId);
   return (
     <QueryBoundary query={site}>
-      {(data) => <SiteOverview customerId={customerId} site={data} />}
+      {(data) => <SiteOverview customerId={customerId} site={data} widgets={widgets} />}
     </QueryBoundary>
   );
 }

@@ -1,11 +1,12 @@
-import { addDays } from '@flowbox/shared';
+import { addDays, type PriceTerms } from '@flowbox/shared';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Card } from '../../../components/Card.tsx';
 import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
 import { formatDate } from '../../../lib/dates.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
-import { ComingPrice, useZoneSubscription } from '../../billing/index.ts';
+import { useZoneSubscription } from '../../billing/index.ts';
 import { usePriceTiers } from '../api/get-price-tiers.ts';
 import type { ZoneRef } from '../api/get-zone.ts';
 import { formatDecimal } from '../format.ts';
@@ -17,8 +18,15 @@ import { PriceText } from './PriceText.tsx';
  * period's consumption has reached highlighted, and where they come from. Costs are computed from
  * these tiers only (server consumption/costs.ts); the building's price per unit bills nothing, so it
  * is not shown here.
+ * The coming price is shown as billing shows it (`comingPrice`, lent by the app).
  */
-export function PriceTiersCard({ zoneRef }: { zoneRef: ZoneRef }) {
+export function PriceTiersCard({
+  zoneRef,
+  comingPrice,
+}: {
+  zoneRef: ZoneRef;
+  comingPrice: (terms: PriceTerms) => ReactNode;
+}) {
   const { t, language } = useLanguage();
   const tiers = usePriceTiers(zoneRef);
   const subscription = useZoneSubscription(zoneRef);
@@ -81,7 +89,7 @@ export function PriceTiersCard({ zoneRef }: { zoneRef: ZoneRef }) {
                   );
                 })}
               </ol>
-              {data.upcoming && <ComingPrice terms={data.upcoming} />}
+              {data.upcoming && comingPrice(data.upcoming)}
               <p className="text-slate-600 dark:text-slate-400">
                 {t('zones.price_period_volume', {
                   volume: formatDecimal(data.period_volume, language),

@@ -1,36 +1,9 @@
-import type { Flowbox } from '@flowbox/shared';
 import { Link } from 'react-router';
 import { Card } from '../../../components/Card.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
-import { ANY_ROLE, hasRole, useUser } from '../../auth/index.ts';
-import { useAutomation } from '../../automation/index.ts';
-import { useZoneSubscription } from '../../billing/index.ts';
-import { useFlowboxes } from '../../flowboxes/index.ts';
 import type { ZoneRef } from '../api/get-zone.ts';
-
-export type ZoneReadiness = {
-  /** Undefined while it is being read. */
-  subscribed: boolean | undefined;
-  pairedFlowboxes: Flowbox[] | undefined;
-  automaticClosing: boolean | undefined;
-};
-
-/** What a zone has of what it needs to watch and protect the water (spec §5: subscription before pairing). */
-export function useZoneReadiness(zoneRef: ZoneRef): ZoneReadiness {
-  // A plumber reads no billing (docs/permissions.md): its subscription stays unknown.
-  const subscription = useZoneSubscription(zoneRef, { enabled: hasRole(useUser(), ANY_ROLE) });
-  const flowboxes = useFlowboxes(zoneRef);
-  const automation = useAutomation(zoneRef);
-  return {
-    subscribed: subscription.data ? subscription.data.current !== null : undefined,
-    pairedFlowboxes: flowboxes.data?.items.filter((f) => f.pairing_state === 'ready'),
-    automaticClosing: automation.data?.automatic_closing_enabled,
-  };
-}
-
-/** The anchors of the zone page's sections the checklist leads to. */
-export const ZONE_SECTION = { flowboxes: 'flowboxes', automation: 'automatic-closing' } as const;
+import { useZoneReadiness, ZONE_SECTION } from './useZoneReadiness.ts';
 
 type Step = {
   key: string;
@@ -46,7 +19,9 @@ type Step = {
  * (which needs the subscription first), automatic closing set up; each ticked when done, with a
  * link to where it is done. `always`: shown even when nothing is missing (the assistant's end).
  */
-export function ZoneChecklist({ zoneRef, always = false }: { zoneRef: ZoneRef; always?: boolean }) {
+export type ZoneChecklistProps = { zoneRef: ZoneRef; always?: boolean };
+
+export function ZoneChecklist({ zoneRef, always = false }: ZoneChecklistProps) {
   const { t } = useLanguage();
   const { subscribed, pairedFlowboxes, automaticClosing } = useZoneReadiness(zoneRef);
   const { customerId, siteId, buildingId, zoneId } = zoneRef;

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import type { BacktestRequestInput } from '@flowbox/shared';
+import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/Button.tsx';
 import { Dialog } from '../../../components/Dialog.tsx';
@@ -9,16 +10,23 @@ import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
 import { changesOf } from '../../../lib/form-values.ts';
 import { ANY_ROLE, canDo, useUser } from '../../auth/index.ts';
-import { BacktestPanel } from '../../automation/index.ts';
 import { useBuilding, useFloors } from '../../buildings/index.ts';
-import { useZone } from '../api/get-zone.ts';
+import { useZone, type ZoneRef } from '../api/get-zone.ts';
 import { useUpdateZone } from '../api/update-zone.ts';
 import { zoneFormValues, type ZoneValues } from '../form-values.ts';
 import { useZoneCrumbs } from './useZoneCrumbs.ts';
 import { useZoneRef } from './useZoneRef.ts';
 import { ZoneForm } from './ZoneForm.tsx';
 
-export function ZoneEditPage() {
+/**
+ * A zone's settings. A new profile or new hours are first tried on the zone's last 30 days by
+ * automatic closing's backtest (`backtest`, lent by the app: app/routes/zones.tsx).
+ */
+export function ZoneEditPage({
+  backtest,
+}: {
+  backtest: (zoneRef: ZoneRef, request: BacktestRequestInput) => ReactNode;
+}) {
   const { t } = useLanguage();
   const ref = useZoneRef();
   const { customerId, siteId, buildingId, zoneId } = ref;
@@ -90,16 +98,13 @@ export function ZoneEditPage() {
       {trying && (
         <Dialog open wide title={t('automation.backtest_zone_title')} onClose={leave}>
           <div className="space-y-4">
-            <BacktestPanel
-              zoneRef={ref}
-              request={{
-                days: 30,
-                ...('profile' in trying.changes ? { profile: trying.changes.profile } : {}),
-                ...('opening_hours' in trying.changes
-                  ? { opening_hours: trying.changes.opening_hours ?? null }
-                  : {}),
-              }}
-            />
+            {backtest(ref, {
+              days: 30,
+              ...('profile' in trying.changes ? { profile: trying.changes.profile } : {}),
+              ...('opening_hours' in trying.changes
+                ? { opening_hours: trying.changes.opening_hours ?? null }
+                : {}),
+            })}
             <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
               <Button variant="secondary" onClick={leave}>
                 {t('automation.backtest_back')}

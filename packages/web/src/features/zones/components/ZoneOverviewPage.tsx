@@ -1,5 +1,5 @@
-import type { Building, Flowbox, Floor, Zone } from '@flowbox/shared';
-import { useEffect, useState } from 'react';
+import type { Building, Flowbox, Floor, PriceTerms, Zone } from '@flowbox/shared';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { Button, ButtonLink } from '../../../components/Button.tsx';
 import { Card, DescriptionList } from '../../../components/Card.tsx';
@@ -15,26 +15,43 @@ import { ANY_ROLE, canDo, hasRole, useUser } from '../../auth/index.ts';
 import { useDeleteZone } from '../api/delete-zone.ts';
 import { OpeningHoursTable } from '../../../components/OpeningHoursTable.tsx';
 import { useBuilding, useBuildingCrumbs, useFloors } from '../../buildings/index.ts';
-import { AutomationCard, AutomationLockedBanner } from '../../automation/index.ts';
-import { ConsumptionCard, type ConsumptionEmpty } from '../../consumption/index.ts';
-import { LeakCard } from '../../leaks/index.ts';
-import { OpenAlertsCard } from '../../alerts/index.ts';
-import { FlowboxesSection, useFlowboxes, ZoneValveCard } from '../../flowboxes/index.ts';
-import { ZoneSchedulesCard } from '../../schedules/index.ts';
+import type { ConsumptionEmpty } from '../../consumption/index.ts';
+import { useFlowboxes } from '../api/list-flowboxes.ts';
 import { useZone, type ZoneRef } from '../api/get-zone.ts';
 import { Badge } from '../../../components/Badge.tsx';
+import { ZoneChecklist } from './ZoneChecklist.tsx';
+import { useZoneReadiness, ZONE_SECTION } from './useZoneReadiness.ts';
 import { PriceTiersCard } from './PriceTiersCard.tsx';
-import { useZoneReadiness, ZONE_SECTION, ZoneChecklist } from './ZoneChecklist.tsx';
 import { useZoneRef } from './useZoneRef.ts';
 
-type ZoneOverviewProps = {
+/** What a zone's page knows, for the cards of other features it shows. */
+export type ZoneOverviewContext = {
   zoneRef: ZoneRef;
   zone: Zone;
   building?: Building;
   floors?: readonly Floor[];
+  /** What the consumption graph says when no water was used. */
+  consumptionEmpty?: ConsumptionEmpty;
 };
 
-function ZoneOverview({ zoneRef, zone, building, floors }: ZoneOverviewProps) {
+/**
+ * The cards other features lend a zone's page, composed by the app (app/routes/zones.tsx): the page
+ * decides where each goes and who sees it.
+ */
+export type ZoneOverviewWidgets = Record<
+  | 'automationBanner'
+  | 'valve'
+  | 'openAlerts'
+  | 'consumption'
+  | 'leaks'
+  | 'automation'
+  | 'schedules'
+  | 'flowboxes',
+  (context: ZoneOverviewContext) => ReactNode
+> & { comingPrice: (terms: PriceTerms) => ReactNode };
+
+function ZoneOverview({ widgets, ...context }: ZoneOverviewContext & { widgets: ZoneOverviewWidgets }) {
+  const { zoneRef, zone, building, floors } = context;
   const { t, language } = useLanguage();
   const user = useUser();
   const navigate = useNavigate();
@@ -49,7 +66,6 @@ function ZoneOverview({ zoneRef, zone, building, floors }: ZoneOverviewProps) {
   const onOff = (on: boolean) => (on ? <Badge tone="warn">{t('zones.on')}</Badge> : t('zones.off'));
   const notSet = (value: number | null) => value ?? t('zones.not_set');
   const { subscribed, pairedFlowboxes } = useZoneReadiness(zoneRef);
-  const consumptionEmpty = useConsumptionEmpty(zoneRef);
   // The checklist's links lead to a section of this page (#flowboxes, #automatic-closing).
   const { hash } = useLocation();
   useEffect(() => {
@@ -85,7 +101,7 @@ function ZoneOverview({ zoneRef, zone, building, floors }: ZoneOverviewProps) {
           )
         }
       />
-      <AutomationLockedBanner zoneRef={zoneRef} zoneName={zone.name} />
+      {widgets.automationBanner(context)}
       <div className="space-y-6">
         {manager && <ZoneChecklist zoneRef={zoneRef} />}
         <Card title={t('zones.section_general')}>
@@ -145,20 +161,15 @@ function ZoneOverview({ zoneRef, zone, building, floors }: ZoneOverviewProps) {
             ]}
           />
         </Card>
-        <ZoneValveCard zoneRef={zoneRef} />
-        <OpenAlertsCard scope={{ zone_id: zone.id }} name={zone.name} />
-        {manager && <ConsumptionCard target={zoneRef} name={zone.name} empty={consumptionEmpty} />}
-        {manager && <LeakCard target={zoneRef} />}
+        {widgets.valve(context)}
+        {widgets.openAlerts(context)}
+        {manager && widgets.consumption(context)}
+        {manager && widgets.leaks(context)}
         <div id={ZONE_SECTION.automation} className="scroll-mt-20">
-          <AutomationCard
-            zoneRef={zoneRef}
-            context={building ? { zone, timezone: building.timezone } : undefined}
-          />
+          {widgets.automation(context)}
         </div>
         {/* Its notice when not authorised tells a manager to change the zone's settings: not a plumber's. */}
-        {(manager || zone.scheduled_closing_authorised) && (
-          <ZoneSchedulesCard zoneRef={zoneRef} authorised={zone.scheduled_closing_authorised} />
-        )}
+        {(manager || zone.scheduled_closing_authorised) && widgets.schedules(context)}
         <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
           <Card
             title={t('zones.water_points')}
@@ -192,7 +203,7 @@ function ZoneOverview({ zoneRef, zone, building, floors }: ZoneOverviewProps) {
             </Link>
           </Card>
           <div id={ZONE_SECTION.flowboxes} className="scroll-mt-20">
-            <FlowboxesSection zoneRef={zoneRef} zone={zone} floors={floors} />
+            {widgets.flowboxes(context)}
           </div>
         </div>
         <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
@@ -233,7 +244,7 @@ function ZoneOverview({ zoneRef, zone, building, floors }: ZoneOverviewProps) {
               <p className="text-sm text-slate-600 dark:text-slate-400">{t('zones.no_hours')}</p>
             )}
           </Card>
-          {manager && <PriceTiersCard zoneRef={zoneRef} />}
+          {manager && <PriceTiersCard zoneRef={zoneRef} comingPrice={widgets.comingPrice} />}
         </div>
         {manager && (
           <SectionLink
@@ -299,16 +310,24 @@ function useConsumptionEmpty(zoneRef: ZoneRef): ConsumptionEmpty | undefined {
   };
 }
 
-export function ZoneOverviewPage() {
+export function ZoneOverviewPage({ widgets }: { widgets: ZoneOverviewWidgets }) {
   const ref = useZoneRef();
   const zone = useZone(ref);
   // The building orders the week and the floors name the zone's floor; the zone shows without them.
   const building = useBuilding(ref.customerId, ref.siteId, ref.buildingId);
   const floors = useFloors(ref.customerId, ref.siteId, ref.buildingId);
+  const consumptionEmpty = useConsumptionEmpty(ref);
   return (
     <QueryBoundary query={zone}>
       {(data) => (
-        <ZoneOverview zoneRef={ref} zone={data} building={building.data} floors={floors.data?.items} />
+        <ZoneOverview
+          widgets={widgets}
+          zoneRef={ref}
+          zone={data}
+          building={building.data}
+          floors={floors.data?.items}
+          consumptionEmpty={consumptionEmpty}
+        />
       )}
     </QueryBoundary>
   );

@@ -6,8 +6,8 @@ import { paths } from '../../paths.ts';
 import { useUser } from '../auth/index.ts';
 import { useCustomer } from '../customers/index.ts';
 import { useCustomerZones } from '../dashboard/index.ts';
+import type { ManagerFamilyPages, ManagerFamilyPlace } from '../managers/index.ts';
 import { useSites } from '../sites/index.ts';
-import type { ManagerFamilyPages, ManagerFamilyPlace } from './family-pages.ts';
 
 /**
  * The trail above a customer's people: the customer's page for those who read it (the provider

@@ -1,1 +1,0 @@
-export { FlowboxFirmwareCard } from './components/FlowboxFirmwareCard.tsx';

@@ -1,1 +1,0 @@
-export { ZoneSchedulesCard } from './components/ZoneSchedulesCard.tsx';
