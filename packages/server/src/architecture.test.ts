@@ -227,10 +227,6 @@ const KNOWN_INDEX_EXPORTS: Record<string, string> = {
   'billing.insertPlan': 'the seed writes the demo plans',
   'billing.insertVersion': 'the seed writes the demo plans',
   'billing.insertSubscription': 'the seed writes the demo subscriptions',
-  'endusers.claimConfirmation': "auth's registration confirms an end user's registration",
-  'endusers.insertRegistrationRow': "auth's registration writes an end user's registration",
-  'endusers.lockAddress': "auth's registration serialises an address's registrations",
-  'endusers.useClaimCode': "auth's registration counts a claim code's use",
   'users.insertUser': "end users' activation and the seed create users",
 };
 

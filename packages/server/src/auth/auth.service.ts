@@ -35,18 +35,10 @@ import {
   touchSession,
 } from './auth.repo.ts';
 import {
-  approveByCode,
-  claimConfirmation,
   confirmRegistrationEmail,
-  findUsableCode,
-  hasOpenRegistration,
+  confirmRegistrationLink,
   hashClaimCode,
-  insertRegistrationRow,
-  lockAddress,
-  NO_PASSWORD_YET,
-  placeOfZone,
-  serialInZone,
-  useClaimCode,
+  openRegistration,
 } from '../endusers/index.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { SessionCache, type SessionUser } from './session-cache.ts';
@@ -404,32 +396,13 @@ export class AuthService {
     const now = this.ctx.now();
     const codeHash = hashClaimCode(normaliseClaimCode(input.claim_code));
     const token = createLinkToken();
-    const outcome = await this.ctx.db.transaction(async (tx): Promise<'confirm' | 'told' | null> => {
-      // One registration of an address at a time: the checks and the counts below hold.
-      await lockAddress(tx, input.email);
-      const code = await findUsableCode(tx, codeHash, now);
-      if (!code) return null;
-      if (input.flowbox_serial && !(await serialInZone(tx, input.flowbox_serial, code.zoneId))) return null;
-      const user = await findUserByEmail(tx, input.email);
-      if (user) return (await this.tellAccountExists(tx, user, now)) ? 'told' : null;
-      // One open request per address and zone, however often it is sent.
-      if (await hasOpenRegistration(tx, input.email, code.zoneId)) return null;
-      await insertRegistrationRow(tx, {
-        firstname: input.firstname,
-        lastname: input.lastname,
-        email: input.email,
-        // docs/permissions.md "Registration": chosen by whoever opens the emailed link.
-        passwordHash: NO_PASSWORD_YET,
-        language: input.language as Language,
-        flowboxSerial: input.flowbox_serial || null,
-        status: 'unconfirmed',
-        zoneId: code.zoneId,
-        claimCodeId: code.id,
-        confirmTokenHash: token.hash,
-        confirmExpiresAt: new Date(now.getTime() + REGISTRATION_CONFIRM_HOURS * 3_600_000),
-      });
-      return 'confirm';
-    });
+    const link = {
+      hash: token.hash,
+      expiresAt: new Date(now.getTime() + REGISTRATION_CONFIRM_HOURS * 3_600_000),
+    };
+    const outcome = await this.ctx.db.transaction((tx) =>
+      openRegistration(tx, input, codeHash, link, now, (user) => this.tellAccountExists(tx, user, now)),
+    );
     if (outcome === 'told') this.ctx.mailer.kick();
     if (outcome !== 'confirm') return;
     const mail = confirmRegistrationEmail(
@@ -473,16 +446,9 @@ export class AuthService {
     await this.throttle.reserve(linkKey(clientIp), ANONYMOUS_LIMITS.linksPerAddress);
     const passwordHash = await hashPassword(password);
     const now = this.ctx.now();
-    const status = await this.ctx.db.transaction(async (tx) => {
-      const registration = await claimConfirmation(tx, hashLinkToken(token), passwordHash, now);
-      if (!registration?.zoneId || !registration.claimCodeId) throw new AppError('errors.invalid_token');
-      // The code revoked, expired or used up since: the link no longer leads anywhere.
-      const code = await useClaimCode(tx, registration.claimCodeId, now);
-      if (!code) throw new AppError('errors.invalid_token');
-      const place = await placeOfZone(tx, registration.zoneId);
-      if (!place) throw new AppError('errors.invalid_token');
-      return approveByCode(tx, this.ctx, registration, code, place);
-    });
+    const status = await this.ctx.db.transaction((tx) =>
+      confirmRegistrationLink(tx, this.ctx, hashLinkToken(token), passwordHash, now),
+    );
     this.ctx.mailer.kick();
     return status;
   }
