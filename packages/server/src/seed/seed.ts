@@ -10,7 +10,8 @@ import {
   type ZoneProfile,
 } from '@flowbox/shared';
 import { hashPassword } from '../auth/index.ts';
-import { insertPlan, insertVersion, insertSubscription } from '../billing/index.ts';
+import { insertPlan, insertVersion } from '../billing/plans.repo.ts';
+import { insertSubscription } from '../billing/subscriptions.repo.ts';
 import type { Db } from '../db/client.ts';
 import {
   appSettings,
