@@ -1,9 +1,10 @@
 // `npm test`: lint, typecheck, unit and integration tests on PGlite and on PostgreSQL, the fault
 // suite, the fuzz step on both databases, browser tests, the production build deployed and run.
-// Prints one line per step and a closing "N passed, N failed" line counting test cases.
+// Prints each step's wall and CPU time as it ends, and closes with a table of the steps, the slowest
+// test files and a "N passed, N failed" line counting test cases (docs/decisions.md "CI's time budget").
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import pg from 'pg';
 import { ensureWebBuild } from './web-build.mjs';
@@ -17,12 +18,44 @@ const results = [];
 const totals = { passed: 0, failed: 0, skipped: 0 };
 /** Failed test cases, repeated after the summary: a CI record that keeps only the tail still names them. */
 const failures = [];
+/** Every test file's time, over all Vitest steps: the slowest are named at the end. */
+const fileTimes = [];
+
+/**
+ * CPU seconds (user + system) of the children this process has waited for, their own children
+ * included (/proc/self/stat's cutime and cstime, in the kernel's 100 ticks a second). A step's CPU is
+ * the difference across it: unlike its wall time, it stays comparable on a busy machine. Null where
+ * /proc is missing (not Linux). The machine's PostgreSQL is not a child: its CPU is not counted.
+ */
+function childrenCpuSeconds() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/** Starts a step's clocks: the function it returns gives the wall and CPU seconds since. */
+function stepClock() {
+  const started = Date.now();
+  const cpu = childrenCpuSeconds();
+  return () => ({
+    seconds: (Date.now() - started) / 1000,
+    cpu: cpu === null ? null : childrenCpuSeconds() - cpu,
+  });
+}
+
+const wholeRun = stepClock();
+const timesOf = ({ seconds, cpu }) =>
+  `${seconds.toFixed(1)} s, CPU ${cpu === null ? '?' : `${cpu.toFixed(1)} s`}`;
 
 /** `timeoutMs` stops a step whose process no longer answers (a request stuck in an endless loop). */
 function run(name, command, args, env = {}, timeoutMs = undefined) {
   if (only.length && !only.includes(name)) return true;
   console.log(`\n=== ${name}: ${command} ${args.join(' ')}`);
-  const started = Date.now();
+  const clock = stepClock();
   const res = spawnSync(command, args, {
     cwd: root,
     stdio: 'inherit',
@@ -31,16 +64,20 @@ function run(name, command, args, env = {}, timeoutMs = undefined) {
   });
   if (res.error?.code === 'ETIMEDOUT') console.error(`\n=== ${name}: stopped after ${timeoutMs / 1000} s`);
   const ok = res.status === 0;
-  results.push({ name, ok, seconds: ((Date.now() - started) / 1000).toFixed(1) });
+  const times = clock();
+  console.log(`=== ${name}: ${ok ? 'ok' : 'FAILED'} in ${timesOf(times)}`);
+  results.push({ name, ok, ...times });
   return ok;
 }
 
 /**
  * Steps run at the same time, each printed whole once all have ended (interleaved lines would say
- * nothing), in the order given.
+ * nothing), in the order given. A step's CPU is what the children waited for since the previous one
+ * ended: they end at different times, so each is its own.
  */
 async function runSideBySide(steps) {
   const chosen = steps.filter(([name]) => !only.length || only.includes(name));
+  let cpuBefore = childrenCpuSeconds();
   const ended = await Promise.all(
     chosen.map(
       ([name, command, args]) =>
@@ -51,36 +88,47 @@ async function runSideBySide(steps) {
           child.stdout.on('data', (chunk) => output.push(chunk));
           child.stderr.on('data', (chunk) => output.push(chunk));
           child.on('error', (error) => output.push(Buffer.from(`${error.message}\n`)));
-          child.on('close', (code) =>
-            done({ name, command, args, code, output, seconds: ((Date.now() - started) / 1000).toFixed(1) }),
-          );
+          child.on('close', (code) => {
+            const cpuNow = childrenCpuSeconds();
+            const cpu = cpuNow === null ? null : cpuNow - cpuBefore;
+            cpuBefore = cpuNow;
+            done({ name, command, args, code, output, seconds: (Date.now() - started) / 1000, cpu });
+          });
         }),
     ),
   );
   for (const step of ended) {
     console.log(`\n=== ${step.name}: ${step.command} ${step.args.join(' ')}`);
     process.stdout.write(Buffer.concat(step.output));
-    results.push({ name: step.name, ok: step.code === 0, seconds: step.seconds });
+    console.log(`=== ${step.name}: ${step.code === 0 ? 'ok' : 'FAILED'} in ${timesOf(step)}`);
+    results.push({ name: step.name, ok: step.code === 0, seconds: step.seconds, cpu: step.cpu });
   }
 }
 
-/**
- * `node`: the Node binary that runs the step (this one by default); `filters`: the test files' paths
- * the step keeps (vitest's own filters), all of its configuration's by default.
- */
-function vitest(name, config, env = {}, { timeoutMs, node = process.execPath, filters = [] } = {}) {
-  if (only.length && !only.includes(name)) return true;
-  const report = join(tmpdir(), `flowbox-vitest-${process.pid}-${name}.json`);
+/** Vitest's command line for a step, with its reports in files of their own. */
+function vitestCommand(label, config, filters) {
+  const report = join(tmpdir(), `flowbox-vitest-${process.pid}-${label}.json`);
+  const filesReport = join(tmpdir(), `flowbox-vitest-${process.pid}-${label}-files.json`);
   const args = [
     'node_modules/vitest/vitest.mjs',
     'run',
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${report}`,
+    '--reporter=./scripts/file-times-reporter.mjs',
   ];
   if (config) args.push('--config', config);
   args.push(...filters);
-  const ok = run(name, node, args, env, timeoutMs);
+  return { args, report, filesReport, env: { FLOWBOX_FILE_TIMES: filesReport } };
+}
+
+/** Counts a step's test cases and failed tests from its reports, and keeps its files' times. */
+function readReports(name, { report, filesReport }, ok) {
+  if (existsSync(filesReport)) {
+    for (const { file, seconds } of JSON.parse(readFileSync(filesReport, 'utf8')))
+      fileTimes.push({ step: name, file, seconds });
+    rmSync(filesReport);
+  }
   if (existsSync(report)) {
     const json = JSON.parse(readFileSync(report, 'utf8'));
     totals.passed += json.numPassedTests ?? 0;
@@ -96,7 +144,52 @@ function vitest(name, config, env = {}, { timeoutMs, node = process.execPath, fi
     }
     rmSync(report);
   } else if (!ok) totals.failed += 1;
+}
+
+/**
+ * `node`: the Node binary that runs the step (this one by default); `filters`: the test files' paths
+ * the step keeps (vitest's own filters), all of its configuration's by default.
+ */
+function vitest(name, config, env = {}, { timeoutMs, node = process.execPath, filters = [] } = {}) {
+  if (only.length && !only.includes(name)) return true;
+  const command = vitestCommand(name, config, filters);
+  const ok = run(name, node, command.args, { ...env, ...command.env }, timeoutMs);
+  readReports(name, command, ok);
   return ok;
+}
+
+/**
+ * The server's test files whose imports, at any depth, read FLOWBOX_TEST_PG (the test harness does):
+ * only they run differently on PostgreSQL. A file that never reaches it, such as a pure function's
+ * tests, runs the same in both database steps, so it runs once, in unit-pglite.
+ */
+function serverTestsOnDatabase() {
+  const source = join(root, 'packages/server/src');
+  const texts = new Map();
+  const textOf = (file) => {
+    if (!texts.has(file)) texts.set(file, existsSync(file) ? readFileSync(file, 'utf8') : '');
+    return texts.get(file);
+  };
+  const importsOf = (file) =>
+    [...textOf(file).matchAll(/(?:from|import\()\s*'(\.{1,2}\/[^']+)'/g)].map((m) =>
+      resolve(dirname(file), m[1]),
+    );
+  const readsDatabaseChoice = (testFile) => {
+    const seen = new Set();
+    const pending = [testFile];
+    while (pending.length) {
+      const file = pending.pop();
+      if (seen.has(file)) continue;
+      seen.add(file);
+      if (textOf(file).includes('FLOWBOX_TEST_PG')) return true;
+      pending.push(...importsOf(file));
+    }
+    return false;
+  };
+  const testFiles = readdirSync(source, { recursive: true })
+    .filter((path) => /(?<!\.(faults|fuzz|deploy))\.test\.ts$/.test(path))
+    .map((path) => join(source, path));
+  return testFiles.filter(readsDatabaseChoice).map((file) => file.slice(root.length + 1));
 }
 
 async function postgresReachable() {
@@ -134,15 +227,34 @@ function postgresStepNode() {
   };
 }
 
+/** The steps with their wall and CPU seconds, then the slowest test files of the run. */
+function printSummary() {
+  const column = (text, width) => String(text).padStart(width);
+  const cpuText = (cpu) => (cpu === null ? '?' : cpu.toFixed(1));
+  console.log('\n=== summary: step, wall s, CPU s (user + system, its processes)');
+  for (const r of results)
+    console.log(
+      `${r.ok ? (r.skipped ? 'SKIP' : 'ok  ') : 'FAIL'}  ${r.name.padEnd(22)}${column(r.seconds.toFixed(1), 8)}${column(cpuText(r.cpu), 9)}`,
+    );
+  const all = wholeRun();
+  console.log(
+    `      ${'the whole run'.padEnd(22)}${column(all.seconds.toFixed(1), 8)}${column(cpuText(all.cpu), 9)}`,
+  );
+  if (!fileTimes.length) return;
+  console.log('\n=== the 15 slowest test files: s (import, set-up, tests and hooks), step, file');
+  for (const f of fileTimes.toSorted((a, b) => b.seconds - a.seconds).slice(0, 15))
+    console.log(`${column(f.seconds.toFixed(1), 7)}  ${f.step.padEnd(22)}${f.file.replace(`${root}/`, '')}`);
+}
+
 function skip(name, reason) {
   if (only.length && !only.includes(name)) return;
   if (ci) {
     console.error(`\n=== ${name}: cannot run in CI: ${reason}`);
-    results.push({ name, ok: false, seconds: '0.0' });
+    results.push({ name, ok: false, seconds: 0, cpu: 0 });
     totals.failed += 1;
   } else {
     console.warn(`\n=== ${name}: SKIPPED: ${reason}`);
-    results.push({ name, ok: true, seconds: '0.0', skipped: true });
+    results.push({ name, ok: true, seconds: 0, cpu: 0, skipped: true });
   }
 }
 
@@ -165,13 +277,13 @@ if (!postgres) skip('integration-postgres', `PostgreSQL is not reachable at ${pg
 else if (!postgresNode.node) skip('integration-postgres', postgresNode.note);
 else {
   if (selected('integration-postgres')) console.log(`\n=== ${postgresNode.note}`);
-  // Only the server's tests reach a database: those of shared, web and the simulator (pure code, a
-  // browser-free web, brokers of their own) would run a second time for nothing.
+  // Only the server's tests that reach a database: the others (shared, web, the simulator, the
+  // server's pure code) would run a second time for nothing.
   vitest(
     'integration-postgres',
     undefined,
     { FLOWBOX_TEST_PG: pgUrl },
-    { node: postgresNode.node, filters: ['packages/server/'] },
+    { node: postgresNode.node, filters: serverTestsOnDatabase() },
   );
 }
 // Faults (docs/reliability.md): kill -9, terminated database connections, broker restarts. They run on
@@ -192,7 +304,12 @@ if (postgres)
   );
 else skip('fuzz-postgres', `PostgreSQL is not reachable at ${pgUrl} (set FLOWBOX_TEST_PG)`);
 if (existsSync(chromium)) {
-  if (!only.length || only.includes('e2e')) ensureWebBuild();
+  if (selected('e2e')) {
+    const clock = stepClock();
+    ensureWebBuild();
+    // Timed apart from e2e: a clean clone builds the web app here, a working copy only when stale.
+    results.push({ name: 'web-build', ok: true, ...clock() });
+  }
   vitest('e2e', 'e2e/vitest.config.ts', { CHROMIUM_PATH: chromium });
 } else skip('e2e', `Chromium not found at ${chromium} (apt-get install chromium, or set CHROMIUM_PATH)`);
 // Deploy (docs/operations.md "Build and deploy"): `npm run build` installed elsewhere with production
@@ -201,9 +318,7 @@ if (existsSync(chromium)) {
 if (postgres) vitest('deploy', 'vitest.deploy.config.ts', { FLOWBOX_TEST_PG: pgUrl });
 else skip('deploy', `PostgreSQL is not reachable at ${pgUrl} (set FLOWBOX_TEST_PG)`);
 
-console.log('\n=== summary');
-for (const r of results)
-  console.log(`${r.ok ? (r.skipped ? 'SKIP' : 'ok  ') : 'FAIL'}  ${r.name} (${r.seconds}s)`);
+printSummary();
 console.log(
   `${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`,
 );
