@@ -551,6 +551,7 @@ const PUBLIC_STATES = [
   'not subscribed',
   'not delivering',
   'not applied',
+  'disk full',
 ];
 const publicState = (reason: string) =>
   PUBLIC_STATES.find((state) => reason.includes(state)) ?? 'unavailable';

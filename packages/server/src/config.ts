@@ -120,6 +120,7 @@ const EnvSchema = z.object({
   METRICS_PORT: portNumber.optional(),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   MQTT_MAX_CONNECTIONS_PER_ADDRESS: count(1, 1_000_000, 1000),
+  MQTT_INGEST_CONNECTIONS: count(1, 64, 1),
   MQTT_DYNSEC_USERNAME: z.string().min(1).max(100).optional(),
   MQTT_DYNSEC_PASSWORD: z.string().min(1).max(200).optional(),
   PUBLIC_URL: urlWithScheme(['http', 'https']).optional(),
@@ -204,6 +205,12 @@ export type Config = {
    */
   httpMaxConnectionsPerAddress: number;
   mqttMaxConnectionsPerAddress: number;
+  /**
+   * With MQTT_URL: this instance's connections reading device messages through shared subscriptions
+   * (docs/operations.md "A fleet's broker"); with two or more, telemetry has its own, so readings never
+   * wait behind presence, states, events and acks.
+   */
+  mqttIngestConnections: number;
   /** Proxies whose X-Forwarded-For names the client (off: the socket's address is the client's). */
   trustProxy: TrustProxy;
   /** Requests a minute one client address may make on the HTTP API and web app. */
@@ -306,6 +313,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttPort: e.MQTT_PORT,
     httpMaxConnectionsPerAddress: e.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
     mqttMaxConnectionsPerAddress: e.MQTT_MAX_CONNECTIONS_PER_ADDRESS,
+    mqttIngestConnections: e.MQTT_INGEST_CONNECTIONS,
     trustProxy: e.TRUST_PROXY,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     metricsToken: e.METRICS_TOKEN,

@@ -68,8 +68,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
       dynsec: config.mqttDynsec,
       log: app.log,
       readiness,
-      writer: { onBatchWritten: services.deviceMetrics.batchWritten, tracing },
+      writer: {
+        onBatchWritten: services.deviceMetrics.batchWritten,
+        tracing,
+        // docs/operations.md "When the disk fills": readiness names the storage until it has room.
+        onStorage: (problem) => readiness.set('storage', problem),
+      },
       brokerLimits: { maxConnectionsPerAddress: config.mqttMaxConnectionsPerAddress },
+      ingestConnections: config.mqttIngestConnections,
     });
     closers.unshift(() => messaging.close());
     closers.unshift(() => app.close());

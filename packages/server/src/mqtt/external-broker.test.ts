@@ -3,7 +3,8 @@ import { PROTOCOL_VERSION } from '@flowbox/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
-import { events } from '../db/schema.ts';
+import { events, telemetryReadings } from '../db/schema.ts';
+import { reading } from '../telemetry/testing.ts';
 import {
   newSecret,
   startMessaging,
@@ -20,7 +21,7 @@ import {
   type ApiClient,
   type TestApp,
 } from '../test/harness.ts';
-import type { DeviceMessaging } from './messaging.ts';
+import { connectionKinds, type DeviceMessaging } from './messaging.ts';
 
 /*
  * The same protocol through an external broker (MQTT_URL): the machine's Mosquitto on
@@ -109,6 +110,41 @@ describe(`an external broker (${MQTT_URL})`, () => {
     });
     await until(async () => (await cmA.get(`${p.path}/commands/${commandId}/info`)).json().status === 'done');
     await p.device.end();
+  });
+
+  it('gives telemetry ingest connections of its own (MQTT_INGEST_CONNECTIONS): each message read once', async () => {
+    expect(connectionKinds(0, 1, ['telemetry', 'presence'])).toEqual(['telemetry', 'presence']);
+    expect(connectionKinds(0, 3, ['telemetry', 'presence', 'state'])).toEqual(['presence', 'state']);
+    expect(connectionKinds(2, 3, ['telemetry', 'presence', 'state'])).toEqual(['telemetry']);
+    const { app, services } = await buildApp({
+      config: testConfig(),
+      db: t.db,
+      logger: false,
+      now: t.clock.now,
+    });
+    await app.ready();
+    // In the same group as the first instance: four connections share the device messages. (The
+    // test below runs once this instance closed: a closed instance takes no share any more.)
+    const second = await startMessaging({ ...t, app, services }, MQTT_URL, GROUP, { ingestConnections: 3 });
+    const p = await pairedDevice();
+    const duplicatesBefore = messaging.ingest.counters.duplicates + second.ingest.counters.duplicates;
+    const start = Date.now() - 20 * 60_000;
+    for (let seq = 1; seq <= 12; seq++) {
+      await p.device.publish('telemetry', reading(seq, new Date(start + seq * 60_000)));
+      if (seq % 3 === 0)
+        await p.device.publish('presence', {
+          v: PROTOCOL_VERSION,
+          at: new Date().toISOString(),
+          status: 'online',
+        });
+    }
+    const stored = async () =>
+      (await t.db.select().from(telemetryReadings).where(eq(telemetryReadings.flowboxId, p.id))).length;
+    await until(async () => (await stored()) === 12, 20_000);
+    expect(messaging.ingest.counters.duplicates + second.ingest.counters.duplicates).toBe(duplicatesBefore);
+    await p.device.end();
+    await second.close();
+    await app.close();
   });
 
   it('splits ingest between instances with a shared subscription: each message is read once', async () => {

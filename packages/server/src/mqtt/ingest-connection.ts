@@ -25,6 +25,12 @@ export type IngestConnectionOptions = {
   /** Called whenever `problem` changes. */
   onStatus: () => void;
   log: Logger;
+  /**
+   * External broker, no stable client id: a close ends the session at once (MQTT 5 DISCONNECT with
+   * a session expiry of 0), since no instance will ever resume it; kept, it would go on taking its
+   * share of the devices' messages until it expired.
+   */
+  endSessionOnClose?: boolean;
 };
 
 /**
@@ -100,6 +106,8 @@ export class IngestConnection {
   }
 
   close(): Promise<void> {
+    if (this.options.endSessionOnClose)
+      return this.client.endAsync(false, { properties: { sessionExpiryInterval: 0 } });
     return this.client.endAsync();
   }
 

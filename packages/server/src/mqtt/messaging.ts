@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
-import { HEARTBEAT_TIMEOUT_S, TOPIC_PUBLISHER, TOPIC_KINDS } from '@flowbox/shared';
+import { HEARTBEAT_TIMEOUT_S, TOPIC_PUBLISHER, TOPIC_KINDS, type TopicKind } from '@flowbox/shared';
 import type { IClientOptions } from 'mqtt';
 import type { Context } from '../context.ts';
 import { deviceAuthenticator } from '../flowboxes/index.ts';
@@ -82,6 +82,17 @@ const SESSION_EXPIRY_S = 30;
 const STABLE_SESSION_EXPIRY_S = 3600;
 
 const DEVICE_KINDS = TOPIC_KINDS.filter((k) => TOPIC_PUBLISHER[k] === 'device');
+
+/**
+ * The device kinds ingest connection `index` of `count` reads: with two or more, the first reads
+ * every kind but telemetry and the others telemetry alone (shared among them), so that readings
+ * never wait behind presence, states, events and acks in one connection's queue at the broker
+ * (issue 32: a heartbeat storm made the broker drop the server's messages).
+ */
+export function connectionKinds(index: number, count: number, kinds: readonly TopicKind[]): TopicKind[] {
+  if (count < 2 || !kinds.includes('telemetry')) return [...kinds];
+  return index === 0 ? kinds.filter((k) => k !== 'telemetry') : ['telemetry'];
+}
 
 /**
  * Device messaging (DESIGN.md §2, §3, §7): the broker (embedded, or external with MQTT_URL), the
@@ -178,8 +189,9 @@ export async function startDeviceMessaging(options: MessagingOptions): Promise<D
             reconnectPeriod: 2000,
             connectTimeout: 10_000,
           },
-          kinds,
+          kinds: connectionKinds(i, connections, kinds),
           shareGroup: options.mqttUrl ? (options.shareGroup ?? null) : undefined,
+          endSessionOnClose: options.mqttUrl !== undefined && !options.clientId,
           handle,
           onStatus: report,
           log,
