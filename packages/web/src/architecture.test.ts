@@ -1,5 +1,8 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  FEATURES_DIR,
   featureCycles,
   featureGraph,
   featureImports,
@@ -10,7 +13,8 @@ import {
 /*
  * docs/architecture.md "Web", held by reading the source, whatever the lint config says: features
  * import each other only through an index.ts that lends data, and without a cycle. Their components
- * meet in the app (app/routes/), which takes them from each feature's widgets.ts and pages.ts.
+ * meet in the app (app/routes/), which takes them from each feature's widgets.ts and pages.ts. A
+ * feature's api/ folder holds one call a file (its fetcher, query options and hook).
  */
 
 const imports = featureImports();
@@ -27,6 +31,21 @@ describe('the web features (docs/architecture.md "Web")', () => {
 
   it('lend other features no component from their index.ts', () => {
     expect(indexComponentExports()).toEqual([]);
+  });
+
+  it('keep one hook a file in their api/ folders', () => {
+    const crowded = readdirSync(FEATURES_DIR).flatMap((feature) => {
+      const api = join(FEATURES_DIR, feature, 'api');
+      const files = readdirSync(join(FEATURES_DIR, feature)).includes('api') ? readdirSync(api) : [];
+      return files
+        .filter((file) => !file.endsWith('.test.ts'))
+        .map((file) => ({
+          file: `${feature}/api/${file}`,
+          hooks: readFileSync(join(api, file), 'utf8').match(/^export (const|function) use[A-Z]\w*/gm) ?? [],
+        }))
+        .filter(({ hooks }) => hooks.length > 1);
+    });
+    expect(crowded).toEqual([]);
   });
 
   it('are read whole: the graph has the features and the imports the app is built on', () => {

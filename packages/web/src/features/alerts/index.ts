@@ -1,2 +1,3 @@
-export { alertCountQueryOptions, alertsQueryOptions, useAlertCount } from './api/alerts.ts';
-export { useAlerts } from './api/alerts.ts';
+export { alertCountQueryOptions, useAlertCount } from './api/get-alert-count.ts';
+export { alertsQueryOptions } from './api/list-alerts.ts';
+export { useAlerts } from './api/list-alerts.ts';

@@ -1,1 +1,2 @@
-export { automationKey, useAutomation, type AutomationZoneRef } from './api/automation.ts';
+export { automationKey, type AutomationZoneRef } from './api/keys.ts';
+export { useAutomation } from './api/get-automation.ts';

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
-import { useAlertCount } from '../api/alerts.ts';
+import { useAlertCount } from '../api/get-alert-count.ts';
 
 /** The header's live count of open alerts, a link to the alerts screen (an end user's: its zones'). */
 export function AlertCountBadge() {

@@ -13,7 +13,7 @@ import { useToast } from '../../../components/Toasts.tsx';
 import { useLanguage, type TranslationKey } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
 import { END_USER, hasRole, useUser } from '../../auth/index.ts';
-import { useAlertTransition } from '../api/alerts.ts';
+import { useAlertTransition } from '../api/transition-alert.ts';
 import { CallPlumberButton } from './CallPlumber.tsx';
 
 const STATE_TONE = {

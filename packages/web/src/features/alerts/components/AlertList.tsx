@@ -3,7 +3,7 @@ import { Spinner } from '../../../components/Spinner.tsx';
 import { Button } from '../../../components/Button.tsx';
 import { ANY_ROLE, canDo, hasRole, useUser } from '../../auth/index.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
-import { useAlerts, type AlertFilters } from '../api/alerts.ts';
+import { useAlerts, type AlertFilters } from '../api/list-alerts.ts';
 import { AlertItem } from './AlertItem.tsx';
 
 /** Alerts matching the filters, newest first, with "older" pages on demand. */

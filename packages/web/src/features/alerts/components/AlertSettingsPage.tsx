@@ -21,7 +21,8 @@ import { useLanguage, type TranslationKey } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
 import { CUSTOMER_OR_SITE, END_USER, hasRole, useUser } from '../../auth/index.ts';
 import { useUpdateProfile } from '../../profile/index.ts';
-import { alertSettingsQueryOptions, useUpdateAlertSetting } from '../api/alerts.ts';
+import { alertSettingsQueryOptions } from '../api/list-alert-settings.ts';
+import { useUpdateAlertSetting } from '../api/update-alert-setting.ts';
 import { ZoneEmailSettings } from './ZoneEmailSettings.tsx';
 
 /** The user's language, as saved to its profile (issue 30); the screens switch as soon as it is saved. */

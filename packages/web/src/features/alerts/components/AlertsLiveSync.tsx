@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useLiveMessages } from '../../../lib/live.ts';
-import { ALERTS_KEY } from '../api/alerts.ts';
+import { ALERTS_KEY } from '../api/keys.ts';
 
 const ALERT_MESSAGES = ['alert'] as const;
 

@@ -16,7 +16,7 @@ import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
 import { END_USER, hasRole, useUser } from '../../auth/index.ts';
 import { useCustomers } from '../../customers/index.ts';
-import type { AlertFilters } from '../api/alerts.ts';
+import type { AlertFilters } from '../api/list-alerts.ts';
 import { useFollowedZones } from '../api/followed-zones.ts';
 import { AlertList } from './AlertList.tsx';
 import { ZonePicker } from './ZonePicker.tsx';

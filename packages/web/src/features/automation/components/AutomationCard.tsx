@@ -7,12 +7,10 @@ import { useToast } from '../../../components/Toasts.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { ANY_ROLE, canDo, useUser } from '../../auth/index.ts';
-import {
-  useAutomation,
-  useExitAutomation,
-  useUpdateAutomation,
-  type AutomationZoneRef,
-} from '../api/automation.ts';
+import { useAutomation } from '../api/get-automation.ts';
+import { useExitAutomation } from '../api/exit-automation.ts';
+import { useUpdateAutomation } from '../api/update-automation.ts';
+import type { AutomationZoneRef } from '../api/keys.ts';
 import { formatVolume } from '../../consumption/index.ts';
 import { flowNow } from '../flow.ts';
 import { marginsNow } from '../margins.ts';

@@ -15,7 +15,7 @@ import { TextField } from '../../../components/TextField.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { errorMessage } from '../../../lib/forms.ts';
 import { currentLanguage, useLanguage } from '../../../lib/i18n/index.ts';
-import type { AutomationZoneRef } from '../api/automation.ts';
+import type { AutomationZoneRef } from '../api/keys.ts';
 import { BacktestPanel } from './BacktestPanel.tsx';
 
 type Props = {

@@ -15,7 +15,8 @@ import { formatDate, formatDateTime } from '../../../lib/dates.ts';
 import { errorMessage } from '../../../lib/forms.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { formatVolume } from '../../consumption/index.ts';
-import { useBacktest, type AutomationZoneRef } from '../api/automation.ts';
+import { useBacktest } from '../api/run-backtest.ts';
+import type { AutomationZoneRef } from '../api/keys.ts';
 
 type Props = {
   zoneRef: AutomationZoneRef;

@@ -7,7 +7,8 @@ import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
-import { useClaimCodes, useRevokeClaimCode, type ZoneRef } from '../api.ts';
+import { useClaimCodes, type ZoneRef } from '../api/list-claim-codes.ts';
+import { useRevokeClaimCode } from '../api/revoke-claim-code.ts';
 
 /**
  * A zone's claim codes (docs/permissions.md "Registration"): never the code itself, which is shown

@@ -14,7 +14,9 @@ import { ApiRequestError } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { useCustomerZones } from '../../dashboard/index.ts';
-import { useDecideRegistration, useIssueClaimCode, useRegistrations } from '../api.ts';
+import { useDecideRegistration } from '../api/decide-registration.ts';
+import { useIssueClaimCode } from '../api/issue-claim-code.ts';
+import { useRegistrations } from '../api/list-registrations.ts';
 import { ClaimCodesList } from './ClaimCodesList.tsx';
 
 /** Issuing a claim code for one of the zones in scope (the code is shown once); the zone's codes below. */

@@ -17,9 +17,9 @@ import { paths } from '../../../paths.ts';
 import {
   flowboxFirmwareKey,
   useFlowboxFirmware,
-  useUpdateFlowboxFirmware,
   type FirmwareFlowboxRef,
-} from '../api/flowbox-firmware.ts';
+} from '../api/get-flowbox-firmware.ts';
+import { useUpdateFlowboxFirmware } from '../api/update-flowbox-firmware.ts';
 import { formatPercent } from '../format.ts';
 import { concernsFlowboxFirmware } from '../rollout-live.ts';
 import { ProgressBar } from './ProgressBar.tsx';

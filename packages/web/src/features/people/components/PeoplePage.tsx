@@ -16,7 +16,7 @@ import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
 import { useUser } from '../../auth/index.ts';
 import { fullName } from '../../managers/index.ts';
-import { usePeople } from '../api.ts';
+import { usePeople } from '../api/list-people.ts';
 import { createEntries, personLinks } from '../links.ts';
 
 const PAGE_SIZE = 25;

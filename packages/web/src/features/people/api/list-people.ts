@@ -1,6 +1,6 @@
 import type { PeopleList, PeopleRoleName } from '@flowbox/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../lib/api-client.ts';
+import { api } from '../../../lib/api-client.ts';
 
 export type PeopleQuery = { search?: string; role?: PeopleRoleName; limit: number; offset: number };
 

@@ -1,5 +1,5 @@
-import type { FirmwareUpdate, FirmwareUpdateCreateInput, FlowboxFirmware } from '@flowbox/shared';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { FlowboxFirmware } from '@flowbox/shared';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import type { ZoneRef } from '../../zones/index.ts';
 import type { LiveStatus } from '../../../lib/live.ts';
@@ -9,7 +9,13 @@ import { FIRMWARE_KEY } from './keys.ts';
 /** Where a flowbox lives: its firmware calls are made under its zone, as every flowbox call. */
 export type FirmwareFlowboxRef = ZoneRef & { flowboxId: string };
 
-const flowboxFirmwarePath = ({ customerId, siteId, buildingId, zoneId, flowboxId }: FirmwareFlowboxRef) =>
+export const flowboxFirmwarePath = ({
+  customerId,
+  siteId,
+  buildingId,
+  zoneId,
+  flowboxId,
+}: FirmwareFlowboxRef) =>
   `/customers/${customerId}/sites/${siteId}/buildings/${buildingId}/zones/${zoneId}/flowboxes/${flowboxId}/firmware`;
 
 export const flowboxFirmwareKey = (ref: Pick<FirmwareFlowboxRef, 'flowboxId'>) =>
@@ -32,20 +38,3 @@ export const flowboxFirmwareQueryOptions = (ref: FirmwareFlowboxRef, live: LiveS
 
 export const useFlowboxFirmware = (ref: FirmwareFlowboxRef, live: LiveStatus) =>
   useQuery(flowboxFirmwareQueryOptions(ref, live));
-
-/**
- * Updates one flowbox to an image (docs/firmware.md); the device's steps then show on the card.
- * During its building's opening hours the server refuses (`errors.firmware_opening_hours`) unless
- * `duringOpeningHours` says to update it even then.
- */
-export function useUpdateFlowboxFirmware(ref: FirmwareFlowboxRef) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ imageId, duringOpeningHours }: { imageId: string; duringOpeningHours: boolean }) =>
-      api.post<FirmwareUpdate>(flowboxFirmwarePath(ref), {
-        image_id: imageId,
-        during_opening_hours: duringOpeningHours,
-      } satisfies FirmwareUpdateCreateInput),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: flowboxFirmwareKey(ref) }),
-  });
-}

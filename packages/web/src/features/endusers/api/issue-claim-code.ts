@@ -1,0 +1,18 @@
+import type { ClaimCodeIssued } from '@flowbox/shared';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client.ts';
+import { claimCodesKey, claimCodesPath, type ZoneRef } from './list-claim-codes.ts';
+
+export function useIssueClaimCode() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({
+      zone,
+      body,
+    }: {
+      zone: ZoneRef;
+      body: { max_uses: number | null; auto_approve: boolean };
+    }) => api.post<ClaimCodeIssued>(`${claimCodesPath(zone)}/create`, body),
+    onSuccess: (_code, { zone }) => client.invalidateQueries({ queryKey: claimCodesKey(zone.zoneId) }),
+  });
+}
