@@ -52,9 +52,19 @@ const indexLendsData = {
 
 /**
  * No import cycle between features: an import into another feature is refused when that feature
- * already reaches this one. The graph is every feature file on disk (feature-graph.js), each read
+ * already reaches this one. The graph is every feature file on disk (feature-graph.js), each parsed
  * again only once changed; this file's own imports are those being linted.
  */
+/**
+ * The features' imports, read again at most once a second: a lint run walks the folder a few times
+ * instead of once per file, and an editor sees another file's change within a second.
+ */
+let recent = { at: -Infinity, imports: [] };
+function currentFeatureImports() {
+  if (performance.now() - recent.at > 1000) recent = { at: performance.now(), imports: featureImports() };
+  return recent.imports;
+}
+
 const noFeatureCycle = {
   meta: {
     type: 'problem',
@@ -65,7 +75,7 @@ const noFeatureCycle = {
     const file = context.filename;
     const from = featureOf(file);
     if (!from) return {};
-    const others = featureImports().filter((edge) => !file.endsWith(`/features/${edge.file}`));
+    const others = currentFeatureImports().filter((edge) => !file.endsWith(`/features/${edge.file}`));
     const graph = featureGraph(others);
     const check = (node, literal) => {
       if (typeof literal?.value !== 'string' || !literal.value.startsWith('.')) return;
