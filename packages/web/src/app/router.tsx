@@ -65,7 +65,8 @@ const profile = () => import('../features/profile/pages.ts');
 const schedules = () => import('../features/schedules/pages.ts');
 const sites = () => import('../features/sites/pages.ts');
 const zones = () => import('../features/zones/pages.ts');
-// The pages that show other features' cards, composed here (routes/): features do not import each other's components.
+// The pages that show other features' cards, composed in routes/ (docs/architecture.md "Web"): a
+// feature imports no other feature's components.
 const assistantRoute = () => import('./routes/assistant.tsx');
 const buildingRoutes = () => import('./routes/buildings.tsx');
 const customerRoutes = () => import('./routes/customers.tsx');
