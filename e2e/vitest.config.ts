@@ -11,7 +11,8 @@ export default defineConfig({
     // A screen waited for by polling gets the time a loaded machine needs (Vitest's default is 1 s:
     // enough on a quiet machine, a coin toss on a busy CI one); a wait that names its own keeps it.
     expect: { poll: { timeout: 15_000 } },
-    // One browser at a time: the machine has two cores and the server runs beside it.
+    // One file at a time: the files of a run share its server and demo data. `npm test` runs two
+    // such runs side by side, each with its own server (scripts/test.mjs, browserTestGroups).
     fileParallelism: false,
   },
 });

@@ -3,7 +3,7 @@
 // Prints each step's wall and CPU time as it ends, and closes with a table of the steps, the slowest
 // test files and a "N passed, N failed" line counting test cases (docs/decisions.md "CI's time budget").
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import pg from 'pg';
@@ -105,7 +105,7 @@ async function runSideBySide(steps) {
   }
 }
 
-/** Vitest's command line for a step, with its reports in files of their own. */
+/** Vitest's command line for a step (or a group of its files), with its reports in files of their own. */
 function vitestCommand(label, config, filters) {
   const report = join(tmpdir(), `flowbox-vitest-${process.pid}-${label}.json`);
   const filesReport = join(tmpdir(), `flowbox-vitest-${process.pid}-${label}-files.json`);
@@ -156,6 +156,60 @@ function vitest(name, config, env = {}, { timeoutMs, node = process.execPath, fi
   const ok = run(name, node, command.args, { ...env, ...command.env }, timeoutMs);
   readReports(name, command, ok);
   return ok;
+}
+
+/**
+ * A step whose files are split into groups that run side by side, each a Vitest run of its own (its own
+ * global setup: the browser tests' server and data), each printed whole once all have ended.
+ */
+async function vitestSideBySide(name, config, env, groups) {
+  if (only.length && !only.includes(name)) return true;
+  const clock = stepClock();
+  const ended = await Promise.all(
+    groups.map(
+      (files, index) =>
+        new Promise((done) => {
+          const command = vitestCommand(`${name}-${index + 1}`, config, files);
+          const output = [];
+          const child = spawn(process.execPath, command.args, {
+            cwd: root,
+            env: { ...process.env, ...env, ...command.env },
+          });
+          child.stdout.on('data', (chunk) => output.push(chunk));
+          child.stderr.on('data', (chunk) => output.push(chunk));
+          child.on('error', (error) => output.push(Buffer.from(`${error.message}\n`)));
+          child.on('close', (code) => done({ files, command, code, output }));
+        }),
+    ),
+  );
+  for (const [index, group] of ended.entries()) {
+    console.log(`\n=== ${name}, group ${index + 1} of ${groups.length}: ${group.files.join(' ')}`);
+    process.stdout.write(Buffer.concat(group.output));
+    readReports(name, group.command, group.code === 0);
+  }
+  const ok = ended.every((group) => group.code === 0);
+  const times = clock();
+  console.log(`=== ${name}: ${ok ? 'ok' : 'FAILED'} in ${timesOf(times)}`);
+  results.push({ name, ok, ...times });
+  return ok;
+}
+
+/**
+ * The browser test files in `count` groups of about the same size, the largest first into the
+ * smallest group: a file's bytes stand for its tests' time well enough to share out half an hour.
+ */
+function browserTestGroups(count) {
+  const files = readdirSync(join(root, 'e2e'))
+    .filter((file) => file.endsWith('.test.ts'))
+    .map((file) => ({ path: `e2e/${file}`, size: statSync(join(root, 'e2e', file)).size }))
+    .sort((a, b) => b.size - a.size);
+  const groups = Array.from({ length: count }, () => ({ size: 0, files: [] }));
+  for (const file of files) {
+    const smallest = groups.reduce((a, b) => (b.size < a.size ? b : a));
+    smallest.files.push(file.path);
+    smallest.size += file.size;
+  }
+  return groups.map((group) => group.files.sort());
 }
 
 /**
@@ -310,7 +364,10 @@ if (existsSync(chromium)) {
     // Timed apart from e2e: a clean clone builds the web app here, a working copy only when stale.
     results.push({ name: 'web-build', ok: true, ...clock() });
   }
-  vitest('e2e', 'e2e/vitest.config.ts', { CHROMIUM_PATH: chromium });
+  // Two groups side by side, each with its own server and browser: alone, the step kept one core of two
+  // busy at most (465 s of CPU in all against CI's 786 s of wall time: the browser and the server wait
+  // on each other). Within a group, files still run one at a time.
+  await vitestSideBySide('e2e', 'e2e/vitest.config.ts', { CHROMIUM_PATH: chromium }, browserTestGroups(2));
 } else skip('e2e', `Chromium not found at ${chromium} (apt-get install chromium, or set CHROMIUM_PATH)`);
 // Deploy (docs/operations.md "Build and deploy"): `npm run build` installed elsewhere with production
 // dependencies only, run as two instances on one PostgreSQL database and one Mosquitto behind a proxy.
