@@ -26,6 +26,8 @@ type Entry = {
  * messages stay in order because the caller awaits each before the next (FlowboxIngest).
  */
 export class PresenceBatch {
+  /** Batches written, and heartbeats they took (the others went on one by one). */
+  readonly counters = { batches: 0, taken: 0 };
   private queue: Entry[] = [];
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> | null = null;
@@ -75,7 +77,11 @@ export class PresenceBatch {
   private async write(batch: Entry[]): Promise<void> {
     try {
       const taken = await seeConnected(this.ctx.db, batch);
-      for (const entry of batch) entry.resolve(taken.has(entry.serial));
+      this.counters.batches += 1;
+      for (const entry of batch) {
+        if (taken.has(entry.serial)) this.counters.taken += 1;
+        entry.resolve(taken.has(entry.serial));
+      }
     } catch (error) {
       for (const entry of batch) entry.reject(error);
     }
