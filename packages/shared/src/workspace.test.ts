@@ -57,7 +57,9 @@ const isDevFile = (path: string) =>
   /[\\/](test|fuzz|faults)[\\/]/.test(path) ||
   /(vite|vitest|drizzle)\.config\.ts$/.test(path) ||
   // The web build's own plugins (packages/web/build/), run by vite at build time only.
-  /packages[\\/]web[\\/]build[\\/]/.test(path);
+  /packages[\\/]web[\\/]build[\\/]/.test(path) ||
+  // The lint's rules and the feature graph they read (packages/web/eslint.*.js), run by eslint only.
+  /packages[\\/]web[\\/](eslint\.[^\\/]+|feature-graph)\.js$/.test(path);
 
 const packages = readdirSync(packagesDir)
   .filter((name) => existsSync(join(packagesDir, name, 'package.json')))
