@@ -15,6 +15,14 @@ type Violation = { id: string; impact: string | null; help: string; nodes: { tar
 export async function axeViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(`${axeSource}\n;undefined`);
   const violations = await page.evaluate(async () => {
+    // The page as it settles: a colour mid-transition (a toggle just pressed) is no colour anyone
+    // reads. Finite transitions and animations only: a spinner's never end.
+    await Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
+        .map((a) => a.finished.catch(() => undefined)),
+    );
     const axe = (
       window as unknown as {
         axe: { run: (context: Document, options: object) => Promise<{ violations: Violation[] }> };
