@@ -1,20 +1,8 @@
 import type { ConsumptionWindow } from '@flowbox/shared';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { saveBlob } from '../../../lib/save-blob.ts';
 import { targetPath, type ConsumptionTarget } from './target.ts';
-
-/** Saves bytes under a file name, through a temporary blob: URL. */
-function saveBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The click has started the download; the URL may go once this task ends.
-  window.setTimeout(() => URL.revokeObjectURL(url), 0);
-}
 
 /** A file name part from a scope's name: "Bâtiment A" → "batiment-a". */
 export function fileStemOf(name: string): string {
