@@ -1,6 +1,6 @@
 import type { DetectionState, OpeningHours, VolumeUnit, ZoneProfile } from '@flowbox/shared';
-import { and, asc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
-import { crossingToJson, EMPTY_DETECTION } from '@flowbox/shared';
+import { and, asc, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
+import { crossingToJson, EMPTY_DETECTION, heldDueAt } from '@flowbox/shared';
 import { arrayLiteral, quotedArrayLiteral } from '../db/arrays.ts';
 import type { Db } from '../db/client.ts';
 import { buildings, zoneAutomation, zones } from '../db/schema.ts';
@@ -54,6 +54,20 @@ export async function ensureAutomationRows(db: Db, zoneIds: readonly string[]): 
 }
 
 /**
+ * Zones whose oldest held reading has waited its time (docs/automation.md "Whatever the delivery"),
+ * at most `limit`, the longest waiting first: the sweep judges them with no new reading.
+ */
+export async function dueHeldZones(db: Db, now: Date, limit: number): Promise<string[]> {
+  const rows = await db
+    .select({ zoneId: zoneAutomation.zoneId })
+    .from(zoneAutomation)
+    .where(and(isNotNull(zoneAutomation.heldUntil), lte(zoneAutomation.heldUntil, now)))
+    .orderBy(asc(zoneAutomation.heldUntil))
+    .limit(limit);
+  return rows.map((r) => r.zoneId);
+}
+
+/**
  * The zones' rows (`missing` ones created first), locked for this transaction (FOR UPDATE, in zone id order so that two batches
  * never wait on each other in a cycle): two instances ingesting the same zone take turns.
  */
@@ -69,9 +83,9 @@ export async function lockAutomationRows(
   const found = await db.execute(sql`SELECT a.zone_id, a.automatic_closing_enabled, a.volume_margin_enabled,
       a.volume_margin::text AS volume_margin, a.volume_margin_unit, a.duration_margin_enabled,
       a.duration_margin_minutes, a.event_started_at, a.last_flow_at, a.last_flow_flowbox_id, a.last_flow_seq,
-      a.last_flow_free_seq, a.flow_free_ahead, a.last_flow_device_at, a.last_flow_live, a.event_volume_ml,
+      a.last_flow_device_at, a.last_flow_live, a.event_volume_ml,
       a.event_flow_s, a.event_crossing, a.event_triggered, a.event_leak_raised, a.last_measured_at,
-      a.detection_blocked_until, a.locked_at, a.locked_by, a.close_confirmed_at, a.close_dysfunction_raised,
+      a.detection_blocked_until, a.seqs, a.held, a.held_until, a.locked_at, a.locked_by, a.close_confirmed_at, a.close_dysfunction_raised,
       a.updated_at, z.name AS zone_name, z.profile AS zone_profile, z.opening_hours AS zone_opening_hours,
       z.leak_detection_mode AS zone_leak_detection_mode, z.maintenance_mode AS zone_maintenance_mode,
       b.opening_hours AS building_opening_hours, b.timezone AS building_timezone,
@@ -99,8 +113,6 @@ type LockedRow = {
   last_flow_at: Instant;
   last_flow_flowbox_id: string | null;
   last_flow_seq: Whole;
-  last_flow_free_seq: Whole;
-  flow_free_ahead: Json<AutomationRow['flowFreeAhead']>;
   last_flow_device_at: Instant;
   last_flow_live: boolean;
   event_volume_ml: number | string | bigint;
@@ -110,6 +122,9 @@ type LockedRow = {
   event_leak_raised: boolean;
   last_measured_at: Instant;
   detection_blocked_until: Instant;
+  seqs: Json<AutomationRow['seqs']>;
+  held: Json<AutomationRow['held']>;
+  held_until: Instant;
   locked_at: Instant;
   locked_by: AutomationRow['lockedBy'];
   close_confirmed_at: Instant;
@@ -152,8 +167,6 @@ function zoneAutomationOf(r: LockedRow): ZoneAutomation {
       lastFlowAt: instant(r.last_flow_at),
       lastFlowFlowboxId: r.last_flow_flowbox_id,
       lastFlowSeq: whole(r.last_flow_seq),
-      lastFlowFreeSeq: whole(r.last_flow_free_seq),
-      flowFreeAhead: json(r.flow_free_ahead),
       lastFlowDeviceAt: instant(r.last_flow_device_at),
       lastFlowLive: r.last_flow_live,
       eventVolumeMl: Number(r.event_volume_ml),
@@ -163,6 +176,9 @@ function zoneAutomationOf(r: LockedRow): ZoneAutomation {
       eventLeakRaised: r.event_leak_raised,
       lastMeasuredAt: instant(r.last_measured_at),
       detectionBlockedUntil: instant(r.detection_blocked_until),
+      seqs: json(r.seqs),
+      held: json(r.held),
+      heldUntil: instant(r.held_until),
       lockedAt: instant(r.locked_at),
       lockedBy: r.locked_by,
       closeConfirmedAt: instant(r.close_confirmed_at),
@@ -204,6 +220,9 @@ function defaultAutomation(zoneId: string): AutomationRow {
     durationMarginEnabled: false,
     durationMarginMinutes: null,
     ...EMPTY_DETECTION,
+    seqs: {},
+    held: [],
+    heldUntil: null,
     eventCrossing: null,
     lockedAt: null,
     lockedBy: null,
@@ -246,8 +265,6 @@ export async function updateDetectionStates(
       last_flow_at = v.last_flow_at,
       last_flow_flowbox_id = v.last_flow_flowbox_id,
       last_flow_seq = v.last_flow_seq,
-      last_flow_free_seq = v.last_flow_free_seq,
-      flow_free_ahead = v.flow_free_ahead,
       last_flow_device_at = v.last_flow_device_at,
       last_flow_live = v.last_flow_live,
       event_crossing = v.event_crossing,
@@ -257,6 +274,9 @@ export async function updateDetectionStates(
       event_leak_raised = v.event_leak_raised,
       last_measured_at = v.last_measured_at,
       detection_blocked_until = v.detection_blocked_until,
+      seqs = v.seqs,
+      held = v.held,
+      held_until = v.held_until,
       updated_at = ${now.toISOString()}::timestamptz
     FROM unnest(
       ${arrayLiteral(states.map((s) => s.zoneId))}::uuid[],
@@ -264,8 +284,6 @@ export async function updateDetectionStates(
       ${instants((s) => s.lastFlowAt)}::timestamptz[],
       ${arrayLiteral(column((s) => s.lastFlowFlowboxId))}::uuid[],
       ${arrayLiteral(column((s) => s.lastFlowSeq))}::bigint[],
-      ${arrayLiteral(column((s) => s.lastFlowFreeSeq))}::bigint[],
-      ${quotedArrayLiteral(column((s) => JSON.stringify(s.flowFreeAhead)))}::jsonb[],
       ${instants((s) => s.lastFlowDeviceAt)}::timestamptz[],
       ${arrayLiteral(column((s) => s.lastFlowLive))}::boolean[],
       ${quotedArrayLiteral(column((s) => (s.eventCrossing ? JSON.stringify(crossingToJson(s.eventCrossing)) : null)))}::jsonb[],
@@ -274,10 +292,13 @@ export async function updateDetectionStates(
       ${arrayLiteral(column((s) => s.eventTriggered))}::boolean[],
       ${arrayLiteral(column((s) => s.eventLeakRaised))}::boolean[],
       ${instants((s) => s.lastMeasuredAt)}::timestamptz[],
-      ${instants((s) => s.detectionBlockedUntil)}::timestamptz[]
-    ) AS v(zone_id, event_started_at, last_flow_at, last_flow_flowbox_id, last_flow_seq, last_flow_free_seq, flow_free_ahead,
+      ${instants((s) => s.detectionBlockedUntil)}::timestamptz[],
+      ${quotedArrayLiteral(column((s) => JSON.stringify(s.seqs)))}::jsonb[],
+      ${quotedArrayLiteral(column((s) => JSON.stringify(s.held)))}::jsonb[],
+      ${instants(heldDueAt)}::timestamptz[]
+    ) AS v(zone_id, event_started_at, last_flow_at, last_flow_flowbox_id, last_flow_seq,
       last_flow_device_at, last_flow_live, event_crossing, event_volume_ml, event_flow_s, event_triggered,
-      event_leak_raised, last_measured_at, detection_blocked_until)
+      event_leak_raised, last_measured_at, detection_blocked_until, seqs, held, held_until)
     WHERE a.zone_id = v.zone_id`);
 }
 

@@ -68,6 +68,11 @@ export class AutomationService {
     return this.safetyCloses.sendQueued(tx);
   }
 
+  /** Zones whose readings held past a hole have waited their time, judged (the held_readings job). */
+  sweepHeldReadings(): Promise<number> {
+    return this.detection.sweepHeld();
+  }
+
   superviseSafetyCloses(): Promise<number> {
     return this.supervision.pass();
   }

@@ -2,6 +2,7 @@ import {
   afterExit,
   BACKTEST_MAX_DECISIONS,
   EMPTY_DETECTION,
+  heldDueAt,
   volumeMarginOutOfBounds,
   type Backtest,
   type BacktestDecision,
@@ -57,6 +58,7 @@ export class AutomationBacktest {
       readings += batch.readings.length;
       for (const replay of replays) replay.feed(batch.receivedAt, batch.readings);
     }
+    for (const replay of replays) replay.sweepUntil(to);
     return {
       zone_id: path.zoneId,
       from: from.toISOString(),
@@ -140,8 +142,21 @@ class Replay {
     private readonly closures: readonly Closure[],
   ) {}
 
-  /** One committed batch of the zone's readings, judged at its receipt as the listener judged it. */
+  /**
+   * One committed batch of the zone's readings, judged at its receipt as the listener judged it;
+   * before it, readings held past a hole whose wait ended, judged then as the sweep judged them.
+   */
   feed(receivedAt: Date, readings: readonly AutomationReading[]): void {
+    this.sweepUntil(receivedAt);
+    this.judge(receivedAt, readings);
+  }
+
+  /** The sweep of held readings (held-readings.job.ts) up to a time. */
+  sweepUntil(at: Date): void {
+    for (let due = heldDueAt(this.state); due && due <= at; due = heldDueAt(this.state)) this.judge(due, []);
+  }
+
+  private judge(receivedAt: Date, readings: readonly AutomationReading[]): void {
     if (this.locked && this.reopensAt && this.reopensAt <= receivedAt) this.reopen(this.reopensAt);
     const verdict = decideZoneBatch(this.state, readings, this.rules, this.locked, receivedAt);
     this.state = verdict.state;

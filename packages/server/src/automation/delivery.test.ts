@@ -1,4 +1,4 @@
-import { deviceTopic, encodePayload, PROTOCOL_VERSION, type Telemetry } from '@flowbox/shared';
+import { deviceTopic, encodePayload, HOLD_S, PROTOCOL_VERSION, type Telemetry } from '@flowbox/shared';
 import {
   deliver,
   deliveryArb,
@@ -240,6 +240,40 @@ describe('generated water use × generated delivery, through ingest', () => {
     o.alerts
       .map((a) => `${a.category}|${a.cause}|${a.count}|${(a.details as { trigger?: string }).trigger ?? ''}`)
       .sort();
+
+  it('a reading past a hole that never fills waits HOLD_S, then the sweep closes the water (issue #29)', async () => {
+    const zone = await zoneWith('Hole never filled', { closing: true, volumeL: 50, minutes: null });
+    const start = t.clock.now().getTime() + 60_000;
+    const sent = (seq: number, litres: number): Delivered[] => {
+      const at = start + seq * 60_000;
+      const reading = { seq, at, trueEnd: at, intervalS: 60, volumeMl: litres * 1000, flowS: 60 };
+      return [{ reading, receivedAt: at + 300, sentAt: at }];
+    };
+    // 20 L, then seq 2 lost (refused by ingest, say), then 40 L, and the device falls silent.
+    await run([{ zone, batches: [sent(1, 20), sent(3, 40)] }]);
+    await until(
+      async () =>
+        (
+          await t.db
+            .select()
+            .from(telemetryReadings)
+            .where(eq(telemetryReadings.flowboxId, zone.device.flowboxId))
+        ).length === 2,
+    );
+    const [held] = await t.db.select().from(zoneAutomation).where(eq(zoneAutomation.zoneId, zone.id));
+    expect(held!.held.map((h) => h.seq)).toEqual([3]);
+    expect(held!.heldUntil).not.toBeNull();
+    expect((await outcome(zone)).closes).toBe(0);
+    // Not before its wait ends; then one pass of the sweep judges it: fresh water past the margin.
+    expect(await t.services.automation.sweepHeldReadings()).toBe(0);
+    t.clock.advance(HOLD_S * 1000);
+    expect(await t.services.automation.sweepHeldReadings()).toBe(1);
+    const after = await outcome(zone);
+    expect(after).toMatchObject({ locked: true, closes: 1 });
+    const [swept] = await t.db.select().from(zoneAutomation).where(eq(zoneAutomation.zoneId, zone.id));
+    expect(swept).toMatchObject({ held: [], heldUntil: null, seqs: { [zone.device.flowboxId]: 3 } });
+    expect(await t.services.automation.sweepHeldReadings()).toBe(0);
+  });
 
   it('alert-only zones: the same alerts whatever the delivery, with and without sent_at', async () => {
     let n = 0;

@@ -2,7 +2,12 @@ import type { DetectionState } from '@flowbox/shared';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import type { RaiseAlert } from './alerting.ts';
-import { lockAutomationRows, updateDetectionStates, type ZoneAutomation } from './automation.repo.ts';
+import {
+  dueHeldZones,
+  lockAutomationRows,
+  updateDetectionStates,
+  type ZoneAutomation,
+} from './automation.repo.ts';
 import { rulesOf, stateOf } from './detection-state.ts';
 import type { ZoneLock } from './lock-exit.ts';
 import type { SafetyCloses } from './safety-closes.ts';
@@ -12,6 +17,8 @@ export type { AutomationReading } from './zone-decisions.ts';
 
 /** Zones remembered as having their row; past this the memory starts again. */
 const ROWS_KNOWN_MEMORY = 100_000;
+/** Zones judged by one pass of the sweep of held readings (the rest wait for the next pass). */
+export const HELD_SWEEP_ZONES = 500;
 
 /** Detection (spec §3, §4): each committed batch of readings judged against its zone's margins. */
 export class DetectionListener {
@@ -72,6 +79,33 @@ export class DetectionListener {
     await updateDetectionStates(tx, states, now);
     if (this.rowsKnown.size >= ROWS_KNOWN_MEMORY) this.rowsKnown.clear();
     for (const found of locked) this.rowsKnown.add(found.scope.zoneId);
+  }
+
+  /**
+   * The sweep of held readings (docs/automation.md "Whatever the delivery"): a zone whose reading
+   * past a hole has waited HOLD_S is judged at once with no new reading, so a hole that never
+   * fills delays a decision by HOLD_S at most, even when its flowbox then falls silent. Answers
+   * how many zones were judged.
+   */
+  async sweepHeld(limit = HELD_SWEEP_ZONES): Promise<number> {
+    const now = this.ctx.now();
+    const due = await dueHeldZones(this.ctx.db, now, limit);
+    if (due.length === 0) return 0;
+    let transaction: Db | undefined;
+    const judged = await this.ctx.db.transaction(async (tx) => {
+      transaction = tx;
+      const states: { zoneId: string; state: DetectionState }[] = [];
+      for (const found of await lockAutomationRows(tx, due, [])) {
+        // Another instance's sweep, or a batch, may have judged it while this one waited for the lock.
+        const until = found.automation.heldUntil;
+        if (!until || until > now) continue;
+        states.push({ zoneId: found.scope.zoneId, state: await this.detectZone(tx, found, [], now) });
+      }
+      await updateDetectionStates(tx, states, now);
+      return states.length;
+    });
+    if (transaction) await this.safetyCloses.sendQueued(transaction);
+    return judged;
   }
 
   private async detectZone(

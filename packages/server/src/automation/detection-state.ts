@@ -1,6 +1,7 @@
 import {
   crossingFromJson,
   crossingToJson,
+  heldDueAt,
   LITERS_PER_UNIT,
   type DetectionState,
   type Margins,
@@ -30,8 +31,6 @@ export function stateOf(row: AutomationRow): DetectionState {
     lastFlowAt: row.lastFlowAt,
     lastFlowFlowboxId: row.lastFlowFlowboxId,
     lastFlowSeq: row.lastFlowSeq,
-    lastFlowFreeSeq: row.lastFlowFreeSeq,
-    flowFreeAhead: row.flowFreeAhead,
     lastFlowDeviceAt: row.lastFlowDeviceAt,
     lastFlowLive: row.lastFlowLive,
     eventVolumeMl: row.eventVolumeMl,
@@ -41,12 +40,18 @@ export function stateOf(row: AutomationRow): DetectionState {
     eventLeakRaised: row.eventLeakRaised,
     lastMeasuredAt: row.lastMeasuredAt,
     detectionBlockedUntil: row.detectionBlockedUntil,
+    seqs: row.seqs,
+    held: row.held,
   };
 }
 
 /** The row's columns that store the detector's state. */
 export function stateColumns(state: DetectionState): Partial<AutomationRow> {
-  return { ...state, eventCrossing: state.eventCrossing ? crossingToJson(state.eventCrossing) : null };
+  return {
+    ...state,
+    eventCrossing: state.eventCrossing ? crossingToJson(state.eventCrossing) : null,
+    heldUntil: heldDueAt(state),
+  };
 }
 
 /** A zone's rules as they stand: its margins, its hours, whether it closes by itself. */

@@ -56,7 +56,7 @@ import {
   type ZoneProfile,
   type Role,
   type StoredCrossing,
-  type FlowFreeReading,
+  type HeldReading,
 } from '@flowbox/shared';
 
 const id = () =>
@@ -945,8 +945,6 @@ export const zoneAutomation = pgTable(
     /** The flowbox of the event's latest flowing reading, its seq and its end by its clock (issue #29). */
     lastFlowFlowboxId: uuid('last_flow_flowbox_id'),
     lastFlowSeq: bigint('last_flow_seq', { mode: 'number' }),
-    lastFlowFreeSeq: bigint('last_flow_free_seq', { mode: 'number' }),
-    flowFreeAhead: jsonb('flow_free_ahead').$type<FlowFreeReading[]>().notNull().default([]),
     lastFlowDeviceAt: timestamp('last_flow_device_at', { withTimezone: true }),
     lastFlowLive: boolean('last_flow_live').notNull().default(true),
     eventVolumeMl: bigint('event_volume_ml', { mode: 'number' }).notNull().default(0),
@@ -958,6 +956,11 @@ export const zoneAutomation = pgTable(
     lastMeasuredAt: timestamp('last_measured_at', { withTimezone: true }),
     /** spec §9: no abnormal-volume trigger before this time (server clock), survives restarts. */
     detectionBlockedUntil: timestamp('detection_blocked_until', { withTimezone: true }),
+    /** Each flowbox's last seq fed to detection without a hole; readings past a hole, held (issue #29). */
+    seqs: jsonb('seqs').$type<Record<string, number>>().notNull().default({}),
+    held: jsonb('held').$type<readonly HeldReading[]>().notNull().default([]),
+    /** When the oldest held reading stops waiting: the `held_readings` sweep judges the zone then. */
+    heldUntil: timestamp('held_until', { withTimezone: true }),
     /** spec §4 "triggered": set while the zone is locked. */
     lockedAt: timestamp('locked_at', { withTimezone: true }),
     lockedBy: text('locked_by').$type<'volume' | 'duration'>(),
@@ -971,6 +974,10 @@ export const zoneAutomation = pgTable(
     index('zone_automation_locked_idx')
       .on(t.zoneId)
       .where(sql`${t.lockedAt} IS NOT NULL`),
+    // The sweep of held readings: the few zones waiting for a hole.
+    index('zone_automation_held_idx')
+      .on(t.heldUntil)
+      .where(sql`${t.heldUntil} IS NOT NULL`),
   ],
 );
 

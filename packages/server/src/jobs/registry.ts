@@ -1,5 +1,6 @@
 import { alertEmailsJob } from '../alerts/alert-emails.job.ts';
 import type { Services } from '../app.ts';
+import { heldReadingsJob } from '../automation/held-readings.job.ts';
 import { safetyCloseSupervisionJob } from '../automation/safety-close-supervision.job.ts';
 import { subscriptionRenewalsJob } from '../billing/subscription-renewals.job.ts';
 import type { Db } from '../db/client.ts';
@@ -65,6 +66,7 @@ export function instanceJobs({ services, db, smtp, messaging }: JobParts): Job[]
     ...(smtp ? [emailsJob(services.mailer)] : []),
     scheduledClosingsJob(services.scheduleRunner),
     safetyCloseSupervisionJob(services.automation),
+    heldReadingsJob(services.automation),
     alertEmailsJob(services.alertNotifier),
     firmwareTimeoutsJob(services.firmwareUpdates),
     firmwareRolloutsJob(services.rolloutRunner),

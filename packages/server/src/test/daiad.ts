@@ -2,6 +2,7 @@ import {
   detectBatch,
   effectiveMargins,
   EMPTY_DETECTION,
+  heldDueAt,
   parseTelemetry,
   PROTOCOL_VERSION,
   utcOffsetMs,
@@ -219,25 +220,39 @@ export function runDetection(
   const run: DetectionRun = { crossings: [], past: [], leaks: [] };
   const marginsAt = (r: FlowReading) => effectiveMargins(zone.margins, zone, r.measuredAt);
   let state = EMPTY_DETECTION;
-  for (const r of readings) {
-    if (!r.accepted) continue;
-    const at = new Date(r.at);
-    const reading: FlowReading = {
-      measuredAt: at,
-      intervalS: r.intervalS,
-      volumeMl: Math.round(r.volumeL * 1000),
-      flowS: r.flowS,
-      flowboxId,
-      seq: r.seq,
-      deviceAt: at,
-      live: true,
-    };
-    const verdict = detectBatch(state, [reading], marginsAt, new Date(r.at + 1000));
+  const judge = (batch: FlowReading[], now: Date) => {
+    const verdict = detectBatch(state, batch, marginsAt, now);
     state = verdict.state;
     if (verdict.crossing) run.crossings.push(verdict.crossing);
     run.past.push(...verdict.past);
     run.leaks.push(...verdict.leaks);
+  };
+  // The server's sweep: a reading held past a hole (one ingest refused) is judged when its wait ends.
+  const sweepUntil = (now: Date) => {
+    for (let due = heldDueAt(state); due && due <= now; due = heldDueAt(state)) judge([], due);
+  };
+  for (const r of readings) {
+    if (!r.accepted) continue;
+    const at = new Date(r.at);
+    const now = new Date(r.at + 1000);
+    sweepUntil(now);
+    judge(
+      [
+        {
+          measuredAt: at,
+          intervalS: r.intervalS,
+          volumeMl: Math.round(r.volumeL * 1000),
+          flowS: r.flowS,
+          flowboxId,
+          seq: r.seq,
+          deviceAt: at,
+          live: true,
+        },
+      ],
+      now,
+    );
   }
+  sweepUntil(new Date(8.64e15));
   return run;
 }
 

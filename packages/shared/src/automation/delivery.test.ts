@@ -90,31 +90,27 @@ describe('decisions whatever the delivery (generated water use × generated deli
       );
     });
 
-  // Known defect (issue 29, found by the property above; seed 1715043556): an event that passes
-  // its duration margin at 10 min and its volume margin at 11 min is named by its duration when
-  // delivered live, by its volume when two instances deliver minute 10 after minute 11 (both
-  // margins are past when the late reading is counted, and volume is named first). It closes
-  // the same water at the same reading; only the margin it names differs. Fails until fixed.
-  it.fails(
-    'names the margin crossed first whatever the delivery (two instances, duration then volume)',
-    () => {
-      const use: Segment[] = [
-        { kind: 'burst', minutes: 5, lpm: 19 },
-        { kind: 'idle', minutes: 9 },
-        { kind: 'idle', minutes: 7 },
-        { kind: 'burst', minutes: 11, lpm: 16 },
-        { kind: 'use', minutes: 3, lpm: 12 },
-        { kind: 'idle', minutes: 71 },
-        { kind: 'use', minutes: 6, lpm: 6 },
-        { kind: 'use', minutes: 5, lpm: 3 },
-        { kind: 'burst', minutes: 1, lpm: 26 },
-        { kind: 'use', minutes: 6, lpm: 3 },
-        { kind: 'idle', minutes: 67 },
-        { kind: 'use', minutes: 6, lpm: 7 },
-      ];
-      check(use, { volumeMl: 51_000, flowS: 600 }, { skewMs: 0 }, { kind: 'two_instances', every: 8 }, true);
-    },
-  );
+  // Found by the property above (seed 1715043556): an event that passes its duration margin at
+  // 10 min and its volume margin at 11 min was named by its volume when two instances committed
+  // minute 11 before minute 10 (both margins were past when minute 11 was counted). Detection now
+  // takes a flowbox's readings in seq order: minute 11 waits for minute 10.
+  it('names the margin crossed first whatever the delivery (two instances, duration then volume)', () => {
+    const use: Segment[] = [
+      { kind: 'burst', minutes: 5, lpm: 19 },
+      { kind: 'idle', minutes: 9 },
+      { kind: 'idle', minutes: 7 },
+      { kind: 'burst', minutes: 11, lpm: 16 },
+      { kind: 'use', minutes: 3, lpm: 12 },
+      { kind: 'idle', minutes: 71 },
+      { kind: 'use', minutes: 6, lpm: 6 },
+      { kind: 'use', minutes: 5, lpm: 3 },
+      { kind: 'burst', minutes: 1, lpm: 26 },
+      { kind: 'use', minutes: 6, lpm: 3 },
+      { kind: 'idle', minutes: 67 },
+      { kind: 'use', minutes: 6, lpm: 7 },
+    ];
+    check(use, { volumeMl: 51_000, flowS: 600 }, { skewMs: 0 }, { kind: 'two_instances', every: 8 }, true);
+  });
 });
 
 function propertySeed(): { seed?: number } {

@@ -3,6 +3,7 @@ import { placeBatch, type DeviceClock } from './clock.ts';
 import {
   FLOW_GAP_S,
   detectBatch,
+  heldDueAt,
   EMPTY_DETECTION,
   type DetectionState,
   type FlowReading,
@@ -233,6 +234,23 @@ export function runDetection(batches: readonly Delivered[][], margins: Margins):
   let state: DetectionState = EMPTY_DETECTION;
   const stored = new Set<number>();
   const decisions: Decisions = { acted: [], past: [], leaks: [] };
+  let lastNow = -Infinity;
+  const judge = (readings: FlowReading[], now: Date) => {
+    const verdict = detectBatch(state, readings, () => margins, now);
+    state = verdict.state;
+    for (const p of verdict.past) decisions.past.push({ seq: p.seq!, trigger: p.trigger });
+    if (verdict.crossing)
+      decisions.acted.push({
+        seq: verdict.crossing.seq!,
+        trigger: verdict.crossing.trigger,
+        at: now.getTime(),
+      });
+    for (const leak of verdict.leaks) decisions.leaks.push(leak.seq!);
+  };
+  // The server's sweep: readings held past a hole are judged when their wait ends, reading or not.
+  const sweepUntil = (now: Date) => {
+    for (let due = heldDueAt(state); due && due <= now; due = heldDueAt(state)) judge([], due);
+  };
   for (const batch of batches) {
     const fresh = batch
       .filter(
@@ -265,18 +283,14 @@ export function runDetection(batches: readonly Delivered[][], margins: Margins):
         flowS: d.reading.flowS,
       }))
       .sort((a, b) => a.measuredAt.getTime() - b.measuredAt.getTime());
-    const now = new Date(Math.max(...fresh.map((d) => d.receivedAt)));
-    const verdict = detectBatch(state, readings, () => margins, now);
-    state = verdict.state;
-    for (const p of verdict.past) decisions.past.push({ seq: p.seq!, trigger: p.trigger });
-    if (verdict.crossing)
-      decisions.acted.push({
-        seq: verdict.crossing.seq!,
-        trigger: verdict.crossing.trigger,
-        at: now.getTime(),
-      });
-    for (const leak of verdict.leaks) decisions.leaks.push(leak.seq!);
+    // The server's clock never goes back: a batch committed after another (two instances, the
+    // later reading first) is judged after it.
+    const now = new Date(Math.max(lastNow, ...fresh.map((d) => d.receivedAt)));
+    lastNow = now.getTime();
+    sweepUntil(now);
+    judge(readings, now);
   }
+  sweepUntil(new Date(8.64e15));
   return decisions;
 }
 

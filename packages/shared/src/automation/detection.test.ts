@@ -6,6 +6,10 @@ import {
   EMPTY_DETECTION,
   EXIT_BLOCK_S,
   FLOW_GAP_S,
+  HELD_MAX,
+  HOLD_S,
+  detectBatch,
+  heldDueAt,
   LEAK_FLOW_S,
   STALE_READING_S,
   effectiveMargins,
@@ -88,7 +92,7 @@ describe('continuous-flow events', () => {
     const { state } = run([minute(0, 1), minute(10, 1)], margins);
     const verdict = detect(state, minute(2, 500), margins, new Date(T0 + 11 * 60_000));
     expect(verdict.late).toBe(true);
-    expect(verdict.state).toBe(state);
+    expect(verdict.state).toEqual(state);
   });
 
   it('after exit nothing triggers for an hour, then a new event beyond the margins does', () => {
@@ -98,6 +102,105 @@ describe('continuous-flow events', () => {
     const { crossings } = run(burst, margins, blocked);
     // The event started during the hour: it triggers with the reading ending as the hour ends.
     expect(crossings).toEqual([{ index: EXIT_BLOCK_S / 60 - 1, trigger: 'volume' }]);
+  });
+});
+
+describe("a flowbox's readings in seq order (a reading past a hole waits for it)", () => {
+  // One flowbox's minute `i` as seq i + 1, on its own clock (a device's reading).
+  const device = (i: number, litres: number, flowS = litres > 0 ? 60 : 0): FlowReading => ({
+    ...minute(i, litres, flowS),
+    flowboxId: 'fb',
+    seq: i + 1,
+    deviceAt: minute(i, 0).measuredAt,
+  });
+  const margins: Margins = { volumeMl: 50_000, flowS: 600 };
+  // 4.5 L a minute: the duration margin (600 s) is past at the 11th minute (seq 11, 49.5 L), the
+  // volume margin (50 L) at the 12th (seq 12, 54 L).
+  const steady = Array.from({ length: 14 }, (_, i) => device(i, 4.5));
+  const receipt = (r: FlowReading) => new Date(r.measuredAt.getTime() + 400);
+  const feedAll = (batches: FlowReading[][], start: DetectionState = EMPTY_DETECTION) => {
+    let state = start;
+    const acted: { seq: number | null; trigger: string; at: number }[] = [];
+    let now = 0;
+    for (const batch of batches) {
+      now = Math.max(now, ...batch.map((r) => receipt(r).getTime()));
+      const verdict = detectBatch(state, batch, () => margins, new Date(now));
+      state = verdict.state;
+      if (verdict.crossing)
+        acted.push({ seq: verdict.crossing.seq, trigger: verdict.crossing.trigger, at: now });
+    }
+    return { state, acted };
+  };
+
+  it('the later reading first (two instances): held, then fed after the one it overtook', () => {
+    const live = feedAll(steady.map((r) => [r]));
+    expect(live.acted).toEqual([{ seq: 11, trigger: 'duration', at: receipt(steady[10]!).getTime() }]);
+    const swapped = steady.map((r) => [r]);
+    [swapped[10], swapped[11]] = [swapped[11]!, swapped[10]!];
+    const { state, acted } = feedAll(swapped);
+    // Named as live; acted on when seq 11 arrives (after seq 12, on the server's clock).
+    expect(acted).toEqual([{ seq: 11, trigger: 'duration', at: receipt(steady[11]!).getTime() }]);
+    expect(state.held).toEqual([]);
+    expect(state.seqs).toEqual({ fb: 14 });
+  });
+
+  it('a hole that never fills is taken as lost after HOLD_S: the sweep judges what waited', () => {
+    // 20 L, then a minute lost (dropped by ingest, say), then 40 L: the volume margin (50 L) is
+    // past at seq 3, and the device then falls silent.
+    const first = detectBatch(EMPTY_DETECTION, [device(0, 20)], () => margins, receipt(device(0, 20)));
+    const crossing = device(2, 40);
+    const at = receipt(crossing);
+    const held = detectBatch(first.state, [crossing], () => margins, at);
+    expect(held.crossing).toBeNull();
+    expect(held.state.held.map((h) => h.seq)).toEqual([3]);
+    expect(heldDueAt(held.state)).toEqual(new Date(at.getTime() + HOLD_S * 1000));
+    // Nothing is given up before its wait ends.
+    const early = detectBatch(held.state, [], () => margins, new Date(at.getTime() + HOLD_S * 1000 - 1));
+    expect(early.crossing).toBeNull();
+    expect(early.state.held).toHaveLength(1);
+    // The sweep at the due time: seq 3 is judged, its water fresh: acted on.
+    const due = heldDueAt(held.state)!;
+    const swept = detectBatch(held.state, [], () => margins, due);
+    expect(swept.crossing).toMatchObject({ seq: 3, trigger: 'volume', volumeMl: 60_000 });
+    expect(swept.state.held).toEqual([]);
+    expect(swept.state.seqs).toEqual({ fb: 3 });
+    // The lost minute, arriving after all, is fed as it comes (not held again).
+    const lost = device(1, 5);
+    const straggler = detectBatch(swept.state, [lost], () => margins, new Date(due.getTime() + 1000));
+    expect(straggler.state.held).toEqual([]);
+    expect(straggler.state.eventVolumeMl).toBe(65_000);
+  });
+
+  it('the next reading past the wait releases what was held, without a sweep', () => {
+    const first = detectBatch(EMPTY_DETECTION, [device(0, 20)], () => margins, receipt(device(0, 20)));
+    const held = detectBatch(first.state, [device(2, 40)], () => margins, receipt(device(2, 40)));
+    const next = detectBatch(held.state, [device(3, 1)], () => margins, receipt(device(3, 1)));
+    expect(next.crossing).toMatchObject({ seq: 3, trigger: 'volume' });
+    expect(next.state.held).toEqual([]);
+    expect(next.state.seqs).toEqual({ fb: 4 });
+  });
+
+  it(`holds at most HELD_MAX readings: past them the oldest hole is taken as lost`, () => {
+    const many = Array.from({ length: HELD_MAX + 3 }, (_, i) => device(i, 0));
+    const first = detectBatch(EMPTY_DETECTION, [many[0]!], () => margins, receipt(many[0]!));
+    // Seq 2 never comes; the rest arrive in one burst (a replay).
+    const rest = many.slice(2);
+    const verdict = detectBatch(first.state, rest, () => margins, receipt(rest.at(-1)!));
+    expect(verdict.state.held.length).toBeLessThanOrEqual(HELD_MAX);
+    expect(verdict.state.seqs.fb).toBeGreaterThan(1);
+  });
+
+  it("one flowbox's hole never holds another flowbox's readings", () => {
+    const other = (r: FlowReading): FlowReading => ({ ...r, flowboxId: 'other' });
+    const before = feedAll(steady.slice(0, 9).map((r) => [r, other({ ...r, volumeMl: 0, flowS: 0 })]));
+    const verdict = detectBatch(
+      before.state,
+      [steady[10]!, other(steady[9]!)],
+      () => margins,
+      receipt(steady[10]!),
+    );
+    expect(verdict.state.held.map((h) => [h.flowboxId, h.seq])).toEqual([['fb', 11]]);
+    expect(verdict.state.seqs.other).toBe(10);
   });
 });
 

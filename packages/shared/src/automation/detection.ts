@@ -54,8 +54,33 @@ export type FlowReading = {
   live?: boolean;
 };
 
-/** A flow-free reading of the flowbox that flowed last, seen past a hole: its seq and end (device ms). */
-export type FlowFreeReading = { seq: number; at: number };
+/**
+ * A reading seen past a hole in its flowbox's seqs (it overtook a reading through another
+ * instance, or its predecessor was lost): held until the hole fills or HOLD_S pass. Instants in
+ * ms; `heldAt` is the server's clock when it was held.
+ */
+export type HeldReading = {
+  flowboxId: string;
+  seq: number;
+  placedAt: number;
+  deviceAt: number;
+  intervalS: number;
+  volumeMl: number;
+  flowS: number;
+  live: boolean;
+  heldAt: number;
+};
+
+/**
+ * How long a reading past a hole waits for it (docs/automation.md "Whatever the delivery"): a
+ * reading overtaken through another instance arrives within a batch or two; one lost in transit is
+ * sent again after 30 s (docs/protocol.md). Past this the hole is taken as lost.
+ */
+export const HOLD_S = 40;
+/** Readings held in one zone at most: past this its oldest hole is taken as lost at once. */
+export const HELD_MAX = 64;
+/** Flowboxes whose seqs a zone's detection remembers at most (moved flowboxes leave theirs). */
+const SEQS_MAX = 256;
 
 /** The margins in force for one reading, in millilitres and flowing seconds; null: not checked. */
 export type Margins = { volumeMl: number | null; flowS: number | null };
@@ -87,16 +112,6 @@ export type DetectionState = {
   /** The flowbox of that reading, its seq and its end by the device's clock. */
   lastFlowFlowboxId: string | null;
   lastFlowSeq: number | null;
-  /**
-   * That flowbox's readings after it were seen flow-free, without a hole, up to this seq: only
-   * such a run ends the event (a reading still on its way, through another instance, may flow).
-   */
-  lastFlowFreeSeq: number | null;
-  /**
-   * That flowbox's flow-free readings seen past a hole in that run (they overtook a reading through
-   * another instance): joined to the run once the hole fills. Device time of their ends, ms.
-   */
-  flowFreeAhead: FlowFreeReading[];
   lastFlowDeviceAt: Date | null;
   /** That reading's placement was live (a legacy backlog's is not: it cannot close). */
   lastFlowLive: boolean;
@@ -113,6 +128,13 @@ export type DetectionState = {
   lastMeasuredAt: Date | null;
   /** spec §9: no abnormal-volume trigger for readings placed before this time (server clock). */
   detectionBlockedUntil: Date | null;
+  /**
+   * Each flowbox's last seq fed to detection with none missing before it (since detection first
+   * saw the flowbox): detection takes a flowbox's readings in seq order.
+   */
+  seqs: Readonly<Record<string, number>>;
+  /** Readings past a hole, waiting for it (oldest first). */
+  held: readonly HeldReading[];
 };
 
 export const EMPTY_DETECTION: DetectionState = {
@@ -120,8 +142,6 @@ export const EMPTY_DETECTION: DetectionState = {
   lastFlowAt: null,
   lastFlowFlowboxId: null,
   lastFlowSeq: null,
-  lastFlowFreeSeq: null,
-  flowFreeAhead: [],
   lastFlowDeviceAt: null,
   lastFlowLive: true,
   eventVolumeMl: 0,
@@ -131,6 +151,8 @@ export const EMPTY_DETECTION: DetectionState = {
   eventLeakRaised: false,
   lastMeasuredAt: null,
   detectionBlockedUntil: null,
+  seqs: {},
+  held: [],
 };
 
 /** What one reading, or one batch, decided. */
@@ -198,6 +220,9 @@ export function detectBatch(
   const past: PastCrossing[] = [];
   const late: FlowReading[] = [];
   const leaks: Leak[] = [];
+  const nowMs = now.getTime();
+  const seqs: Record<string, number> = { ...start.seqs };
+  let held: HeldReading[] = start.held.length === 0 ? [] : [...start.held];
   const endEvent = (s: DetectionState): DetectionState => {
     if (s.eventCrossing && !s.eventTriggered)
       past.push({
@@ -208,11 +233,12 @@ export function detectBatch(
       });
     return withoutEvent(s);
   };
-  for (const reading of readings) {
+  /** One reading into the event, in its flowbox's seq order. */
+  const feed = (reading: FlowReading): void => {
     const end = reading.measuredAt.getTime();
     if (state.lastMeasuredAt && end + FLOW_GAP_S * 1000 < state.lastMeasuredAt.getTime()) {
       late.push(reading);
-      continue;
+      return;
     }
     const lastMeasuredAt =
       state.lastMeasuredAt && state.lastMeasuredAt.getTime() > end
@@ -221,7 +247,7 @@ export function detectBatch(
     const flowing = reading.volumeMl > 0 || reading.flowS > 0;
     if (!flowing) {
       state = { ...afterFlowFree(state, reading, endEvent), lastMeasuredAt };
-      continue;
+      return;
     }
     const continues =
       state.lastFlowAt !== null &&
@@ -241,13 +267,6 @@ export function detectBatch(
       next.lastFlowAt = reading.measuredAt;
       next.lastFlowFlowboxId = reading.flowboxId ?? null;
       next.lastFlowSeq = reading.seq ?? null;
-      next.lastFlowFreeSeq = reading.seq ?? null;
-      next.flowFreeAhead =
-        reading.seq === undefined || reading.flowboxId !== base.lastFlowFlowboxId
-          ? NONE_AHEAD
-          : base.flowFreeAhead.length === 0
-            ? base.flowFreeAhead
-            : base.flowFreeAhead.filter((r) => r.seq > reading.seq!);
       next.lastFlowDeviceAt = reading.deviceAt ?? reading.measuredAt;
       next.lastFlowLive = reading.live ?? true;
     }
@@ -262,7 +281,51 @@ export function detectBatch(
       leaks.push(leakAt(reading, next));
     }
     state = next;
+  };
+  /** The flowbox's held readings that now follow without a hole, fed in seq order. */
+  const drain = (flowboxId: string): void => {
+    for (let i = 0; held.length > 0 && i >= 0;) {
+      const next = seqs[flowboxId]! + 1;
+      i = held.findIndex((h) => h.flowboxId === flowboxId && h.seq === next);
+      if (i < 0) break;
+      const [h] = held.splice(i, 1);
+      seqs[flowboxId] = next;
+      feed(fromHeld(h!));
+    }
+  };
+  /** The flowbox's holes taken as lost: its held readings fed in seq order. */
+  const giveUp = (flowboxId: string): void => {
+    const theirs = held.filter((h) => h.flowboxId === flowboxId).sort((a, b) => a.seq - b.seq);
+    held = held.filter((h) => h.flowboxId !== flowboxId);
+    for (const h of theirs) {
+      seqs[flowboxId] = Math.max(seqs[flowboxId] ?? 0, h.seq);
+      feed(fromHeld(h));
+    }
+  };
+  // Holes waited for HOLD_S: taken as lost (a sweep calls this with no reading when none comes).
+  for (const h of [...held]) if (h.heldAt + HOLD_S * 1000 <= nowMs && held.includes(h)) giveUp(h.flowboxId);
+  for (const reading of readings) {
+    const { flowboxId, seq } = reading;
+    if (flowboxId === undefined || seq === undefined) {
+      feed(reading);
+      continue;
+    }
+    const last = seqs[flowboxId];
+    if (last === undefined || seq === last + 1) {
+      if (last === undefined) makeRoom(seqs);
+      seqs[flowboxId] = seq;
+      feed(reading);
+      drain(flowboxId);
+    } else if (seq <= last) {
+      // After its hole was taken as lost, or from a counter that restarted (a re-paired device):
+      // fed as it comes.
+      feed(reading);
+    } else {
+      if (!held.some((h) => h.flowboxId === flowboxId && h.seq === seq)) held.push(toHeld(reading, nowMs));
+      if (held.length > HELD_MAX) giveUp(held[0]!.flowboxId);
+    }
   }
+  state = { ...state, seqs, held };
   // At the batch's end: is the crossed event's water running now?
   let crossed: Trigger | null = null;
   let crossing: Crossing | null = null;
@@ -288,20 +351,48 @@ const leakAt = (reading: FlowReading, next: DetectionState): Leak => ({
   flowS: next.eventFlowS,
 });
 
-/**
- * No flow-free reading waiting past a hole: one empty list shared by the states that have none
- * (states are never changed in place, so sharing it is safe; it is frozen to keep it so).
- */
-const NONE_AHEAD: FlowFreeReading[] = Object.freeze([]) as unknown as FlowFreeReading[];
+const toHeld = (reading: FlowReading, heldAt: number): HeldReading => ({
+  flowboxId: reading.flowboxId!,
+  seq: reading.seq!,
+  placedAt: reading.measuredAt.getTime(),
+  deviceAt: (reading.deviceAt ?? reading.measuredAt).getTime(),
+  intervalS: reading.intervalS,
+  volumeMl: reading.volumeMl,
+  flowS: reading.flowS,
+  live: reading.live ?? true,
+  heldAt,
+});
 
-/** Flow-free readings seen past a hole, at most: older ones are forgotten (the hole never filled). */
-const FLOW_FREE_AHEAD_MAX = 32;
+const fromHeld = (h: HeldReading): FlowReading => ({
+  measuredAt: new Date(h.placedAt),
+  deviceAt: new Date(h.deviceAt),
+  flowboxId: h.flowboxId,
+  seq: h.seq,
+  intervalS: h.intervalS,
+  volumeMl: h.volumeMl,
+  flowS: h.flowS,
+  live: h.live,
+});
+
+/** Room for a flowbox new to the zone's detection: past SEQS_MAX the oldest remembered goes. */
+function makeRoom(seqs: Record<string, number>): void {
+  const known = Object.keys(seqs);
+  if (known.length >= SEQS_MAX) delete seqs[known[0]!];
+}
+
+/**
+ * When the zone's oldest held reading stops waiting for its hole (null: none held): detection
+ * must run then even if no reading comes (the server's sweep, the backtest and the tests do).
+ */
+export function heldDueAt(state: DetectionState): Date | null {
+  if (state.held.length === 0) return null;
+  return new Date(Math.min(...state.held.map((h) => h.heldAt)) + HOLD_S * 1000);
+}
 
 /**
  * A flow-free reading: ends the event once the flow-free time since its last flowing reading reaches
- * FLOW_GAP_S. For the flowbox that flowed last, only an unbroken run of its flow-free readings after
- * that reading counts (a reading still on its way, through another instance, may flow): one past a
- * hole waits in `flowFreeAhead` until the hole fills. Another flowbox's is judged on placed time.
+ * FLOW_GAP_S. A flowbox's readings come in seq order (held past a hole), so its run of flow-free
+ * readings after its last flowing one has no hole that a reading still on its way could fill.
  */
 function afterFlowFree(
   state: DetectionState,
@@ -309,33 +400,7 @@ function afterFlowFree(
   endEvent: (s: DetectionState) => DetectionState,
 ): DetectionState {
   if (state.lastFlowAt === null) return state;
-  const sameFlowbox =
-    reading.flowboxId !== undefined &&
-    reading.flowboxId === state.lastFlowFlowboxId &&
-    reading.seq !== undefined &&
-    reading.deviceAt !== undefined &&
-    state.lastFlowSeq !== null &&
-    state.lastFlowDeviceAt !== null;
-  if (!sameFlowbox) return flowFreeSince(state, reading) >= FLOW_GAP_S * 1000 ? endEvent(state) : state;
-  const seq = reading.seq!;
-  const after = state.lastFlowFreeSeq ?? state.lastFlowSeq!;
-  if (seq <= after) return state;
-  const seen = { seq, at: reading.deviceAt!.getTime() };
-  if (seq > after + 1)
-    return {
-      ...state,
-      flowFreeAhead: [...state.flowFreeAhead.filter((r) => r.seq !== seq), seen]
-        .sort((x, y) => x.seq - y.seq)
-        .slice(-FLOW_FREE_AHEAD_MAX),
-    };
-  // The next of the run: it, and the readings waiting past it, extend the run.
-  let end = seen;
-  const ahead = state.flowFreeAhead.filter((r) => r.seq > seq);
-  while (ahead[0]?.seq === end.seq + 1) end = ahead.shift()!;
-  const since = end.at - state.lastFlowDeviceAt!.getTime();
-  const elapsed = end.seq === state.lastFlowSeq! + 1 ? Math.min(reading.intervalS * 1000, since) : since;
-  if (elapsed >= FLOW_GAP_S * 1000) return endEvent(state);
-  return { ...state, lastFlowFreeSeq: end.seq, flowFreeAhead: ahead };
+  return flowFreeSince(state, reading) >= FLOW_GAP_S * 1000 ? endEvent(state) : state;
 }
 
 /**
@@ -380,8 +445,6 @@ function withoutEvent(state: DetectionState): DetectionState {
     lastFlowAt: null,
     lastFlowFlowboxId: null,
     lastFlowSeq: null,
-    lastFlowFreeSeq: null,
-    flowFreeAhead: [],
     lastFlowDeviceAt: null,
     lastFlowLive: true,
     eventVolumeMl: 0,
