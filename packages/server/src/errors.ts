@@ -61,6 +61,8 @@ const STATUS_OF = {
   'errors.image_too_large': 413,
   'errors.firmware_too_large': 413,
   'errors.file_too_large': 413,
+  // A request body in a media type no route takes (JSON, or multipart for uploads).
+  'errors.unsupported_media_type': 415,
   'errors.image_type': 415,
   'errors.range_not_satisfiable': 416,
   'errors.too_many_attempts': 429,
@@ -79,6 +81,11 @@ type CodeWithStatus<S extends number> = {
 
 export function statusOf(code: ServerErrorCode): number {
   return STATUS_OF[code];
+}
+
+/** Whether the server answers with this catalogue code, that is whether it has its status. */
+export function hasStatus(code: string): code is ServerErrorCode {
+  return Object.hasOwn(STATUS_OF, code);
 }
 
 /** A failure the user should read: a catalogue code, whose status is its own (STYLE.md: typed errors). */

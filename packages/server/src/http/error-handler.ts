@@ -6,30 +6,43 @@ import { requestLanguage } from './language.ts';
 
 /** Request validation failure carrying zod's issues, so they can be translated per field. */
 export class RequestValidationError extends Error {
-  readonly statusCode = 400;
+  readonly statusCode = statusOf('errors.validation');
   constructor(readonly issues: readonly z.core.$ZodIssue[]) {
     super('request validation failed');
   }
 }
 
 /**
- * Fastify's own errors that are the caller's fault, with the catalogue code each answers: they keep
- * the status HTTP gives their case (415 for a media type), whatever their code's own.
+ * Fastify's own errors that are the caller's fault, with the catalogue code each answers: its
+ * status is the code's (STATUS_OF, errors.ts), the one place a status comes from.
  */
-const CLIENT_ERRORS: Record<string, { status: number; code: ServerErrorCode }> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'errors.payload_too_large' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'errors.validation' },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'errors.validation' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'errors.validation' },
-  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'errors.validation' },
-  FST_ERR_VALIDATION: { status: 400, code: 'errors.validation' },
+const CLIENT_ERRORS: Record<string, ServerErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'errors.payload_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'errors.unsupported_media_type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'errors.validation',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'errors.validation',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'errors.validation',
+  FST_ERR_VALIDATION: 'errors.validation',
   // @fastify/multipart (image uploads)
-  FST_REQ_FILE_TOO_LARGE: { status: 413, code: 'errors.image_too_large' },
-  FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 415, code: 'errors.image_type' },
-  FST_FILES_LIMIT: { status: 400, code: 'errors.validation' },
-  FST_PARTS_LIMIT: { status: 400, code: 'errors.validation' },
-  FST_PROTO_VIOLATION: { status: 400, code: 'errors.validation' },
-  FST_MP_PREMATURE_CLOSE: { status: 400, code: 'errors.validation' },
+  FST_REQ_FILE_TOO_LARGE: 'errors.image_too_large',
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'errors.image_type',
+  FST_FILES_LIMIT: 'errors.validation',
+  FST_PARTS_LIMIT: 'errors.validation',
+  FST_PROTO_VIOLATION: 'errors.validation',
+  FST_MP_PREMATURE_CLOSE: 'errors.validation',
+};
+
+/**
+ * The code answering another client error, raised by a plugin with a status of its own (a web
+ * asset's 403 or 416 from @fastify/static, a multipart limit's 413), for each status the table
+ * has a general code of: the answer keeps that status. Any other is a 400.
+ */
+export const CODE_OF_CLIENT_STATUS: Partial<Record<number, ServerErrorCode>> = {
+  403: 'errors.forbidden',
+  404: 'errors.not_found',
+  413: 'errors.payload_too_large',
+  415: 'errors.unsupported_media_type',
+  416: 'errors.range_not_satisfiable',
 };
 
 /** The one place where errors become answers: `{ code, message, details? }` in the caller's language. */
@@ -40,11 +53,10 @@ export function installErrorHandler(app: FastifyInstance): void {
       code: ServerErrorCode,
       params: Record<string, string | number> = {},
       details?: FieldIssue[],
-      status = statusOf(code),
     ) => {
       const body: ApiError = { code, message: translate(code, language, params) };
       if (details?.length) body.details = details;
-      return reply.status(status).send(body);
+      return reply.status(statusOf(code)).send(body);
     };
 
     if (error instanceof TooManyRequests) reply.header('retry-after', String(error.retryAfterS));
@@ -62,10 +74,10 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (error.statusCode === 429) return send('errors.rate_limited');
     if (error instanceof SyntaxError && error.statusCode === 400) return send('errors.validation');
     const known = CLIENT_ERRORS[error.code];
-    if (known) return send(known.code, {}, undefined, known.status);
+    if (known) return send(known);
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       request.log.info({ err: error }, 'client error');
-      return send('errors.validation', {}, undefined, error.statusCode);
+      return send(CODE_OF_CLIENT_STATUS[error.statusCode] ?? 'errors.validation');
     }
     request.log.error({ err: error }, 'unexpected error');
     return send('errors.api_error');

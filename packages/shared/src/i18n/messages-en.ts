@@ -26,6 +26,7 @@ export const MESSAGES_EN = {
   'errors.wrong_current_password': 'Your current password is not correct',
   'errors.cannot_delete_self': 'You cannot delete your own account',
   'errors.payload_too_large': 'The request is too large',
+  'errors.unsupported_media_type': 'The request body is in a format this server does not accept',
   'errors.invalid_site_list': 'One of the selected sites does not belong to this customer',
   'errors.invalid_alert_zones': 'One of the zones does not exist or is not one this user is told about',
   'errors.user_create_failed': 'Unable to create the user, please check the fields and try again',

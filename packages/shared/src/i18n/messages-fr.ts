@@ -25,6 +25,7 @@ export const MESSAGES_FR = {
   'errors.wrong_current_password': "Votre mot de passe actuel n'est pas correct",
   'errors.cannot_delete_self': 'Vous ne pouvez pas supprimer votre propre compte',
   'errors.payload_too_large': 'La requête est trop volumineuse',
+  'errors.unsupported_media_type': "Le corps de la requête est dans un format que ce serveur n'accepte pas",
   'errors.invalid_site_list': "Un des sites sélectionnés n'appartient pas à ce client",
   'errors.invalid_alert_zones':
     "Une des zones n'existe pas ou ne fait pas partie de celles dont cet utilisateur est averti",
