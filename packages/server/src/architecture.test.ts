@@ -251,3 +251,193 @@ describe('the data-access layer (db/)', () => {
     expect(above).toEqual([]);
   });
 });
+
+/*
+ * docs/architecture.md "Where authorisation lives": only access/ decides what an actor may do. Outside
+ * it, no code compares a user's role or reads a permission's value, and no function named like a
+ * rule (require…, can…, may…) takes an Actor: services and the few routes without a service call
+ * access/'s functions. Roles that are not users' stand outside the rule, each named here with why.
+ */
+const NOT_USER_ROLES: Record<string, string> = {
+  'mqtt/broker.ts': "an MQTT identity's role (a device or its bootstrap account), not a user's",
+  'mqtt/device-accounts.ts': "an MQTT identity's role (a device or its bootstrap account), not a user's",
+  'flowboxes/device-auth.ts': "an MQTT identity's role (a device or its bootstrap account), not a user's",
+  'seed/': "the seed creates each role's demo accounts and the first provider manager; it decides no access",
+};
+
+const COMPARISONS = new Set([
+  ts.SyntaxKind.EqualsEqualsEqualsToken,
+  ts.SyntaxKind.ExclamationEqualsEqualsToken,
+  ts.SyntaxKind.EqualsEqualsToken,
+  ts.SyntaxKind.ExclamationEqualsToken,
+]);
+
+/** `x.role`, `ROLES.x`, or a permission's value (`x.permissions[p]`, `'authorised'`, `'denied'`). */
+function isRoleOrPermission(node: ts.Expression): boolean {
+  if (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) {
+    if (ts.isPropertyAccessExpression(node) && node.name.text === 'role') return true;
+    if (ts.isIdentifier(node.expression) && node.expression.text === 'ROLES') return true;
+    const owner = node.expression;
+    return ts.isPropertyAccessExpression(owner) && owner.name.text === 'permissions';
+  }
+  return ts.isStringLiteral(node) && (node.text === 'authorised' || node.text === 'denied');
+}
+
+/** A presence check (`x.role === undefined`) compares no role. */
+const isNothing = (node: ts.Expression) =>
+  node.kind === ts.SyntaxKind.NullKeyword || (ts.isIdentifier(node) && node.text === 'undefined');
+
+const namesActor = (type: ts.TypeNode | undefined): boolean =>
+  type !== undefined && /\bActor\b/.test(type.getText());
+
+/** The role comparisons, permission reads and rule-named functions of one file, as `path: code`. */
+function authorisationIn(path: string): string[] {
+  const source = ts.createSourceFile(
+    path,
+    readFileSync(join(SRC, path), 'utf8'),
+    ts.ScriptTarget.Latest,
+    true,
+  );
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isBinaryExpression(node) && COMPARISONS.has(node.operatorToken.kind)) {
+      const sides = [node.left, node.right];
+      if (sides.some(isRoleOrPermission) && !sides.some(isNothing)) found.push(node.getText());
+    }
+    if (ts.isCaseClause(node) && isRoleOrPermission(node.expression)) found.push(node.getText());
+    if (
+      ts.isCallExpression(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      node.expression.name.text === 'includes' &&
+      node.arguments.some(isRoleOrPermission)
+    )
+      found.push(node.getText());
+    const named =
+      ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node)
+        ? node.name?.getText()
+        : ts.isVariableDeclaration(node) && node.initializer && ts.isArrowFunction(node.initializer)
+          ? node.name.getText()
+          : undefined;
+    const fn = ts.isVariableDeclaration(node) ? node.initializer : node;
+    if (
+      named &&
+      /^(require|can|may)[A-Z]/.test(named) &&
+      fn &&
+      ts.isFunctionLike(fn) &&
+      fn.parameters.some((p) => namesActor(p.type))
+    )
+      found.push(`function ${named}`);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found.map((code) => `${path}: ${code.replace(/\s+/g, ' ')}`);
+}
+
+describe('where authorisation lives (docs/architecture.md)', () => {
+  it('authorisation lives in access/', () => {
+    const outside = sourceFiles()
+      .filter((path) => !isTestCode(path) && !path.startsWith('access/'))
+      .filter((path) => !Object.keys(NOT_USER_ROLES).some((allowed) => path.startsWith(allowed)))
+      .flatMap(authorisationIn);
+    expect(outside).toEqual([]);
+  });
+
+  it('each file allowed its roles still compares them (the list only shrinks)', () => {
+    const unused = Object.keys(NOT_USER_ROLES).filter(
+      (allowed) =>
+        !sourceFiles()
+          .filter((path) => !isTestCode(path) && path.startsWith(allowed))
+          .some((path) => authorisationIn(path).length > 0),
+    );
+    expect(unused).toEqual([]);
+  });
+});
+
+/*
+ * docs/architecture.md "Server layers": the hierarchy's joins (a flowbox's zone, a zone's building,
+ * a building's site, a site's customer, or the other way down) are written once, in db/scope.ts
+ * (`joinUp`, `joinUpSql`, `withZoneScope`…), so every query places a row through the same keys and
+ * indexes. A join along one of those keys written by hand, in the query builder or in raw SQL, is
+ * refused anywhere else.
+ */
+
+/** Each level below the customer, with its foreign key to the level above, as drizzle and SQL name them. */
+const HIERARCHY_KEYS = [
+  { table: 'flowboxes', key: 'zoneId', column: 'zone_id', parent: 'zones' },
+  { table: 'zones', key: 'buildingId', column: 'building_id', parent: 'buildings' },
+  { table: 'buildings', key: 'siteId', column: 'site_id', parent: 'sites' },
+  { table: 'sites', key: 'customerId', column: 'customer_id', parent: 'customers' },
+];
+
+/** Whether `a = b` joins a level to the one above it (`zones.buildingId` and `buildings.id`, either way round). */
+function joinsLevels(a: string, b: string, form: 'key' | 'column'): boolean {
+  return HIERARCHY_KEYS.some((level) => {
+    const child = `${level.table}.${level[form]}`;
+    const parent = `${level.parent}.id`;
+    return (a === child && b === parent) || (a === parent && b === child);
+  });
+}
+
+/** The text between the parenthesis at `open` and the one that closes it. */
+function argumentsAt(text: string, open: number): string {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    if (text[i] === '(') depth++;
+    else if (text[i] === ')' && --depth === 0) return text.slice(open + 1, i);
+  }
+  return text.slice(open + 1);
+}
+
+/**
+ * The hierarchy joins written in one file, as `line: condition`: a query builder join whose
+ * condition compares a level's key with its parent's id, and a raw SQL `JOIN … ON` doing the same
+ * with the tables' aliases (`JOIN zones z ON z.id = f.zone_id` after `FROM flowboxes f`).
+ */
+function hierarchyJoinsIn(path: string): string[] {
+  const text = readFileSync(join(SRC, path), 'utf8');
+  const line = (at: number) => text.slice(0, at).split('\n').length;
+  const found: string[] = [];
+  for (const call of text.matchAll(/\b(?:inner|left|right|full)Join\(/g)) {
+    const condition = argumentsAt(text, call.index + call[0].length - 1);
+    for (const eq of condition.matchAll(/\beq\(\s*(\w+\.\w+)\s*,\s*(\w+\.\w+)\s*\)/g))
+      if (joinsLevels(eq[1]!, eq[2]!, 'key')) found.push(`${line(call.index)}: ${eq[0]}`);
+  }
+  const tableOf = new Map<string, string>();
+  const named =
+    /\b(?:FROM|JOIN)\s+(?:\$\{)?(flowboxes|zones|buildings|sites|customers)\}?\s+(?:AS\s+)?(\w+)/gi;
+  for (const [, table, alias] of text.matchAll(named))
+    if (!/^(ON|WHERE|JOIN|LEFT|INNER|CROSS|GROUP|ORDER|LIMIT)$/i.test(alias!)) tableOf.set(alias!, table!);
+  const on = /\bJOIN\s[^`]*?\bON\b([^`]*?)(?=\b(?:JOIN|WHERE|GROUP|ORDER|LIMIT)\b|`|$)/gi;
+  for (const clause of text.matchAll(on))
+    for (const [equality, a, aColumn, b, bColumn] of clause[1]!.matchAll(
+      /\b(\w+)\.(\w+)\s*=\s*(\w+)\.(\w+)\b/g,
+    )) {
+      const left = `${tableOf.get(a!) ?? a}.${aColumn}`;
+      const right = `${tableOf.get(b!) ?? b}.${bColumn}`;
+      if (joinsLevels(left, right, 'column')) found.push(`${line(clause.index)}: ${equality}`);
+    }
+  return found;
+}
+
+/** Files that still join the hierarchy by hand, each with why: the list only shrinks. */
+const HAND_WRITTEN_JOINS: Record<string, string> = {
+  'automation/automation.repo.ts':
+    "left to the change of automation/ under way in issue 31: the batch's zone lock joins its zones up to their sites (joinUpSql('zone', 'site') writes the same joins)",
+  'consumption/consumption.repo.ts':
+    "left to the change of consumption/ under way in issue 31: its zones' customers' names (joinUp(…, 'site', 'customer') writes the same join)",
+};
+
+const SCOPED_FILES = sourceFiles().filter((path) => !isTestCode(path) && path !== 'db/scope.ts');
+
+describe('the hierarchy joins (db/scope.ts)', () => {
+  it('are written in db/scope.ts only, in the query builder and in raw SQL alike', () => {
+    const found = SCOPED_FILES.filter((path) => !(path in HAND_WRITTEN_JOINS)).flatMap((path) =>
+      hierarchyJoinsIn(path).map((written) => `${path}:${written}`),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('each file still joining by hand does so (the list only shrinks)', () => {
+    expect(Object.keys(HAND_WRITTEN_JOINS).filter((path) => hierarchyJoinsIn(path).length === 0)).toEqual([]);
+  });
+});

@@ -7,12 +7,13 @@ import {
   type Building,
   type FlowboxCommandName,
   type Language,
+  type LiveMessage,
   type Permission,
   type PermissionSet,
   type Role,
   type Zone,
 } from '@flowbox/shared';
-import { AppError, forbidden } from '../errors.ts';
+import { AppError, forbidden, notFound } from '../errors.ts';
 
 /**
  * The caller of an authenticated request, as its session's lookup or the instance's cache of it
@@ -63,8 +64,12 @@ export function makeActor(
 /*
  * The one place that answers "may this actor do this to that?" (spec §2, §6). Every refusal is the
  * same 403 "Unauthorized resource recovery", whether or not the target exists, so scope checks never
- * tell one customer about another's records.
+ * tell one customer about another's records. Nothing outside access/ compares a user's role or reads
+ * a permission's value (architecture.test.ts "authorisation lives in access/").
  */
+
+/** What the reading rules look at: an actor, or a user the server decides for (who is told of an alert). */
+type Reader = Pick<Actor, 'role' | 'customerId'> & { siteIds: readonly string[]; zoneIds: readonly string[] };
 
 export function requireRole(actor: Actor, ...roles: Role[]): void {
   if (!roles.includes(actor.role)) throw forbidden();
@@ -79,7 +84,7 @@ export function isProvider(actor: Actor): boolean {
 }
 
 /** The three manager families (spec §2); end users and plumbers are not managers. */
-export function isManager(actor: Actor): boolean {
+export function isManager(actor: Pick<Actor, 'role'>): boolean {
   return isManagerRole(actor.role);
 }
 
@@ -88,12 +93,35 @@ export function requireManager(actor: Actor): void {
   if (!isManager(actor)) throw forbidden();
 }
 
+/** What only the provider's managers manage, with the permission: pricing plans, the firmware catalogue, provider managers. */
+export function requireProviderManage(actor: Actor, permission: Permission): void {
+  requireRole(actor, ROLES.flovea_manager);
+  requirePermission(actor, permission);
+}
+
+/**
+ * What belongs to the instance rather than to a customer, read by the provider's managers only:
+ * its device-messaging and job counters (`/v1/metrics`), the emails it sent (`/v1/outbox`).
+ */
+export function requireInstanceRead(actor: Actor): void {
+  requireRole(actor, ROLES.flovea_manager);
+}
+
+/**
+ * The answer to an id that names nothing: a provider manager, whose scope is everything, is told it
+ * does not exist (404); anyone else gets the refusal it would get for another customer's record, so
+ * existence never leaks (docs/permissions.md).
+ */
+export function unknownTo(actor: Actor): AppError {
+  return isProvider(actor) ? notFound() : forbidden();
+}
+
 /**
  * Reading a customer's records: provider managers, and that customer's own managers. End users and
  * plumbers never read at customer level (docs/permissions.md): their lists go through their zones
  * or sites (`siteFilterFor`, `zoneFilterFor`).
  */
-export function canReadCustomer(actor: Actor, customerId: string): boolean {
+export function canReadCustomer(actor: Reader, customerId: string): boolean {
   if (actor.role === ROLES.flovea_manager) return true;
   return isManager(actor) && actor.customerId === customerId;
 }
@@ -124,7 +152,7 @@ export function requireCustomerManage(actor: Actor, customerId: string, permissi
  * Reading one site: the customer's managers, or a site manager or plumber to whom the site is
  * assigned. An end user reads no site as a whole, only its zones (`canReadZone`).
  */
-export function canReadSite(actor: Actor, customerId: string, siteId: string): boolean {
+export function canReadSite(actor: Reader, customerId: string, siteId: string): boolean {
   if (actor.role === ROLES.site_manager || actor.role === ROLES.plumber)
     return actor.customerId === customerId && actor.siteIds.includes(siteId);
   if (actor.role === ROLES.end_user) return false;
@@ -147,7 +175,7 @@ export function requireSiteManagerRead(actor: Actor, customerId: string, siteId:
 type ZoneRef = { customerId: string; siteId: string; zoneId: string };
 
 /** Reading one zone: whoever reads its site, and an end user bound to it (user_zones). */
-export function canReadZone(actor: Actor, zone: ZoneRef): boolean {
+export function canReadZone(actor: Reader, zone: ZoneRef): boolean {
   if (actor.role === ROLES.end_user)
     return actor.customerId === zone.customerId && actor.zoneIds.includes(zone.zoneId);
   return canReadSite(actor, zone.customerId, zone.siteId);
@@ -161,6 +189,47 @@ export function requireZoneRead(actor: Actor, zone: ZoneRef): void {
 export function requireZoneManage(actor: Actor, zone: ZoneRef, permission: Permission): void {
   if (!canReadZone(actor, zone)) throw forbidden();
   requirePermission(actor, permission);
+}
+
+/** A place a list's filter names, by its ids up to its customer; undefined when the id names nothing. */
+export type FilteredPlace = { customerId: string; siteId?: string; zoneId?: string } | undefined;
+
+/** Filtering a list by places: each must exist and be read by the actor (`unknownTo` when it does not exist). */
+export function requireFilterRead(actor: Actor, places: readonly FilteredPlace[]): void {
+  for (const place of places) {
+    if (!place) throw unknownTo(actor);
+    const { customerId, siteId, zoneId } = place;
+    if (siteId === undefined) requireCustomerRead(actor, customerId);
+    else if (zoneId === undefined) requireSiteRead(actor, customerId, siteId);
+    else requireZoneRead(actor, { customerId, siteId, zoneId });
+  }
+}
+
+/**
+ * Whose alerts a user is told about (docs/alerts.md "Who is told"): its role, customer, (site
+ * managers) sites and (end users) zones.
+ */
+export type AlertFollower = Pick<Actor, 'role' | 'customerId'> & {
+  siteIds: readonly string[];
+  zoneIds?: readonly string[];
+};
+
+/** A user is told about the alerts of the zones it reads; a plumber about none. */
+export function followsZone(user: AlertFollower, zone: ZoneRef): boolean {
+  if (user.role === ROLES.plumber) return false;
+  return canReadZone({ ...user, zoneIds: user.zoneIds ?? [] }, zone);
+}
+
+/**
+ * Who sees a live message: whoever may read its zone, as with the REST calls (docs/permissions.md
+ * "Live updates"); firmware is managers' business, consumption no plumber's.
+ */
+export function mayReceive(actor: Actor, message: LiveMessage): boolean {
+  if (message.type === 'firmware_rollout') return canReadPlace(actor, message.customer_id, message.site_id);
+  const { customer_id, site_id, zone_id } = message.type === 'flowbox' ? message.flowbox : message;
+  if (message.type === 'firmware_update') return canReadPlace(actor, customer_id, site_id);
+  if (message.type === 'consumption' && !readsConsumption(actor)) return false;
+  return canReadZone(actor, { customerId: customer_id, siteId: site_id, zoneId: zone_id });
 }
 
 /** Consumption and costs: managers, and end users (their zones); a plumber sees devices, not bills. */
@@ -211,9 +280,31 @@ const ZONE_MODES_OF: Partial<Record<Role, readonly string[]>> = {
   [ROLES.plumber]: ['maintenance_mode'],
 };
 
-/** The zone modes an actor who is not a manager may switch; undefined for managers. */
-export function zoneModesOf(actor: Actor): readonly string[] | undefined {
-  return ZONE_MODES_OF[actor.role];
+/**
+ * Creating or changing a zone as a whole: `buildings.manage` on its site, and `valves.control` too
+ * to set its maintenance or leak-detection mode, which are valve actions (docs/permissions.md).
+ */
+export function requireZoneWrite(
+  actor: Actor,
+  site: { customerId: string; siteId: string },
+  input: Record<string, unknown>,
+): void {
+  requireSiteManage(actor, site.customerId, site.siteId, 'buildings.manage');
+  if (input.maintenance_mode !== undefined || input.leak_detection_mode !== undefined)
+    requirePermission(actor, 'valves.control');
+}
+
+/**
+ * Updating a zone: who is not a manager switches only its role's zone modes (a plumber the
+ * maintenance mode, an end user leak detection), with `valves.control`, and nothing else of the
+ * zone; a manager writes it as a whole (`requireZoneWrite`).
+ */
+export function requireZoneUpdate(actor: Actor, zone: ZoneRef, input: Record<string, unknown>): void {
+  const modes = ZONE_MODES_OF[actor.role];
+  if (!modes) return requireZoneWrite(actor, zone, input);
+  const fields = Object.entries(input).filter(([, value]) => value !== undefined);
+  if (fields.length === 0 || fields.some(([field]) => !modes.includes(field))) throw forbidden();
+  requireZoneManage(actor, zone, 'valves.control');
 }
 
 /**
@@ -267,16 +358,29 @@ export function canIssueClaimCodes(actor: Actor, customerId: string, siteId: str
   );
 }
 
+export function requireClaimCodeIssue(actor: Actor, customerId: string, siteId: string): void {
+  if (!canIssueClaimCodes(actor, customerId, siteId)) throw forbidden();
+}
+
+/**
+ * Where a user of a role is placed (spec §3 site_id, user_zones): site managers and plumbers on
+ * sites, end users in zones; the provider's and customer managers have no places of their own.
+ */
+export function placesOfRole(role: Role): 'sites' | 'zones' | 'none' {
+  if (role === ROLES.site_manager || role === ROLES.plumber) return 'sites';
+  return role === ROLES.end_user ? 'zones' : 'none';
+}
+
 /** The sites an actor sees inside a customer: all of them, or only its own (site manager, plumber; none for an end user). */
 export function siteFilterFor(actor: Actor): string[] | 'all' {
-  if (actor.role === ROLES.site_manager || actor.role === ROLES.plumber) return actor.siteIds;
-  if (actor.role === ROLES.end_user) return [];
-  return 'all';
+  const places = placesOfRole(actor.role);
+  if (places === 'sites') return actor.siteIds;
+  return places === 'zones' ? [] : 'all';
 }
 
 /** The zones an actor sees: an end user its own; everyone else what its sites allow. */
 export function zoneFilterFor(actor: Actor): string[] | 'all' {
-  return actor.role === ROLES.end_user ? actor.zoneIds : 'all';
+  return placesOfRole(actor.role) === 'zones' ? actor.zoneIds : 'all';
 }
 
 /**
@@ -311,8 +415,73 @@ export function canReadPlumbersOf(actor: Actor, customerId: string | null): bool
 
 export function requirePlumbersManage(actor: Actor, customerId: string | null): void {
   if (customerId !== null) return requireCustomerManage(actor, customerId, 'sites.manage');
-  requireRole(actor, ROLES.flovea_manager);
-  requirePermission(actor, 'sites.manage');
+  requireProviderManage(actor, 'sites.manage');
+}
+
+/*
+ * The user families (spec §7): provider, customer and site managers, and a customer's end users
+ * and plumbers, "people" (docs/permissions.md). Who reads and manages each.
+ */
+
+/** Which family of users a call is about: its role, in its customer (none for provider managers). */
+export type Family = { role: Role; customerId: string | null };
+
+/** End users and plumbers: managed by their places' managers with `end_users.manage`. */
+export function isPeopleFamily(family: Family): boolean {
+  return !isManagerRole(family.role);
+}
+
+/** Whether a user is of the family: its role, in its customer. */
+export function isOfFamily(user: Family, family: Family): boolean {
+  return user.role === family.role && user.customerId === family.customerId;
+}
+
+/** A manager acting on its own record does so through its own family's calls only (spec §6). */
+export function requireOwnFamily(actor: Actor, family: Family): void {
+  if (!isOfFamily(actor, family)) throw forbidden();
+}
+
+/**
+ * Reading a family: provider managers by provider managers; a customer's managers by the provider's
+ * and that customer's customer managers; people by those who manage them (`requirePeopleManage`).
+ */
+export function requireFamilyRead(actor: Actor, family: Family): void {
+  if (isPeopleFamily(family)) return requirePeopleManage(actor, family.customerId!);
+  if (family.role === ROLES.flovea_manager) return requireRole(actor, ROLES.flovea_manager);
+  requireRole(actor, ROLES.flovea_manager, ROLES.customer_manager);
+  requireCustomerRead(actor, family.customerId!);
+}
+
+/** Managing a family: as reading it, with `managers.manage` for managers (`end_users.manage` for people). */
+export function requireFamilyManage(actor: Actor, family: Family): void {
+  if (isPeopleFamily(family)) return requirePeopleManage(actor, family.customerId!);
+  if (family.role === ROLES.flovea_manager) return requireProviderManage(actor, 'managers.manage');
+  requireCustomerManage(actor, family.customerId!, 'managers.manage');
+}
+
+/**
+ * A customer's end users and plumbers, and their registrations: the customer's managers (site
+ * managers on their own sites, `requirePlacesWithin`), with `end_users.manage`.
+ */
+export function requirePeopleManage(actor: Actor, customerId: string): void {
+  requireCustomerRead(actor, customerId);
+  requirePermission(actor, 'end_users.manage');
+}
+
+/**
+ * A site manager gives and takes only places of its own sites (docs/permissions.md): the sites of
+ * the people's places concerned (`sitesOf`, read only when the actor is held to its sites) are all
+ * its own.
+ */
+export async function requirePlacesWithin(
+  actor: Actor,
+  family: Family,
+  sitesOf: () => Promise<string[]>,
+): Promise<void> {
+  if (!isPeopleFamily(family)) return;
+  const own = siteFilterFor(actor);
+  if (own === 'all') return;
+  if ((await sitesOf()).some((site) => !own.includes(site))) throw forbidden();
 }
 
 /**

@@ -15,7 +15,7 @@ import {
 
 /*
  * The live stream tells end users and plumbers only of their own places (docs/permissions.md, the
- * "live updates" row; `mayReceive` in live/live.routes.ts), over the stream a browser opens.
+ * "live updates" row; `mayReceive` in access/access.ts), over the stream a browser opens.
  */
 
 let t: TestApp;

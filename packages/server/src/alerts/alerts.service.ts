@@ -15,18 +15,18 @@ import {
   type EventOrigin,
 } from '@flowbox/shared';
 import {
-  isProvider,
-  requireCustomerRead,
+  requireFilterRead,
   requirePermission,
   requireRole,
-  requireSiteRead,
   requireZoneRead,
   type Actor,
+  type FilteredPlace,
   placeScopeOf,
+  unknownTo,
 } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
-import { AppError, forbidden, notFound } from '../errors.ts';
+import { AppError, notFound } from '../errors.ts';
 import { changedFieldsOf, recordChange, recordEvent } from '../events/index.ts';
 import { notifyLive } from '../live/index.ts';
 import { allCategorySettings, categorySetting, saveCategorySetting } from './alert-settings.ts';
@@ -91,12 +91,12 @@ export class AlertsService {
   }
 
   async list(actor: Actor, query: AlertsQuery): Promise<AlertsPage> {
-    await this.requireFilters(actor, query);
+    requireFilterRead(actor, await this.placesFiltered(query));
     return listAlerts(this.ctx.db, scopeOf(actor), query);
   }
 
   async count(actor: Actor, query: AlertCountQuery = {}): Promise<AlertCount> {
-    await this.requireFilters(actor, query);
+    requireFilterRead(actor, await this.placesFiltered(query));
     return countAlerts(this.ctx.db, scopeOf(actor), query);
   }
 
@@ -202,38 +202,33 @@ export class AlertsService {
     }
   }
 
-  /** A filter naming a customer, site, building or zone the caller may not read is refused. */
-  private async requireFilters(actor: Actor, query: AlertCountQuery): Promise<void> {
+  /**
+   * The customer, site, building and zone a filter names, as the places the caller must read (a
+   * building is read as its site is); undefined for an id that names nothing.
+   */
+  private async placesFiltered(query: AlertCountQuery): Promise<FilteredPlace[]> {
     const db = this.ctx.db;
-    if (query.customer_id) {
-      if (!(await customerExists(db, query.customer_id))) throw unknownTo(actor);
-      requireCustomerRead(actor, query.customer_id);
-    }
+    const places: FilteredPlace[] = [];
+    if (query.customer_id)
+      places.push(
+        (await customerExists(db, query.customer_id)) ? { customerId: query.customer_id } : undefined,
+      );
     if (query.site_id) {
       const customerId = await customerOfSite(db, query.site_id);
-      if (!customerId) throw unknownTo(actor);
-      requireSiteRead(actor, customerId, query.site_id);
+      places.push(customerId ? { customerId, siteId: query.site_id } : undefined);
     }
     if (query.building_id) {
       const building = await placeOfBuilding(db, query.building_id);
-      if (!building) throw unknownTo(actor);
-      requireSiteRead(actor, building.customerId, building.siteId);
+      places.push(building ? { customerId: building.customerId, siteId: building.siteId } : undefined);
     }
     if (query.zone_id) {
       const zone = await findAlertZone(db, query.zone_id);
-      if (!zone) throw unknownTo(actor);
-      requireZoneRead(actor, { customerId: zone.customerId, siteId: zone.siteId, zoneId: query.zone_id });
+      places.push(
+        zone ? { customerId: zone.customerId, siteId: zone.siteId, zoneId: query.zone_id } : undefined,
+      );
     }
+    return places;
   }
-}
-
-/**
- * An id that names nothing: a provider manager, whose scope is everything, is told it does not
- * exist (404); anyone else gets the refusal it would get for another customer's record, so
- * existence never leaks (docs/permissions.md).
- */
-function unknownTo(actor: Actor): AppError {
-  return isProvider(actor) ? notFound() : forbidden();
 }
 
 /**

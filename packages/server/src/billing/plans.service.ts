@@ -8,7 +8,7 @@ import {
   typedNameMatches,
 } from '@flowbox/shared';
 import type { z } from 'zod';
-import { requirePermission, requireRole, type Actor } from '../access/access.ts';
+import { requireProviderManage, requireRole, type Actor } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { AppError, namesMismatch, notFound } from '../errors.ts';
@@ -61,7 +61,7 @@ export class PricingPlansService {
   }
 
   async create(actor: Actor, input: CreateInput): Promise<PricingPlan> {
-    requireManage(actor);
+    requireProviderManage(actor, 'subscriptions.manage');
     const id = await this.ctx.db.transaction(async (tx) => {
       const plan = await insertPlan(tx, {
         name: input.name,
@@ -82,7 +82,7 @@ export class PricingPlansService {
    * has subscribed (spec §4: consumption before a new price keeps its old price).
    */
   async update(actor: Actor, id: string, input: UpdateInput): Promise<PricingPlan> {
-    requireManage(actor);
+    requireProviderManage(actor, 'subscriptions.manage');
     const plan = await this.find(id);
     const versions = await versionsOf(this.ctx.db, [id]);
     const [latest, previous] = versions;
@@ -127,7 +127,7 @@ export class PricingPlansService {
    * keeps its prices: it is then offered to no one, and its subscriptions run on.
    */
   async remove(actor: Actor, id: string, confirmName: string): Promise<{ archived: boolean }> {
-    requireManage(actor);
+    requireProviderManage(actor, 'subscriptions.manage');
     const plan = await this.find(id);
     if (!typedNameMatches(confirmName, plan.name)) throw namesMismatch();
     const archive = await planHasSubscriptions(this.ctx.db, id);
@@ -164,11 +164,6 @@ export class PricingPlansService {
       changedFields,
     });
   }
-}
-
-function requireManage(actor: Actor): void {
-  requireRole(actor, ROLES.flovea_manager);
-  requirePermission(actor, 'subscriptions.manage');
 }
 
 /** A price starts after the one before it, so each day has exactly one price. */

@@ -7,7 +7,7 @@ import {
   typedNameMatches,
 } from '@flowbox/shared';
 import type { z } from 'zod';
-import { requireCustomerRead, requireRole, type Actor } from '../access/access.ts';
+import { isProvider, requireCustomerRead, requireRole, type Actor } from '../access/access.ts';
 import type { Context, RemoveBelow } from '../context.ts';
 import { changedFieldsOf, recordChange } from '../events/index.ts';
 import { forbidden, namesMismatch, notFound } from '../errors.ts';
@@ -66,10 +66,7 @@ export class CustomersService {
     requireRole(actor, ROLES.flovea_manager, ROLES.customer_manager);
     requireCustomerRead(actor, id);
     // The name and the subscription date are the provider's commercial record.
-    if (
-      actor.role !== ROLES.flovea_manager &&
-      (input.name !== undefined || input.subscription_date !== undefined)
-    )
+    if (!isProvider(actor) && (input.name !== undefined || input.subscription_date !== undefined))
       throw forbidden();
     const before = await this.info(actor, id);
     await this.ctx.db.transaction(async (tx) => {

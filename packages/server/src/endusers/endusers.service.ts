@@ -6,14 +6,15 @@ import type {
   ReviewableRegistrationState,
 } from '@flowbox/shared';
 import {
-  canIssueClaimCodes,
   canReadCustomer,
   canReadSite,
-  isProvider,
+  requireClaimCodeIssue,
   requireManager,
+  requirePeopleManage,
   requirePermission,
   siteFilterFor,
   type Actor,
+  unknownTo,
 } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import { requireCustomerRow } from '../customers/index.ts';
@@ -48,7 +49,8 @@ export class EndUsersService {
   constructor(private readonly ctx: Context) {}
 
   async listCodes(actor: Actor, path: ZonePath): Promise<{ items: ClaimCode[]; total: number }> {
-    await this.requireZone(actor, path);
+    requireClaimCodeIssue(actor, path.customerId, path.siteId);
+    await this.requireZone(path);
     const items = (await listClaimCodes(this.ctx.db, path.zoneId)).map((row) => this.toApi(row));
     return { items, total: items.length };
   }
@@ -58,7 +60,8 @@ export class EndUsersService {
     path: ZonePath,
     input: Required<ClaimCodeCreateInput>,
   ): Promise<ClaimCodeIssued> {
-    await this.requireZone(actor, path);
+    requireClaimCodeIssue(actor, path.customerId, path.siteId);
+    await this.requireZone(path);
     const now = this.ctx.now();
     const code = newClaimCode();
     const row = await this.ctx.db.transaction(async (tx) => {
@@ -79,7 +82,8 @@ export class EndUsersService {
   }
 
   async revokeCode(actor: Actor, path: ZonePath, codeId: string): Promise<ClaimCode> {
-    await this.requireZone(actor, path);
+    requireClaimCodeIssue(actor, path.customerId, path.siteId);
+    await this.requireZone(path);
     const current = await findClaimCode(this.ctx.db, path.zoneId, codeId);
     if (!current) throw notFound();
     if (current.revokedAt) return this.toApi(current);
@@ -96,9 +100,7 @@ export class EndUsersService {
     customerId: string,
     query: { status?: ReviewableRegistrationState; limit: number; offset: number },
   ): Promise<{ items: Registration[]; total: number }> {
-    requireManager(actor);
-    if (!canReadCustomer(actor, customerId)) throw forbidden();
-    requirePermission(actor, 'end_users.manage');
+    requirePeopleManage(actor, customerId);
     await requireCustomerRow(this.ctx.db, customerId);
     const { rows, total } = await listRegistrations(
       this.ctx.db,
@@ -160,15 +162,14 @@ export class EndUsersService {
     if (!canReadCustomer(actor, customerId)) throw forbidden();
     const found = await findRegistration(this.ctx.db, customerId, id);
     // Someone else's (or nobody's) registration: the refusal an out-of-scope one gets.
-    if (!found) throw isProvider(actor) ? notFound() : forbidden();
+    if (!found) throw unknownTo(actor);
     if (!canReadSite(actor, found.place.customerId, found.place.siteId)) throw forbidden();
     requirePermission(actor, 'end_users.manage');
     if (found.registration.status !== 'pending') throw new AppError('errors.registration_decided');
     return found;
   }
 
-  private async requireZone(actor: Actor, path: ZonePath): Promise<void> {
-    if (!canIssueClaimCodes(actor, path.customerId, path.siteId)) throw forbidden();
+  private async requireZone(path: ZonePath): Promise<void> {
     if (!(await findZoneRow(this.ctx.db, path))) throw notFound();
   }
 

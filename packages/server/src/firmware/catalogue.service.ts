@@ -2,7 +2,6 @@ import {
   FIRMWARE_MAX_BYTES,
   firmwareFileName,
   firmwareNameMatches,
-  ROLES,
   type EventAction,
   type FirmwareImage,
   type FirmwareImageCreateSchema,
@@ -12,14 +11,7 @@ import {
   type FlowboxModel,
 } from '@flowbox/shared';
 import type { z } from 'zod';
-import {
-  isManager,
-  isProvider,
-  requirePermission,
-  requireRole,
-  type Actor,
-  placeScopeOf,
-} from '../access/access.ts';
+import { isManager, isProvider, requireProviderManage, type Actor, placeScopeOf } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { AppError, forbidden, notFound } from '../errors.ts';
@@ -96,7 +88,7 @@ export class FirmwareCatalogueService {
    * one of its models, no same bytes) and of 1 byte to FIRMWARE_MAX_BYTES. Refused, nothing stays.
    */
   async upload(actor: Actor, open: OpenUpload): Promise<FirmwareImage> {
-    requireCatalogueManager(actor);
+    requireProviderManage(actor, 'firmware.update');
     const upload = await open();
     try {
       const image = await this.store(actor, upload);
@@ -108,7 +100,7 @@ export class FirmwareCatalogueService {
   }
 
   async patch(actor: Actor, id: string, input: PatchInput): Promise<FirmwareImage> {
-    requireCatalogueManager(actor);
+    requireProviderManage(actor, 'firmware.update');
     await this.ctx.db.transaction(async (tx) => {
       // Read under the image's lock: a change read before a withdrawal committed (another request,
       // another instance) would otherwise write over it and bring the image back.
@@ -229,12 +221,6 @@ export class FirmwareCatalogueService {
     );
     return images.map((image) => toApiImage(image, actor, counts.get(image.id) ?? 0));
   }
-}
-
-/** Only provider managers with the firmware permission change the catalogue (docs/firmware.md). */
-function requireCatalogueManager(actor: Actor): void {
-  requireRole(actor, ROLES.flovea_manager);
-  requirePermission(actor, 'firmware.update');
 }
 
 function readerOf(actor: Actor): CatalogueReader {

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ROLES, type LiveMessage, type Role } from '@flowbox/shared';
 import { describe, expect, it } from 'vitest';
-import { makeActor } from '../access/access.ts';
-import { mayReceive } from '../live/live.routes.ts';
+import { makeActor, mayReceive } from '../access/access.ts';
 
 /* Who is told live of a rollout (docs/firmware.md "Activity log and live updates"): whoever may read it. */
 

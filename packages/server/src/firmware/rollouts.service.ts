@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import {
   ALL_FIRMWARE_UPDATE_STATES,
   compareFirmwareVersions,
-  ROLES,
   ROLLOUT_TIMELINE_MAX_POINTS,
   waveSizes,
   type FirmwareUpdateState,
@@ -15,7 +14,15 @@ import {
   type RolloutsQuerySchema,
 } from '@flowbox/shared';
 import type { z } from 'zod';
-import { canReadPlace, requirePermission, requirePlaceManage, type Actor } from '../access/access.ts';
+import {
+  canReadPlace,
+  isProvider,
+  placeScopeOf,
+  requirePermission,
+  requirePlaceManage,
+  unknownTo,
+  type Actor,
+} from '../access/access.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import {
@@ -160,14 +167,11 @@ export class RolloutsService {
   async list(actor: Actor, query: RolloutsQuery): Promise<{ items: Rollout[]; next_cursor: string | null }> {
     requirePermission(actor, 'firmware.update');
     const after = query.cursor ? decodeCursor(query.cursor, rolloutCursor) : undefined;
+    // Only managers hold firmware.update: the provider's see every rollout, the others their customer's (or sites').
+    const { customerId, siteIds } = placeScopeOf(actor);
     const rows = await listRollouts(
       this.ctx.db,
-      {
-        state: query.state,
-        ...(actor.role === ROLES.flovea_manager ? {} : { customerId: actor.customerId ?? '' }),
-        ...(actor.role === ROLES.site_manager ? { siteIds: actor.siteIds } : {}),
-        after,
-      },
+      { state: query.state, customerId, siteIds, after },
       ROLLOUTS_PAGE + 1,
     );
     const page = rows.slice(0, ROLLOUTS_PAGE);
@@ -259,7 +263,7 @@ export class RolloutsService {
     requirePermission(actor, 'firmware.update');
     const rollout = await findRollout(this.ctx.db, id);
     // Provider managers read every rollout: to them alone a missing one is "not found".
-    if (!rollout) throw actor.role === ROLES.flovea_manager ? notFound() : forbidden();
+    if (!rollout) throw unknownTo(actor);
     if (!canReadPlace(actor, rollout.customerId, rollout.siteId)) throw forbidden();
     return rollout;
   }
@@ -376,7 +380,7 @@ function nextState(rollout: RolloutRow, action: RolloutAction, actor: Actor): Ro
       return rollout.state === 'running' ? 'paused' : null;
     case 'resume':
       if (rollout.state === 'paused') return 'running';
-      return rollout.state === 'halted' && actor.role === ROLES.flovea_manager ? 'running' : null;
+      return rollout.state === 'halted' && isProvider(actor) ? 'running' : null;
     case 'cancel':
       return ['running', 'paused', 'halted'].includes(rollout.state) ? 'cancelled' : null;
   }

@@ -6,7 +6,7 @@ import { actorOf, bearerToken, errorResponses, type App } from '../http/types.ts
 import type { LiveHub } from './live.ts';
 import { LIVE_TICKET_TTL_S, LiveStreams, type LiveSession } from './streams.ts';
 
-export { MAX_LIVE_STREAMS_PER_USER, mayReceive } from './streams.ts';
+export { MAX_LIVE_STREAMS_PER_USER } from './streams.ts';
 
 /** Comments keep proxies from closing an idle stream. */
 const KEEP_ALIVE_MS = 25_000;

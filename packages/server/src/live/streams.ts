@@ -1,5 +1,5 @@
 import type { LiveMessage } from '@flowbox/shared';
-import { canReadPlace, canReadZone, readsConsumption, type Actor } from '../access/access.ts';
+import { mayReceive, type Actor } from '../access/access.ts';
 import { AppError } from '../errors.ts';
 
 /** The signed-in session a stream follows (auth's access claims). */
@@ -19,18 +19,6 @@ export const MAX_LIVE_STREAMS_PER_USER = 10;
  * stream ends: the browser opens another and reads again what it shows.
  */
 const MAX_HELD_MESSAGES = 1000;
-
-/**
- * Who sees a live message: whoever may read its zone, as with the REST calls (docs/permissions.md);
- * firmware is managers' business, consumption no plumber's.
- */
-export function mayReceive(actor: Actor, message: LiveMessage): boolean {
-  if (message.type === 'firmware_rollout') return canReadPlace(actor, message.customer_id, message.site_id);
-  const { customer_id, site_id, zone_id } = message.type === 'flowbox' ? message.flowbox : message;
-  if (message.type === 'firmware_update') return canReadPlace(actor, customer_id, site_id);
-  if (message.type === 'consumption' && !readsConsumption(actor)) return false;
-  return canReadZone(actor, { customerId: customer_id, siteId: site_id, zoneId: zone_id });
-}
 
 /** What a stream's connection does: write one message, or end. */
 export type StreamOutput = { send: (message: LiveMessage) => void; end: () => void };

@@ -1,6 +1,5 @@
-import { ROLES } from '@flowbox/shared';
 import { z } from 'zod';
-import { requireRole } from '../access/access.ts';
+import { requireInstanceRead } from '../access/access.ts';
 import { actorOf, errorResponses, type App } from '../http/types.ts';
 import type { JobRunner } from '../jobs/index.ts';
 import { INGEST_DROP_REASONS, type DeviceLink } from '../devices/index.ts';
@@ -89,7 +88,7 @@ export function metricsRoutes(app: App, link: DeviceLink, jobs: JobRunner): void
       },
     },
     async (request) => {
-      requireRole(actorOf(request), ROLES.flovea_manager);
+      requireInstanceRead(actorOf(request));
       const counters = link.counters;
       return {
         messaging: link.online,

@@ -1,5 +1,4 @@
 import {
-  ROLES,
   type EventAction,
   type MapSettings,
   type Plumber,
@@ -15,10 +14,12 @@ import {
   isManager,
   isProvider,
   requireCustomerRead,
+  requireManager,
   requirePlumbersManage,
   requireSiteRead,
   type Actor,
   placeScopeOf,
+  unknownTo,
 } from '../access/access.ts';
 import type { Context } from '../context.ts';
 import { requireCustomerRow } from '../customers/index.ts';
@@ -58,7 +59,7 @@ export class PlumbersService {
   ) {}
 
   mapSettings(actor: Actor): MapSettings {
-    if (!isManager(actor)) throw forbidden();
+    requireManager(actor);
     return {
       tile_url: this.map.tileUrl ?? DEFAULT_MAP_TILE_URL,
       attribution: this.map.attribution ?? DEFAULT_MAP_ATTRIBUTION,
@@ -124,7 +125,7 @@ export class PlumbersService {
 
   /** The entries the site's customer sees, nearest to the site first, with those that come that far. */
   async nearest(actor: Actor, customerId: string, siteId: string, limit: number): Promise<NearestPlumbers> {
-    if (!isManager(actor)) throw forbidden();
+    requireManager(actor);
     requireSiteRead(actor, customerId, siteId);
     if (!(await findSiteRow(this.ctx.db, customerId, siteId))) throw notFound();
     const at = await siteLocation(this.ctx.db, siteId);
@@ -134,12 +135,12 @@ export class PlumbersService {
 
   /** The sites the caller sees, with their open alerts, offline flowboxes and closed valves. */
   async sites(actor: Actor, customerId: string | undefined): Promise<SiteMap> {
-    if (!isManager(actor)) throw forbidden();
+    requireManager(actor);
     if (customerId !== undefined) {
       requireCustomerRead(actor, customerId);
       await requireCustomerRow(this.ctx.db, customerId);
     }
-    if (actor.role === ROLES.flovea_manager) return siteMap(this.ctx.db, { customerId });
+    if (isProvider(actor)) return siteMap(this.ctx.db, { customerId });
     const { customerId: own, siteIds } = placeScopeOf(actor);
     return siteMap(this.ctx.db, { customerId: own, siteIds });
   }
@@ -147,7 +148,7 @@ export class PlumbersService {
   /** The entry, when the caller may read it; otherwise the same refusal whether or not it exists. */
   private async readable(actor: Actor, id: string): Promise<PlumberRow> {
     const row = await findPlumberRow(this.ctx.db, id);
-    if (!row) throw isProvider(actor) ? notFound() : forbidden();
+    if (!row) throw unknownTo(actor);
     if (!canReadPlumbersOf(actor, row.customerId)) throw forbidden();
     return row;
   }

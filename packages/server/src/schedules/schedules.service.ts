@@ -72,7 +72,8 @@ export class SchedulesService {
   }
 
   async create(actor: Actor, path: ZonePath, values: ScheduleValues): Promise<Schedule> {
-    const zone = await this.requireChangeable(actor, path);
+    requireZoneManage(actor, path, 'schedules.manage');
+    const zone = await this.changeableZone(path);
     const row = await this.ctx.db.transaction(async (tx) => {
       const created = await insertSchedule(tx, zone.id, values);
       await this.record(tx, actor, zone, 'created', created, []);
@@ -83,7 +84,8 @@ export class SchedulesService {
 
   /** The whole schedule is sent again (its rules hold between fields); the log names what changed. */
   async update(actor: Actor, path: SchedulePath, values: ScheduleValues): Promise<Schedule> {
-    const zone = await this.requireChangeable(actor, path);
+    requireZoneManage(actor, path, 'schedules.manage');
+    const zone = await this.changeableZone(path);
     const before = await this.find(zone, path.scheduleId);
     const row = await this.ctx.db.transaction(async (tx) => {
       const updated = await updateSchedule(tx, before.id, values, this.ctx.now());
@@ -109,8 +111,8 @@ export class SchedulesService {
     });
   }
 
-  private async requireChangeable(actor: Actor, path: ZonePath): Promise<ScheduleZone> {
-    requireZoneManage(actor, path, 'schedules.manage');
+  /** The zone, when it takes scheduled closings and is not locked. */
+  private async changeableZone(path: ZonePath): Promise<ScheduleZone> {
     const zone = await this.findZone(path);
     if (!zone.scheduledClosingAuthorised) throw new AppError('errors.scheduled_closing_not_authorised');
     await this.requireUnlocked(zone);

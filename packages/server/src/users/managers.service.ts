@@ -1,5 +1,4 @@
 import {
-  ROLES,
   effectivePermissions,
   type ManagerCreateSchema,
   type ManagerUpdateSchema,
@@ -18,16 +17,18 @@ import {
 } from '@flowbox/shared';
 import type { z } from 'zod';
 import {
-  canReadCustomer,
   defaultsGivenBy,
-  isProvider,
-  requireCustomerManage,
-  requireManager,
+  isOfFamily,
+  isPeopleFamily,
+  placesOfRole,
+  requireFamilyManage,
+  requireFamilyRead,
   requireGrantable,
-  requirePermission,
-  requireRole,
+  requireOwnFamily,
+  requirePlacesWithin,
   siteFilterFor,
   type Actor,
+  type Family,
 } from '../access/access.ts';
 import { zonesNotFollowed } from '../alerts/index.ts';
 import type { Context } from '../context.ts';
@@ -53,8 +54,7 @@ import {
   type UserRow,
 } from './users.repo.ts';
 
-/** Which family of managers a call is about (spec §7): provider, customer or site managers. */
-export type Family = { role: Role; customerId: string | null };
+export type { Family };
 
 type CreateInput = z.output<typeof ManagerCreateSchema> & { site_id?: string[]; zone_id?: string[] };
 type UpdateInput = z.output<typeof ManagerUpdateSchema> & {
@@ -63,8 +63,6 @@ type UpdateInput = z.output<typeof ManagerUpdateSchema> & {
   suspended?: boolean;
 };
 
-/** End users and plumbers (docs/permissions.md): managed by their places' managers with `end_users.manage`. */
-const isPeople = (family: Family) => family.role === ROLES.end_user || family.role === ROLES.plumber;
 export type { SiteManagerCreateInput, SiteManagerUpdateInput };
 
 const FAMILY_OBJECT = {
@@ -102,9 +100,9 @@ export class ManagersService {
     family: Family,
     query: { search?: string; limit: number; offset: number; siteId?: string },
   ) {
-    this.requireRead(actor, family);
+    requireFamilyRead(actor, family);
     await this.requireCustomerOf(family);
-    const places = isPeople(family) ? siteFilterFor(actor) : 'all';
+    const places = isPeopleFamily(family) ? siteFilterFor(actor) : 'all';
     const { rows, total } = await listUsers(this.ctx.db, {
       role: family.role,
       customerId: family.customerId ?? undefined,
@@ -119,28 +117,29 @@ export class ManagersService {
 
   async info(actor: Actor, family: Family, managerId: string): Promise<User> {
     if (actor.id === managerId) {
-      this.requireOwnFamily(actor, family);
+      requireOwnFamily(actor, family);
       // The caller's own record was read with its session (kept current as the actor is): no lookup.
       const own = this.auth.recordOf(actor);
       if (own) return toApiUser(own.user, own.siteIds, actor.zoneIds);
-    } else this.requireRead(actor, family);
+    } else requireFamilyRead(actor, family);
     const row = await this.findInFamily(family, managerId);
     const user = await this.presentOne(actor, row);
     // A site manager reads the people it lists: those with a place on its own sites.
     const named = user.site_id.length + user.zone_id.length;
-    if (actor.id !== managerId && isPeople(family) && siteFilterFor(actor) !== 'all' && named === 0)
+    if (actor.id !== managerId && isPeopleFamily(family) && siteFilterFor(actor) !== 'all' && named === 0)
       throw forbidden();
     return user;
   }
 
   async create(actor: Actor, family: Family, input: CreateInput): Promise<User> {
-    this.requireManage(actor, family);
+    requireFamilyManage(actor, family);
     await this.requireCustomerOf(family);
-    if (family.role === ROLES.site_manager || family.role === ROLES.plumber)
-      await this.requireSitesOfCustomer(family.customerId!, input.site_id ?? []);
-    if (family.role === ROLES.end_user)
-      await this.requireZonesOfCustomer(family.customerId!, input.zone_id ?? []);
-    await this.requirePlaces(actor, family, input.site_id ?? [], input.zone_id ?? []);
+    const places = placesOfRole(family.role);
+    if (places === 'sites') await this.requireSitesOfCustomer(family.customerId!, input.site_id ?? []);
+    if (places === 'zones') await this.requireZonesOfCustomer(family.customerId!, input.zone_id ?? []);
+    await requirePlacesWithin(actor, family, () =>
+      this.sitesOfPlaces(family, input.site_id ?? [], input.zone_id ?? []),
+    );
     const given = defaultsGivenBy(actor, family.role);
     requireGrantable(actor, family.role, effectivePermissions(family.role, given), input.permissions ?? {});
     if (await findUserByEmail(this.ctx.db, input.email)) throw emailTaken();
@@ -182,15 +181,18 @@ export class ManagersService {
         input.suspended !== undefined
       )
         throw forbidden();
-      this.requireOwnFamily(actor, family);
+      requireOwnFamily(actor, family);
     } else {
-      this.requireManage(actor, family);
+      requireFamilyManage(actor, family);
     }
     const current = await this.findInFamily(family, managerId);
-    if (!self) await this.requirePlacesOf(actor, family, current);
+    if (!self) await requirePlacesWithin(actor, family, () => this.sitesOfUser(family, current));
     if (input.site_id) await this.requireSitesOfCustomer(family.customerId!, input.site_id);
     if (input.zone_id) await this.requireZonesOfCustomer(family.customerId!, input.zone_id);
-    if (!self) await this.requirePlaces(actor, family, input.site_id ?? [], input.zone_id ?? []);
+    if (!self)
+      await requirePlacesWithin(actor, family, () =>
+        this.sitesOfPlaces(family, input.site_id ?? [], input.zone_id ?? []),
+      );
     if (input.permissions)
       requireGrantable(
         actor,
@@ -230,10 +232,10 @@ export class ManagersService {
   }
 
   async remove(actor: Actor, family: Family, managerId: string, confirmName: string): Promise<void> {
-    this.requireManage(actor, family);
+    requireFamilyManage(actor, family);
     if (actor.id === managerId) throw new AppError('errors.cannot_delete_self');
     const row = await this.findInFamily(family, managerId);
-    await this.requirePlacesOf(actor, family, row);
+    await requirePlacesWithin(actor, family, () => this.sitesOfUser(family, row));
     if (!typedNameMatches(confirmName, `${row.firstname} ${row.lastname}`)) throw namesMismatch();
     await this.ctx.db.transaction(async (tx) => {
       await deleteUser(tx, managerId);
@@ -259,56 +261,19 @@ export class ManagersService {
     });
   }
 
-  /** A manager acting on its own record does so through its own family's calls only (spec §6). */
-  private requireOwnFamily(actor: Actor, family: Family): void {
-    if (actor.role !== family.role || actor.customerId !== family.customerId) throw forbidden();
-  }
-
-  private requireRead(actor: Actor, family: Family): void {
-    if (isPeople(family)) return this.requirePeopleManager(actor, family);
-    if (family.role === ROLES.flovea_manager) return requireRole(actor, ROLES.flovea_manager);
-    requireRole(actor, ROLES.flovea_manager, ROLES.customer_manager);
-    if (actor.role === ROLES.customer_manager && actor.customerId !== family.customerId) throw forbidden();
-  }
-
-  private requireManage(actor: Actor, family: Family): void {
-    if (isPeople(family)) return this.requirePeopleManager(actor, family);
-    if (family.role === ROLES.flovea_manager) {
-      requireRole(actor, ROLES.flovea_manager);
-      return requirePermission(actor, 'managers.manage');
-    }
-    requireCustomerManage(actor, family.customerId!, 'managers.manage');
-  }
-
-  /** End users and plumbers: their customer's managers (site managers on their own sites), with `end_users.manage`. */
-  private requirePeopleManager(actor: Actor, family: Family): void {
-    requireManager(actor);
-    if (!canReadCustomer(actor, family.customerId!)) throw forbidden();
-    requirePermission(actor, 'end_users.manage');
-  }
-
-  /** A site manager gives and takes only places of its own sites (docs/permissions.md). */
-  private async requirePlaces(
-    actor: Actor,
-    family: Family,
-    siteIds: string[],
-    zoneIds: string[],
-  ): Promise<void> {
-    if (!isPeople(family)) return;
-    const own = siteFilterFor(actor);
-    if (own === 'all') return;
+  /** The sites of places given to a family's user: the sites themselves, and the zones' sites. */
+  private async sitesOfPlaces(family: Family, siteIds: string[], zoneIds: string[]): Promise<string[]> {
     const zoneSites = (await sitesOfZones(this.ctx.db, family.customerId!, zoneIds)).map((z) => z.siteId);
-    if ([...siteIds, ...zoneSites].some((site) => !own.includes(site))) throw forbidden();
+    return [...siteIds, ...zoneSites];
   }
 
-  /** An end user or plumber whose places are all in the actor's scope (a site manager's sites). */
-  private async requirePlacesOf(actor: Actor, family: Family, row: UserRow): Promise<void> {
-    if (!isPeople(family) || isProvider(actor) || siteFilterFor(actor) === 'all') return;
+  /** The sites of a user's own places. */
+  private async sitesOfUser(family: Family, row: UserRow): Promise<string[]> {
     const [sites, zones] = await Promise.all([
       siteIdsOf(this.ctx.db, [row.id]),
       zoneIdsOf(this.ctx.db, [row.id]),
     ]);
-    await this.requirePlaces(actor, family, sites.get(row.id) ?? [], zones.get(row.id) ?? []);
+    return this.sitesOfPlaces(family, sites.get(row.id) ?? [], zones.get(row.id) ?? []);
   }
 
   private async requireZonesOfCustomer(customerId: string, zoneIds: string[]): Promise<void> {
@@ -319,7 +284,7 @@ export class ManagersService {
 
   private async findInFamily(family: Family, managerId: string): Promise<UserRow> {
     const row = await findUserById(this.ctx.db, managerId);
-    if (!row || row.role !== family.role || row.customerId !== family.customerId) throw notFound();
+    if (!row || !isOfFamily(row, family)) throw notFound();
     return row;
   }
 

@@ -10,22 +10,21 @@ import type {
 import type { z } from 'zod';
 import {
   requireCustomerList,
-  requirePermission,
   requireSiteManage,
   requireSiteRead,
-  requireZoneManage,
   requireZoneRead,
+  requireZoneUpdate,
+  requireZoneWrite,
   siteFilterFor,
   zoneAnswerFor,
   zoneFilterFor,
-  zoneModesOf,
   type Actor,
 } from '../access/access.ts';
 import { requireBuildingRow, findFloor } from '../buildings/index.ts';
 import type { Context, RemoveBelow } from '../context.ts';
 import { requireCustomerRow } from '../customers/index.ts';
 import type { Db } from '../db/client.ts';
-import { AppError, forbidden, namesMismatch, notFound } from '../errors.ts';
+import { AppError, namesMismatch, notFound } from '../errors.ts';
 import { changedFieldsOf, recordChange } from '../events/index.ts';
 import type { BuildingPath, ZonePath } from '../http/params.ts';
 import type { DeviceLink } from '../devices/index.ts';
@@ -112,7 +111,7 @@ export class ZonesService {
   }
 
   async create(actor: Actor, path: BuildingPath, input: z.output<typeof ZoneCreateSchema>): Promise<Zone> {
-    this.requireManage(actor, path, input);
+    requireZoneWrite(actor, path, input);
     await requireBuildingRow(this.ctx.db, path);
     await this.requireFloorOf(path, input.floor_id);
     const row = await this.ctx.db.transaction(async (tx) => {
@@ -124,7 +123,7 @@ export class ZonesService {
   }
 
   async update(actor: Actor, path: ZonePath, input: UpdateInput): Promise<Zone> {
-    this.requireUpdate(actor, path, input);
+    requireZoneUpdate(actor, path, input);
     await this.find(path);
     await this.requireFloorOf(path, input.floor_id);
     await this.ctx.db.transaction(async (tx) => {
@@ -149,25 +148,6 @@ export class ZonesService {
       return serials;
     });
     this.link.disconnectAll(retired);
-  }
-
-  /**
-   * Who is not a manager switches only its role's zone modes (docs/permissions.md: a plumber the
-   * maintenance mode, an end user leak detection), with `valves.control`; nothing else of the zone.
-   */
-  private requireUpdate(actor: Actor, path: ZonePath, input: UpdateInput): void {
-    const modes = zoneModesOf(actor);
-    if (!modes) return this.requireManage(actor, path, input);
-    const fields = Object.entries(input).filter(([, value]) => value !== undefined);
-    if (fields.length === 0 || fields.some(([field]) => !modes.includes(field))) throw forbidden();
-    requireZoneManage(actor, path, 'valves.control');
-  }
-
-  /** Maintenance and leak-detection modes are valve actions (docs/permissions.md: `valves.control`). */
-  private requireManage(actor: Actor, path: BuildingPath, input: UpdateInput): void {
-    requireSiteManage(actor, path.customerId, path.siteId, 'buildings.manage');
-    if (input.maintenance_mode !== undefined || input.leak_detection_mode !== undefined)
-      requirePermission(actor, 'valves.control');
   }
 
   private record(
