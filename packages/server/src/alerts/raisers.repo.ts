@@ -2,6 +2,7 @@ import type { MonitoringMetric, MonitoringStatus, WaterTemperature } from '@flow
 import { and, eq, isNull, lt, ne, notExists, or, sql, type SQL } from 'drizzle-orm';
 import { arrayLiteral } from '../db/arrays.ts';
 import type { Db } from '../db/client.ts';
+import { joinUp, joinUpSql } from '../db/scope.ts';
 import { alerts, flowboxes, flowboxMonitoring, zones } from '../db/schema.ts';
 
 /*
@@ -38,8 +39,7 @@ export async function flowboxConditions(tx: Db, flowboxIds: readonly string[]): 
     tx,
     sql`SELECT f.id, z.water_temperature AS water, m.metric, m.status, f.clock_offset_ms::float8 AS offset_ms,
         a.zone_id AS alert_zone_id
-      FROM flowboxes f
-      JOIN zones z ON z.id = f.zone_id
+      FROM flowboxes f ${joinUpSql('flowbox', 'zone')}
       LEFT JOIN flowbox_monitoring m ON m.flowbox_id = f.id
       LEFT JOIN alerts a ON a.zone_id = f.zone_id AND a.cause = 'clock_skew:' || f.id AND a.state <> 'resolved'
       WHERE f.id = ANY(${arrayLiteral(flowboxIds)}::uuid[])`,
@@ -151,23 +151,25 @@ export async function maintenanceAlertsEnded(tx: Db) {
 
 /** Paired flowboxes announcing another water kind than their zone's, without an active alert. */
 export async function waterMismatchedFlowboxes(tx: Db) {
-  return tx
-    .select({
-      id: flowboxes.id,
-      serial: flowboxes.serial,
-      zoneId: flowboxes.zoneId,
-      device: flowboxes.waterTemperature,
-      zone: zones.waterTemperature,
-    })
-    .from(flowboxes)
-    .innerJoin(zones, eq(zones.id, flowboxes.zoneId))
-    .where(
-      and(
-        eq(flowboxes.pairingState, 'ready'),
-        sql`${flowboxes.waterTemperature} IS NOT NULL AND ${flowboxes.waterTemperature} <> ${zones.waterTemperature}`,
-        noActiveAlert(tx, flowboxes.zoneId, sql`'water_mismatch:' || ${flowboxes.id}`),
-      ),
-    );
+  return joinUp(
+    tx
+      .select({
+        id: flowboxes.id,
+        serial: flowboxes.serial,
+        zoneId: flowboxes.zoneId,
+        device: flowboxes.waterTemperature,
+        zone: zones.waterTemperature,
+      })
+      .from(flowboxes),
+    'flowbox',
+    'zone',
+  ).where(
+    and(
+      eq(flowboxes.pairingState, 'ready'),
+      sql`${flowboxes.waterTemperature} IS NOT NULL AND ${flowboxes.waterTemperature} <> ${zones.waterTemperature}`,
+      noActiveAlert(tx, flowboxes.zoneId, sql`'water_mismatch:' || ${flowboxes.id}`),
+    ),
+  );
 }
 
 /** Active water-mismatch alerts whose flowbox agrees with its zone again, or is gone. */

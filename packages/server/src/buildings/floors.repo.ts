@@ -1,6 +1,7 @@
 import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import type { Floor, FloorFlowbox, ListQuery } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
+import { joinUp } from '../db/scope.ts';
 import { floors, flowboxes, zones } from '../db/schema.ts';
 
 export type FloorRow = typeof floors.$inferSelect;
@@ -36,16 +37,19 @@ export async function pairedFlowboxesOn(
 ): Promise<Map<string, FloorFlowbox[]>> {
   const byFloor = new Map<string, FloorFlowbox[]>();
   if (floorIds.length === 0) return byFloor;
-  const rows = await db
-    .select({
-      floorId: flowboxes.floorId,
-      id: flowboxes.id,
-      serial: flowboxes.serial,
-      zoneId: flowboxes.zoneId,
-      zoneName: zones.name,
-    })
-    .from(flowboxes)
-    .innerJoin(zones, eq(zones.id, flowboxes.zoneId))
+  const rows = await joinUp(
+    db
+      .select({
+        floorId: flowboxes.floorId,
+        id: flowboxes.id,
+        serial: flowboxes.serial,
+        zoneId: flowboxes.zoneId,
+        zoneName: zones.name,
+      })
+      .from(flowboxes),
+    'flowbox',
+    'zone',
+  )
     .where(and(inArray(flowboxes.floorId, [...floorIds]), eq(flowboxes.pairingState, 'ready')))
     .orderBy(asc(flowboxes.serial));
   for (const row of rows) {

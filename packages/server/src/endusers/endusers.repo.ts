@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gt, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { ReviewableRegistrationState } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
+import { withZoneScope, withZoneScopeOf } from '../db/scope.ts';
 import { buildings, claimCodes, flowboxes, registrations, sites, zones } from '../db/schema.ts';
 
 export type ClaimCodeRow = typeof claimCodes.$inferSelect;
@@ -26,12 +27,7 @@ const place = {
 };
 
 export async function placeOfZone(db: Db, zoneId: string): Promise<ZonePlace | undefined> {
-  const [row] = await db
-    .select(place)
-    .from(zones)
-    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-    .innerJoin(sites, eq(sites.id, buildings.siteId))
-    .where(eq(zones.id, zoneId));
+  const [row] = await withZoneScope(db.select(place).from(zones)).where(eq(zones.id, zoneId));
   return row;
 }
 
@@ -155,12 +151,10 @@ export async function decideRegistration(
 export type RegistrationWithPlace = { registration: RegistrationRow; place: ZonePlace };
 
 function registrationsWithPlace(db: Db) {
-  return db
-    .select({ registration: registrations, place })
-    .from(registrations)
-    .innerJoin(zones, eq(zones.id, registrations.zoneId))
-    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-    .innerJoin(sites, eq(sites.id, buildings.siteId));
+  return withZoneScopeOf(
+    db.select({ registration: registrations, place }).from(registrations),
+    registrations.zoneId,
+  );
 }
 
 export async function findRegistration(db: Db, customerId: string, id: string) {
@@ -188,13 +182,7 @@ export async function listRegistrations(
       .orderBy(desc(registrations.createdAt), asc(registrations.id))
       .limit(page.limit)
       .offset(page.offset),
-    db
-      .select({ total: count() })
-      .from(registrations)
-      .innerJoin(zones, eq(zones.id, registrations.zoneId))
-      .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-      .innerJoin(sites, eq(sites.id, buildings.siteId))
-      .where(where),
+    withZoneScopeOf(db.select({ total: count() }).from(registrations), registrations.zoneId).where(where),
   ]);
   return { rows, total: total?.total ?? 0 };
 }

@@ -20,6 +20,8 @@ import {
 } from '../db/schema.ts';
 import { insertSteps, ROWS_PER_INSERT, type NewUpdateRow } from './updates.repo.ts';
 import {
+  joinUp,
+  withPathBelow,
   withZoneScopeOf,
   zoneScopeColumns,
   zonesUnder,
@@ -380,16 +382,12 @@ export async function resolvePlace(
   target: { customerId?: string; siteId?: string; buildingId?: string; zoneId?: string },
 ): Promise<string[] | undefined> {
   if (!target.customerId) return [];
-  const [row] = await db
-    .select({ customer: customers.name, site: sites.name, building: buildings.name, zone: zones.name })
-    .from(customers)
-    .leftJoin(sites, and(eq(sites.customerId, customers.id), eq(sites.id, target.siteId ?? sql`NULL`)))
-    .leftJoin(
-      buildings,
-      and(eq(buildings.siteId, sites.id), eq(buildings.id, target.buildingId ?? sql`NULL`)),
-    )
-    .leftJoin(zones, and(eq(zones.buildingId, buildings.id), eq(zones.id, target.zoneId ?? sql`NULL`)))
-    .where(eq(customers.id, target.customerId));
+  const [row] = await withPathBelow(
+    db
+      .select({ customer: customers.name, site: sites.name, building: buildings.name, zone: zones.name })
+      .from(customers),
+    target,
+  ).where(eq(customers.id, target.customerId));
   if (!row) return undefined;
   const names = [row.customer, row.site, row.building, row.zone];
   const wanted = [target.customerId, target.siteId, target.buildingId, target.zoneId];
@@ -402,11 +400,13 @@ export async function openingHoursOf(
   db: Db,
   zoneId: string,
 ): Promise<{ hours: OpeningHours | null; timezone: string } | undefined> {
-  const [row] = await db
-    .select({ zone: zones.openingHours, building: buildings.openingHours, timezone: buildings.timezone })
-    .from(zones)
-    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-    .where(eq(zones.id, zoneId));
+  const [row] = await joinUp(
+    db
+      .select({ zone: zones.openingHours, building: buildings.openingHours, timezone: buildings.timezone })
+      .from(zones),
+    'zone',
+    'building',
+  ).where(eq(zones.id, zoneId));
   return row && { hours: row.zone ?? row.building, timezone: row.timezone };
 }
 

@@ -2,12 +2,12 @@ import type { HourFigure, LeakAnalysis } from '@flowbox/shared';
 import { and, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { arrayLiteral } from '../db/arrays.ts';
 import type { Db } from '../db/client.ts';
+import { joinUp, withZoneScope, zoneAt } from '../db/scope.ts';
 import {
   buildingLeaks,
   buildings,
   buildingWaterBalance,
   consumptionHourly,
-  sites,
   zoneLeaks,
   zones,
 } from '../db/schema.ts';
@@ -27,33 +27,25 @@ type LeakColumns = Omit<LeakRow, 'zoneId'>;
 
 export async function leakZones(db: Db, zoneIds: readonly string[]): Promise<LeakZone[]> {
   if (zoneIds.length === 0) return [];
-  return db
-    .select({
-      zoneId: zones.id,
-      buildingId: zones.buildingId,
-      timezone: buildings.timezone,
-      occupants: zones.occupants,
-    })
-    .from(zones)
-    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-    .where(sql`${zones.id} = ANY(${arrayLiteral(zoneIds)}::uuid[])`);
+  return joinUp(
+    db
+      .select({
+        zoneId: zones.id,
+        buildingId: zones.buildingId,
+        timezone: buildings.timezone,
+        occupants: zones.occupants,
+      })
+      .from(zones),
+    'zone',
+    'building',
+  ).where(sql`${zones.id} = ANY(${arrayLiteral(zoneIds)}::uuid[])`);
 }
 
 /** The zone a full path names (customer > site > building > zone): its time zone and occupants. */
 export async function leakZoneOnPath(db: Db, path: ZonePath) {
-  const [zone] = await db
-    .select({ timezone: buildings.timezone, occupants: zones.occupants })
-    .from(zones)
-    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-    .innerJoin(sites, eq(sites.id, buildings.siteId))
-    .where(
-      and(
-        eq(zones.id, path.zoneId),
-        eq(buildings.id, path.buildingId),
-        eq(sites.id, path.siteId),
-        eq(sites.customerId, path.customerId),
-      ),
-    );
+  const [zone] = await withZoneScope(
+    db.select({ timezone: buildings.timezone, occupants: zones.occupants }).from(zones),
+  ).where(zoneAt(path));
   return zone ?? null;
 }
 

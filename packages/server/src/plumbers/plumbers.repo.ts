@@ -2,7 +2,8 @@ import type { Plumber, PlumberListQuery, PlumberSpeciality, SiteMapItem } from '
 import { SITE_MAP_LIMIT } from '@flowbox/shared';
 import { and, asc, count, eq, ilike, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { buildings, customers, plumbers, sites } from '../db/schema.ts';
+import { joinUpSql } from '../db/scope.ts';
+import { customers, plumbers, sites } from '../db/schema.ts';
 import { escapeLike } from '../db/values.ts';
 
 export type PlumberRow = typeof plumbers.$inferSelect;
@@ -174,7 +175,7 @@ export async function siteMap(
   const result = await db.execute(sql`
     WITH visible AS (
       SELECT s.id, s.customer_id, c.name AS customer_name, s.name, s.latitude, s.longitude
-      FROM ${sites} AS s JOIN ${customers} AS c ON c.id = s.customer_id
+      FROM ${sites} AS s ${joinUpSql('site', 'customer')}
       WHERE ${sql.join(conditions, sql` AND `)}
       ORDER BY c.name, s.name, s.id
       LIMIT ${SITE_MAP_LIMIT + 1}
@@ -188,9 +189,7 @@ export async function siteMap(
       SELECT b.site_id,
         count(*) FILTER (WHERE NOT f.connected)::int AS offline,
         count(*) FILTER (WHERE f.valve = 'closed')::int AS closed
-      FROM flowboxes AS f
-      JOIN zones AS z ON z.id = f.zone_id
-      JOIN ${buildings} AS b ON b.id = z.building_id
+      FROM flowboxes AS f ${joinUpSql('flowbox', 'building')}
       WHERE b.site_id IN (SELECT id FROM visible)
       GROUP BY b.site_id
     )

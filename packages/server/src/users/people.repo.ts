@@ -2,6 +2,7 @@ import { and, asc, count, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import type { Role } from '@flowbox/shared';
 import type { PeopleScope } from '../access/access.ts';
 import type { Db } from '../db/client.ts';
+import { withZoneScopeOf } from '../db/scope.ts';
 import { buildings, customers, sites, users, userSites, userZones, zones } from '../db/schema.ts';
 import { placedInSites } from './users.repo.ts';
 
@@ -111,11 +112,11 @@ export async function namedZonesOf(
   if (userIds.length === 0 || onlySites?.length === 0) return byUser(userIds, []);
   const conditions = [inArray(userZones.userId, userIds)];
   if (onlySites) conditions.push(inArray(buildings.siteId, onlySites));
-  const rows = await db
-    .select({ userId: userZones.userId, id: zones.id, name: zones.name })
-    .from(userZones)
-    .innerJoin(zones, eq(zones.id, userZones.zoneId))
-    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
+  const rows = await withZoneScopeOf(
+    db.select({ userId: userZones.userId, id: zones.id, name: zones.name }).from(userZones),
+    userZones.zoneId,
+    'building',
+  )
     .where(and(...conditions))
     .orderBy(asc(zones.name), asc(zones.id));
   return byUser(userIds, rows);

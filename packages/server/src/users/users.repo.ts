@@ -1,6 +1,7 @@
 import { and, asc, count, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import { defaultAlertsSettings, effectivePermissions, roleName, type Role, type User } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
+import { joinUp, withZoneScope, withZoneScopeOf } from '../db/scope.ts';
 import { buildings, sites, users, userSites, userZones, zones } from '../db/schema.ts';
 
 export type UserRow = typeof users.$inferSelect;
@@ -48,11 +49,9 @@ export async function zoneIdsOf(
     conditions.push(
       inArray(
         userZones.zoneId,
-        db
-          .select({ id: zones.id })
-          .from(zones)
-          .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-          .where(inArray(buildings.siteId, onlySites)),
+        joinUp(db.select({ id: zones.id }).from(zones), 'zone', 'building').where(
+          inArray(buildings.siteId, onlySites),
+        ),
       ),
     );
   const rows = await db
@@ -81,12 +80,11 @@ export function placedInSites(db: Db, siteIds: string[]): SQL {
     ),
     inArray(
       users.id,
-      db
-        .select({ id: userZones.userId })
-        .from(userZones)
-        .innerJoin(zones, eq(zones.id, userZones.zoneId))
-        .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-        .where(inArray(buildings.siteId, siteIds)),
+      withZoneScopeOf(
+        db.select({ id: userZones.userId }).from(userZones),
+        userZones.zoneId,
+        'building',
+      ).where(inArray(buildings.siteId, siteIds)),
     ),
   )!;
 }
@@ -201,10 +199,7 @@ export async function sitesOfZones(
   zoneIds: string[],
 ): Promise<{ zoneId: string; siteId: string }[]> {
   if (zoneIds.length === 0) return [];
-  return db
-    .select({ zoneId: zones.id, siteId: buildings.siteId })
-    .from(zones)
-    .innerJoin(buildings, eq(buildings.id, zones.buildingId))
-    .innerJoin(sites, eq(sites.id, buildings.siteId))
-    .where(and(inArray(zones.id, zoneIds), eq(sites.customerId, customerId)));
+  return withZoneScope(db.select({ zoneId: zones.id, siteId: buildings.siteId }).from(zones)).where(
+    and(inArray(zones.id, zoneIds), eq(sites.customerId, customerId)),
+  );
 }

@@ -1,6 +1,7 @@
 import type { WaterBalanceSettings } from '@flowbox/shared';
 import { and, asc, eq, inArray, isNotNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { withFlowboxesOfZones } from '../db/scope.ts';
 import { alerts, buildings, buildingWaterBalance, flowboxes, zones } from '../db/schema.ts';
 import type { HourRow, Meter } from './balance.ts';
 
@@ -72,16 +73,17 @@ export async function buildingMeters(
   buildingId: string,
   mainZoneId: string,
 ): Promise<{ zoneIds: string[]; meters: Meter[] }> {
-  const rows = await db
-    .select({
-      zoneId: zones.id,
-      flowboxId: flowboxes.id,
-      serial: flowboxes.serial,
-      pairedAt: flowboxes.pairedAt,
-      state: flowboxes.pairingState,
-    })
-    .from(zones)
-    .leftJoin(flowboxes, eq(flowboxes.zoneId, zones.id))
+  const rows = await withFlowboxesOfZones(
+    db
+      .select({
+        zoneId: zones.id,
+        flowboxId: flowboxes.id,
+        serial: flowboxes.serial,
+        pairedAt: flowboxes.pairedAt,
+        state: flowboxes.pairingState,
+      })
+      .from(zones),
+  )
     .where(eq(zones.buildingId, buildingId))
     .orderBy(asc(zones.id));
   const zoneIds = [...new Set(rows.map((r) => r.zoneId))];
