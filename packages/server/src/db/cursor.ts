@@ -54,7 +54,7 @@ const invalidCursor = () =>
   new AppError('errors.validation', {}, [{ path: 'cursor', message: 'validation.invalid' }]);
 
 const ISO_TIME = /^(\d{4})-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-/** The first year of any time the server writes (`fleet.repo.ts` sorts a missing one as 1970). */
+/** The first year of any time the server writes (`fleet/fleet-list.repo.ts` sorts a missing one as 1970). */
 const FIRST_YEAR = 1970;
 
 /**

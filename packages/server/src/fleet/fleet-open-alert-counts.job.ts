@@ -1,6 +1,6 @@
 import type { Db } from '../db/client.ts';
 import type { Job } from '../jobs/index.ts';
-import { checkOpenAlertCounts, foldOpenAlertCounts } from './fleet.repo.ts';
+import { checkOpenAlertCounts, foldOpenAlertCounts } from './open-alert-counts.repo.ts';
 
 /** How often each instance adds the open-alert changes to the flowboxes' counts. */
 export const OPEN_ALERT_COUNTS_MS = 5000;

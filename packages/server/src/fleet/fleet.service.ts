@@ -19,7 +19,7 @@ import {
 import type { Context } from '../context.ts';
 import { forbidden, notFound } from '../errors.ts';
 import { csvLine } from '../http/csv.ts';
-import { customerExists, customerOfSite, fleetCount, fleetPage, type FleetScope } from './fleet.repo.ts';
+import { customerExists, customerOfSite, fleetCount, fleetPage, type FleetScope } from './fleet-list.repo.ts';
 
 /** Rows read per query while an export streams: a bounded piece of work each. */
 const EXPORT_CHUNK = 1_000;

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/client.ts';
 import { openTestDatabase, type TestDatabase } from '../test/harness.ts';
-import { checkOpenAlertCounts, foldOpenAlertCounts } from './fleet.repo.ts';
+import { checkOpenAlertCounts, foldOpenAlertCounts } from './open-alert-counts.repo.ts';
 import { fleetOpenAlertCountsJob } from './fleet-open-alert-counts.job.ts';
 
 /*

@@ -16,6 +16,8 @@ import {
   decodeCursor,
   encodeCursor,
 } from '../db/cursor.ts';
+import { joinUpSql } from '../db/scope.ts';
+import { foldOpenAlertCounts } from './open-alert-counts.repo.ts';
 
 /*
  * The fleet list's one query (docs/fleet.md "Speed"). A page is read in the order of an index
@@ -23,6 +25,7 @@ import {
  * conditions, and stops at `limit + 1` rows: a deep page costs what the first one does. The whole
  * fleet sorted by open alerts reads each flowbox's count kept by triggers (migration 0020); a
  * customer's or some sites' list counts their own alerts not resolved once, never per flowbox.
+ * Those kept counts are brought up to date by open-alert-counts.repo.ts.
  */
 
 /** What a caller may see: everything (provider), one customer, or some sites of one customer. */
@@ -162,8 +165,8 @@ function conditions(scope: FleetScope, filter: FleetFilter): SQL[] {
   return where;
 }
 
-const PLACE = sql`JOIN zones z ON z.id = f.zone_id JOIN buildings b ON b.id = z.building_id
-  JOIN sites s ON s.id = b.site_id`;
+/** The flowbox's zone, building and site (`z`, `b`, `s`), which the scope and place filters read. */
+const PLACE = joinUpSql('flowbox', 'site');
 const all = (where: SQL[]) => sql.join(where.length ? where : [sql`true`], sql` AND `);
 
 type RawRow = {
@@ -331,7 +334,7 @@ export async function fleetPage(
       EXISTS (SELECT 1 FROM alerts a WHERE a.zone_id = f.zone_id AND a.state <> 'resolved'
         AND a.category IN (${LEAK})) AS leaking,
       f.firmware_version, f.last_reading_at, ${OPEN_ALERTS} AS open_alerts
-      FROM flowboxes f ${PLACE} JOIN customers c ON c.id = s.customer_id
+      FROM flowboxes f ${joinUpSql('flowbox', 'customer')}
       WHERE f.id IN (${sql.join(
         page.map((p) => sql`${p.id}::uuid`),
         sql`, `,
@@ -381,29 +384,6 @@ function positionOf(cursor: string, sort: FleetSort): Cursor {
     serial: cursorText(MAX_SERIAL),
   });
   return { sort, key: key instanceof Date ? key.toISOString() : key, serial };
-}
-
-/** Changes one fold adds to the flowboxes' open-alert counts at most: a bounded statement. */
-const FOLD_BATCH = 10_000;
-/** Flowboxes one check recounts. */
-const CHECK_BATCH = 500;
-
-/**
- * Adds the open-alert changes the triggers appended to the flowboxes' counts (migration 0020), a
- * batch at most; nothing when another call is doing it. Answers how many it added.
- */
-export async function foldOpenAlertCounts(db: Db): Promise<number> {
-  const [row] = await rows<{ taken: number }>(db, sql`SELECT fleet_open_alerts_fold(${FOLD_BATCH}) AS taken`);
-  return Math.max(0, Number(row?.taken ?? 0));
-}
-
-/** Recounts a slice of flowboxes from their alerts and sets right any count that drifted. */
-export async function checkOpenAlertCounts(db: Db): Promise<number> {
-  const [row] = await rows<{ fixed: number }>(
-    db,
-    sql`SELECT fleet_open_alerts_check(${CHECK_BATCH}) AS fixed`,
-  );
-  return Math.max(0, Number(row?.fixed ?? 0));
 }
 
 /** Whether the customer exists (a list filter naming it). */
