@@ -59,8 +59,9 @@ function stepsUp(from: Level, to: Level): { below: Level; above: Level; key: PgC
 }
 
 /**
- * Joins a query over the table of level `from` (a flowbox, zone, building or site) to the levels
- * above it up to `to`, each through its primary key: `joinUp(db.select(…).from(flowboxes), 'flowbox', 'zone')`.
+ * Joins a query over the table of level `from` (a flowbox, zone, building or site) to each level
+ * above it up to `to`, by the id the level below names (inner joins: every row has its place):
+ * `joinUp(db.select(…).from(flowboxes), 'flowbox', 'zone')`.
  */
 export function joinUp<Q extends Selecting>(query: Q, from: Level, to: Level): ReturnType<Q['$dynamic']> {
   let joined: PgSelect = dynamic(query);
@@ -119,8 +120,8 @@ export function withFlowboxesOfZones<Q extends Selecting>(query: Q) {
 
 /**
  * Joins a query over `customers` to the site, building and zone a partial path names, each only
- * where it sits in the one above (left joins): a place the path names that does not exist, or not
- * there, is null, and so is a place it does not name.
+ * where it sits in the one above (left joins): a place the path names that is not under the one
+ * above, or does not exist, is null, and so is a place it does not name.
  */
 export function withPathBelow<Q extends Selecting>(
   query: Q,
