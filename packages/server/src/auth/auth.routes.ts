@@ -15,7 +15,8 @@ import {
 import { z } from 'zod';
 import { requestLanguage } from '../http/language.ts';
 import { actorOf, bearerToken, errorResponses, type App } from '../http/types.ts';
-import { REGISTRATION_CONFIRM_HOURS, type AuthService } from './auth.service.ts';
+import { REGISTRATION_CONFIRM_HOURS } from './account-links.service.ts';
+import type { AuthService } from './auth.service.ts';
 import type { ManagersService } from '../users/managers.service.ts';
 
 const tags = ['users'];
@@ -60,7 +61,7 @@ export function publicAuthRoutes(app: App, auth: AuthService): void {
       schema: { tags, body: RequestResetPasswordSchema, response: { 202: MessageSchema, ...errorResponses } },
     },
     async (request, reply) => {
-      await auth.requestResetPassword(request.body.email, request.ip);
+      await auth.links.requestResetPassword(request.body.email, request.ip);
       const message =
         requestLanguage(request) === 'fr'
           ? 'Si un compte existe pour cet email, un lien de réinitialisation vient de lui être envoyé.'
@@ -73,7 +74,7 @@ export function publicAuthRoutes(app: App, auth: AuthService): void {
     '/users/reset_password',
     { schema: { tags, body: TokenPasswordSchema, response: { 200: MessageSchema, ...errorResponses } } },
     async (request) => {
-      await auth.usePasswordLink('reset', request.body.token, request.body.password, client(request));
+      await auth.links.usePasswordLink('reset', request.body.token, request.body.password, client(request));
       return { message: passwordSavedMessage(requestLanguage(request)) };
     },
   );
@@ -89,7 +90,11 @@ export function publicAuthRoutes(app: App, auth: AuthService): void {
       },
     },
     async (request) => {
-      const tokens = await auth.acceptInvitation(request.body.token, request.body.password, client(request));
+      const tokens = await auth.links.acceptInvitation(
+        request.body.token,
+        request.body.password,
+        client(request),
+      );
       return { message: passwordSavedMessage(requestLanguage(request)), ...tokens };
     },
   );
@@ -98,7 +103,7 @@ export function publicAuthRoutes(app: App, auth: AuthService): void {
     '/users/register',
     { schema: { tags, body: RegisterSchema, response: { 201: MessageSchema, ...errorResponses } } },
     async (request, reply) => {
-      await auth.register(request.body, request.ip);
+      await auth.links.register(request.body, request.ip);
       // The same answer for every address, taken or not (docs/reliability.md): true in both cases (a
       // taken address is emailed too). It asks for the link to be opened: until then the
       // registration is unconfirmed and no manager sees it (docs/permissions.md "Registration").
@@ -122,7 +127,11 @@ export function publicAuthRoutes(app: App, auth: AuthService): void {
       },
     },
     async (request) => {
-      const status = await auth.confirmRegistration(request.body.token, request.body.password, request.ip);
+      const status = await auth.links.confirmRegistration(
+        request.body.token,
+        request.body.password,
+        request.ip,
+      );
       const key =
         status === 'approved'
           ? 'message.registration_confirmed_active'
@@ -153,7 +162,7 @@ export function authRoutes(app: App, auth: AuthService, managers: ManagersServic
       },
     },
     async (request) => {
-      await auth.updatePassword(actorOf(request), request.body.current_password, request.body.password);
+      await auth.links.updatePassword(actorOf(request), request.body.current_password, request.body.password);
       return { message: passwordSavedMessage(requestLanguage(request)) };
     },
   );
