@@ -1,27 +1,6 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
-import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
-import fastifyStatic from '@fastify/static';
-import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
-import {
-  ROLES,
-  ApiErrorSchema,
-  ListQuerySchema,
-  listOf,
-  OutboxEmailSchema,
-  translate,
-} from '@flowbox/shared';
-import { z } from 'zod';
-import Fastify, {
-  LogController,
-  type FastifyReply,
-  type FastifyRequest,
-  type FastifyServerOptions,
-} from 'fastify';
+import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { requireRole } from './access/access.ts';
 import {
   ALERT_ESCALATION_INTERVAL_MS,
   AlertNotifier,
@@ -47,7 +26,6 @@ import { ZoneSubscriptionsService } from './billing/subscriptions.service.ts';
 import { AuthService } from './auth/auth.service.ts';
 import { sessionCacheMetrics } from './auth/index.ts';
 import type { Config, TrustProxy } from './config.ts';
-import { statusOf } from './errors.ts';
 import type { Context, RemoveBelow } from './context.ts';
 import { buildingsRoutes } from './buildings/buildings.routes.ts';
 import { BuildingsService } from './buildings/buildings.service.ts';
@@ -77,18 +55,22 @@ import { metricsRoutes } from './mqtt/metrics.routes.ts';
 import { CustomersService } from './customers/customers.service.ts';
 import type { Db } from './db/client.ts';
 import { poolMetrics } from './db/pool-metrics.ts';
-import { DOCS_CSP, webCsp } from './http/csp.ts';
+import { webCsp } from './http/csp.ts';
 import { installErrorHandler, zodValidatorCompiler } from './http/error-handler.ts';
-import { InstanceMetrics, METRICS_PATH, metricsRoute, routeOf } from './http/metrics.ts';
-import { documentTransform } from './http/openapi.ts';
+import { InstanceMetrics, metricsRoute } from './http/metrics.ts';
+import { apiDocs } from './http/openapi.ts';
+import { limitRequests, retryAfterOnTooMany } from './http/rate-limit.ts';
 import { echoRequestId, requestIdOf } from './http/request-id.ts';
+import { logRequests } from './http/request-log.ts';
 import { traceRequests } from './http/request-spans.ts';
+import { securityHeaders } from './http/security-headers.ts';
+import { serveWebApp } from './http/static-files.ts';
 import { imagesRoutes } from './images/images.routes.ts';
 import { ImagesService } from './images/images.service.ts';
-import { requestLanguage } from './http/language.ts';
-import { actorOf, bearerToken, errorResponses, type App } from './http/types.ts';
+import { bearerToken, type App } from './http/types.ts';
 import { Mailer } from './mail/mailer.ts';
 import { mailMetrics } from './mail/metrics.ts';
+import { outboxRoutes } from './mail/outbox.routes.ts';
 import { plumbersRoutes } from './plumbers/plumbers.routes.ts';
 import { DEFAULT_MAP_TILE_URL, PlumbersService } from './plumbers/plumbers.service.ts';
 import { sitesRoutes } from './sites/sites.routes.ts';
@@ -98,8 +80,7 @@ import { peopleRoutes } from './users/people.routes.ts';
 import { PeopleService } from './users/people.service.ts';
 import { endUsersRoutes } from './endusers/endusers.routes.ts';
 import { EndUsersService } from './endusers/endusers.service.ts';
-import { answersWithin } from './health/database-watch.ts';
-import { migrationsApplied } from './db/migrations.ts';
+import { healthRoutes } from './health/health.routes.ts';
 import { Readiness } from './health/readiness.ts';
 import { connectionLimit, limitConnections } from './net/connection-limit.ts';
 import { ScheduleRunner } from './schedules/index.ts';
@@ -248,19 +229,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   const metrics = new InstanceMetrics();
   metrics.timeRequests(app);
   logRequests(app);
-  const servedOverHttps = options.config.publicUrl.startsWith('https:');
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'same-origin');
-    reply.header('x-frame-options', 'DENY');
-    reply.header('permissions-policy', PERMISSIONS_POLICY);
-    // HSTS only means something over TLS; sent over plain HTTP it would be ignored or, behind a
-    // TLS proxy, pin a name the operator may still serve in clear (docs/reliability.md).
-    if (servedOverHttps || request.protocol === 'https')
-      reply.header('strict-transport-security', 'max-age=31536000');
-    // Every 429 says when to come back, whichever limit answered it (RFC 9110 §10.2.3).
-    if (reply.statusCode === 429 && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
-  });
+  securityHeaders(app, options.config.publicUrl);
+  retryAfterOnTooMany(app);
 
   const mailer = new Mailer(options.db, {
     smtpUrl: options.config.smtpUrl,
@@ -382,37 +352,15 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   app.addHook('onClose', async () => services.leakUpkeep.close());
   app.addHook('onClose', async () => mailer.close());
 
-  await app.register(fastifyRateLimit, {
-    global: false,
-    max: options.rateLimitPerMinute ?? 1200,
-    timeWindow: '1 minute',
-    keyGenerator: async (request) =>
-      (await downloadRateKey(
-        request,
-        (token) => verifyDownloadToken(token, options.config.jwtSecret, ctx.now()),
-        (serial, secret) => services.firmwareDownloads.isDevice(serial, secret),
-      )) ?? rateLimitKey(request),
-  });
-  // At the root, so on every request and before the routes' own hooks: as the plugin's per-route
-  // hook it ran after the protected routes' authentication, so requests with a bad token (and
-  // unknown paths) were never counted.
-  app.addHook('onRequest', app.rateLimit());
+  await limitRequests(app, options.rateLimitPerMinute ?? 1200, (request) =>
+    downloadRateKey(
+      request,
+      (token) => verifyDownloadToken(token, options.config.jwtSecret, ctx.now()),
+      (serial, secret) => services.firmwareDownloads.isDevice(serial, secret),
+    ),
+  );
   metricsRoute(app, metrics, { token: options.config.metricsToken });
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: { title: 'Flowbox Manager API', version: '1' },
-      servers: [{ url: '/' }],
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-          // A flowbox's serial and secret (its MQTT credentials): firmware downloads.
-          device: { type: 'http', scheme: 'basic' },
-        },
-      },
-    },
-    transform: documentTransform,
-  });
-  await app.register(fastifySwaggerUi, { routePrefix: '/v1/docs', staticCSP: DOCS_CSP });
+  await apiDocs(app);
   // Image uploads only; each upload route sets its own size limit (images.routes.ts).
   await app.register(fastifyMultipart, { limits: { files: 1, parts: 10 } });
 
@@ -427,63 +375,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
       };
       liveStreamRoutes(v1, liveOptions);
       firmwareDownloadRoutes(v1, services.firmwareDownloads);
-      // Readiness (docs/reliability.md "Database failures"): 503 naming the parts that are down.
-      const readinessSchema = {
-        tags: ['health'],
-        response: { 200: z.object({ status: z.literal('ok') }), ...errorResponses, 503: ApiErrorSchema },
-      };
-      const ready = async (request: FastifyRequest, reply: FastifyReply) => {
-        const problems = readiness.problems();
-        if (problems.database === undefined) {
-          const answered = await answersWithin(options.db, 2_000);
-          if (answered !== true) problems.database = answered;
-          else {
-            const migrated = await migrationsApplied(options.db);
-            if (migrated !== true) problems.migrations = migrated;
-          }
-        }
-        // Its listening connection is one of the database's: a database down says it all.
-        if (problems.database !== undefined) delete problems.notifications;
-        const parts = Object.keys(problems);
-        if (parts.length === 0) return { status: 'ok' as const };
-        const language = requestLanguage(request);
-        return reply.code(statusOf('errors.service_unavailable')).send({
-          code: 'errors.service_unavailable',
-          message: translate('errors.service_unavailable', language, { parts: parts.join(', ') }),
-          // Health is public: each part's state in words of our own, never a driver's error text
-          // (which can name hosts and addresses); the log has the whole reason.
-          details: Object.entries(problems).map(([path, message]) => ({
-            path,
-            message: publicState(message),
-          })),
-        });
-      };
-      v1.get(
-        '/health',
-        {
-          schema: {
-            ...readinessSchema,
-            summary: 'Readiness: the database and the device broker work (503 naming what does not)',
-          },
-        },
-        ready,
-      );
-      v1.get(
-        '/health/ready',
-        { schema: { ...readinessSchema, summary: 'Readiness, for load balancers: the same as /health' } },
-        ready,
-      );
-      v1.get(
-        '/health/live',
-        {
-          schema: {
-            tags: ['health'],
-            summary: 'Liveness: the process runs and answers (200 even while its database is away)',
-            response: { 200: z.object({ status: z.literal('ok') }), ...errorResponses },
-          },
-        },
-        async () => ({ status: 'ok' as const }),
-      );
+      healthRoutes(v1, readiness, options.db);
       await v1.register(async (secured) => {
         const protectedApi = secured.withTypeProvider<ZodTypeProvider>();
         protectedApi.addHook('onRequest', async (request) => {
@@ -517,23 +409,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
         alertsRoutes(protectedApi, services.alerts);
         fleetRoutes(protectedApi, services.fleet);
         leaksRoutes(protectedApi, services.leaks);
-        protectedApi.get(
-          '/outbox',
-          {
-            schema: {
-              tags: ['outbox'],
-              summary:
-                'Emails the product has sent (embedded set-up: read invitation and reset links here); `search` finds a recipient or subject',
-              security: [{ bearer: [] }],
-              querystring: ListQuerySchema,
-              response: { 200: listOf(OutboxEmailSchema), ...errorResponses },
-            },
-          },
-          async (request) => {
-            requireRole(actorOf(request), ROLES.flovea_manager);
-            return mailer.outbox(request.query);
-          },
-        );
+        outboxRoutes(protectedApi, mailer);
       });
     },
     { prefix: '/v1' },
@@ -543,30 +419,6 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   return { app, services };
 }
 
-/** The states a part may show anonymous callers; any other reason reads "unavailable". */
-const PUBLIC_STATES = [
-  'connecting',
-  'disconnected',
-  'subscribing',
-  'not subscribed',
-  'not delivering',
-  'not applied',
-  'disk full',
-];
-const publicState = (reason: string) =>
-  PUBLIC_STATES.find((state) => reason.includes(state)) ?? 'unavailable';
-
-/**
- * The rate limit's client key: request.ip (the client's, through a trusted proxy), with the
- * plugin's own grouping of an IPv6 address by its /64 (one host holds a whole /64). A client gone
- * before its request was handled has no address any more; the plugin's default key generator
- * then failed with "reading 'toLowerCase'", an error logged for nobody to answer. A firmware
- * download its device's credentials open counts against the device instead (downloadRateKey).
- */
-export function rateLimitKey(request: { ip: string | undefined }): string {
-  return request.ip ? normalizeIP(request.ip) : 'disconnected-client';
-}
-
 /** A hop count as Fastify applies it (its typings take only the other forms): the nearest n hops. */
 function fastifyTrustProxy(
   trust: TrustProxy,
@@ -574,82 +426,5 @@ function fastifyTrustProxy(
   return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
 }
 
-/** Health checks and scrapes come every few seconds: their lines only when debugging. */
-const QUIET_ROUTES = new Set(['/v1/health', '/v1/health/live', '/v1/health/ready', METRICS_PATH]);
-
-/**
- * One line per answered request (docs/operations.md "Logs"): its id (the `reqId` of every line
- * it logs), the user when signed in, the route pattern (never the URL: a query can hold a ticket),
- * the status and the time taken. Never headers, cookies or bodies.
- */
-function logRequests(app: App): void {
-  app.addHook('onResponse', async (request, reply) => {
-    const route = routeOf(request);
-    const line = {
-      method: request.method,
-      route,
-      status: reply.statusCode,
-      ms: Math.round(reply.elapsedTime * 10) / 10,
-      ...(request.actor ? { userId: request.actor.id } : {}),
-    };
-    if (QUIET_ROUTES.has(route)) request.log.debug(line, 'request');
-    else request.log.info(line, 'request');
-  });
-}
-
 /** HTTP timeouts (docs/reliability.md "Connection floods and timeouts"). */
 export const HTTP_TIMEOUTS = { headersMs: 10_000, requestMs: 60_000, idleMs: 120_000 };
-
-/** The web app uses no camera, microphone, location or other powerful browser feature. */
-const PERMISSIONS_POLICY = [
-  'camera=()',
-  'microphone=()',
-  'geolocation=()',
-  'payment=()',
-  'usb=()',
-  'serial=()',
-  'bluetooth=()',
-  'browsing-topics=()',
-].join(', ');
-
-/** Vite names every built asset by its content hash, so a browser may keep them for good. */
-const HASHED_ASSETS = '/assets/';
-
-/** The built SPA: static files, and index.html for any other non-API path (client-side routes). */
-async function serveWebApp(app: App, webDist: string, csp: string): Promise<void> {
-  const hasWeb = existsSync(join(webDist, 'index.html'));
-  const sendIndex = (reply: FastifyReply) =>
-    reply
-      .header('cache-control', 'no-cache')
-      .header('content-security-policy', csp)
-      .type('text/html')
-      .sendFile('index.html', { cacheControl: false });
-  if (hasWeb) {
-    await app.register(fastifyStatic, {
-      root: webDist,
-      index: false,
-      // The build writes brotli and gzip copies of its text files (packages/web/precompress.ts):
-      // each is sent to a browser that accepts it, with `Vary: Accept-Encoding`.
-      preCompressed: true,
-      // Files are looked up per request rather than listed at start, so a web build made while the
-      // server runs (npm start rebuilds, a deploy) is served at once instead of 404s for new assets.
-      wildcard: true,
-      setHeaders: (reply, path) => {
-        if (path.startsWith(join(webDist, HASHED_ASSETS)))
-          reply.header('cache-control', 'public, max-age=31536000, immutable');
-      },
-    });
-    // The build's root is a directory, which the static handler refuses to list.
-    app.get('/', { schema: { hide: true } }, (_request, reply) => sendIndex(reply));
-  }
-  app.setNotFoundHandler((request, reply) => {
-    const isApi = request.url === '/v1' || request.url.startsWith('/v1/');
-    // A missing script or style is a 404, never the app's HTML under a script's name.
-    const isAsset = request.url.startsWith(HASHED_ASSETS);
-    const isRead = request.method === 'GET' || request.method === 'HEAD';
-    if (!isApi && !isAsset && hasWeb && isRead) return sendIndex(reply);
-    return reply
-      .status(statusOf('errors.not_found'))
-      .send({ code: 'errors.not_found', message: translate('errors.not_found', requestLanguage(request)) });
-  });
-}

@@ -8,7 +8,7 @@ import {
 import { and, eq, inArray } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rateLimitKey } from '../app.ts';
+import { rateLimitKey } from '../http/rate-limit.ts';
 import { downloadRateKey } from './download.routes.ts';
 import { firmwareUpdates, firmwareUpdateSteps } from '../db/schema.ts';
 import { createZones, pairDirectly, type PairedDevice } from '../telemetry/testing.ts';

@@ -1,4 +1,8 @@
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { DOCS_CSP } from './csp.ts';
+import type { App } from './types.ts';
 
 type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
 
@@ -28,4 +32,23 @@ export function documentTransform(input: TransformInput) {
     return { ...transformed, schema: { ...transformed.schema, body } };
   }
   return transformed;
+}
+
+/** The OpenAPI document of the routes registered after it, served with its pages at `/v1/docs`. */
+export async function apiDocs(app: App): Promise<void> {
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Flowbox Manager API', version: '1' },
+      servers: [{ url: '/' }],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          // A flowbox's serial and secret (its MQTT credentials): firmware downloads.
+          device: { type: 'http', scheme: 'basic' },
+        },
+      },
+    },
+    transform: documentTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/v1/docs', staticCSP: DOCS_CSP });
 }

@@ -1,6 +1,6 @@
 import { ROLES } from '@flowbox/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rateLimitKey } from '../app.ts';
+import { rateLimitKey } from './rate-limit.ts';
 import { THROTTLE } from '../auth/throttle.ts';
 import { createTestApp, createUser, PASSWORD, type TestApp } from '../test/harness.ts';
 
