@@ -83,14 +83,14 @@ export const serverLayers = [
       {
         files: [`${SERVER}/${domain}/**/*.ts`],
         // The seed writes the demo data table by table, as a migration would.
-        ignores: [...TEST_FILES, `${SERVER}/seed/seed.ts`],
+        ignores: [...TEST_FILES, `${SERVER}/seed/demo-data.ts`],
         rules: restrict([...others, ...SQL_ONLY_IN_REPOS]),
       },
       { files: [`${SERVER}/${domain}/**/*.repo.ts`], rules: restrict(others) },
     ];
   }),
   {
-    files: [`${SERVER}/seed/seed.ts`],
+    files: [`${SERVER}/seed/demo-data.ts`],
     rules: restrict(DOMAINS.filter((domain) => domain !== 'seed').map(seedReach)),
   },
   { files: COMPOSITION, rules: restrict(DOMAINS.map(wiredThroughIndex)) },

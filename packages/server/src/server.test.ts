@@ -6,7 +6,7 @@ import mqtt from 'mqtt';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './seed/seed.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './seed/index.ts';
 import { startServer, type RunningServer } from './server.ts';
 import { freePort } from './test/harness.ts';
 

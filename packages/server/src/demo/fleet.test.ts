@@ -5,7 +5,7 @@ import type { Flowbox } from '@flowbox/shared';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { until } from '../flowboxes/testing.ts';
-import { DEMO_ACCOUNTS, DEMO_FLEET_ZONES, DEMO_PASSWORD } from '../seed/seed.ts';
+import { DEMO_ACCOUNTS, DEMO_FLEET_ZONES, DEMO_PASSWORD } from '../seed/index.ts';
 import { startServer, type RunningServer } from '../server.ts';
 import { freePort } from '../test/harness.ts';
 import { FLEET_FILE } from './fleet.ts';

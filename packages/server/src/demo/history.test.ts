@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/client.ts';
-import { DEMO_FLEET_ZONES, seedDemo } from '../seed/seed.ts';
+import { DEMO_FLEET_ZONES, seedDemo } from '../seed/index.ts';
 import { openTestDatabase } from '../test/harness.ts';
 import { zonesOfCustomer, type FleetZone } from './fleet.repo.ts';
 import { demoPast, seedDemoHistory } from './history.ts';

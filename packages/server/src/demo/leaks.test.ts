@@ -6,7 +6,7 @@ import { ManualClock, type FaultSpec } from '@flowbox/simulator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { until } from '../flowboxes/testing.ts';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../seed/seed.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../seed/index.ts';
 import { startServer, type RunningServer } from '../server.ts';
 import { freePort } from '../test/harness.ts';
 import { DEMO_LEAK_EVERY_MS, demoLeakEpisode, playDemoLeaks } from './leaks.ts';

@@ -8,8 +8,8 @@ export type LeakEpisode = { zone: string; kind: FaultKind; minutes: number };
 /**
  * Issue #15: the demo's alerts and automatic-closing screens have something to show. In turn, one
  * episode at a time:
- * - a burst pipe in the washrooms, whose automatic closing (seed.ts) closes the water and locks the
- *   zone within a reading or two;
+ * - a burst pipe in the washrooms, whose automatic closing (seed/demo-data.ts) closes the water and
+ *   locks the zone within a reading or two;
  * - a toilet that keeps running in Flat 101, and a dripping tap in the staff kitchen: continuous
  *   flow that raises a leak alert after two hours (docs/automation.md "Leak"), no closing.
  * Each one is over when its time is up or when the valve closes (the plumber fixes it while the

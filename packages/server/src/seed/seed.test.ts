@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../db/client.ts';
 import { openTestDatabase, type TestDatabase } from '../test/harness.ts';
-import { ensureAdmin, seedDemo } from './seed.ts';
+import { ensureAdmin } from './admin.ts';
+import { seedDemo } from './demo-data.ts';
 
 // Two instances started at once on an empty database (compose.yaml starts two): each checks, finds
 // nothing, and writes. On PostgreSQL each here has its own pool, as two processes would; on PGlite

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import {
   ROLES,
   addBillingPeriods,
@@ -24,45 +24,7 @@ import {
   zones,
 } from '../db/schema.ts';
 import { findUserByEmail, insertUser } from '../users/index.ts';
-
-type Logger = { info: (obj: object, msg: string) => void; warn: (obj: object, msg: string) => void };
-
-/**
- * Several instances start together on one empty database (compose.yaml starts two): each seeds
- * under this lock, after checking again, so the first writes and the others find it done.
- */
-async function lockSeeding(tx: Db): Promise<void> {
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended('flowbox:seed', 0))`);
-}
-
-/** FLOWBOX_ADMIN_EMAIL / FLOWBOX_ADMIN_PASSWORD: make sure this provider manager exists (DESIGN.md §8). */
-export async function ensureAdmin(
-  db: Db,
-  admin: { email: string; password: string },
-  log: Logger,
-): Promise<void> {
-  const existing = await findUserByEmail(db, admin.email);
-  if (existing) {
-    if (existing.role !== ROLES.flovea_manager)
-      log.warn({ email: admin.email }, 'FLOWBOX_ADMIN_EMAIL belongs to a user who is not a provider manager');
-    return;
-  }
-  const passwordHash = await hashPassword(admin.password);
-  const created = await db.transaction(async (tx) => {
-    await lockSeeding(tx);
-    if (await findUserByEmail(tx, admin.email)) return false;
-    await insertUser(tx, {
-      email: admin.email,
-      username: admin.email,
-      firstname: 'Provider',
-      lastname: 'Manager',
-      role: ROLES.flovea_manager,
-      passwordHash,
-    });
-    return true;
-  });
-  if (created) log.info({ email: admin.email }, 'provider manager created from FLOWBOX_ADMIN_EMAIL');
-}
+import { lockSeeding } from './seed.repo.ts';
 
 /** The demo accounts listed in the README: one per role, sharing one password. */
 export const DEMO_PASSWORD = 'flowbox-demo-1';
@@ -83,7 +45,7 @@ export const DEMO_ACCOUNTS = [
 ] as const;
 
 /** Demo data, seeded once: two customers so tenant scope can be seen at work. */
-export async function seedDemo(db: Db, log: Logger): Promise<void> {
+export async function seedDemo(db: Db, log: { info: (obj: object, msg: string) => void }): Promise<void> {
   const [done] = await db.select().from(appSettings).where(eq(appSettings.key, 'demo_seeded'));
   if (done) return;
   const passwordHash = await hashPassword(DEMO_PASSWORD);
