@@ -93,7 +93,10 @@ export function requireManager(actor: Actor): void {
   if (!isManager(actor)) throw forbidden();
 }
 
-/** What only the provider's managers manage, with the permission: pricing plans, the firmware catalogue, provider managers. */
+/**
+ * What only the provider's managers manage, each with its permission: pricing plans, the firmware
+ * catalogue, the alert settings, the provider managers, the shared plumber entries.
+ */
 export function requireProviderManage(actor: Actor, permission: Permission): void {
   requireRole(actor, ROLES.flovea_manager);
   requirePermission(actor, permission);

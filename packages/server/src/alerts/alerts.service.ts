@@ -1,5 +1,4 @@
 import {
-  ROLES,
   CRITICAL_ALERT_CATEGORIES,
   type Alert,
   type AlertCategory,
@@ -17,7 +16,7 @@ import {
 import {
   requireFilterRead,
   requirePermission,
-  requireRole,
+  requireProviderManage,
   requireZoneRead,
   type Actor,
   type FilteredPlace,
@@ -138,8 +137,7 @@ export class AlertsService {
     category: AlertCategory,
     input: AlertCategorySettingUpdate,
   ): Promise<AlertCategorySetting> {
-    requireRole(actor, ROLES.flovea_manager);
-    requirePermission(actor, 'alerts.manage');
+    requireProviderManage(actor, 'alerts.manage');
     const now = this.ctx.now();
     return this.ctx.db.transaction(async (tx) => {
       const current = await categorySetting(tx, category);
