@@ -8,6 +8,13 @@ import { tileTemplateProblem } from './http/csp.ts';
 import type { TracingConfig } from './tracing/tracing.ts';
 import { identityFromUsername, isMessageKey, passwordField, translate } from '@flowbox/shared';
 
+/**
+ * Days raw readings are kept by default (TELEMETRY_RAW_RETENTION_DAYS, telemetry/reading-partitions.repo.ts;
+ * docs/decisions.md "Raw readings: weekly partitions, kept 90 days"), and the fewest allowed.
+ */
+export const RAW_RETENTION_DAYS_DEFAULT = 90;
+export const RAW_RETENTION_DAYS_MIN = 7;
+
 /** DESIGN.md §8: configuration is read from the environment once, validated, then passed in. */
 const portNumber = z.coerce
   .number({ error: 'must be an integer between 1 and 65535' })
@@ -121,6 +128,7 @@ const EnvSchema = z.object({
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   MQTT_MAX_CONNECTIONS_PER_ADDRESS: count(1, 1_000_000, 1000),
   MQTT_INGEST_CONNECTIONS: count(1, 64, 1),
+  TELEMETRY_RAW_RETENTION_DAYS: count(RAW_RETENTION_DAYS_MIN, 36_500, RAW_RETENTION_DAYS_DEFAULT),
   MQTT_DYNSEC_USERNAME: z.string().min(1).max(100).optional(),
   MQTT_DYNSEC_PASSWORD: z.string().min(1).max(200).optional(),
   PUBLIC_URL: urlWithScheme(['http', 'https']).optional(),
@@ -215,6 +223,11 @@ export type Config = {
   trustProxy: TrustProxy;
   /** Requests a minute one client address may make on the HTTP API and web app. */
   rateLimitPerMinute: number;
+  /**
+   * Days raw readings are kept (docs/decisions.md "Raw readings: weekly partitions, kept 90 days"):
+   * older weeks are dropped whole; hourly and daily figures stay.
+   */
+  telemetryRawRetentionDays: number;
   /**
    * Prometheus metrics (docs/operations.md "Monitoring"): `/metrics` on the main port answers a
    * request bearing this token; on `metricsPort` (bound to `metricsHost`) it answers any request.
@@ -316,6 +329,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttIngestConnections: e.MQTT_INGEST_CONNECTIONS,
     trustProxy: e.TRUST_PROXY,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    telemetryRawRetentionDays: e.TELEMETRY_RAW_RETENTION_DAYS,
     metricsToken: e.METRICS_TOKEN,
     metricsPort: e.METRICS_PORT,
     metricsHost: e.METRICS_HOST,

@@ -80,6 +80,8 @@ describe('npm start on embedded defaults', () => {
       'firmware_timeouts',
       'fleet_open_alert_counts',
       'heartbeat_check',
+      'held_readings',
+      'reading_partitions',
       'safety_close_supervision',
       'scheduled_closings',
       'subscription_renewals',

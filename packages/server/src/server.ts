@@ -83,7 +83,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
     // mailer) and before device messaging, which the commands they send go through.
     const stopJobs = startJobs(
       services.jobs,
-      instanceJobs({ services, db: database.db, smtp: Boolean(config.smtpUrl), messaging }),
+      instanceJobs({
+        services,
+        db: database.db,
+        smtp: Boolean(config.smtpUrl),
+        messaging,
+        rawRetentionDays: config.telemetryRawRetentionDays,
+      }),
     );
     closers.unshift(stopJobs);
     await app.listen({ port: config.port, host: config.host }).catch((error: NodeJS.ErrnoException) => {

@@ -1,7 +1,7 @@
 import { MAX_DEVICE_TIMESTAMP_AGE_S, MAX_DEVICE_TIMESTAMP_AHEAD_S } from '@flowbox/shared';
 import { and, asc, eq, gt, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { events, telemetryReadings } from '../db/schema.ts';
+import { events, flowboxes, telemetryReadings } from '../db/schema.ts';
 import type { AutomationReading } from './zone-decisions.ts';
 
 /** A time the zone was closed by automatic closing, and when a user reopened it (null: not yet). */
@@ -57,13 +57,14 @@ export async function* storedBatches(
   const t = telemetryReadings;
   const measuredFrom = new Date(from.getTime() - MAX_DEVICE_TIMESTAMP_AGE_S * 1000);
   const measuredTo = new Date(to.getTime() + MAX_DEVICE_TIMESTAMP_AHEAD_S * 1000);
-  type Cursor = { receivedAt: Date; flowboxId: string; seq: number };
+  type Cursor = { receivedAt: Date; flowboxNum: number; seq: number };
   let cursor: Cursor | null = null;
   let pending: StoredBatch | null = null;
   for (;;) {
     const page = await db
       .select({
-        flowboxId: t.flowboxId,
+        flowboxId: flowboxes.id,
+        flowboxNum: t.flowboxNum,
         seq: t.seq,
         zoneId: t.zoneId,
         measuredAt: t.measuredAt,
@@ -75,6 +76,7 @@ export async function* storedBatches(
         placedLive: t.placedLive,
       })
       .from(t)
+      .innerJoin(flowboxes, eq(flowboxes.num, t.flowboxNum))
       .where(
         and(
           eq(t.zoneId, zoneId),
@@ -83,11 +85,11 @@ export async function* storedBatches(
           gt(t.receivedAt, from),
           lte(t.receivedAt, to),
           cursor
-            ? sql`(${t.receivedAt}, ${t.flowboxId}, ${t.seq}) > (${cursor.receivedAt.toISOString()}::timestamptz, ${cursor.flowboxId}::uuid, ${cursor.seq})`
+            ? sql`(${t.receivedAt}, ${t.flowboxNum}, ${t.seq}) > (${cursor.receivedAt.toISOString()}::timestamptz, ${cursor.flowboxNum}, ${cursor.seq})`
             : undefined,
         ),
       )
-      .orderBy(asc(t.receivedAt), asc(t.flowboxId), asc(t.seq))
+      .orderBy(asc(t.receivedAt), asc(t.flowboxNum), asc(t.seq))
       .limit(pageSize);
     for (const row of page) {
       const reading: AutomationReading = {
@@ -111,7 +113,7 @@ export async function* storedBatches(
     }
     if (page.length < pageSize) break;
     const last: Cursor = page.at(-1)!;
-    cursor = { receivedAt: last.receivedAt, flowboxId: last.flowboxId, seq: last.seq };
+    cursor = { receivedAt: last.receivedAt, flowboxNum: last.flowboxNum, seq: last.seq };
   }
   if (pending) yield ordered(pending);
 }

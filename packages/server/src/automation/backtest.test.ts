@@ -1,3 +1,4 @@
+import { readingsOfFlowbox } from '../db/readings.ts';
 import {
   deviceTopic,
   encodePayload,
@@ -215,12 +216,7 @@ describe("a zone's live decisions, then its backtest", () => {
         const [stored] = await t.db
           .select({ at: telemetryReadings.receivedAt })
           .from(telemetryReadings)
-          .where(
-            and(
-              eq(telemetryReadings.flowboxId, device.flowboxId),
-              eq(telemetryReadings.seq, batch[0]!.reading.seq),
-            ),
-          );
+          .where(and(readingsOfFlowbox(device.flowboxId), eq(telemetryReadings.seq, batch[0]!.reading.seq)));
         for (const r of fresh) {
           const closing = r.cause === 'automatic_closing';
           if (closing) lockedAt = stored!.at.getTime();

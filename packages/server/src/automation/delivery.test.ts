@@ -1,3 +1,4 @@
+import { readingsOfFlowbox } from '../db/readings.ts';
 import { deviceTopic, encodePayload, HOLD_S, PROTOCOL_VERSION, type Telemetry } from '@flowbox/shared';
 import {
   deliver,
@@ -174,7 +175,7 @@ describe('the outside check: a backlog at first contact, then ten fresh minutes 
             const [row] = await t.db
               .select({ seq: sql<number>`max(${telemetryReadings.seq})` })
               .from(telemetryReadings)
-              .where(eq(telemetryReadings.flowboxId, zone.device.flowboxId));
+              .where(readingsOfFlowbox(zone.device.flowboxId));
             return Number(row?.seq) === last;
           }, 60_000);
         }
@@ -253,12 +254,8 @@ describe('generated water use × generated delivery, through ingest', () => {
     await run([{ zone, batches: [sent(1, 20), sent(3, 40)] }]);
     await until(
       async () =>
-        (
-          await t.db
-            .select()
-            .from(telemetryReadings)
-            .where(eq(telemetryReadings.flowboxId, zone.device.flowboxId))
-        ).length === 2,
+        (await t.db.select().from(telemetryReadings).where(readingsOfFlowbox(zone.device.flowboxId)))
+          .length === 2,
     );
     const [held] = await t.db.select().from(zoneAutomation).where(eq(zoneAutomation.zoneId, zone.id));
     expect(held!.held.map((h) => h.seq)).toEqual([3]);

@@ -1,3 +1,4 @@
+import { readingsOfFlowbox } from '../db/readings.ts';
 import {
   analyseLeaks,
   continuousFlowDays,
@@ -347,7 +348,7 @@ describe(`real households replayed through ingest (${DAIAD_CREDIT})`, () => {
       const [stored] = await t.db
         .select({ n: sql<number>`count(*)` })
         .from(telemetryReadings)
-        .where(eq(telemetryReadings.flowboxId, h.device.flowboxId));
+        .where(readingsOfFlowbox(h.device.flowboxId));
       expect(Number(stored!.n), h.household).toBe(h.readings.filter((r) => r.accepted).length);
       const rows = await t.db
         .select({ hour: consumptionHourly.hour, ml: consumptionHourly.volumeMl })

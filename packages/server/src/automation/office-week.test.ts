@@ -1,3 +1,4 @@
+import { readingsOfFlowbox } from '../db/readings.ts';
 import { createDevice, type SimulatedFlowbox } from '@flowbox/simulator';
 import { detect, EMPTY_DETECTION, STALE_READING_S } from '@flowbox/shared';
 import { and, count, eq, sql } from 'drizzle-orm';
@@ -166,7 +167,7 @@ describe('a normal week of an office zone, through the broker', () => {
         litres: sql<string>`coalesce(sum(${telemetryReadings.volumeMl}), 0) / 1000.0`,
       })
       .from(telemetryReadings)
-      .where(eq(telemetryReadings.flowboxId, flowboxId));
+      .where(readingsOfFlowbox(flowboxId));
     expect(stored[0]!.n).toBe(device.nextTelemetrySeq - 1);
     expect(stored[0]!.n).toBeGreaterThanOrEqual(WEEK_MINUTES);
     const litres = Number(stored[0]!.litres);
@@ -175,7 +176,7 @@ describe('a normal week of an office zone, through the broker', () => {
     const byDay = await t.db.execute(sql`
       SELECT extract(isodow FROM ${telemetryReadings.measuredAt} AT TIME ZONE 'Europe/Paris') AS dow,
              sum(${telemetryReadings.volumeMl}) / 1000.0 AS litres
-      FROM ${telemetryReadings} WHERE ${telemetryReadings.flowboxId} = ${flowboxId} GROUP BY 1`);
+      FROM ${telemetryReadings} WHERE ${readingsOfFlowbox(flowboxId)} GROUP BY 1`);
     const perDay = new Map(
       (byDay as unknown as { rows: { dow: string; litres: string }[] }).rows.map((r) => [
         Number(r.dow),
@@ -190,7 +191,7 @@ describe('a normal week of an office zone, through the broker', () => {
     const rows = await t.db
       .select()
       .from(telemetryReadings)
-      .where(eq(telemetryReadings.flowboxId, flowboxId))
+      .where(readingsOfFlowbox(flowboxId))
       .orderBy(telemetryReadings.measuredAt);
     let replay = EMPTY_DETECTION;
     let largestMl = 0;

@@ -314,7 +314,7 @@ export async function expectAllStored(
   try {
     for (const device of devices) {
       const { rows } = await client.query<{ seq: string; volume_ml: string }>(
-        `SELECT r.seq, r.volume_ml FROM telemetry_readings r JOIN flowboxes f ON f.id = r.flowbox_id
+        `SELECT r.seq, r.volume_ml FROM telemetry_readings r JOIN flowboxes f ON f.num = r.flowbox_num
           WHERE f.serial = $1 ORDER BY r.seq`,
         [device.serial],
       );

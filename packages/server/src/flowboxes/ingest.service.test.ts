@@ -1,3 +1,4 @@
+import { readingsOfFlowbox } from '../db/readings.ts';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness.ts';
@@ -209,7 +210,7 @@ describe('device timestamps bounded against the server clock (issue #13 item 4)'
     const rows = await t.db
       .select({ seq: telemetryReadings.seq })
       .from(telemetryReadings)
-      .where(eq(telemetryReadings.flowboxId, device.flowboxId));
+      .where(readingsOfFlowbox(device.flowboxId));
     expect(rows.map((r) => r.seq).sort()).toEqual([7, 8]);
   });
 

@@ -1,5 +1,6 @@
 import { alertEmailsJob } from '../alerts/alert-emails.job.ts';
 import type { Services } from '../app.ts';
+import { RAW_RETENTION_DAYS_DEFAULT } from '../config.ts';
 import { heldReadingsJob } from '../automation/held-readings.job.ts';
 import { safetyCloseSupervisionJob } from '../automation/safety-close-supervision.job.ts';
 import { subscriptionRenewalsJob } from '../billing/subscription-renewals.job.ts';
@@ -14,6 +15,7 @@ import { deliveryProbeJob } from '../mqtt/delivery-probe.job.ts';
 import { deviceAccountsReconcileJob } from '../mqtt/device-accounts-reconcile.job.ts';
 import type { DeviceMessaging } from '../mqtt/index.ts';
 import { scheduledClosingsJob } from '../schedules/scheduled-closings.job.ts';
+import { readingPartitionsJob } from '../telemetry/reading-partitions.job.ts';
 import { waterBalanceNightsJob } from '../water-balance/water-balance-nights.job.ts';
 import type { Job, JobRunner } from './jobs.ts';
 
@@ -35,11 +37,14 @@ export type JobParts = {
     | 'firmwareUpdates'
     | 'rolloutRunner'
     | 'waterBalance'
+    | 'context'
   >;
   db: Db;
   /** SMTP_URL is set: queued emails are retried (without a relay they are only stored). */
   smtp: boolean;
   messaging: Pick<DeviceMessaging, 'ingest' | 'probeDelivery' | 'accounts'>;
+  /** TELEMETRY_RAW_RETENTION_DAYS: raw readings older than this are dropped, a week at a time. */
+  rawRetentionDays?: number;
 };
 
 /**
@@ -59,7 +64,7 @@ export function messagingJobs(
 }
 
 /** The instance's jobs, in the order they start; `startJobs` stops them in the reverse order. */
-export function instanceJobs({ services, db, smtp, messaging }: JobParts): Job[] {
+export function instanceJobs({ services, db, smtp, messaging, rawRetentionDays }: JobParts): Job[] {
   return [
     ...messagingJobs(messaging, services.commands),
     subscriptionRenewalsJob(services.subscriptions),
@@ -72,6 +77,7 @@ export function instanceJobs({ services, db, smtp, messaging }: JobParts): Job[]
     firmwareRolloutsJob(services.rolloutRunner),
     fleetOpenAlertCountsJob(db),
     waterBalanceNightsJob(services.waterBalance),
+    readingPartitionsJob(db, () => services.context.now(), rawRetentionDays ?? RAW_RETENTION_DAYS_DEFAULT),
   ];
 }
 

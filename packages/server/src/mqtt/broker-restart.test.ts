@@ -1,3 +1,4 @@
+import { readingsOfFlowbox } from '../db/readings.ts';
 import { randomBytes } from 'node:crypto';
 import { PROTOCOL_VERSION, type Telemetry } from '@flowbox/shared';
 import { and, eq } from 'drizzle-orm';
@@ -66,7 +67,7 @@ async function setUp(persistence: boolean, probeEveryMs = 60_000) {
       await db
         .select({ seq: telemetryReadings.seq })
         .from(telemetryReadings)
-        .where(and(eq(telemetryReadings.flowboxId, paired.flowboxId), eq(telemetryReadings.seq, seq)))
+        .where(and(readingsOfFlowbox(paired.flowboxId), eq(telemetryReadings.seq, seq)))
     ).length === 1;
   return { paired, readiness, stored };
 }

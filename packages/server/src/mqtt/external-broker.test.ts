@@ -1,3 +1,4 @@
+import { readingsOfFlowbox } from '../db/readings.ts';
 import { randomBytes } from 'node:crypto';
 import { PROTOCOL_VERSION } from '@flowbox/shared';
 import { eq } from 'drizzle-orm';
@@ -139,7 +140,7 @@ describe(`an external broker (${MQTT_URL})`, () => {
         });
     }
     const stored = async () =>
-      (await t.db.select().from(telemetryReadings).where(eq(telemetryReadings.flowboxId, p.id))).length;
+      (await t.db.select().from(telemetryReadings).where(readingsOfFlowbox(p.id))).length;
     await until(async () => (await stored()) === 12, 20_000);
     expect(messaging.ingest.counters.duplicates + second.ingest.counters.duplicates).toBe(duplicatesBefore);
     await p.device.end();

@@ -1,3 +1,4 @@
+import { readingsOfFlowbox, readingsOfFlowboxes } from '../db/readings.ts';
 import { randomBytes } from 'node:crypto';
 import { deviceTopic, encodePayload, type LiveMessage } from '@flowbox/shared';
 import { and, eq, inArray } from 'drizzle-orm';
@@ -57,7 +58,7 @@ describe.each([
   }
 
   const stored = (flowboxId: string) =>
-    t.db.select().from(telemetryReadings).where(eq(telemetryReadings.flowboxId, flowboxId));
+    t.db.select().from(telemetryReadings).where(readingsOfFlowbox(flowboxId));
 
   it('stores a redelivery and a replayed offline buffer once, with the rollups counted once', async () => {
     const device = await pairDirectly(t.db, zone);
@@ -154,7 +155,7 @@ describe.each([
       const [row] = await t.db
         .select()
         .from(telemetryReadings)
-        .where(and(eq(telemetryReadings.flowboxId, device.flowboxId), eq(telemetryReadings.seq, 1)));
+        .where(and(readingsOfFlowbox(device.flowboxId), eq(telemetryReadings.seq, 1)));
       expect(row?.volumeMl).toBe(1250);
     } finally {
       unsubscribe();
@@ -204,8 +205,7 @@ describe('two instances on one Mosquitto (DESIGN.md §7)', () => {
       const ids = devices.map((d) => d.flowboxId);
       await until(
         async () =>
-          (await t.db.select().from(telemetryReadings).where(inArray(telemetryReadings.flowboxId, ids)))
-            .length === 300,
+          (await t.db.select().from(telemetryReadings).where(readingsOfFlowboxes(ids))).length === 300,
         40_000,
       );
       // A writer counts its batch just after the commit that made the rows visible: wait for it.
@@ -263,7 +263,7 @@ describe('the embedded broker', () => {
         const rows = await t.db
           .select({ seq: telemetryReadings.seq })
           .from(telemetryReadings)
-          .where(eq(telemetryReadings.flowboxId, device.flowboxId));
+          .where(readingsOfFlowbox(device.flowboxId));
         expect(rows).toHaveLength(seq);
       }
     } finally {

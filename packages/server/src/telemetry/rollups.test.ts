@@ -1,4 +1,5 @@
-import { inArray } from 'drizzle-orm';
+import { readingFlowboxId, readingsOfFlowboxes } from '../db/readings.ts';
+import { getTableColumns, inArray } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consumptionDaily, consumptionHourly, telemetryReadings } from '../db/schema.ts';
@@ -100,9 +101,9 @@ describe('rollups', () => {
           }
           const ids = devices.map((d) => d.flowboxId);
           const raw = await t.db
-            .select()
+            .select({ ...getTableColumns(telemetryReadings), flowboxId: readingFlowboxId })
             .from(telemetryReadings)
-            .where(inArray(telemetryReadings.flowboxId, ids));
+            .where(readingsOfFlowboxes(ids));
           expect(raw).toHaveLength(first.size);
           const tz = new Map(
             devices.map((d) => [

@@ -121,9 +121,17 @@ export async function writeBatch(
   const applied = sql`(SELECT n FROM inserted) = ${readings.length}`;
   const [answer] = await rows<{ inserted: number; which: number[] | string | null }>(
     db,
-    sql`WITH fb AS (SELECT ${arrayLiteral(ids)}::uuid[] AS ids, ${arrayLiteral(zoneIds)}::uuid[] AS zones),
+    // Rows name a flowbox by its small key (flowboxes.num, migration 0027): one lookup a flowbox of
+    // the batch, in the batch's order (a flowbox deleted meanwhile has none: its readings are not
+    // stored), with its highest stored seq before this batch (`lasts`, see `ins`).
+    sql`WITH given AS (SELECT ${arrayLiteral(ids)}::uuid[] AS ids, ${arrayLiteral(zoneIds)}::uuid[] AS zones),
+      fb AS (
+        SELECT g.ids, g.zones, array_agg(f.num ORDER BY u.o) AS nums, array_agg(f.last_sequence ORDER BY u.o) AS lasts
+        FROM given g CROSS JOIN unnest(g.ids) WITH ORDINALITY AS u(id, o) LEFT JOIN flowboxes f ON f.id = u.id
+        GROUP BY g.ids, g.zones
+      ),
       r AS (
-        SELECT * FROM unnest(
+        SELECT DISTINCT ON (fi, s) * FROM unnest(
           ${arrayLiteral(fi)}::int[],
           ${arrayLiteral(readings.map((r) => r.seq))}::bigint[],
           ${arrayLiteral(readings.map((r) => r.measuredAt.getTime()))}::bigint[],
@@ -135,16 +143,23 @@ export async function writeBatch(
           ${arrayLiteral(placements.map((p) => p.placedAt.getTime()))}::bigint[],
           ${arrayLiteral(placements.map((p) => p.live))}::boolean[]
         ) WITH ORDINALITY AS r(fi, s, m, i, v, fs, t, h, pm, pl, n)
+        ORDER BY fi, s, n
       ),
       ins AS (
         INSERT INTO telemetry_readings
-          (flowbox_id, seq, zone_id, measured_at, interval_s, volume_ml, flow_s, temperature_c, humidity_pct, received_at,
+          (flowbox_num, seq, zone_id, measured_at, interval_s, volume_ml, flow_s, temperature_c, humidity_pct, received_at,
            placed_at, placed_live)
-        SELECT fb.ids[r.fi], r.s, fb.zones[r.fi], to_timestamp(r.m::float8 / 1000), r.i, r.v, r.fs, r.t, r.h,
+        SELECT fb.nums[r.fi], r.s, fb.zones[r.fi], to_timestamp(r.m::float8 / 1000), r.i, r.v, r.fs, r.t, r.h,
           ${receivedAt.toISOString()}::timestamptz, to_timestamp(r.pm::float8 / 1000), r.pl
-        FROM r, fb ORDER BY r.n
-        ON CONFLICT (flowbox_id, seq) DO NOTHING
-        RETURNING flowbox_id, seq
+        FROM r, fb WHERE fb.nums[r.fi] IS NOT NULL
+          -- Once per (flowbox, seq): the key holds the partition key (measured_at), so a seq at or
+          -- below the flowbox's highest stored one (a redelivery, a replay, a hole filling) is
+          -- looked up in every partition; a higher one cannot be stored yet.
+          AND (r.s > coalesce(fb.lasts[r.fi], 0) OR NOT EXISTS (
+            SELECT 1 FROM telemetry_readings x WHERE x.flowbox_num = fb.nums[r.fi] AND x.seq = r.s))
+        ORDER BY r.n
+        ON CONFLICT (flowbox_num, seq, measured_at) DO NOTHING
+        RETURNING flowbox_num, seq, measured_at
       ),
       inserted AS (SELECT count(*)::int AS n FROM ins),
       hourly AS (${hourlyUpsert(batch.hourly, applied)}),
@@ -152,7 +167,8 @@ export async function writeBatch(
       latest AS (${latestUpdate(batch.latest, receivedAt)})
       SELECT (SELECT n FROM inserted) AS inserted,
         CASE WHEN ${applied} THEN NULL ELSE (
-          SELECT array_agg(r.n - 1) FROM r, fb, ins WHERE ins.flowbox_id = fb.ids[r.fi] AND ins.seq = r.s
+          SELECT array_agg(r.n - 1) FROM r, fb, ins
+          WHERE ins.flowbox_num = fb.nums[r.fi] AND ins.seq = r.s AND ins.measured_at = to_timestamp(r.m::float8 / 1000)
         ) END AS which`,
   );
   if (answer!.inserted === readings.length) return { complete: true };

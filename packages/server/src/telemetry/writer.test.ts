@@ -1,3 +1,4 @@
+import { readingsOfFlowbox } from '../db/readings.ts';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consumptionDaily, consumptionHourly, flowboxes, telemetryReadings } from '../db/schema.ts';
@@ -49,10 +50,7 @@ describe('the telemetry batch writer', () => {
     ]);
     expect(outcomes).toEqual(['stored', 'duplicate', 'stored']);
     expect(await w.submit(device.serial, first)).toBe('duplicate');
-    const rows = await t.db
-      .select()
-      .from(telemetryReadings)
-      .where(eq(telemetryReadings.flowboxId, device.flowboxId));
+    const rows = await t.db.select().from(telemetryReadings).where(readingsOfFlowbox(device.flowboxId));
     expect(rows.map((r) => [r.seq, r.volumeMl])).toEqual([
       [1, 6512],
       [2, 1500],
@@ -134,7 +132,7 @@ describe('the telemetry batch writer', () => {
         // The listener sees the batch's own rows, in its transaction.
         const [row] = await tx
           .execute<{ n: number }>(
-            sql`SELECT count(*)::int AS n FROM telemetry_readings WHERE flowbox_id = ${device.flowboxId}`,
+            sql`SELECT count(*)::int AS n FROM telemetry_readings WHERE ${readingsOfFlowbox(device.flowboxId)}`,
           )
           .then((r) => (r as unknown as { rows: { n: number }[] }).rows);
         inside.push({ seqs: readings.map((r) => r.seq), visible: row!.n });
@@ -170,9 +168,9 @@ describe('the telemetry batch writer', () => {
     const w = writer(hooks);
     await expect(w.submit(device.serial, reading(1, new Date()))).rejects.toThrow('rule failed');
     expect(w.counters.failed_batches).toBe(1);
-    expect(
-      await t.db.select().from(telemetryReadings).where(eq(telemetryReadings.flowboxId, device.flowboxId)),
-    ).toEqual([]);
+    expect(await t.db.select().from(telemetryReadings).where(readingsOfFlowbox(device.flowboxId))).toEqual(
+      [],
+    );
     expect(await hourly(device.flowboxId)).toEqual([]);
     remove();
     expect(await w.submit(device.serial, reading(1, new Date()))).toBe('stored');
@@ -235,8 +233,7 @@ describe('a database whose disk is full (docs/operations.md "When the disk fills
     // While full, refused at once: nothing queued, nothing written.
     await expect(w.submit(device.serial, reading(7, at(7)))).rejects.toThrow(DiskFullError);
     expect(w.counters.queued).toBe(0);
-    const stored = () =>
-      t.db.select().from(telemetryReadings).where(eq(telemetryReadings.flowboxId, device.flowboxId));
+    const stored = () => t.db.select().from(telemetryReadings).where(readingsOfFlowbox(device.flowboxId));
     expect(await stored()).toEqual([]);
     // Room again: the devices' next tries are stored, once each.
     full = false;
