@@ -1,2 +1,2 @@
-export { automationKey, type AutomationZoneRef } from './api/keys.ts';
+export { automationKey } from './api/keys.ts';
 export { useAutomation } from './api/get-automation.ts';

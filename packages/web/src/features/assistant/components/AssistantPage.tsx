@@ -11,7 +11,7 @@ import { useLanguage } from '../../../lib/i18n/index.ts';
 import { useUser } from '../../auth/index.ts';
 import { useBuilding } from '../../buildings/index.ts';
 import { useSite } from '../../sites/index.ts';
-import { useZone } from '../../zones/index.ts';
+import { useZone, type ZoneRef } from '../../zones/index.ts';
 import {
   forgetProgress,
   parseProgress,
@@ -193,7 +193,7 @@ function ZoneCheck({
   onLost,
   children,
 }: {
-  ids: { customerId: string; siteId: string; buildingId: string; zoneId: string };
+  ids: ZoneRef;
   onLost: () => void;
   children: (zone: Zone) => ReactNode;
 }) {

@@ -1,12 +1,13 @@
 import type { Automation } from '@flowbox/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
-import { automationKey, automationPath, type AutomationZoneRef } from './keys.ts';
+import { automationKey, automationPath } from './keys.ts';
+import type { ZoneRef } from '../../../lib/zone-ref.ts';
 
-export const automationQueryOptions = (ref: AutomationZoneRef) =>
+export const automationQueryOptions = (ref: ZoneRef) =>
   queryOptions({
     queryKey: automationKey(ref),
     queryFn: () => api.get<Automation>(`${automationPath(ref)}/info`),
   });
 
-export const useAutomation = (ref: AutomationZoneRef) => useQuery(automationQueryOptions(ref));
+export const useAutomation = (ref: ZoneRef) => useQuery(automationQueryOptions(ref));

@@ -10,24 +10,18 @@ import { ANY_ROLE, canDo, useUser } from '../../auth/index.ts';
 import { useAutomation } from '../api/get-automation.ts';
 import { useExitAutomation } from '../api/exit-automation.ts';
 import { useUpdateAutomation } from '../api/update-automation.ts';
-import type { AutomationZoneRef } from '../api/keys.ts';
 import { formatVolume } from '../../consumption/index.ts';
 import { flowNow } from '../flow.ts';
 import { marginsNow } from '../margins.ts';
 import { AutomationSettingsDialog } from './AutomationSettingsDialog.tsx';
 import { ExitAutomationDialog } from './ExitAutomationDialog.tsx';
+import type { ZoneRef } from '../../../lib/zone-ref.ts';
 
 /**
  * spec §4 "no action is allowed until the user exits": shown on top of the zone while automatic
  * closing holds it, with the exit for those who may manage automatic closing.
  */
-export function AutomationLockedBanner({
-  zoneRef,
-  zoneName,
-}: {
-  zoneRef: AutomationZoneRef;
-  zoneName: string;
-}) {
+export function AutomationLockedBanner({ zoneRef, zoneName }: { zoneRef: ZoneRef; zoneName: string }) {
   const { t, language } = useLanguage();
   const user = useUser();
   const toast = useToast();
@@ -84,7 +78,7 @@ export function AutomationCard({
   zoneRef,
   context,
 }: {
-  zoneRef: AutomationZoneRef;
+  zoneRef: ZoneRef;
   /** Unknown while the building loads: the margins set show meanwhile. */
   context?: MarginsContext;
 }) {
@@ -108,7 +102,7 @@ function AutomationDetails({
   automation,
   context,
 }: {
-  zoneRef: AutomationZoneRef;
+  zoneRef: ZoneRef;
   automation: Automation;
   context?: MarginsContext;
 }) {

@@ -15,15 +15,15 @@ import { TextField } from '../../../components/TextField.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
 import { errorMessage } from '../../../lib/forms.ts';
 import { currentLanguage, useLanguage } from '../../../lib/i18n/index.ts';
-import type { AutomationZoneRef } from '../api/keys.ts';
 import { BacktestPanel } from './BacktestPanel.tsx';
+import type { ZoneRef } from '../../../lib/zone-ref.ts';
 
 type Props = {
   open: boolean;
   onClose: () => void;
   automation: Automation;
   /** The zone: the settings are tried on its last 30 days before they are saved. */
-  zoneRef: AutomationZoneRef;
+  zoneRef: ZoneRef;
   onSave: (input: {
     automatic_closing_enabled: boolean;
     volume_margin_enabled: boolean;

@@ -16,10 +16,10 @@ import { errorMessage } from '../../../lib/forms.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { formatVolume } from '../../consumption/index.ts';
 import { useBacktest } from '../api/run-backtest.ts';
-import type { AutomationZoneRef } from '../api/keys.ts';
+import type { ZoneRef } from '../../../lib/zone-ref.ts';
 
 type Props = {
-  zoneRef: AutomationZoneRef;
+  zoneRef: ZoneRef;
   /** The settings to try; each part left out is the one in force. */
   request: BacktestRequestInput;
 };

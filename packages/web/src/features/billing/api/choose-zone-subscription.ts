@@ -2,7 +2,8 @@ import type { SubscriptionChoice, ZoneSubscription } from '@flowbox/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { billingKey } from './list-pricing-plans.ts';
-import { zoneSubscriptionPath, type ZoneRef } from './get-zone-subscription.ts';
+import { zoneSubscriptionPath } from './get-zone-subscription.ts';
+import type { ZoneRef } from '../../../lib/zone-ref.ts';
 
 export const chooseZoneSubscription = (zone: ZoneRef, choice: SubscriptionChoice) =>
   api.put<ZoneSubscription>(`${zoneSubscriptionPath(zone)}/update`, choice);

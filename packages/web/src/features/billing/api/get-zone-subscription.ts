@@ -2,8 +2,7 @@ import type { ZoneSubscription } from '@flowbox/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { billingKey } from './list-pricing-plans.ts';
-
-export type ZoneRef = { customerId: string; siteId: string; buildingId: string; zoneId: string };
+import type { ZoneRef } from '../../../lib/zone-ref.ts';
 
 export const zoneSubscriptionPath = (z: ZoneRef) =>
   `/customers/${z.customerId}/sites/${z.siteId}/buildings/${z.buildingId}/zones/${z.zoneId}/subscription`;

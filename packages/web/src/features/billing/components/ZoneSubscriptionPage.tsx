@@ -23,7 +23,8 @@ import { useRequiredParam } from '../../../lib/params.ts';
 import { paths } from '../../../paths.ts';
 import { canDo, FLOVEA_OR_CUSTOMER, useUser } from '../../auth/index.ts';
 import { useChooseZoneSubscription } from '../api/choose-zone-subscription.ts';
-import { useZoneSubscription, type ZoneRef } from '../api/get-zone-subscription.ts';
+import { useZoneSubscription } from '../api/get-zone-subscription.ts';
+import type { ZoneRef } from '../../../lib/zone-ref.ts';
 import { PlanPrices } from './PlanPrices.tsx';
 
 /** spec §2 …/zone/{zoneId}/subscription: what the zone has, had, and may choose. */

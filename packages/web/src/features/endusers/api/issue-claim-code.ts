@@ -1,7 +1,8 @@
 import type { ClaimCodeIssued } from '@flowbox/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
-import { claimCodesKey, claimCodesPath, type ZoneRef } from './list-claim-codes.ts';
+import { claimCodesKey, claimCodesPath } from './list-claim-codes.ts';
+import type { ZoneRef } from '../../../lib/zone-ref.ts';
 
 export function useIssueClaimCode() {
   const client = useQueryClient();

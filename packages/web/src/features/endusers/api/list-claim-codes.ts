@@ -1,8 +1,7 @@
 import type { ClaimCode } from '@flowbox/shared';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
-
-export type ZoneRef = { customerId: string; siteId: string; buildingId: string; zoneId: string };
+import type { ZoneRef } from '../../../lib/zone-ref.ts';
 
 export const claimCodesPath = (zone: ZoneRef) =>
   `/customers/${zone.customerId}/sites/${zone.siteId}/buildings/${zone.buildingId}/zones/${zone.zoneId}/claim_codes`;

@@ -7,7 +7,8 @@ import { QueryBoundary } from '../../../components/QueryBoundary.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { useLanguage } from '../../../lib/i18n/index.ts';
-import { useClaimCodes, type ZoneRef } from '../api/list-claim-codes.ts';
+import { useClaimCodes } from '../api/list-claim-codes.ts';
+import type { ZoneRef } from '../../../lib/zone-ref.ts';
 import { useRevokeClaimCode } from '../api/revoke-claim-code.ts';
 
 /**

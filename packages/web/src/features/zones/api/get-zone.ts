@@ -1,9 +1,10 @@
 import type { Zone } from '@flowbox/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import type { ZoneRef } from '../../../lib/zone-ref.ts';
 
-/** Where a zone lives in the hierarchy; every zone and water-point call is made under it. */
-export type ZoneRef = { customerId: string; siteId: string; buildingId: string; zoneId: string };
+/** Every zone call is made under the zone's ids, one type for the whole app (lib/zone-ref.ts). */
+export type { ZoneRef };
 
 /** Under the building's key (features/buildings), so whatever refreshes a building refreshes its zones. */
 export const zoneKey = ({ customerId, siteId, buildingId, zoneId }: ZoneRef) =>
