@@ -4,7 +4,14 @@ import { crossingToJson, EMPTY_DETECTION, heldDueAt } from '@flowbox/shared';
 import { arrayLiteral, quotedArrayLiteral } from '../db/arrays.ts';
 import type { Db } from '../db/client.ts';
 import { buildings, zoneAutomation, zones } from '../db/schema.ts';
-import { withZoneScope, withZoneScopeOf, zoneAt, zoneScopeColumns, type FlowboxScope } from '../db/scope.ts';
+import {
+  joinUpSql,
+  withZoneScope,
+  withZoneScopeOf,
+  zoneAt,
+  zoneScopeColumns,
+  type FlowboxScope,
+} from '../db/scope.ts';
 import type { ZonePath } from '../http/params.ts';
 
 export type AutomationRow = typeof zoneAutomation.$inferSelect;
@@ -91,9 +98,7 @@ export async function lockAutomationRows(
       b.opening_hours AS building_opening_hours, b.timezone AS building_timezone,
       b.volume_unit AS building_volume_unit, s.customer_id, b.site_id, z.building_id
     FROM zone_automation a
-    JOIN zones z ON z.id = a.zone_id
-    JOIN buildings b ON b.id = z.building_id
-    JOIN sites s ON s.id = b.site_id
+    JOIN zones z ON z.id = a.zone_id ${joinUpSql('zone', 'site')}
     WHERE a.zone_id = ANY(${arrayLiteral(zoneIds)}::uuid[])
     ORDER BY a.zone_id
     FOR UPDATE OF a`);

@@ -2,7 +2,7 @@ import { normalizeDecimal, type Currency, type VolumeUnit, type Weekday } from '
 import { and, asc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { VersionWithRanges } from '../billing/index.ts';
 import type { Db } from '../db/client.ts';
-import { withZoneScope } from '../db/scope.ts';
+import { joinUp } from '../db/scope.ts';
 import {
   buildings,
   buildingWaterBalance,
@@ -59,7 +59,7 @@ export async function scopeZones(db: Db, filter: ZoneFilter): Promise<ScopeZone[
     conditions.push(
       sql`NOT EXISTS (SELECT 1 FROM ${buildingWaterBalance} WHERE ${buildingWaterBalance.mainSupplyZoneId} = ${zones.id})`,
     );
-  return withZoneScope(
+  return joinUp(
     db
       .select({
         zoneId: zones.id,
@@ -76,8 +76,9 @@ export async function scopeZones(db: Db, filter: ZoneFilter): Promise<ScopeZone[
         firstDayOfWeek: buildings.firstDayOfWeek,
       })
       .from(zones),
+    'zone',
+    'customer',
   )
-    .innerJoin(customers, eq(customers.id, sites.customerId))
     .where(and(...conditions))
     .orderBy(asc(buildings.name), asc(buildings.id), asc(zones.name), asc(zones.id));
 }
