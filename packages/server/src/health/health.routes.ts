@@ -1,10 +1,9 @@
-import { ApiErrorSchema, translate } from '@flowbox/shared';
+import { ApiErrorSchema } from '@flowbox/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { migrationsApplied } from '../db/migrations.ts';
-import { statusOf } from '../errors.ts';
-import { requestLanguage } from '../http/language.ts';
+import { sendError } from '../http/error-handler.ts';
 import { errorResponses, type App } from '../http/types.ts';
 import { answersWithin } from './database-watch.ts';
 import type { Readiness } from './readiness.ts';
@@ -45,17 +44,15 @@ export function healthRoutes(app: App, readiness: Readiness, db: Db): void {
     if (problems.database !== undefined) delete problems.notifications;
     const parts = Object.keys(problems);
     if (parts.length === 0) return { status: 'ok' as const };
-    const language = requestLanguage(request);
-    return reply.code(statusOf('errors.service_unavailable')).send({
-      code: 'errors.service_unavailable',
-      message: translate('errors.service_unavailable', language, { parts: parts.join(', ') }),
-      // Health is public: each part's state in words of our own, never a driver's error text
-      // (which can name hosts and addresses); the log has the whole reason.
-      details: Object.entries(problems).map(([path, message]) => ({
-        path,
-        message: publicState(message),
-      })),
-    });
+    // Health is public: each part's state in words of our own, never a driver's error text
+    // (which can name hosts and addresses); the log has the whole reason.
+    return sendError(
+      request,
+      reply,
+      'errors.service_unavailable',
+      { parts: parts.join(', ') },
+      Object.entries(problems).map(([path, message]) => ({ path, message: publicState(message) })),
+    );
   };
   app.get(
     '/health',

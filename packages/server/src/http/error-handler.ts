@@ -45,6 +45,22 @@ export const CODE_OF_CLIENT_STATUS: Partial<Record<number, ServerErrorCode>> = {
   416: 'errors.range_not_satisfiable',
 };
 
+/**
+ * An error answer, `{ code, message, details? }`: the status from STATUS_OF, the message in the
+ * caller's language. `details` are sent as given (already in words for the caller).
+ */
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  code: ServerErrorCode,
+  params: Record<string, string | number> = {},
+  details?: FieldIssue[],
+): FastifyReply {
+  const body: ApiError = { code, message: translate(code, requestLanguage(request), params) };
+  if (details?.length) body.details = details;
+  return reply.status(statusOf(code)).send(body);
+}
+
 /** The one place where errors become answers: `{ code, message, details? }` in the caller's language. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
@@ -53,11 +69,7 @@ export function installErrorHandler(app: FastifyInstance): void {
       code: ServerErrorCode,
       params: Record<string, string | number> = {},
       details?: FieldIssue[],
-    ) => {
-      const body: ApiError = { code, message: translate(code, language, params) };
-      if (details?.length) body.details = details;
-      return reply.status(statusOf(code)).send(body);
-    };
+    ) => sendError(request, reply, code, params, details);
 
     if (error instanceof TooManyRequests) reply.header('retry-after', String(error.retryAfterS));
     if (error instanceof RangeNotSatisfiable) reply.header('content-range', `bytes */${error.size}`);
