@@ -8,16 +8,15 @@ import {
   type Language,
 } from '@flowbox/shared';
 import {
-  isProvider,
   requireCustomerRead,
   requirePermission,
   requireRole,
   requireSiteRead,
   type Actor,
   placeScopeOf,
+  unknownTo,
 } from '../access/access.ts';
 import type { Context } from '../context.ts';
-import { forbidden, notFound } from '../errors.ts';
 import { csvLine } from '../http/csv.ts';
 import { customerExists, customerOfSite, fleetCount, fleetPage, type FleetScope } from './fleet-list.repo.ts';
 
@@ -150,11 +149,6 @@ export class FleetService {
     const { customerId, siteIds } = placeScopeOf(actor);
     return { customerId, siteIds };
   }
-}
-
-/** An id that names nothing: 404 to a provider manager, the usual refusal to anyone else. */
-function unknownTo(actor: Actor) {
-  return isProvider(actor) ? notFound() : forbidden();
 }
 
 function fields(row: FleetRow, text: (key: keyof typeof WORDS.en) => string): string[] {
