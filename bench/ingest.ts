@@ -7,10 +7,13 @@
 // machine and cores. Prints figures and exits. Knobs: BENCH_SECONDS, BENCH_DEVICES, BENCH_WINDOW,
 // BENCH_BATCH, BENCH_WAIT_MS, BENCH_CONCURRENCY, BENCH_ZONES.
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deviceTopic, encodePayload, PROTOCOL_VERSION } from '@flowbox/shared';
 import { connect, type Socket } from 'node:net';
+import { connectPacket, mqttString, PacketReader, PUBACK, remainingLength } from './lib/mqtt-packets.ts';
+import { pairBenchDevices, type PairedBenchDevice } from './lib/paired-devices.ts';
+import { machineTicks, processCpuUs } from './lib/usage.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_S = 3;
@@ -30,7 +33,7 @@ const PROFILE = process.env.BENCH_PROFILE || undefined;
 /** Which passes run: both by default, `postgres` or `pglite` alone. */
 const DATABASES = (process.env.BENCH_DATABASES ?? 'pglite,postgres').split(',');
 
-type Device = { serial: string; password: string };
+type Device = PairedBenchDevice;
 type Usage = {
   /** Server side, from the reading's `at` (set by the device when it published) to its batch's commit. */
   committedP50: number;
@@ -57,19 +60,9 @@ async function serve(): Promise<void> {
   const { openUnguardedTestDatabase, testConfig, freePort } =
     await import('../packages/server/src/test/harness.ts');
   const { startDeviceMessaging } = await import('../packages/server/src/mqtt/messaging.ts');
-  const { createZones, pairDirectly } = await import('../packages/server/src/telemetry/testing.ts');
   const database = await openUnguardedTestDatabase();
   const { app, services } = await buildApp({ config: testConfig(), db: database.db, logger: false });
-  const zones = await createZones(database.db, 'Europe/Paris', ZONES);
-  const devices: Device[] = [];
-  for (let i = 0; i < DEVICES; i++) {
-    const paired = await pairDirectly(
-      database.db,
-      zones[i % zones.length]!,
-      `BENCH-${String(i).padStart(6, '0')}`,
-    );
-    devices.push({ serial: paired.serial, password: paired.password });
-  }
+  const devices = await pairBenchDevices(database.db, DEVICES, ZONES);
   const port = await freePort();
   const quiet = {
     info: () => undefined,
@@ -393,24 +386,6 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
     );
 }
 
-/** Bytes of an MQTT "remaining length" (a varint of 7 bits a byte). */
-function remainingLength(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = n % 128;
-    n = Math.floor(n / 128);
-    if (n > 0) byte |= 0x80;
-    out.push(byte);
-  } while (n > 0);
-  return out;
-}
-
-/** A UTF-8 string as MQTT writes it: two length bytes, then the bytes. */
-function mqttString(text: string): Buffer {
-  const bytes = Buffer.from(text, 'utf8');
-  return Buffer.concat([Buffer.from([bytes.length >> 8, bytes.length & 0xff]), bytes]);
-}
-
 /**
  * One simulated flowbox on a raw TCP socket: a minimal MQTT 3.1.1 client that does only what the
  * benchmark needs, so the load generator (on the same cores as the server) costs little per reading.
@@ -430,7 +405,7 @@ class BenchDevice {
   /** Publish time of each packet id still in flight (ids are seq mod 2^16; windows are far smaller). */
   private readonly sentAt = new Float64Array(65_536);
   private readonly topic: Buffer;
-  private pending: Buffer | undefined;
+  private readonly reader = new PacketReader();
 
   private constructor(
     private readonly socket: Socket,
@@ -450,15 +425,15 @@ class BenchDevice {
       socket.once('connect', resolve);
       socket.once('error', reject);
     });
-    const body = Buffer.concat([
-      mqttString('MQTT'),
-      // protocol level 4 (3.1.1); flags: user name, password, clean session; keep-alive 0 (off).
-      Buffer.from([4, 0b1100_0010, 0, 0]),
-      mqttString(device.serial),
-      mqttString(device.serial),
-      mqttString(device.password),
-    ]);
-    socket.write(Buffer.concat([Buffer.from([0x10, ...remainingLength(body.length)]), body]));
+    socket.write(
+      connectPacket({
+        clientId: device.serial,
+        username: device.serial,
+        password: device.password,
+        keepAliveS: 0,
+        clean: true,
+      }),
+    );
     const connack = await new Promise<Buffer>((resolve, reject) => {
       socket.once('data', resolve);
       socket.once('error', reject);
@@ -496,30 +471,15 @@ class BenchDevice {
   }
 
   private read(chunk: Buffer): void {
-    const data = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
-    this.pending = undefined;
     const now = performance.now();
-    let at = 0;
     let acked = 0;
-    while (at < data.length) {
-      let length = 0;
-      let shift = 0;
-      let p = at + 1;
-      for (; p < data.length; p++) {
-        length += (data[p]! & 0x7f) << shift;
-        shift += 7;
-        if ((data[p]! & 0x80) === 0) break;
-      }
-      if (p >= data.length || p + 1 + length > data.length) break;
-      if (data[at] === 0x40) {
-        const id = (data[p + 1]! << 8) | data[p + 2]!;
-        this.inFlight -= 1;
-        acked += 1;
-        this.onAck(now - this.sentAt[id]!);
-      }
-      at = p + 1 + length;
-    }
-    if (at < data.length) this.pending = data.subarray(at);
+    this.reader.push(chunk, (first, body) => {
+      if (first >> 4 !== PUBACK) return;
+      const id = (body[0]! << 8) | body[1]!;
+      this.inFlight -= 1;
+      acked += 1;
+      this.onAck(now - this.sentAt[id]!);
+    });
     if (acked > 0) this.onDrained(acked);
   }
 }
@@ -538,26 +498,6 @@ if (
   encodePayload({ ...sample, flow_s: 30, temperature_c: 19.5, humidity_pct: 48 })
 )
   throw new Error('the benchmark payload differs from encodePayload');
-
-/** User + system CPU of a process so far, from Linux /proc (0 if it has gone). */
-function processCpuUs(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime and stime, fields 14 and 15 of stat(5), in clock ticks of 1/100 s.
-    return (Number(fields[11]) + Number(fields[12])) * 10_000;
-  } catch {
-    return 0;
-  }
-}
-
-/** Busy and total CPU ticks of the whole machine (Linux /proc/stat), to see what the database takes. */
-function machineTicks(): { busy: number; total: number } {
-  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const total = fields.reduce((a, b) => a + b, 0);
-  const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
-  return { busy: total - idle, total };
-}
 
 if (process.env.BENCH_INGEST_ROLE === 'server') await serve();
 else await main();
