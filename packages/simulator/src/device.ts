@@ -7,14 +7,12 @@ import {
   encodePayload,
   HEARTBEAT_PERIOD_S,
   MAX_TELEMETRY_INTERVAL_S,
-  MQTT_KEEPALIVE_S,
   OFFLINE_BUFFER_MAX_MESSAGES,
   PAIRING_REQUEST_RETRY_S,
   parseCommand,
   parseConfirm,
   parsePairingResponse,
   PROTOCOL_VERSION,
-  reconnectDelayMs,
   TELEMETRY_INTERVAL_S,
   TOPIC_QOS,
   type Ack,
@@ -35,6 +33,13 @@ import {
 } from '@flowbox/shared';
 import { systemClock, type Clock } from './clock.ts';
 import {
+  CLOSED,
+  DeviceConnection,
+  subscribe,
+  type Connection,
+  type DeviceCredentials,
+} from './connection.ts';
+import {
   ambientReading,
   ConsumptionModel,
   localTimeReader,
@@ -45,7 +50,8 @@ import type { FirmwareFault } from './firmware-faults.ts';
 import { runFirmwareUpdate, type FirmwareReport, type UpdateFirmwareCommand } from './firmware-update.ts';
 import { deriveSeed, seededRandom, type Random } from './random.ts';
 
-export type DeviceCredentials = { username: string; password: string };
+/** Re-exported: callers take the device's whole surface from here (index.ts). */
+export { CredentialsRefusedError, type DeviceCredentials } from './connection.ts';
 
 export type DeviceOptions = {
   serial: string;
@@ -124,12 +130,6 @@ export type DeviceNotices = {
   problem: [Error];
 };
 
-export class CredentialsRefusedError extends Error {
-  constructor(readonly serial: string) {
-    super(`${serial}: the broker refused the device's credentials`);
-  }
-}
-
 export class PairingRefusedError extends Error {
   constructor(readonly reason: PairingRefusalReason) {
     super(`pairing refused: ${reason}`);
@@ -154,22 +154,6 @@ type Outgoing = {
   delivered: boolean;
 };
 
-/**
- * One MQTT connection. A client serves one connection only: when it closes, the client is ended
- * and dropped, and the next attempt is a new client. So nothing the old one held (mqtt.js keeps
- * unacknowledged publishes to send again on its own reconnection) outlives it: the device's buffer
- * is the only copy of what is still to send.
- */
-type Connection = {
-  client: MqttClient;
-  /** CONNACK received, and not closed since. */
-  open: boolean;
-  /** The broker granted the `confirm` subscription: readings wait for the server's confirmation. */
-  confirms: boolean;
-  /** Callbacks of the waits on this connection (`whileOpen`), called once when it closes. */
-  closeWaiters: Set<() => void>;
-};
-
 /** What the device holds, counted: each number stays under a fixed bound whatever the network does. */
 export type DeviceFootprint = {
   /** MQTT clients created and not yet closed: at most one. */
@@ -189,15 +173,6 @@ export type DeviceFootprint = {
   /** A reconnection is scheduled (0 or 1). */
   reconnectTimers: number;
 };
-
-/** A wait cut short by the connection closing. */
-const CLOSED = Symbol('connection closed');
-
-/** A CONNECT the broker has not answered in this time is given up (and tried again). */
-const CONNECT_TIMEOUT_MS = 10_000;
-
-/** The SUBACK code of a refused subscription (MQTT 3.1.1 §3.9.3: 0x80, "Failure"). */
-const SUBSCRIPTION_REFUSED = 0x80;
 
 /** Autotest checks, in the order a flowbox runs them. */
 const AUTOTEST_CHECKS = [
@@ -219,9 +194,6 @@ export const REPLAY_WINDOW = 64;
 /** Remembered command outcomes, so a redelivered command is answered and never run twice. */
 export const REMEMBERED_COMMANDS = 1000;
 
-/** Broker refusals that mean "these credentials are no good": v3.1.1 codes 4, 5; v5 0x86, 0x87. */
-const CREDENTIALS_REFUSED = new Set([4, 5, 0x86, 0x87]);
-
 /**
  * One simulated flowbox speaking the real protocol (docs/protocol.md) through `@flowbox/shared`
  * only: telemetry, retained state and presence with a last will, events, command acks, an offline
@@ -236,21 +208,10 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
   private readonly consumption: ConsumptionModel;
   private readonly localHour: (ms: number) => number;
   private readonly intervalMs: number;
-  private credentials: DeviceCredentials | undefined;
-  /** The device wants to be online: set by `start()`, cleared by `stop()`, `goOffline()`, a revocation. */
-  private wanted = false;
-  private connection: Connection | null = null;
-  /** MQTT clients created and not yet closed (the footprint's `clients`). */
-  private liveClients = 0;
-  private reconnectTimer: NodeJS.Timeout | null = null;
+  /** The connection's life cycle (connection.ts); what is said on it is this class's. */
+  private readonly link: DeviceConnection;
   /** When it last sent a message the broker acknowledged (protocol clock): heartbeats only after a silence. */
   private lastSentAt = -Infinity;
-  /** Reconnections attempted since the last connection (the back-off doubles with each). */
-  private reconnectAttempts = 0;
-  /** The back-off's own randomness (the consumption model's stays as it was for a seed). */
-  private readonly jitter: Random;
-  /** The one wait of `start()` callers for a connection, however many call it. */
-  private starting: { promise: Promise<void>; settle: (error?: Error) => void } | null = null;
   private outbox: Outgoing[] = [];
   private draining: Promise<boolean> | null = null;
   private readonly seen = new Map<string, Ack>();
@@ -289,11 +250,32 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
     super();
     this.options = options;
     this.serial = options.serial;
-    this.credentials = options.credentials;
     this.clock = options.clock ?? systemClock;
     this.protocolClock = options.protocolClock ?? this.clock;
     this.random = seededRandom(deriveSeed(options.seed ?? 1, options.serial));
-    this.jitter = seededRandom(deriveSeed(options.seed ?? 1, `${options.serial}:reconnect`));
+    this.link = new DeviceConnection(
+      options.serial,
+      options,
+      options.credentials,
+      seededRandom(deriveSeed(options.seed ?? 1, `${options.serial}:reconnect`)),
+      {
+        will: () =>
+          encodePayload({
+            v: PROTOCOL_VERSION,
+            at: this.stamp(),
+            status: 'offline',
+            reason: 'connection_lost',
+          } satisfies Presence),
+        opened: (connection) => this.onConnected(connection),
+        closed: (wasOpen) => {
+          this.resendUnconfirmed(Number.POSITIVE_INFINITY);
+          if (wasOpen) this.emit('disconnected');
+        },
+        message: (topic, payload) => this.receive(topic, payload),
+        problem: (error) => this.emit('problem', error),
+        revoked: () => this.emit('revoked'),
+      },
+    );
     const model = options.model ?? 'one_inch_v1';
     this.consumption = new ConsumptionModel(options.zone, model, this.random, options.faults ?? []);
     const localTime = localTimeReader(options.zone.timezone);
@@ -327,7 +309,7 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
   }
 
   get connected(): boolean {
-    return this.connection?.open === true;
+    return this.link.connected;
   }
 
   get valve(): ValveState {
@@ -335,7 +317,7 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
   }
 
   get currentCredentials(): DeviceCredentials | undefined {
-    return this.credentials;
+    return this.link.credentials;
   }
 
   /**
@@ -353,9 +335,9 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
 
   /** What the device holds, counted (tests, reports). */
   footprint(): DeviceFootprint {
-    const client = this.connection?.client;
+    const client = this.link.connection?.client;
     return {
-      clients: this.liveClients,
+      clients: this.link.clients,
       buffered: this.outbox.length,
       unconfirmed: this.unconfirmed,
       rememberedCommands: this.seen.size,
@@ -363,8 +345,8 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
       // An MqttClient is an EventEmitter whose typings narrow the event names.
       clientListeners: client ? listenerTotal(client as unknown as EventEmitter) : 0,
       inFlight: client ? Object.keys(client.outgoing).length : 0,
-      closeWaiters: this.connection?.closeWaiters.size ?? 0,
-      reconnectTimers: this.reconnectTimer ? 1 : 0,
+      closeWaiters: this.link.connection?.closeWaiters.size ?? 0,
+      reconnectTimers: this.link.reconnectTimers,
     };
   }
 
@@ -389,21 +371,19 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
    * Resolves once connected (or once stopped); rejects with `CredentialsRefusedError` when the
    * broker refuses the credentials. Calling it again while connecting waits for the same connection.
    */
-  async start(): Promise<void> {
-    this.wanted = true;
-    if (!this.connection && !this.reconnectTimer) this.openConnection();
-    await this.untilConnected();
+  start(): Promise<void> {
+    return this.link.start();
   }
 
   /** A clean stop: says `offline` / `shutdown`, then disconnects without firing the will. */
   async stop(): Promise<void> {
     this.firmwareUpdate?.abort.abort();
     this.firmwareUpdate = null;
-    const connection = this.leave();
+    const connection = this.link.leave();
     if (!connection) return;
     if (connection.open)
-      await this.whileOpen(connection, this.publishPresence(connection.client, 'offline', 'shutdown'));
-    await this.whileOpen(connection, connection.client.endAsync());
+      await this.link.whileOpen(connection, this.publishPresence(connection.client, 'offline', 'shutdown'));
+    await this.link.whileOpen(connection, connection.client.endAsync());
     connection.client.end(true);
   }
 
@@ -412,155 +392,11 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
    * will. The device keeps measuring and buffers until `goOnline()`.
    */
   async goOffline(): Promise<void> {
-    await this.leave()?.client.endAsync(true);
+    await this.link.leave()?.client.endAsync(true);
   }
 
   async goOnline(): Promise<void> {
     await this.start();
-  }
-
-  /** The device stops wanting a connection: no reconnection, `start()` callers released. */
-  private leave(): Connection | null {
-    this.wanted = false;
-    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = null;
-    const connection = this.connection;
-    this.connection = null;
-    this.settleStart();
-    return connection;
-  }
-
-  private untilConnected(): Promise<void> {
-    if (this.connected) return Promise.resolve();
-    if (!this.starting) {
-      let settle: (error?: Error) => void = () => {};
-      const promise = new Promise<void>((resolve, reject) => {
-        settle = (error) => (error ? reject(error) : resolve());
-      });
-      this.starting = { promise, settle };
-    }
-    return this.starting.promise;
-  }
-
-  private settleStart(error?: Error): void {
-    const starting = this.starting;
-    this.starting = null;
-    starting?.settle(error);
-  }
-
-  /** One connection attempt, with a new client (see `Connection`). */
-  private openConnection(): void {
-    const username = this.credentials?.username;
-    const client = mqtt.connect(this.options.brokerUrl, {
-      clientId: username ?? this.serial,
-      username,
-      password: this.credentials?.password,
-      clean: this.options.cleanSession ?? false,
-      keepalive: MQTT_KEEPALIVE_S,
-      // The device reconnects itself, with a new client (see `Connection`).
-      reconnectPeriod: 0,
-      connectTimeout: CONNECT_TIMEOUT_MS,
-      will: {
-        topic: deviceTopic(this.serial, 'presence'),
-        payload: Buffer.from(
-          encodePayload({
-            v: PROTOCOL_VERSION,
-            at: this.stamp(),
-            status: 'offline',
-            reason: 'connection_lost',
-          } satisfies Presence),
-        ),
-        qos: 1,
-        retain: true,
-      },
-    });
-    const connection: Connection = { client, open: false, confirms: false, closeWaiters: new Set() };
-    this.connection = connection;
-    this.liveClients += 1;
-    client.on('connect', () => {
-      connection.open = true;
-      this.reconnectAttempts = 0;
-      this.settleStart();
-      this.onConnected(connection).catch((error: Error) => {
-        if (connection.open) this.emit('problem', error);
-      });
-    });
-    client.once('close', () => this.onClosed(connection));
-    client.on('message', (topic, payload) => this.receive(topic, payload));
-    client.on('error', (error) => {
-      if ('code' in error && typeof error.code === 'number' && CREDENTIALS_REFUSED.has(error.code))
-        this.forgetCredentials(client);
-      else this.emit('problem', error);
-    });
-  }
-
-  /**
-   * A connection is over (lost, refused, timed out, or ended on purpose): its client is ended for
-   * good, every wait on it is released, the readings still waiting for a confirmation are to be
-   * sent again on the next connection, and one reconnection is scheduled if the device still wants
-   * to be online.
-   */
-  private onClosed(connection: Connection): void {
-    const wasOpen = connection.open;
-    connection.open = false;
-    this.liveClients -= 1;
-    connection.client.end(true);
-    for (const release of connection.closeWaiters) release();
-    connection.closeWaiters.clear();
-    this.resendUnconfirmed(Number.POSITIVE_INFINITY);
-    if (this.connection === connection) {
-      this.connection = null;
-      this.scheduleReconnect();
-    }
-    if (wasOpen) this.emit('disconnected');
-  }
-
-  /** The next attempt, after a jittered back-off that doubles with each failure in a row (docs/protocol.md). */
-  private scheduleReconnect(): void {
-    if (!this.wanted || this.connection || this.reconnectTimer) return;
-    const delay = reconnectDelayMs(
-      this.reconnectAttempts,
-      this.jitter(),
-      this.options.reconnectPeriodMs,
-      this.options.reconnectMaxMs,
-    );
-    this.reconnectAttempts += 1;
-    this.reconnectTimer = setTimeout(() => {
-      this.reconnectTimer = null;
-      if (this.wanted && !this.connection) this.openConnection();
-    }, delay);
-  }
-
-  /**
-   * Waits for `work` while the connection stays open: `CLOSED` as soon as it closes, so that a
-   * connection lost mid-way never leaves the device waiting on a client that is gone. The wait is
-   * removed once settled, so a long connection does not collect one per message.
-   */
-  private whileOpen<T>(connection: Connection, work: Promise<T>): Promise<T | typeof CLOSED> {
-    if (!connection.open) {
-      work.catch(() => undefined);
-      return Promise.resolve(CLOSED);
-    }
-    let release: () => void = () => {};
-    const closed = new Promise<typeof CLOSED>((resolve) => {
-      release = () => resolve(CLOSED);
-      connection.closeWaiters.add(release);
-    });
-    return Promise.race([work, closed]).finally(() => connection.closeWaiters.delete(release));
-  }
-
-  /**
-   * Refused credentials mean the device was unpaired (docs/protocol.md "Unpairing"): it forgets
-   * them and stops, back to its factory identity.
-   */
-  private forgetCredentials(client: MqttClient): void {
-    this.credentials = undefined;
-    const current = this.connection?.client === client;
-    this.wanted = false;
-    if (current) this.connection = null;
-    client.end(true);
-    this.settleStart(new CredentialsRefusedError(this.serial));
-    this.emit('revoked');
   }
 
   /**
@@ -573,16 +409,22 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
   private async onConnected(connection: Connection): Promise<void> {
     const { client } = connection;
     const commands = deviceTopic(this.serial, 'commands');
-    const commandsGranted = await this.whileOpen(connection, subscribe(client, commands, TOPIC_QOS.commands));
+    const commandsGranted = await this.link.whileOpen(
+      connection,
+      subscribe(client, commands, TOPIC_QOS.commands),
+    );
     if (commandsGranted === CLOSED) return;
     if (!commandsGranted) this.emit('problem', new Error(`${this.serial}: the broker refused ${commands}`));
     const confirms = deviceTopic(this.serial, 'confirm');
-    const confirmsGranted = await this.whileOpen(connection, subscribe(client, confirms, TOPIC_QOS.confirm));
+    const confirmsGranted = await this.link.whileOpen(
+      connection,
+      subscribe(client, confirms, TOPIC_QOS.confirm),
+    );
     if (confirmsGranted === CLOSED) return;
     connection.confirms = confirmsGranted;
     if (!confirmsGranted) this.noteConfirmRefused();
-    if ((await this.whileOpen(connection, this.publishPresence(client, 'online'))) === CLOSED) return;
-    if ((await this.whileOpen(connection, this.publishState())) === CLOSED) return;
+    if ((await this.link.whileOpen(connection, this.publishPresence(client, 'online'))) === CLOSED) return;
+    if ((await this.link.whileOpen(connection, this.publishState())) === CLOSED) return;
     this.emit('connected');
     this.completeReboot();
     void this.drain();
@@ -611,7 +453,7 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
    * period (docs/protocol.md "Presence and heartbeat": any message tells the server it is there).
    */
   async heartbeat(): Promise<void> {
-    const client = this.connection?.client;
+    const client = this.link.connection?.client;
     if (!client?.connected) return;
     if (this.protocolClock.now() - this.lastSentAt < HEARTBEAT_PERIOD_S * 1000) return;
     await this.publishPresence(client, 'online');
@@ -642,7 +484,7 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
 
   /** State is never buffered: only the latest matters, and it is sent again on every connection. */
   private async publishState(): Promise<void> {
-    const client = this.connection?.open ? this.connection.client : undefined;
+    const client = this.link.connection?.open ? this.link.connection.client : undefined;
     if (!client) return;
     this.lastSentAt = this.protocolClock.now();
     await client.publishAsync(deviceTopic(this.serial, 'state'), encodePayload(this.snapshot()), {
@@ -835,7 +677,7 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
     const device = {
       serial: this.serial,
       model: this.status.model,
-      secret: this.credentials?.password,
+      secret: this.link.credentials?.password,
       faults: this.options.firmwareFaults ?? [],
       retryDelayMs: this.options.firmwareRetryDelayMs ?? 2000,
       now: () => this.protocolClock.now(),
@@ -891,19 +733,18 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
       this.rebootReason = reason;
       await this.flush();
       // Away on purpose: no reconnection until the reboot is over.
-      const connection = this.connection;
-      this.connection = null;
+      const connection = this.link.detach();
       if (connection) {
         if (connection.open)
-          await this.whileOpen(connection, this.publishPresence(connection.client, 'offline', 'reboot'));
-        await this.whileOpen(connection, connection.client.endAsync());
+          await this.link.whileOpen(connection, this.publishPresence(connection.client, 'offline', 'reboot'));
+        await this.link.whileOpen(connection, connection.client.endAsync());
         connection.client.end(true);
       }
       await new Promise((resolve) => setTimeout(resolve, this.options.rebootDelayMs ?? 1000));
       this.installOnReboot?.();
       this.installOnReboot = null;
       this.pendingRebootEvent = true;
-      if (this.wanted) await this.start();
+      if (this.link.wantsOnline) await this.start();
     } finally {
       this.rebooting = false;
     }
@@ -1032,7 +873,7 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
   /** Sends windows while there are any; true when a send failed or the connection went away. */
   private async sendBuffered(): Promise<boolean> {
     for (;;) {
-      const connection = this.connection;
+      const connection = this.link.connection;
       if (!connection?.open) return true;
       const window = this.nextWindow();
       if (window.length === 0) return false;
@@ -1046,7 +887,7 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
         ),
       );
       process.nextTick(() => client.stream.uncork());
-      const sent = await this.whileOpen(connection, Promise.all(publishing));
+      const sent = await this.link.whileOpen(connection, Promise.all(publishing));
       if (sent === CLOSED) return true;
       this.recordDelivery(window, sent, connection.confirms);
       if (sent.includes(false)) return true;
@@ -1157,7 +998,7 @@ export class SimulatedFlowbox extends EventEmitter<DeviceNotices> {
         });
         send();
       });
-      this.credentials = credentials;
+      this.link.credentials = credentials;
       this.telemetrySeq = 1;
       this.eventSeq = 1;
       this.emit('pairing', 'accepted');
@@ -1178,22 +1019,6 @@ function checkResult(result: AutotestResult, index: number): 'succeeded' | 'skip
   if (result === 'failed' && index === 0) return 'failed';
   if (result === 'some_skipped' && index === AUTOTEST_CHECKS.length - 1) return 'skipped';
   return 'succeeded';
-}
-
-/** Subscribes; false when the broker refuses (a SUBACK code with the failure bit 0x80 set). */
-async function subscribe(client: MqttClient, topic: string, qos: 0 | 1): Promise<boolean> {
-  try {
-    await client.subscribeAsync(topic, { qos });
-    return true;
-  } catch (error) {
-    // mqtt.js rejects a refused subscription with the SUBACK packet attached.
-    const granted = (error as { packet?: { granted?: unknown } }).packet?.granted;
-    const refused =
-      Array.isArray(granted) &&
-      granted.some((code) => typeof code === 'number' && (code & SUBSCRIPTION_REFUSED) !== 0);
-    if (refused) return false;
-    throw error;
-  }
 }
 
 function listenerTotal(emitter: EventEmitter): number {
