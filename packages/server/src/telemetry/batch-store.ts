@@ -119,6 +119,7 @@ export async function storeBatch(tx: Db, batch: readonly BatchEntry[], now: Date
   const all = rollUp(ordered);
   const written = await writeBatch(tx, {
     readings: ordered.map((c) => c.reading),
+    flowboxes: new Map(found.map((f) => [f.flowbox.id, { num: f.flowbox.num, storedSeq: f.clock.lastSeq }])),
     placements: ordered,
     hourly: all.hourly,
     daily: all.daily,

@@ -10,7 +10,7 @@ type FlowboxRow = LocatedFlowbox['flowbox'];
 
 /** A paired flowbox found for a batch: what the writer needs, with its building's time zone (local days). */
 export type BatchFlowbox = {
-  flowbox: Pick<FlowboxRow, 'id' | 'serial' | 'connected'>;
+  flowbox: Pick<FlowboxRow, 'id' | 'serial' | 'connected' | 'num'>;
   scope: FlowboxScope;
   timezone: string;
   /** Its clock as stored (docs/automation.md "Device clocks"): the batch places its readings with it. */
@@ -26,6 +26,7 @@ export async function findReadyFlowboxes(db: Db, serials: readonly string[]): Pr
   if (serials.length === 0) return [];
   const found = await rows<{
     id: string;
+    num: number;
     serial: string;
     connected: boolean;
     zone_id: string;
@@ -38,14 +39,14 @@ export async function findReadyFlowboxes(db: Db, serials: readonly string[]): Pr
     last_sequence: number | string | null;
   }>(
     db,
-    sql`SELECT f.id, f.serial, f.connected, z.id AS zone_id, b.id AS building_id, s.id AS site_id,
+    sql`SELECT f.id, f.num, f.serial, f.connected, z.id AS zone_id, b.id AS building_id, s.id AS site_id,
         s.customer_id, b.timezone, f.clock_offset_ms,
         (extract(epoch FROM f.last_reading_at) * 1000)::float8 AS last_reading_ms, f.last_sequence
       FROM flowboxes f ${joinUpSql('flowbox', 'site')}
       WHERE f.serial = ANY(${textArray(serials)}::text[]) AND f.pairing_state = 'ready'`,
   );
   return found.map((r) => ({
-    flowbox: { id: r.id, serial: r.serial, connected: r.connected },
+    flowbox: { id: r.id, num: Number(r.num), serial: r.serial, connected: r.connected },
     scope: { customerId: r.customer_id, siteId: r.site_id, buildingId: r.building_id, zoneId: r.zone_id },
     timezone: r.timezone,
     clock: {
@@ -94,6 +95,11 @@ export async function writeBatch(
   db: Db,
   batch: {
     readings: readonly ReadingRow[];
+    /**
+     * Each flowbox of the readings as the batch found it: its small key (the rows' flowbox_num,
+     * migration 0027) and its highest stored seq before the batch (`findReadyFlowboxes`).
+     */
+    flowboxes: ReadonlyMap<string, { num: number; storedSeq: number | null }>;
     /** Each reading's placement (clock.ts), in the order of `readings`: kept for the backtest. */
     placements: readonly { placedAt: Date; live: boolean }[];
     hourly: readonly HourlyRow[];
@@ -104,16 +110,19 @@ export async function writeBatch(
 ): Promise<{ complete: true } | { complete: false; inserted: Set<number> }> {
   const { readings, placements, receivedAt } = batch;
   if (readings.length === 0 && batch.latest.length === 0) return { complete: true };
-  const ids: string[] = [];
+  const nums: number[] = [];
+  const lasts: number[] = [];
   const zoneIds: string[] = [];
   const index = new Map<string, number>();
   const fi: number[] = new Array<number>(readings.length);
   readings.forEach((r, i) => {
     let at = index.get(r.flowboxId);
     if (at === undefined) {
-      ids.push(r.flowboxId);
+      const flowbox = batch.flowboxes.get(r.flowboxId)!;
+      nums.push(flowbox.num);
+      lasts.push(flowbox.storedSeq ?? 0);
       zoneIds.push(r.zoneId);
-      at = ids.length; // PostgreSQL arrays count from 1
+      at = nums.length; // PostgreSQL arrays count from 1
       index.set(r.flowboxId, at);
     }
     fi[i] = at;
@@ -121,15 +130,10 @@ export async function writeBatch(
   const applied = sql`(SELECT n FROM inserted) = ${readings.length}`;
   const [answer] = await rows<{ inserted: number; which: number[] | string | null }>(
     db,
-    // Rows name a flowbox by its small key (flowboxes.num, migration 0027): one lookup a flowbox of
-    // the batch, in the batch's order (a flowbox deleted meanwhile has none: its readings are not
-    // stored), with its highest stored seq before this batch (`lasts`, see `ins`).
-    sql`WITH given AS (SELECT ${arrayLiteral(ids)}::uuid[] AS ids, ${arrayLiteral(zoneIds)}::uuid[] AS zones),
-      fb AS (
-        SELECT g.ids, g.zones, array_agg(f.num ORDER BY u.o) AS nums, array_agg(f.last_sequence ORDER BY u.o) AS lasts
-        FROM given g CROSS JOIN unnest(g.ids) WITH ORDINALITY AS u(id, o) LEFT JOIN flowboxes f ON f.id = u.id
-        GROUP BY g.ids, g.zones
-      ),
+    // Rows name a flowbox by its small key (flowboxes.num, migration 0027); `lasts` is each one's
+    // highest stored seq before this batch (see `ins`).
+    sql`WITH fb AS (SELECT ${arrayLiteral(nums)}::int[] AS nums, ${arrayLiteral(lasts)}::bigint[] AS lasts,
+        ${arrayLiteral(zoneIds)}::uuid[] AS zones),
       r AS (
         SELECT DISTINCT ON (fi, s) * FROM unnest(
           ${arrayLiteral(fi)}::int[],
@@ -151,11 +155,11 @@ export async function writeBatch(
            placed_at, placed_live)
         SELECT fb.nums[r.fi], r.s, fb.zones[r.fi], to_timestamp(r.m::float8 / 1000), r.i, r.v, r.fs, r.t, r.h,
           ${receivedAt.toISOString()}::timestamptz, to_timestamp(r.pm::float8 / 1000), r.pl
-        FROM r, fb WHERE fb.nums[r.fi] IS NOT NULL
-          -- Once per (flowbox, seq): the key holds the partition key (measured_at), so a seq at or
-          -- below the flowbox's highest stored one (a redelivery, a replay, a hole filling) is
-          -- looked up in every partition; a higher one cannot be stored yet.
-          AND (r.s > coalesce(fb.lasts[r.fi], 0) OR NOT EXISTS (
+        FROM r, fb
+        -- Once per (flowbox, seq): the key holds the partition key (measured_at), so a seq at or
+        -- below the flowbox's highest stored one (a redelivery, a replay, a hole filling) is looked
+        -- up in every partition; a higher one cannot be stored yet.
+        WHERE (r.s > fb.lasts[r.fi] OR NOT EXISTS (
             SELECT 1 FROM telemetry_readings x WHERE x.flowbox_num = fb.nums[r.fi] AND x.seq = r.s))
         ORDER BY r.n
         ON CONFLICT (flowbox_num, seq, measured_at) DO NOTHING
