@@ -1,4 +1,5 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { pbkdf2Sync, randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { userInfo } from 'node:os';
@@ -13,8 +14,8 @@ import type { PairedBenchDevice } from './paired-devices.ts';
 const ROOT = resolve(import.meta.dirname, '../..');
 const ADMIN = { username: 'flowbox.admin', password: 'bench-admin-secret' };
 const SERVER_PASSWORD = 'bench-server-secret';
-/** Device accounts a dynamic-security message makes: ~1.1 KB each, under max_packet_size (64 KiB). */
-const ACCOUNTS_PER_MESSAGE = 40;
+/** Mosquitto 2.0's dynamic-security password hash: PBKDF2-SHA512, 101 iterations, 12 bytes of salt. */
+const HASH_ITERATIONS = 101;
 
 export type FleetBroker = {
   port: number;
@@ -33,21 +34,17 @@ export type FleetBroker = {
 /**
  * A Mosquitto of the bench's own, configured as production is: deploy/mosquitto.conf with its
  * listener moved to a free loopback port and its folders to `dir` (as the deploy test does), the
- * admin made by `mosquitto_ctrl dynsec init` and the server's account and role by
- * deploy/mosquitto-setup.sh. Never the machine's broker on 1883.
+ * admin made by `mosquitto_ctrl dynsec init`, the devices' accounts (`writeDeviceAccounts`) and the
+ * server's account and role by deploy/mosquitto-setup.sh. Never the machine's broker on 1883.
  */
-export async function startFleetBroker(dir: string): Promise<FleetBroker> {
+export async function startFleetBroker(dir: string, devices: PairedBenchDevice[]): Promise<FleetBroker> {
   const plugin = dynsecPlugin();
   if (!plugin) throw new Error('Mosquitto with dynamic security is not installed: apt-get install mosquitto');
   mkdirSync(dir, { recursive: true });
   const port = await freePort();
-  execFileSync('/usr/bin/mosquitto_ctrl', [
-    'dynsec',
-    'init',
-    join(dir, 'dynamic-security.json'),
-    ADMIN.username,
-    ADMIN.password,
-  ]);
+  const securityFile = join(dir, 'dynamic-security.json');
+  execFileSync('/usr/bin/mosquitto_ctrl', ['dynsec', 'init', securityFile, ADMIN.username, ADMIN.password]);
+  writeDeviceAccounts(securityFile, devices);
   const conf = readFileSync(join(ROOT, 'deploy/mosquitto.conf'), 'utf8')
     .replace(/^listener 1883$/m, `listener ${port} 127.0.0.1`)
     .replaceAll('/mosquitto/data/', `${dir}/`)
@@ -114,31 +111,60 @@ export async function startFleetBroker(dir: string): Promise<FleetBroker> {
 }
 
 /**
- * Each device's broker account, as the server makes it when a pairing is validated (its role with
- * `aclOf`'s ACL, its client bound to its serial as client id: device-accounts.ts), sent in batches
- * through the dynamic-security topic like the server's own commands.
+ * Each device's broker account as the server makes it when a pairing is validated (its role with
+ * `aclOf`'s ACL, its client bound to its serial as client id: device-accounts.ts), written into the
+ * plugin's file before the broker starts. Through the control topic, as the server grants them, they
+ * take far too long for a fleet: Mosquitto 2.0 answers each command slower as accounts grow
+ * (`timeGrant`).
  */
-export async function createDeviceAccounts(broker: FleetBroker, devices: PairedBenchDevice[]): Promise<void> {
+function writeDeviceAccounts(file: string, devices: PairedBenchDevice[]): void {
+  const config = JSON.parse(readFileSync(file, 'utf8')) as { clients: object[]; roles: object[] };
+  for (const { serial, password } of devices) {
+    const rolename = roleOf(serial);
+    const salt = randomBytes(12);
+    config.roles.push({ rolename, acls: aclOf(identityFromUsername(serial)!) });
+    config.clients.push({
+      username: serial,
+      clientid: serial,
+      password: pbkdf2Sync(password, salt, HASH_ITERATIONS, 64, 'sha512').toString('base64'),
+      salt: salt.toString('base64'),
+      iterations: HASH_ITERATIONS,
+      roles: [{ rolename }],
+    });
+  }
+  writeFileSync(file, JSON.stringify(config));
+}
+
+/**
+ * How long the broker takes to make one device's account as the server does at a pairing (role and
+ * client, one message), with the fleet's accounts already there: the broker serves nobody meanwhile.
+ */
+export async function timeGrant(broker: FleetBroker): Promise<number> {
   const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
   const control = DynsecControl.connect(
     `mqtt://127.0.0.1:${broker.port}`,
     broker.admin,
-    'bench-accounts',
+    'bench-grant',
     quiet,
   );
   await new Promise<void>((ready) => control.onReady(ready));
   try {
-    for (let i = 0; i < devices.length; i += ACCOUNTS_PER_MESSAGE) {
-      const commands = devices.slice(i, i + ACCOUNTS_PER_MESSAGE).flatMap(({ serial, password }) => {
-        const rolename = roleOf(serial);
-        return [
-          { command: 'createRole', rolename, acls: aclOf(identityFromUsername(serial)!) },
-          { command: 'createClient', username: serial, clientid: serial, password, roles: [{ rolename }] },
-        ] satisfies DynsecCommand[];
-      });
-      const failed = (await control.run(commands)).find((answer) => answer.error);
-      if (failed) throw new Error(`dynamic security: ${failed.command}: ${failed.error}`);
-    }
+    const serial = `BENCH-GRANT-${randomBytes(3).toString('hex')}`;
+    const rolename = roleOf(serial);
+    const t0 = performance.now();
+    const answers = await control.run([
+      { command: 'createRole', rolename, acls: aclOf(identityFromUsername(serial)!) },
+      {
+        command: 'createClient',
+        username: serial,
+        clientid: serial,
+        password: 'x'.repeat(43),
+        roles: [{ rolename }],
+      },
+    ] satisfies DynsecCommand[]);
+    const failed = answers.find((answer) => answer.error);
+    if (failed) throw new Error(`dynamic security: ${failed.command}: ${failed.error}`);
+    return performance.now() - t0;
   } finally {
     await control.close();
   }
