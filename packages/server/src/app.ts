@@ -3,6 +3,7 @@ import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ALERT_ESCALATION_INTERVAL_MS,
+  ALERT_PUSH_CHANNEL,
   AlertNotifier,
   COMMUNICATION_TIMEOUT_MS,
   conditionsListener,
@@ -72,6 +73,10 @@ import { Mailer } from './mail/mailer.ts';
 import { mailMetrics } from './mail/metrics.ts';
 import { outboxRoutes } from './mail/outbox.routes.ts';
 import { plumbersRoutes } from './plumbers/plumbers.routes.ts';
+import { pushMetrics } from './push/index.ts';
+import { PushDelivery } from './push/push-delivery.service.ts';
+import { pushRoutes } from './push/push.routes.ts';
+import { PushService } from './push/push.service.ts';
 import { DEFAULT_MAP_TILE_URL, PlumbersService } from './plumbers/plumbers.service.ts';
 import { sitesRoutes } from './sites/sites.routes.ts';
 import { SitesService } from './sites/sites.service.ts';
@@ -102,6 +107,7 @@ export type AppOptions = {
     | 'accessTokenTtl'
     | 'refreshTokenTtl'
     | 'jwtSecret'
+    | 'vapid'
     | 'smtpUrl'
     | 'smtpFrom'
     | 'logLevel'
@@ -116,7 +122,13 @@ export type AppOptions = {
         Config,
         'httpMaxConnectionsPerAddress' | 'trustProxy' | 'metricsToken' | 'mapTileUrl' | 'mapTileAttribution'
       >
-    >;
+    > & {
+      /**
+       * Tests only, never read from the environment: Web Push endpoints on plain http, for a push
+       * service on loopback (docs/push.md "Tests").
+       */
+      pushAllowHttpEndpoints?: boolean;
+    };
   db: Db;
   now?: () => Date;
   /** How long before an unsilenced critical alert is emailed again (default 30 minutes). */
@@ -184,6 +196,10 @@ export type Services = {
   leaks: LeaksService;
   leakUpkeep: LeakUpkeep;
   alertNotifier: AlertNotifier;
+  /** The caller's browsers for Web Push (docs/push.md). */
+  push: PushService;
+  /** The Web Push queue; server.ts runs its retries' job. */
+  pushDelivery: PushDelivery;
   /** Where the instance's periodic jobs run (jobs/): server.ts starts them (jobs/registry.ts). */
   jobs: JobRunner;
   /** This instance's Prometheus registry (`/metrics`; server.ts also serves it on METRICS_PORT). */
@@ -263,6 +279,15 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     communicationTimeoutMs: options.communicationTimeoutMs ?? COMMUNICATION_TIMEOUT_MS,
   };
   const alerts = new AlertsService(ctx, alertOptions);
+  const pushDelivery = new PushDelivery(options.db, {
+    vapid: options.config.vapid,
+    log: app.log,
+    now: options.now,
+    allowHttpEndpoints: options.config.pushAllowHttpEndpoints ?? false,
+  });
+  const alertNotifier = new AlertNotifier(ctx, alertOptions, pushDelivery, app.log);
+  // docs/push.md: an alert to push is heard once committed, on whichever instance raised it.
+  live.listenTo(ALERT_PUSH_CHANNEL, () => alertNotifier.kickPushes());
   await live.start();
   app.addHook('onClose', async () => live.close());
   // An instance that does not hear the database's notifications (its sessions' invalidations, the
@@ -328,7 +353,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     fleet: new FleetService(ctx),
     leaks: new LeaksService(ctx, zonePrices),
     leakUpkeep: new LeakUpkeep(ctx, zonePrices, { pauseMs: options.leakUpkeepPauseMs ?? 5000, log: app.log }),
-    alertNotifier: new AlertNotifier(ctx, alertOptions),
+    alertNotifier,
+    push: new PushService(options.db, pushDelivery),
+    pushDelivery,
     jobs: new JobRunner({ log: app.log }),
     metrics,
     deviceMetrics: deviceMetrics(metrics, deviceLink),
@@ -336,6 +363,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   poolMetrics(metrics, options.db);
   jobMetrics(metrics, services.jobs);
   mailMetrics(metrics, mailer);
+  pushMetrics(metrics, pushDelivery);
   liveMetrics(metrics, live);
   firmwareDownloadMetrics(metrics, services.firmwareDownloads);
   firmwareMessageMetrics(metrics, services.firmwareUpdates);
@@ -351,6 +379,10 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   services.telemetry.register(services.leakUpkeep.listener());
   app.addHook('onClose', async () => services.leakUpkeep.close());
   app.addHook('onClose', async () => mailer.close());
+  app.addHook('onClose', async () => {
+    await alertNotifier.idle();
+    await pushDelivery.close();
+  });
 
   await limitRequests(app, options.rateLimitPerMinute ?? 1200, (request) =>
     downloadRateKey(
@@ -410,6 +442,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
         fleetRoutes(protectedApi, services.fleet);
         leaksRoutes(protectedApi, services.leaks);
         outboxRoutes(protectedApi, mailer);
+        pushRoutes(protectedApi, services.push);
       });
     },
     { prefix: '/v1' },

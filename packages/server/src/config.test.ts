@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -233,6 +233,45 @@ describe('configuration (DESIGN.md §8)', () => {
     expect(first.length).toBeGreaterThanOrEqual(32);
     expect(loadConfig({ DATA_DIR: dir }).jwtSecret).toBe(first);
     expect(readFileSync(join(dir, 'jwt-secret'), 'utf8')).toBe(first);
+  });
+
+  it('generates a VAPID key pair once and keeps it in DATA_DIR, beside the JWT secret', () => {
+    const dir = dataDir();
+    const first = loadConfig({ DATA_DIR: dir }).vapid;
+    expect(Buffer.from(first.publicKey, 'base64url')).toHaveLength(65);
+    expect(Buffer.from(first.privateKey, 'base64url')).toHaveLength(32);
+    expect(loadConfig({ DATA_DIR: dir }).vapid).toEqual(first);
+    expect(JSON.parse(readFileSync(join(dir, 'vapid-keys.json'), 'utf8'))).toEqual({
+      publicKey: first.publicKey,
+      privateKey: first.privateKey,
+    });
+    expect(first.subject).toBe('mailto:no-reply@flowbox.local');
+    expect(loadConfig({ DATA_DIR: dir, PUBLIC_URL: 'https://flowbox.example.com/' }).vapid.subject).toBe(
+      'https://flowbox.example.com',
+    );
+  });
+
+  it('takes the VAPID keys and subject from the environment', () => {
+    const keys = {
+      VAPID_PUBLIC_KEY: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 7)]).toString('base64url'),
+      VAPID_PRIVATE_KEY: Buffer.alloc(32, 9).toString('base64url'),
+    };
+    const dir = dataDir();
+    expect(loadConfig({ DATA_DIR: dir, ...keys, VAPID_SUBJECT: 'mailto:ops@example.com' }).vapid).toEqual({
+      publicKey: keys.VAPID_PUBLIC_KEY,
+      privateKey: keys.VAPID_PRIVATE_KEY,
+      subject: 'mailto:ops@example.com',
+    });
+    expect(existsSync(join(dir, 'vapid-keys.json'))).toBe(false);
+    expect(() => loadConfig({ DATA_DIR: dir, VAPID_PUBLIC_KEY: keys.VAPID_PUBLIC_KEY })).toThrow(
+      'Invalid configuration: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together; set both or neither',
+    );
+    expect(() => loadConfig({ DATA_DIR: dir, ...keys, VAPID_PRIVATE_KEY: 'c2hvcnQ' })).toThrow(
+      'Invalid configuration: VAPID_PRIVATE_KEY must be a P-256 private key in base64url (32 bytes)',
+    );
+    expect(() => loadConfig({ DATA_DIR: dir, ...keys, VAPID_SUBJECT: 'ops@example.com' })).toThrow(
+      'Invalid configuration: VAPID_SUBJECT must be a mailto: address or an https:// URL (got "ops@example.com")',
+    );
   });
 
   it.each([

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createECDH, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -79,6 +79,18 @@ const trustProxy = z.string().transform((value, context): TrustProxy => {
 
 export type TrustProxy = boolean | number | string[];
 
+/** A key given in base64url, as `web-push generate-vapid-keys` prints it: exactly `bytes` bytes. */
+function base64UrlKey(bytes: number, what: string) {
+  return z
+    .string()
+    .refine(
+      (v) => /^[A-Za-z0-9_-]+$/.test(v) && Buffer.from(v, 'base64url').length === bytes,
+      `must be ${what} in base64url (${bytes} bytes)`,
+    );
+}
+
+export type VapidKeys = { publicKey: string; privateKey: string; subject: string };
+
 /**
  * OpenTelemetry's `key=value,key=value` lists (OTEL_RESOURCE_ATTRIBUTES, OTEL_EXPORTER_OTLP_HEADERS),
  * values percent-encoded as the specification has them.
@@ -135,6 +147,15 @@ const EnvSchema = z.object({
   SMTP_URL: urlWithScheme(['smtp', 'smtps']).optional(),
   SMTP_FROM: z.string().min(3).default('Flowbox Manager <no-reply@flowbox.local>'),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  VAPID_PUBLIC_KEY: base64UrlKey(65, 'an uncompressed P-256 public key').optional(),
+  VAPID_PRIVATE_KEY: base64UrlKey(32, 'a P-256 private key').optional(),
+  VAPID_SUBJECT: z
+    .string()
+    .refine(
+      (v) => /^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/.test(v),
+      'must be a mailto: address or an https:// URL',
+    )
+    .optional(),
   FLOWBOX_ADMIN_EMAIL: z.email('must be an email address').optional(),
   FLOWBOX_ADMIN_PASSWORD: passwordField.optional(),
   DEMO: flag.optional(),
@@ -179,6 +200,7 @@ const EnvSchema = z.object({
 /** Values never echoed in an error line: they hold passwords. */
 const SECRET_VARIABLES = new Set([
   'JWT_SECRET',
+  'VAPID_PRIVATE_KEY',
   'FLOWBOX_ADMIN_PASSWORD',
   'DATABASE_URL',
   'SMTP_URL',
@@ -250,6 +272,12 @@ export type Config = {
   smtpUrl: string | undefined;
   smtpFrom: string;
   jwtSecret: string;
+  /**
+   * Web Push (docs/push.md): the VAPID key pair browsers subscribe with, and the contact push
+   * services see. Set by VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or generated once and kept in
+   * DATA_DIR like the JWT secret; a new pair leaves every subscription unusable.
+   */
+  vapid: VapidKeys;
   admin: { email: string; password: string } | undefined;
   demo: boolean;
   /** Simulated flowboxes paired to the demo zones (src/demo/fleet.ts); only with demo data. */
@@ -314,6 +342,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `Invalid configuration: METRICS_PORT must differ from PORT and MQTT_PORT (got "${e.METRICS_PORT}")`,
     );
   const mqttDynsec = dynsecAccount(e.MQTT_URL, e.MQTT_DYNSEC_USERNAME, e.MQTT_DYNSEC_PASSWORD);
+  if (Boolean(e.VAPID_PUBLIC_KEY) !== Boolean(e.VAPID_PRIVATE_KEY)) {
+    throw new ConfigError(
+      'Invalid configuration: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together; set both or neither',
+    );
+  }
   const dataDir = resolve(e.DATA_DIR);
   requireWritableFolder(dataDir);
   return {
@@ -340,6 +373,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM,
     jwtSecret: e.JWT_SECRET ?? loadOrCreateSecret(dataDir),
+    vapid: vapidKeys(e, dataDir),
     admin: e.FLOWBOX_ADMIN_EMAIL
       ? { email: e.FLOWBOX_ADMIN_EMAIL.toLowerCase(), password: e.FLOWBOX_ADMIN_PASSWORD! }
       : undefined,
@@ -415,6 +449,48 @@ function requireWritableFolder(dir: string): void {
       `Invalid configuration: DATA_DIR must be a folder this server can create and write (got "${dir}": ${code})`,
     );
   }
+}
+
+/**
+ * The VAPID keys (RFC 8292): VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or a pair generated once and
+ * kept in DATA_DIR (mode 0600) like the JWT secret. The subject is the contact a push service may
+ * write to: VAPID_SUBJECT, else PUBLIC_URL when it is https, else a mailto: of no one in particular
+ * (Apple's service refuses a subject that is neither).
+ */
+function vapidKeys(
+  e: { VAPID_PUBLIC_KEY?: string; VAPID_PRIVATE_KEY?: string; VAPID_SUBJECT?: string; PUBLIC_URL?: string },
+  dataDir: string,
+): VapidKeys {
+  const pair =
+    e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY
+      ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY }
+      : loadOrCreateVapidPair(dataDir);
+  const publicUrl = e.PUBLIC_URL?.replace(/\/$/, '');
+  const subject =
+    e.VAPID_SUBJECT ?? (publicUrl?.startsWith('https://') ? publicUrl : 'mailto:no-reply@flowbox.local');
+  return { ...pair, subject };
+}
+
+function loadOrCreateVapidPair(dataDir: string): Pick<VapidKeys, 'publicKey' | 'privateKey'> {
+  const file = join(dataDir, 'vapid-keys.json');
+  if (existsSync(file)) {
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as { publicKey?: unknown; privateKey?: unknown };
+    if (typeof kept.publicKey === 'string' && typeof kept.privateKey === 'string')
+      return { publicKey: kept.publicKey, privateKey: kept.privateKey };
+    throw new ConfigError(
+      `Invalid configuration: ${file} does not hold a VAPID key pair; remove it to generate one`,
+    );
+  }
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  const privateKey = ecdh.getPrivateKey();
+  const kept = {
+    publicKey: ecdh.getPublicKey().toString('base64url'),
+    // A private key whose first bytes are zero comes shorter: VAPID wants all 32.
+    privateKey: Buffer.concat([Buffer.alloc(32 - privateKey.length), privateKey]).toString('base64url'),
+  };
+  writeFileSync(file, JSON.stringify(kept), { mode: 0o600 });
+  return kept;
 }
 
 function loadOrCreateSecret(dataDir: string): string {

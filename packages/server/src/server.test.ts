@@ -81,6 +81,7 @@ describe('npm start on embedded defaults', () => {
       'fleet_open_alert_counts',
       'heartbeat_check',
       'held_readings',
+      'push_deliveries',
       'reading_partitions',
       'safety_close_supervision',
       'scheduled_closings',

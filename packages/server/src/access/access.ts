@@ -111,6 +111,16 @@ export function requireInstanceRead(actor: Actor): void {
 }
 
 /**
+ * Web Push subscriptions (docs/push.md): every signed-in user, whatever their role, subscribes and
+ * lists and removes their own browsers only, and nobody another's, a provider manager included. The
+ * answer is the user whose browsers a call may touch; one not among them is not found, whoever
+ * holds it, so another's never shows.
+ */
+export function pushSubscriberOf(actor: Actor): string {
+  return actor.id;
+}
+
+/**
  * The answer to an id that names nothing: a provider manager, whose scope is everything, is told it
  * does not exist (404); anyone else gets the refusal it would get for another customer's record, so
  * existence never leaks (docs/permissions.md).

@@ -24,6 +24,7 @@ import {
   pricingPlanRanges,
   pricingPlans,
   pricingPlanVersions,
+  pushSubscriptions,
   registrations,
   scheduleRuns,
   schedules,
@@ -52,6 +53,7 @@ import {
 } from '../test/harness.ts';
 import { firmwareForm } from '../firmware/catalogue.testing.ts';
 import { insertImage } from '../firmware/testing.ts';
+import { testBrowser } from '../push/push.testing.ts';
 
 /*
  * The tenant-isolation matrix (spec §2, §6; docs/permissions.md): every endpoint, called by every
@@ -882,6 +884,38 @@ const ROWS: Row[] = [
     call: () => ({ method: 'POST', url: '/v1/live/ticket' }),
     expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200, euA: 200, plA: 200 },
   },
+  // docs/push.md: any signed-in user manages their own browsers, and nobody another's.
+  {
+    action: "read the server's Web Push key",
+    call: () => ({ method: 'GET', url: '/v1/push/key' }),
+    expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200, euA: 200, plA: 200 },
+  },
+  {
+    action: 'subscribe its own browser to Web Push',
+    call: (actor) => ({
+      method: 'POST',
+      url: '/v1/push/subscriptions',
+      body: testBrowser(`https://push.example/tenancy/${actor}`).subscription,
+    }),
+    expected: { provider: 201, cmA: 201, smA: 201, cmB: 201, smB: 201, euA: 201, plA: 201 },
+  },
+  {
+    action: 'list its own Web Push browsers',
+    call: () => ({ method: 'GET', url: '/v1/push/subscriptions' }),
+    expected: { provider: 200, cmA: 200, smA: 200, cmB: 200, smB: 200, euA: 200, plA: 200 },
+  },
+  {
+    action: "remove a Web Push browser of A's customer manager (another's is not found)",
+    call: async (actor) => {
+      const endpoint = `https://push.example/tenancy/cm-a/${actor}`;
+      await t.db
+        .insert(pushSubscriptions)
+        .values({ userId: w.users.cmA.id, endpoint, p256dh: 'k', auth: 'a' })
+        .onConflictDoNothing();
+      return { method: 'DELETE', url: '/v1/push/subscriptions', body: { endpoint } };
+    },
+    expected: { provider: 404, cmA: 204, smA: 404, cmB: 404, smB: 404, euA: 404, plA: 404 },
+  },
   {
     action: 'read the device messaging counters',
     call: () => ({ method: 'GET', url: '/v1/metrics' }),
@@ -1675,6 +1709,7 @@ async function databaseState(): Promise<unknown[][]> {
       firmwareImageCustomers,
       files,
       plumbers,
+      pushSubscriptions,
     ].map(dump),
   );
 }

@@ -14,15 +14,15 @@ type AlertEmailInput = {
 };
 
 /**
- * An alert email in the recipient's language, its facts told as on the alerts screen: the same
- * sentence (alertDetailsText), the building's volume unit, and times on the building's clock.
+ * What happened, as the alerts screen says it (alertDetailsText): in the reader's language, the
+ * building's volume unit and the building's clock. Emails and push messages tell it the same way.
  */
-export function alertEmail(language: Language, input: AlertEmailInput): { subject: string; text: string } {
-  const { alert, zone } = input;
-  const category = CATEGORY_NAMES[language][alert.category];
-  const device = alert.flowboxSerial ?? '-';
-  const place = { volumeUnit: zone.volumeUnit, timezone: zone.timezone };
-  const details = alertDetailsText(
+export function alertSentence(
+  language: Language,
+  alert: Pick<AlertRow, 'category' | 'cause' | 'details' | 'openedAt'>,
+  zone: Pick<AlertZone, 'volumeUnit' | 'timezone'>,
+): string {
+  return alertDetailsText(
     {
       category: alert.category,
       cause: alert.cause,
@@ -30,8 +30,19 @@ export function alertEmail(language: Language, input: AlertEmailInput): { subjec
       opened_at: alert.openedAt.toISOString(),
     },
     language,
-    place,
+    { volumeUnit: zone.volumeUnit, timezone: zone.timezone },
   );
+}
+
+/**
+ * An alert email in the recipient's language, its facts told as on the alerts screen: the same
+ * sentence (alertDetailsText), the building's volume unit, and times on the building's clock.
+ */
+export function alertEmail(language: Language, input: AlertEmailInput): { subject: string; text: string } {
+  const { alert, zone } = input;
+  const category = CATEGORY_NAMES[language][alert.category];
+  const device = alert.flowboxSerial ?? '-';
+  const details = alertSentence(language, alert, zone);
   const opened = displayLocalDateTime(alert.openedAt, zone.timezone, language);
   if (language === 'fr') {
     return {

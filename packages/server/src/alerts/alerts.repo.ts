@@ -1,5 +1,6 @@
 import {
   CRITICAL_ALERT_CATEGORIES,
+  PUSHED_ALERT_CATEGORIES,
   type Alert,
   type AlertCategory,
   type AlertDetails,
@@ -93,6 +94,7 @@ export async function upsertAlert(db: Db, alert: NewAlert): Promise<{ row: Alert
       openedAt: alert.at,
       lastSeenAt: alert.at,
       notifyDueAt: alert.at,
+      pushPending: PUSHED_ALERT_CATEGORIES.includes(alert.category),
     })
     .onConflictDoUpdate({
       target: [alerts.zoneId, alerts.cause],
@@ -237,6 +239,33 @@ export async function claimDueAlerts(db: Db, now: Date, limit: number): Promise<
     .orderBy(alerts.notifyDueAt)
     .limit(limit)
     .for('update', { skipLocked: true });
+}
+
+/**
+ * The channel that wakes the instances when an alert whose messages are pushed opens (docs/push.md):
+ * NOTIFY is transactional, so it is heard once the alert is committed, never before.
+ */
+export const ALERT_PUSH_CHANNEL = 'flowbox_alert_push';
+
+/** The payload names the alert (an empty one would not be dispatched: live/live.ts). */
+export async function notifyAlertPush(db: Db, alertId: string): Promise<void> {
+  await db.execute(sql`SELECT pg_notify(${ALERT_PUSH_CHANNEL}, ${alertId})`);
+}
+
+/**
+ * Claims up to `limit` alerts whose push messages are not queued yet, SKIP LOCKED so that with
+ * several instances each is taken by one, and marks them done in the caller's transaction, which
+ * queues their messages: both happen, or neither.
+ */
+export async function claimPendingPushAlerts(tx: Db, limit: number): Promise<AlertRow[]> {
+  const pending = tx
+    .select({ id: alerts.id })
+    .from(alerts)
+    .where(eq(alerts.pushPending, true))
+    .orderBy(alerts.openedAt)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  return tx.update(alerts).set({ pushPending: false }).where(inArray(alerts.id, pending)).returning();
 }
 
 export function toApiAlert(

@@ -38,6 +38,7 @@ import {
   findAlertZone,
   placeOfBuilding,
   listAlerts,
+  notifyAlertPush,
   toApiAlert,
   updateAlert,
   upsertAlert,
@@ -250,6 +251,8 @@ export async function raiseAlert(tx: Db, input: RaiseAlertInput & { at: Date }):
     at: input.at,
   });
   if (opened) await logAlert(tx, row, zone, 'alert_opened', input.at, null, [row.category]);
+  // docs/push.md: the instances hear it once committed, and push it within the second.
+  if (opened && row.pushPending) await notifyAlertPush(tx, row.id);
   const alert = toApiAlert(row, zone);
   await publishAlert(tx, alert);
   return { raised: opened ? 'opened' : 'repeated', alert };

@@ -6,6 +6,7 @@ import type { AlertRow } from './alerts.repo.ts';
 
 /** A user the alert emails may go to, with their email settings. */
 export type Recipient = {
+  id: string;
   email: string;
   firstname: string;
   language: Language;
@@ -22,6 +23,7 @@ export type Recipient = {
 export async function recipientsOf(tx: Db, alert: AlertRow): Promise<Recipient[]> {
   return tx
     .select({
+      id: users.id,
       email: users.email,
       firstname: users.firstname,
       language: users.language,

@@ -44,6 +44,8 @@ import {
   type PairingState,
   type PermissionSet,
   type PlumberSpeciality,
+  type PushMessageStatus,
+  type PushUrgency,
   type RolloutHaltReason,
   type RolloutState,
   type ScheduleFrequency,
@@ -1024,6 +1026,8 @@ export const alerts = pgTable(
     emailedAt: timestamp('emailed_at', { withTimezone: true }),
     emailRounds: integer('email_rounds').notNull().default(0),
     notifyDueAt: timestamp('notify_due_at', { withTimezone: true }),
+    /** Opened in a pushed category; its Web Push messages are not queued yet (alerts/notifier.ts). */
+    pushPending: boolean('push_pending').notNull().default(false),
   },
   (t) => [
     uniqueIndex('alerts_one_per_cause')
@@ -1032,6 +1036,9 @@ export const alerts = pgTable(
     index('alerts_customer_idx').on(t.customerId, t.lastSeenAt),
     index('alerts_site_idx').on(t.siteId, t.state),
     index('alerts_notify_due_idx').on(t.notifyDueAt),
+    index('alerts_push_pending_idx')
+      .on(t.openedAt)
+      .where(sql`${t.pushPending}`),
     // The fleet list's open alerts of a flowbox (docs/fleet.md "Speed"): the few not resolved, by flowbox.
     index('alerts_open_flowbox_idx')
       .on(t.flowboxId)
@@ -1040,6 +1047,69 @@ export const alerts = pgTable(
     index('alerts_open_customer_idx')
       .on(t.customerId, t.siteId)
       .where(sql`${t.state} <> 'resolved'`),
+  ],
+);
+
+/**
+ * Web Push (docs/push.md): each browser a user allowed notifications in. The endpoint is the push
+ * service's address for that browser, unique; p256dh and auth are the browser's keys the payload is
+ * encrypted for (RFC 8291). Deleted when the push service answers 404 or 410.
+ */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    /** Which browser, as the user would say it (from its User-Agent unless the web app names it). */
+    label: text('label').notNull().default(''),
+    createdAt: createdAt(),
+    lastSuccessAt: timestamp('last_success_at', { withTimezone: true }),
+    /** Tries refused or failed since the last success. */
+    failureCount: integer('failure_count').notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex('push_subscriptions_endpoint_idx').on(t.endpoint),
+    index('push_subscriptions_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * The Web Push delivery queue (push/push-delivery.service.ts), one row a message to one browser:
+ * queued → sending (a lease) → sent, or failed after its last try. `reading_at` (the alert's opened
+ * time) and `sent_at` (the push service accepted it) give "reading → notification sent".
+ */
+export const pushMessages = pgTable(
+  'push_messages',
+  {
+    id: id(),
+    subscriptionId: uuid('subscription_id')
+      .notNull()
+      .references(() => pushSubscriptions.id, { onDelete: 'cascade' }),
+    alertId: uuid('alert_id').references(() => alerts.id, { onDelete: 'cascade' }),
+    /** The JSON the browser decrypts (PushPayload), encrypted only when sent. */
+    payload: text('payload').notNull(),
+    urgency: text('urgency').notNull().$type<PushUrgency>(),
+    ttlS: integer('ttl_s').notNull(),
+    status: text('status').notNull().$type<PushMessageStatus>(),
+    attempts: integer('attempts').notNull().default(0),
+    /** When the next try may start (queued), or when a try's lease ends (sending). */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    error: text('error'),
+    readingAt: timestamp('reading_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('push_messages_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} in ('queued', 'sending')`),
+    index('push_messages_alert_idx').on(t.alertId),
+    index('push_messages_subscription_idx').on(t.subscriptionId),
   ],
 );
 

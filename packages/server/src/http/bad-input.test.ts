@@ -21,6 +21,7 @@ import {
   pricingPlanRanges,
   pricingPlans,
   pricingPlanVersions,
+  pushSubscriptions,
   registrations,
   scheduleRuns,
   schedules,
@@ -43,6 +44,7 @@ import {
   type World,
 } from '../test/harness.ts';
 import { firmwareForm } from '../firmware/catalogue.testing.ts';
+import { testBrowser } from '../push/push.testing.ts';
 
 /*
  * Whatever a client sends, the answer is the one error shape `{ code, message, details? }` from the
@@ -171,6 +173,7 @@ async function rowCounts() {
     firmwareImages,
     files,
     plumbers,
+    pushSubscriptions,
   };
   const counts: Record<string, number> = {};
   for (const [name, table] of Object.entries(tables)) counts[name] = await rows(table);
@@ -746,6 +749,20 @@ const BODY_ENDPOINTS: BodyEndpoint[] = [
       email: true,
     }),
     required: {},
+  },
+  {
+    name: 'subscribe a browser to Web Push',
+    method: 'POST',
+    path: () => '/v1/push/subscriptions',
+    valid: () => testBrowser('https://push.example/bad-input').subscription,
+    required: { endpoint: 'validation.required', keys: 'validation.required' },
+  },
+  {
+    name: 'remove a browser from Web Push',
+    method: 'DELETE',
+    path: () => '/v1/push/subscriptions',
+    valid: () => ({ endpoint: 'https://push.example/bad-input' }),
+    required: { endpoint: 'validation.required' },
   },
   {
     name: 'change a firmware image',

@@ -96,6 +96,11 @@ const EXPECTED_ROUTES = [
   ...consumptionRoutes(),
   ...waterBalanceRoutes(),
   ...endUserRoutes(),
+  // Issue 33: Web Push of critical alerts to the caller's browsers (docs/push.md).
+  'GET /v1/push/key',
+  'GET /v1/push/subscriptions',
+  'POST /v1/push/subscriptions',
+  'DELETE /v1/push/subscriptions',
 ].sort();
 
 /** docs/permissions.md "Registration": claim codes of a zone, the review of registrations. */

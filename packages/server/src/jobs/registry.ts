@@ -11,6 +11,7 @@ import { fleetOpenAlertCountsJob } from '../fleet/fleet-open-alert-counts.job.ts
 import { commandDispatchJob } from '../flowboxes/command-dispatch.job.ts';
 import { heartbeatCheckJob } from '../flowboxes/heartbeat-check.job.ts';
 import { emailsJob } from '../mail/emails.job.ts';
+import { pushDeliveriesJob } from '../push/push-deliveries.job.ts';
 import { deliveryProbeJob } from '../mqtt/delivery-probe.job.ts';
 import { deviceAccountsReconcileJob } from '../mqtt/device-accounts-reconcile.job.ts';
 import type { DeviceMessaging } from '../mqtt/index.ts';
@@ -34,6 +35,7 @@ export type JobParts = {
     | 'scheduleRunner'
     | 'automation'
     | 'alertNotifier'
+    | 'pushDelivery'
     | 'firmwareUpdates'
     | 'rolloutRunner'
     | 'waterBalance'
@@ -73,6 +75,7 @@ export function instanceJobs({ services, db, smtp, messaging, rawRetentionDays }
     safetyCloseSupervisionJob(services.automation),
     heldReadingsJob(services.automation),
     alertEmailsJob(services.alertNotifier),
+    pushDeliveriesJob(services.pushDelivery),
     firmwareTimeoutsJob(services.firmwareUpdates),
     firmwareRolloutsJob(services.rolloutRunner),
     fleetOpenAlertCountsJob(db),

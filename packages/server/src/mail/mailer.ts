@@ -1,6 +1,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { OutboxEmail } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
+import { KickedPass } from '../jobs/kicked-pass.ts';
 import {
   claimDueEmails,
   insertEmails,
@@ -50,8 +51,7 @@ export function retryDelayMs(attempts: number): number {
 export class Mailer {
   private readonly transport: Transporter | undefined;
   readonly counters: MailCounters = { queued: 0, sent: 0, retried: 0, failed: 0 };
-  private delivering: Promise<void> | undefined;
-  private again = false;
+  private readonly passes: KickedPass;
 
   constructor(
     private readonly db: Db,
@@ -72,6 +72,7 @@ export class Mailer {
           socketTimeout: 30_000,
         })
       : undefined;
+    this.passes = new KickedPass(() => this.deliverDue(), options.log, 'email pass failed');
   }
 
   private now(): Date {
@@ -95,27 +96,12 @@ export class Mailer {
 
   /** Starts a delivery pass now, or right after the one running. Never throws. */
   kick(): void {
-    if (!this.transport) return;
-    if (this.delivering) {
-      this.again = true;
-      return;
-    }
-    this.delivering = (async () => {
-      do {
-        this.again = false;
-        await this.deliverDue().catch((error: unknown) =>
-          this.options.log.warn(
-            { err: error instanceof Error ? error.message : String(error) },
-            'email pass failed',
-          ),
-        );
-      } while (this.again);
-    })().finally(() => (this.delivering = undefined));
+    if (this.transport) this.passes.kick();
   }
 
   /** Resolves when the deliveries started by `kick` are over (tests, and a stopping server). */
-  async idle(): Promise<void> {
-    while (this.delivering) await this.delivering;
+  idle(): Promise<void> {
+    return this.passes.idle();
   }
 
   /** Tries every due email, a batch at a time; answers how many were tried. */

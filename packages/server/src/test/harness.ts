@@ -122,6 +122,12 @@ export function testConfig(overrides: Partial<AppOptions['config']> = {}): AppOp
     accessTokenTtl: 900,
     refreshTokenTtl: 30 * 86400,
     jwtSecret: 'test-secret-that-is-long-enough-for-hs256-0123456789',
+    // A fixed pair, made for the tests only (push/push.test.ts checks the JWT it signs).
+    vapid: {
+      publicKey: 'BM1-OlxqdJUwO3MizzFeGU6bnInDm-5Y-F6nwu_9BUUQlSYpyUW0rGjtFhpwaGUmMDrBCdEgSzhNMGFWxLTM1vE',
+      privateKey: '9FuwosbjyqjxfPOuzHVQLrQzfYUjofmKQeI6sWXkbEA',
+      subject: 'mailto:ops@flowbox.test',
+    },
     smtpUrl: undefined,
     smtpFrom: 'Flowbox Manager <no-reply@flowbox.test>',
     logLevel: 'silent',

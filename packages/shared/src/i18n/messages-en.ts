@@ -135,4 +135,6 @@ export const MESSAGES_EN = {
   'validation.firmware_version': 'Please enter a version as MAJOR.MINOR.PATCH, such as 2.5.0',
   'validation.increasing': 'Each value must be greater than the one before',
   'validation.too_many': 'Too many values: {{max}} at most',
+  'validation.push_endpoint': 'The push address must be the one the browser gave, starting with https://',
+  'validation.push_key': 'This is not a browser push key',
 } as const;

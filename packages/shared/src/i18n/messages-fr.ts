@@ -139,4 +139,7 @@ export const MESSAGES_FR = {
   'validation.firmware_version': 'Veuillez saisir une version MAJEUR.MINEUR.CORRECTIF, par exemple 2.5.0',
   'validation.increasing': 'Chaque valeur doit être supérieure à la précédente',
   'validation.too_many': 'Trop de valeurs : {{max}} au plus',
+  'validation.push_endpoint':
+    "L'adresse de notification doit être celle donnée par le navigateur, commençant par https://",
+  'validation.push_key': "Ce n'est pas une clé de notification de navigateur",
 } as const satisfies Record<keyof typeof MESSAGES_EN, string>;

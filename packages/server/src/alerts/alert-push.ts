@@ -1,0 +1,57 @@
+import {
+  displayLocalDateTime,
+  type Language,
+  type PushAlertAction,
+  type PushAlertPayload,
+} from '@flowbox/shared';
+import { CATEGORY_NAMES } from './alert-settings.ts';
+import { alertSentence } from './alert-email.ts';
+import type { AlertRow, AlertZone } from './alerts.repo.ts';
+
+/** Issue 33: an alert's push message goes at once, and is worth nothing after five minutes. */
+export const ALERT_PUSH = { urgency: 'high', ttlS: 300 } as const;
+
+const ACTION_TITLES: Record<Language, Record<PushAlertAction, string>> = {
+  en: { close_water: 'Close the water', its_me: "It's me", snooze_1h: 'Snooze 1 h' },
+  fr: { close_water: "Fermer l'eau", its_me: "C'est moi", snooze_1h: 'Reporter 1 h' },
+};
+
+/** A push service takes 4 KiB once encrypted: the texts are kept well within it. */
+const TITLE_MAX = 120;
+const BODY_MAX = 800;
+
+/**
+ * An alert's push message for one reader (issue 33): what happened in their language, units and the
+ * building's time zone, as the email says it (`alertSentence`), and what they may do from the
+ * notification. "Close the water" is not offered when automatic closing has closed it already.
+ */
+export function alertPush(
+  language: Language,
+  input: { alert: AlertRow; zone: AlertZone; link: string },
+): PushAlertPayload {
+  const { alert, zone } = input;
+  const sentence = alertSentence(language, alert, zone);
+  const opened = displayLocalDateTime(alert.openedAt, zone.timezone, language);
+  const where =
+    language === 'fr'
+      ? `${zone.zoneName} (bâtiment ${zone.buildingName}), ${opened}`
+      : `${zone.zoneName} (building ${zone.buildingName}), ${opened}`;
+  const actions = (['close_water', 'its_me', 'snooze_1h'] as const)
+    .filter((action) => action !== 'close_water' || alert.category !== 'abnormal_water_consumption_with_ac')
+    .map((action) => ({ action, title: ACTION_TITLES[language][action] }));
+  return {
+    type: 'alert',
+    alert_id: alert.id,
+    category: alert.category,
+    zone: { id: zone.zoneId, name: zone.zoneName, building: zone.buildingName },
+    title: cut(CATEGORY_NAMES[language][alert.category], TITLE_MAX),
+    body: cut(sentence ? `${sentence}\n${where}` : where, BODY_MAX),
+    actions,
+    url: input.link,
+    opened_at: alert.openedAt.toISOString(),
+  };
+}
+
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
