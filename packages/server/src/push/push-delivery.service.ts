@@ -130,6 +130,11 @@ export class PushDelivery {
   }
 
   private async tryOne(message: DuePushMessage): Promise<void> {
+    // Refused at subscription; a row written otherwise is never sent in clear.
+    if (!this.acceptsEndpoint(message.endpoint)) {
+      await this.failed(message, 'endpoint is not https', false);
+      return;
+    }
     let status: number;
     try {
       status = await this.send(message);
@@ -171,7 +176,6 @@ export class PushDelivery {
 
   /** One request to the browser's push service; answers its status. */
   private async send(message: DuePushMessage): Promise<number> {
-    if (!this.acceptsEndpoint(message.endpoint)) throw new Error('endpoint is not https');
     const request = webpush.generateRequestDetails(
       { endpoint: message.endpoint, keys: { p256dh: message.p256dh, auth: message.auth } },
       message.payload,

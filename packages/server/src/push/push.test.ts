@@ -1,4 +1,10 @@
-import { ROLES, PushAlertPayloadSchema, translate, type PushAlertPayload } from '@flowbox/shared';
+import {
+  ROLES,
+  PushAlertPayloadSchema,
+  translate,
+  type MessageKey,
+  type PushAlertPayload,
+} from '@flowbox/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
@@ -125,7 +131,7 @@ describe('the calls of a user’s browsers', () => {
   });
 
   describe('bad input: 400 with the catalogue’s words, in the caller’s language, and nothing written', () => {
-    const cases: [string, (s: ReturnType<typeof browser>) => unknown, string, string][] = [
+    const cases: [string, (s: ReturnType<typeof browser>) => unknown, string, MessageKey][] = [
       [
         'a plain http endpoint',
         (s) => ({ ...s, endpoint: 'http://push.example/x' }),
@@ -177,7 +183,7 @@ describe('the calls of a user’s browsers', () => {
         expect(body.code).toBe('errors.validation');
         expect(body.details).toContainEqual({
           path,
-          message: translate(key as never, language, { max: 2000 }),
+          message: translate(key, language, { max: 2000 }),
         });
       }
       expect(await t.db.select().from(pushSubscriptions)).toEqual(before);
