@@ -3,7 +3,8 @@
 -- deleted when its push service answers 404 or 410. The messages are the delivery queue, claimed
 -- with SKIP LOCKED like the emails, and keep when the push service accepted each one: with the
 -- alert's time, the "reading → notification sent" figure. An alert opened in a pushed category
--- waits in `push_pending` for the alert job (or the notification that wakes it) to queue its pushes.
+-- waits in `alert_pushes` for the instance that hears of it (or the alert job) to queue its messages.
+-- A table of its own, not a column of alerts: queueing never writes the alert again.
 CREATE TABLE "push_subscriptions" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"user_id" uuid NOT NULL,
@@ -45,6 +46,10 @@ CREATE INDEX "push_messages_alert_idx" ON "push_messages" USING btree ("alert_id
 --> statement-breakpoint
 CREATE INDEX "push_messages_subscription_idx" ON "push_messages" USING btree ("subscription_id");
 --> statement-breakpoint
-ALTER TABLE "alerts" ADD COLUMN "push_pending" boolean DEFAULT false NOT NULL;
+CREATE TABLE "alert_pushes" (
+	"alert_id" uuid PRIMARY KEY NOT NULL,
+	"opened_at" timestamp with time zone NOT NULL,
+	CONSTRAINT "alert_pushes_alert_id_alerts_id_fk" FOREIGN KEY ("alert_id") REFERENCES "public"."alerts"("id") ON DELETE cascade ON UPDATE no action
+);
 --> statement-breakpoint
-CREATE INDEX "alerts_push_pending_idx" ON "alerts" USING btree ("opened_at") WHERE "alerts"."push_pending";
+CREATE INDEX "alert_pushes_opened_idx" ON "alert_pushes" USING btree ("opened_at");

@@ -124,10 +124,11 @@ export type AppOptions = {
       >
     > & {
       /**
-       * Tests only, never read from the environment: Web Push endpoints on plain http, for a push
-       * service on loopback (docs/push.md "Tests").
+       * Tests only, never read from the environment (docs/push.md "Tests"): a push service on
+       * loopback stands in for the vendors', so endpoints may be plain http, and only loopback ones
+       * are ever sent to.
        */
-      pushAllowHttpEndpoints?: boolean;
+      pushTestEndpoints?: boolean;
     };
   db: Db;
   now?: () => Date;
@@ -283,7 +284,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     vapid: options.config.vapid,
     log: app.log,
     now: options.now,
-    allowHttpEndpoints: options.config.pushAllowHttpEndpoints ?? false,
+    testEndpoints: options.config.pushTestEndpoints ?? false,
   });
   const alertNotifier = new AlertNotifier(ctx, alertOptions, pushDelivery, app.log);
   // docs/push.md: an alert to push is heard once committed, on whichever instance raised it.

@@ -1,6 +1,5 @@
 import {
   CRITICAL_ALERT_CATEGORIES,
-  PUSHED_ALERT_CATEGORIES,
   type Alert,
   type AlertCategory,
   type AlertDetails,
@@ -26,7 +25,7 @@ import {
 } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { withBuildingScope, withZoneScope, zoneScopeColumns } from '../db/scope.ts';
-import { alerts, buildings, customers, sites, zones } from '../db/schema.ts';
+import { alertPushes, alerts, buildings, customers, sites, zones } from '../db/schema.ts';
 import { cursorTime, cursorUuid, decodeCursor, encodeCursor } from '../db/cursor.ts';
 
 export type AlertRow = typeof alerts.$inferSelect;
@@ -94,7 +93,6 @@ export async function upsertAlert(db: Db, alert: NewAlert): Promise<{ row: Alert
       openedAt: alert.at,
       lastSeenAt: alert.at,
       notifyDueAt: alert.at,
-      pushPending: PUSHED_ALERT_CATEGORIES.includes(alert.category),
     })
     .onConflictDoUpdate({
       target: [alerts.zoneId, alerts.cause],
@@ -247,25 +245,45 @@ export async function claimDueAlerts(db: Db, now: Date, limit: number): Promise<
  */
 export const ALERT_PUSH_CHANNEL = 'flowbox_alert_push';
 
-/** The payload names the alert (an empty one would not be dispatched: live/live.ts). */
-export async function notifyAlertPush(db: Db, alertId: string): Promise<void> {
-  await db.execute(sql`SELECT pg_notify(${ALERT_PUSH_CHANNEL}, ${alertId})`);
+/**
+ * An alert to push, in the transaction that opened it: its row in `alert_pushes` and the
+ * notification, in one statement. The payload names the alert (an empty one would not be
+ * dispatched: live/live.ts).
+ */
+export async function queueAlertPush(db: Db, alert: Pick<AlertRow, 'id' | 'openedAt'>): Promise<void> {
+  await db.execute(
+    sql`WITH queued AS (INSERT INTO ${alertPushes} (alert_id, opened_at) VALUES (${alert.id}, ${alert.openedAt}))
+        SELECT pg_notify(${ALERT_PUSH_CHANNEL}, ${alert.id})`,
+  );
 }
 
 /**
  * Claims up to `limit` alerts whose push messages are not queued yet, SKIP LOCKED so that with
- * several instances each is taken by one, and marks them done in the caller's transaction, which
- * queues their messages: both happen, or neither.
+ * several instances each is taken by one, and takes them off the list in the caller's transaction,
+ * which queues their messages: both happen, or neither.
  */
 export async function claimPendingPushAlerts(tx: Db, limit: number): Promise<AlertRow[]> {
   const pending = tx
-    .select({ id: alerts.id })
-    .from(alerts)
-    .where(eq(alerts.pushPending, true))
-    .orderBy(alerts.openedAt)
+    .select({ alertId: alertPushes.alertId })
+    .from(alertPushes)
+    .orderBy(alertPushes.openedAt)
     .limit(limit)
     .for('update', { skipLocked: true });
-  return tx.update(alerts).set({ pushPending: false }).where(inArray(alerts.id, pending)).returning();
+  const taken = await tx
+    .delete(alertPushes)
+    .where(inArray(alertPushes.alertId, pending))
+    .returning({ alertId: alertPushes.alertId });
+  if (taken.length === 0) return [];
+  return tx
+    .select()
+    .from(alerts)
+    .where(
+      inArray(
+        alerts.id,
+        taken.map((t) => t.alertId),
+      ),
+    )
+    .orderBy(alerts.openedAt);
 }
 
 export function toApiAlert(

@@ -1,5 +1,6 @@
 import {
   CRITICAL_ALERT_CATEGORIES,
+  PUSHED_ALERT_CATEGORIES,
   type Alert,
   type AlertCategory,
   type AlertCategorySetting,
@@ -38,7 +39,7 @@ import {
   findAlertZone,
   placeOfBuilding,
   listAlerts,
-  notifyAlertPush,
+  queueAlertPush,
   toApiAlert,
   updateAlert,
   upsertAlert,
@@ -252,7 +253,7 @@ export async function raiseAlert(tx: Db, input: RaiseAlertInput & { at: Date }):
   });
   if (opened) await logAlert(tx, row, zone, 'alert_opened', input.at, null, [row.category]);
   // docs/push.md: the instances hear it once committed, and push it within the second.
-  if (opened && row.pushPending) await notifyAlertPush(tx, row.id);
+  if (opened && PUSHED_ALERT_CATEGORIES.includes(row.category)) await queueAlertPush(tx, row);
   const alert = toApiAlert(row, zone);
   await publishAlert(tx, alert);
   return { raised: opened ? 'opened' : 'repeated', alert };

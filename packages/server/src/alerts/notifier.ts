@@ -36,7 +36,7 @@ type Logger = { warn: (obj: object, msg: string) => void };
  * the same transaction, which also queues the emails (mail/mailer.ts): they go out once it has
  * committed, and are retried by the mailer, not by claiming the alert again.
  *
- * Pushed alerts (docs/push.md) are claimed the same way from `push_pending`, as soon as the
+ * Pushed alerts (docs/push.md) are claimed the same way from `alert_pushes`, as soon as the
  * notification of their opening is heard (`kickPushes`) and on each pass of the job; their
  * messages are queued for the same recipients as the emails, and sent by the push queue.
  */

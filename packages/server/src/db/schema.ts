@@ -1026,8 +1026,6 @@ export const alerts = pgTable(
     emailedAt: timestamp('emailed_at', { withTimezone: true }),
     emailRounds: integer('email_rounds').notNull().default(0),
     notifyDueAt: timestamp('notify_due_at', { withTimezone: true }),
-    /** Opened in a pushed category; its Web Push messages are not queued yet (alerts/notifier.ts). */
-    pushPending: boolean('push_pending').notNull().default(false),
   },
   (t) => [
     uniqueIndex('alerts_one_per_cause')
@@ -1036,9 +1034,6 @@ export const alerts = pgTable(
     index('alerts_customer_idx').on(t.customerId, t.lastSeenAt),
     index('alerts_site_idx').on(t.siteId, t.state),
     index('alerts_notify_due_idx').on(t.notifyDueAt),
-    index('alerts_push_pending_idx')
-      .on(t.openedAt)
-      .where(sql`${t.pushPending}`),
     // The fleet list's open alerts of a flowbox (docs/fleet.md "Speed"): the few not resolved, by flowbox.
     index('alerts_open_flowbox_idx')
       .on(t.flowboxId)
@@ -1048,6 +1043,21 @@ export const alerts = pgTable(
       .on(t.customerId, t.siteId)
       .where(sql`${t.state} <> 'resolved'`),
   ],
+);
+
+/**
+ * Alerts opened in a pushed category whose Web Push messages are not queued yet (alerts/notifier.ts,
+ * docs/push.md "Delivery"): the notifier takes them with SKIP LOCKED, deleting the row as it queues.
+ */
+export const alertPushes = pgTable(
+  'alert_pushes',
+  {
+    alertId: uuid('alert_id')
+      .primaryKey()
+      .references(() => alerts.id, { onDelete: 'cascade' }),
+    openedAt: timestamp('opened_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('alert_pushes_opened_idx').on(t.openedAt)],
 );
 
 /**

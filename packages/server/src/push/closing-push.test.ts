@@ -27,7 +27,7 @@ let messaging: Awaited<ReturnType<typeof startMessaging>>;
 
 beforeAll(async () => {
   service = await new TestPushService().start();
-  t = await createTestApp({ pushAllowHttpEndpoints: true, accessTokenTtl: 86_400 });
+  t = await createTestApp({ accessTokenTtl: 86_400 });
   messaging = await startMessaging(t);
 });
 afterAll(async () => {

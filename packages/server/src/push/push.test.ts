@@ -53,7 +53,8 @@ describe('the calls of a user’s browsers', () => {
     testBrowser(`https://push.example/send/${Math.random().toString(36).slice(2)}`).subscription;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    // As in production: https endpoints only.
+    t = await createTestApp({ pushTestEndpoints: false });
     w = await createWorld(t.db);
     [cmA, cmB, provider] = await Promise.all([
       loginAs(t.app, 'cm.a@test.io'),
@@ -210,7 +211,7 @@ describe('critical alerts pushed to the browsers of the people the alert emails 
 
   beforeAll(async () => {
     service = await new TestPushService().start();
-    t = await createTestApp({ pushAllowHttpEndpoints: true });
+    t = await createTestApp();
     w = await createWorld(t.db);
     const cmA = await loginAs(t.app, 'cm.a@test.io');
     const site = `/v1/customers/${w.customers.a.id}/sites/${w.sites.a1.id}`;
@@ -418,7 +419,7 @@ describe('the push queue survives a restart', () => {
     const clock = new TestClock();
     const start = async () => {
       const built = await buildApp({
-        config: testConfig({ pushAllowHttpEndpoints: true }),
+        config: testConfig(),
         db: database.db,
         now: clock.now,
         logger: false,

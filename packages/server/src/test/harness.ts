@@ -128,6 +128,8 @@ export function testConfig(overrides: Partial<AppOptions['config']> = {}): AppOp
       privateKey: '9FuwosbjyqjxfPOuzHVQLrQzfYUjofmKQeI6sWXkbEA',
       subject: 'mailto:ops@flowbox.test',
     },
+    // A push service on loopback stands in for the vendors' (docs/push.md "Tests").
+    pushTestEndpoints: true,
     smtpUrl: undefined,
     smtpFrom: 'Flowbox Manager <no-reply@flowbox.test>',
     logLevel: 'silent',
