@@ -196,11 +196,14 @@ export async function markSilentDisconnected(db: Db, before: Date, at: Date): Pr
     .set({ connected: false, connectionChangedAt: at, updatedAt: at })
     .where(and(eq(flowboxes.connected, true), lt(flowboxes.lastSeenAt, before)))
     .returning({ id: flowboxes.id });
-  if (silent.length === 0) return [];
-  return selectLocated(db).where(
-    sql`${flowboxes.id} IN (${sql.join(
-      silent.map((s) => sql`${s.id}`),
-      sql`, `,
-    )})`,
+  return findFlowboxesByIds(
+    db,
+    silent.map((s) => s.id),
   );
+}
+
+/** The flowboxes of these ids where they sit, in no particular order (a batch's, whatever its size). */
+export async function findFlowboxesByIds(db: Db, ids: readonly string[]): Promise<LocatedFlowbox[]> {
+  if (ids.length === 0) return [];
+  return selectLocated(db).where(inArray(flowboxes.id, [...ids]));
 }

@@ -12,6 +12,7 @@ import { deviceCommands, events, flowboxes, telemetryReadings } from '../db/sche
 import { TelemetryHooks } from '../telemetry/hooks.ts';
 import { createZones, pairDirectly, reading } from '../telemetry/testing.ts';
 import { TelemetryWriter } from '../telemetry/writer.ts';
+import { liveMessagesIn, statementsDuring } from '../firmware/testing.ts';
 import { FlowboxIngest } from './ingest.service.ts';
 
 let t: TestApp;
@@ -249,30 +250,48 @@ describe('presence at fleet rate (issue 32)', () => {
   const rowOf = async (serial: string) =>
     (await t.db.select().from(flowboxes).where(eq(flowboxes.serial, serial)))[0]!;
 
-  it('writes the heartbeats of connected flowboxes in batches, and a change of connection one by one, in order', async () => {
+  it('writes connections and heartbeats in batches, tells the browsers of each connection, and keeps a device in order', async () => {
     const zones = await createZones(t.db, 'Europe/Paris', 2);
     const devices = await Promise.all(
       Array.from({ length: 40 }, (_, i) => pairDirectly(t.db, zones[i % 2]!)),
     );
     const ingest = quietIngest();
-    // First contact: each comes online (a change of connection).
-    await Promise.all(devices.map((d) => ingest.handle(`flowbox/${d.serial}/presence`, presence('online'))));
+    // First contact, all at once (a broker restart): each comes online, a change of connection,
+    // in one batch, and the browsers are told of each flowbox connected.
+    const before = { ...ingest.presence.counters };
+    const connectedAt = t.clock.now().getTime();
+    const sent = await statementsDuring(t.db, () =>
+      Promise.all(devices.map((d) => ingest.handle(`flowbox/${d.serial}/presence`, presence('online')))),
+    );
+    expect(ingest.presence.counters.batches - before.batches).toBe(1);
+    expect(ingest.presence.counters.connected - before.connected).toBe(40);
+    const told = liveMessagesIn(sent) as unknown as {
+      type: string;
+      flowbox: { serial: string; connection: string };
+    }[];
+    expect(told.map((m) => m.flowbox.serial).sort()).toEqual(devices.map((d) => d.serial).sort());
+    expect(told.every((m) => m.type === 'flowbox' && m.flowbox.connection === 'connected')).toBe(true);
     const connectedSince = new Map<string, number>();
     for (const d of devices) {
       const row = await rowOf(d.serial);
       expect(row).toMatchObject({ connected: true });
+      expect(row.connectionChangedAt!.getTime()).toBeGreaterThanOrEqual(connectedAt);
       connectedSince.set(d.serial, row.connectionChangedAt!.getTime());
     }
 
     // A minute later, forty heartbeats: taken in one batch (one statement), every one seen,
     // nothing else moved.
     t.clock.advance(60_000);
-    const { batches, taken } = ingest.presence.counters;
+    const { batches, taken, connected } = ingest.presence.counters;
     const from = t.clock.now().getTime();
-    await Promise.all(devices.map((d) => ingest.handle(`flowbox/${d.serial}/presence`, presence('online'))));
+    const heartbeats = await statementsDuring(t.db, () =>
+      Promise.all(devices.map((d) => ingest.handle(`flowbox/${d.serial}/presence`, presence('online')))),
+    );
     const to = t.clock.now().getTime();
     expect(ingest.presence.counters.taken - taken).toBe(40);
     expect(ingest.presence.counters.batches - batches).toBe(1);
+    expect(ingest.presence.counters.connected - connected).toBe(0);
+    expect(liveMessagesIn(heartbeats)).toEqual([]);
     for (const d of devices) {
       const row = await rowOf(d.serial);
       expect(row.lastSeenAt!.getTime()).toBeGreaterThanOrEqual(from);

@@ -138,7 +138,9 @@ export class FlowboxIngest {
       this.counters.applied += 1;
       return;
     }
-    // A heartbeat of a connected flowbox, the fleet's most frequent message: written in a batch.
+    // "Online", the fleet's most frequent message (a heartbeat a minute, and every device at once
+    // after a broker restart): written in a batch, whether it connects the flowbox or not. Not taken
+    // means not paired, which the lookup below finds again (a pairing may have ended meanwhile).
     if (
       value.kind === 'presence' &&
       value.message.status === 'online' &&

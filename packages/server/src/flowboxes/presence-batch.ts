@@ -1,5 +1,8 @@
 import type { Context } from '../context.ts';
-import { seeConnected } from './presence.repo.ts';
+import { toApiFlowbox } from '../devices/index.ts';
+import { notifyLiveAll } from '../live/index.ts';
+import { findFlowboxesByIds } from './flowboxes.repo.ts';
+import { seePresent } from './presence.repo.ts';
 
 export type PresenceBatchOptions = {
   /** A batch is written as soon as it holds this many heartbeats… */
@@ -16,18 +19,20 @@ type Entry = {
 };
 
 /**
- * Heartbeats ("online" presence) of connected flowboxes written in batches (issue 32, docs/protocol.md
- * "Presence"): a fleet's devices each send one a minute, and one transaction each (a read, an update,
- * a commit) held the ingest connection and queued telemetry behind it. `seen` resolves once the
- * heartbeat's batch committed (the device's acknowledgement waits for it, as telemetry's does):
- * `true` when the flowbox was connected and paired and is seen now, `false` when the caller must
- * apply it one by one (a connection that changes, an unknown device). It rejects when the batch
- * failed: the message stays unacknowledged and comes again. One batch at a time; a device's
- * messages stay in order because the caller awaits each before the next (FlowboxIngest).
+ * "Online" presences of paired flowboxes, heartbeats and connections alike, written in batches
+ * (issue 32, docs/protocol.md "Presence"): a fleet's devices each send a heartbeat a minute, and all
+ * of them connect at once after a broker restart; one transaction each (a read, an update, a
+ * commit) held the ingest connection and queued telemetry behind it. A batch is one statement and,
+ * when flowboxes came online in it, one more that tells the browsers (in the same transaction).
+ * `seen` resolves once the presence's batch committed (the device's acknowledgement waits for it,
+ * as telemetry's does): `true` when the flowbox is paired and seen now, `false` when it is not (the
+ * caller drops the message). It rejects when the batch failed: the message stays unacknowledged and
+ * comes again. One batch at a time; a device's messages stay in order because the caller awaits
+ * each before the next (FlowboxIngest).
  */
 export class PresenceBatch {
-  /** Batches written, and heartbeats they took (the others went on one by one). */
-  readonly counters = { batches: 0, taken: 0 };
+  /** Batches written, presences they took, and flowboxes they found disconnected and connected. */
+  readonly counters = { batches: 0, taken: 0, connected: 0 };
   private queue: Entry[] = [];
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> | null = null;
@@ -76,8 +81,17 @@ export class PresenceBatch {
 
   private async write(batch: Entry[]): Promise<void> {
     try {
-      const taken = await seeConnected(this.ctx.db, batch);
+      const { taken, connected } = await this.ctx.db.transaction(async (tx) => {
+        const presence = await seePresent(tx, batch);
+        const connected = await findFlowboxesByIds(tx, presence.connected);
+        await notifyLiveAll(
+          tx,
+          connected.map((located) => ({ type: 'flowbox', flowbox: toApiFlowbox(located) })),
+        );
+        return { taken: presence.serials, connected: connected.length };
+      });
       this.counters.batches += 1;
+      this.counters.connected += connected;
       for (const entry of batch) {
         if (taken.has(entry.serial)) this.counters.taken += 1;
         entry.resolve(taken.has(entry.serial));

@@ -5,18 +5,26 @@ import type { Db } from '../db/client.ts';
 /** `last_seen_at` of a connected flowbox is rewritten only when older than this (as telemetry's). */
 export const PRESENCE_RESOLUTION_S = 5;
 
+export type PresenceTaken = {
+  /** The serials seen: paired flowboxes, whatever their connection was. */
+  serials: Set<string>;
+  /** The ids of those that were disconnected and are connected now: their change is to be told. */
+  connected: string[];
+};
+
 /**
- * Heartbeats of flowboxes already connected, in one statement (issue 32: presence at fleet rate):
- * each paired, connected flowbox of these serials is seen at its time, its `last_seen_at` moved
- * only when PRESENCE_RESOLUTION_S old (no row version written otherwise), nothing else changed, so
- * nobody is told anything. Answers the serials it took; the others (unknown, not paired,
- * disconnected: their connection changes) are for the caller to apply one by one.
+ * "Online" presences (heartbeats and connections) in one statement (issue 32: presence at fleet
+ * rate, a connection storm included): each paired flowbox of these serials is seen at its latest
+ * time. A connected one has only its `last_seen_at` moved, and only when PRESENCE_RESOLUTION_S old
+ * (no row version written otherwise); a disconnected one becomes connected since then. The rows are
+ * locked in id order, as every batch of flowboxes is, so two instances' batches cannot deadlock.
+ * Answers the serials it took; the others (unknown, not paired) are for the caller to drop.
  */
-export async function seeConnected(
+export async function seePresent(
   db: Db,
   seen: readonly { serial: string; at: Date }[],
-): Promise<Set<string>> {
-  if (seen.length === 0) return new Set();
+): Promise<PresenceTaken> {
+  if (seen.length === 0) return { serials: new Set(), connected: [] };
   const result = await db.execute(
     sql`WITH v AS (
         SELECT * FROM unnest(
@@ -26,19 +34,28 @@ export async function seeConnected(
       ),
       latest AS (SELECT serial, max(at) AS at FROM v GROUP BY serial),
       known AS (
-        SELECT f.id, f.serial, l.at FROM flowboxes f JOIN latest l ON l.serial = f.serial
-        WHERE f.pairing_state = 'ready' AND f.connected
+        SELECT f.id, f.serial, f.connected, l.at FROM flowboxes f JOIN latest l ON l.serial = f.serial
+        WHERE f.pairing_state = 'ready'
         ORDER BY f.id
         FOR UPDATE OF f
       ),
       moved AS (
-        UPDATE flowboxes f SET last_seen_at = k.at, updated_at = k.at
+        UPDATE flowboxes f SET
+          connected = true,
+          connection_changed_at = CASE WHEN k.connected THEN f.connection_changed_at ELSE k.at END,
+          last_seen_at = GREATEST(f.last_seen_at, k.at),
+          updated_at = k.at
         FROM known k
-        WHERE f.id = k.id AND f.connected
-          AND (f.last_seen_at IS NULL OR f.last_seen_at <= k.at - make_interval(secs => ${PRESENCE_RESOLUTION_S}))
-        RETURNING f.id
+        WHERE f.id = k.id AND (NOT k.connected OR f.last_seen_at IS NULL
+          OR f.last_seen_at <= k.at - make_interval(secs => ${PRESENCE_RESOLUTION_S}))
+        RETURNING f.id, k.connected AS was_connected
       )
-      SELECT serial FROM known`,
+      SELECT k.serial, m.id AS connected_id
+        FROM known k LEFT JOIN moved m ON m.id = k.id AND NOT m.was_connected`,
   );
-  return new Set((result as unknown as { rows: { serial: string }[] }).rows.map((r) => r.serial));
+  const rows = (result as unknown as { rows: { serial: string; connected_id: string | null }[] }).rows;
+  return {
+    serials: new Set(rows.map((r) => r.serial)),
+    connected: rows.flatMap((r) => (r.connected_id ? [r.connected_id] : [])),
+  };
 }
