@@ -113,6 +113,42 @@ describe(`an external broker (${MQTT_URL})`, () => {
     await p.device.end();
   });
 
+  it("reads on while a message waits for the database: one device's stuck presence holds no other message (issue 32)", async () => {
+    const stuck = await pairedDevice();
+    const other = await pairedDevice();
+    const online = () => ({ v: PROTOCOL_VERSION, at: new Date().toISOString(), status: 'online' });
+    const presence = messaging.ingest.presence;
+    const seen = presence.seen.bind(presence);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let stuckWaits = false;
+    presence.seen = (serial) => {
+      if (serial !== stuck.serial) return seen(serial);
+      stuckWaits = true;
+      return gate.then(() => seen(serial));
+    };
+    try {
+      const takenBefore = presence.counters.taken;
+      await stuck.device.publish('presence', online());
+      await until(() => stuckWaits);
+      // Behind the stuck presence on the one ingest connection: another device's reading and
+      // heartbeat, each committed while the first still waits.
+      await other.device.publish('telemetry', reading(1, new Date(Date.now() - 60_000)));
+      await other.device.publish('presence', online());
+      await until(
+        async () =>
+          (await t.db.select().from(telemetryReadings).where(readingsOfFlowbox(other.id))).length === 1,
+        10_000,
+      );
+      await until(() => presence.counters.taken > takenBefore, 10_000);
+    } finally {
+      open();
+      presence.seen = seen;
+    }
+    await stuck.device.end();
+    await other.device.end();
+  });
+
   it('gives telemetry ingest connections of its own (MQTT_INGEST_CONNECTIONS): each message read once', async () => {
     expect(connectionKinds(0, 1, ['telemetry', 'presence'])).toEqual(['telemetry', 'presence']);
     expect(connectionKinds(0, 3, ['telemetry', 'presence', 'state'])).toEqual(['presence', 'state']);

@@ -204,14 +204,11 @@ export class IngestConnection {
         );
         client.stream.destroy();
       };
-      // Telemetry: the next message is read at once, its PUBACK waits for its batch's commit, so
-      // one connection feeds a batch with many readings. Other kinds stay one at a time, in order.
-      if (
-        defer &&
-        packet.qos === 1 &&
-        packet.messageId !== undefined &&
-        packet.topic.endsWith('/telemetry')
-      ) {
+      // The next message is read at once, this one's PUBACK waits for its commit: one connection
+      // feeds a telemetry batch with many readings and a presence batch with a connection storm's
+      // devices, and no kind waits behind another (issue 32). A device's messages other than
+      // readings are still applied one at a time, in the order read (FlowboxIngest.handle).
+      if (defer && packet.qos === 1 && packet.messageId !== undefined) {
         defer(
           packet.messageId,
           handled.catch((error: unknown) => (fail(error), Promise.reject(error))),

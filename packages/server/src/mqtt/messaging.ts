@@ -52,9 +52,9 @@ export type MessagingOptions = {
   /** Batch size, wait and concurrency of the telemetry writer (docs/telemetry.md). */
   writer?: WriterOptions;
   /**
-   * External broker: how many connections read the device topics in the shared-subscription group.
-   * mqtt.js handles one message at a time per connection and sends its PUBACK only once the
-   * message is committed, so each connection has one reading in a batch at a time.
+   * External broker: how many connections read the device topics in the shared-subscription group
+   * (MQTT_INGEST_CONNECTIONS). Each reads on while its messages' PUBACKs wait for their commits
+   * (deferAcks), up to the broker's in-flight window per connection.
    */
   ingestConnections?: number;
   /**
