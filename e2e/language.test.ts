@@ -18,6 +18,7 @@ let browser: Browser;
 let zoneId: string;
 let french: { email: string };
 let secondFrench: { email: string };
+let quickFrench: { email: string };
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -25,6 +26,7 @@ beforeAll(async () => {
   zoneId = zone.api.split('/').pop()!;
   french = await invitedResident([zoneId], { language: 'fr', password: PASSWORD, firstname: 'Louise' });
   secondFrench = await invitedResident([zoneId], { language: 'fr', password: PASSWORD, firstname: 'Marc' });
+  quickFrench = await invitedResident([zoneId], { language: 'fr', password: PASSWORD, firstname: 'Rose' });
 });
 afterAll(async () => {
   await browser.close();
@@ -108,6 +110,51 @@ describe('the interface language', () => {
     await page.getByRole('heading', { level: 1, name: 'Réglages des alertes' }).waitFor();
     expect(await page.getByRole('radio', { name: 'Français' }).isChecked()).toBe(true);
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/language-settings-390-fr.png`, fullPage: true });
+    await context.close();
+  });
+
+  it('switched and switched back before the first save answered: the last choice stays, on screen and in the account', async () => {
+    const { context, page } = await newPage(browser, { locale: 'fr-FR' });
+    await signInUntouched(page, quickFrench.email);
+    await page.getByRole('heading', { level: 1, name: 'Tableau de bord' }).waitFor();
+    // The first language save's answer comes late (a slow network): the user has changed their mind
+    // by then. Before the fix the switch back was not saved (the account still said French) and the
+    // late answer turned the screen, and the account, to English by themselves.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let answered!: () => void;
+    const heldAnswered = new Promise<void>((resolve) => (answered = resolve));
+    const isLanguageSave = (request: { method(): string; postData(): string | null }) =>
+      request.method() === 'PUT' && (request.postData() ?? '').includes('"language"');
+    let saves = 0;
+    await page.route('**/*', async (route) => {
+      if (!isLanguageSave(route.request())) return route.fallback();
+      saves += 1;
+      if (saves > 1) return route.fallback();
+      const response = await route.fetch();
+      await held;
+      await route.fulfill({ response });
+      answered();
+    });
+    await page.getByRole('button', { name: 'Anglais, EN' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    await page.getByRole('button', { name: 'French, FR' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Tableau de bord' }).waitFor();
+    expect(saves).toBe(1);
+    // The second save goes once the first has answered (saves run one after the other).
+    const secondAnswer = page.waitForResponse(
+      (response) => isLanguageSave(response.request()) && saves === 2,
+    );
+    release();
+    await heldAnswered;
+    await secondAnswer;
+    expect(saves).toBe(2);
+    expect(
+      (await (await apiAs(quickFrench.email, PASSWORD))<{ language: string }>('GET', '/users/me')).language,
+    ).toBe('fr');
+    // Both saves have answered: the screen is the last choice's.
+    await page.getByRole('heading', { level: 1, name: 'Tableau de bord' }).waitFor({ timeout: 1_000 });
+    expect(await page.locator('html').getAttribute('lang')).toBe('fr');
     await context.close();
   });
 

@@ -6,7 +6,7 @@ import { LanguageSwitch } from '../components/layout/LanguageSwitch.tsx';
 import { Logo } from '../components/layout/Logo.tsx';
 import { MAIN_ID, SkipLink } from '../components/layout/SkipLink.tsx';
 import { useToast } from '../components/Toasts.tsx';
-import { useUpdateProfile } from '../features/profile/index.ts';
+import { accountLanguageAfterSaves, useUpdateProfile } from '../features/profile/index.ts';
 import { ANY_ROLE, canDo, useLogout, useUser } from '../features/auth/index.ts';
 import { AlertCountBadge } from '../features/alerts/widgets.ts';
 import { LiveIndicator } from '../features/flowboxes/widgets.ts';
@@ -131,7 +131,9 @@ export function AppLayout() {
   const savedLanguage = user.language;
   const saveLanguage = useCallback(
     (language: Language) => {
-      if (language === savedLanguage) {
+      // Against what the account holds once the saves on their way answered: a switch back before
+      // the last save answered is a save of its own.
+      if (language === accountLanguageAfterSaves(savedLanguage)) {
         forgetChosenLanguage();
         return;
       }

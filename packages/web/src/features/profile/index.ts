@@ -1,1 +1,1 @@
-export { useUpdateProfile } from './api/update-profile.ts';
+export { accountLanguageAfterSaves, useUpdateProfile } from './api/update-profile.ts';
