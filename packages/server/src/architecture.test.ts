@@ -254,7 +254,7 @@ describe('the data-access layer (db/)', () => {
 
 /*
  * docs/architecture.md "Where authorisation lives": only access/ decides what an actor may do. Outside
- * it, no code compares a user's role or reads a permission's value, and no function named like a
+ * it, no code compares a user's role, its customer or places, or reads a permission's value, and no function named like a
  * rule (require…, can…, may…) takes an Actor: services and the few routes without a service call
  * access/'s functions. Roles that are not users' stand outside the rule, each named here with why.
  */
@@ -272,8 +272,19 @@ const COMPARISONS = new Set([
   ts.SyntaxKind.ExclamationEqualsToken,
 ]);
 
-/** `x.role`, `ROLES.x`, or a permission's value (`x.permissions[p]`, `'authorised'`, `'denied'`). */
+/** An actor's tenancy: `actor.customerId`, `actor.siteIds`, `actor.zoneIds` (its customer, its places). */
+const isActorTenancy = (node: ts.Expression): boolean =>
+  ts.isPropertyAccessExpression(node) &&
+  ts.isIdentifier(node.expression) &&
+  node.expression.text === 'actor' &&
+  ['customerId', 'siteIds', 'zoneIds'].includes(node.name.text);
+
+/**
+ * `x.role`, `ROLES.x`, a permission's value (`x.permissions[p]`, `'authorised'`, `'denied'`), or
+ * an actor's tenancy (comparing it to a row's customer or place is deciding access).
+ */
 function isRoleOrPermission(node: ts.Expression): boolean {
+  if (isActorTenancy(node)) return true;
   if (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) {
     if (ts.isPropertyAccessExpression(node) && node.name.text === 'role') return true;
     if (ts.isIdentifier(node.expression) && node.expression.text === 'ROLES') return true;
@@ -309,7 +320,7 @@ function authorisationIn(path: string): string[] {
       ts.isCallExpression(node) &&
       ts.isPropertyAccessExpression(node.expression) &&
       node.expression.name.text === 'includes' &&
-      node.arguments.some(isRoleOrPermission)
+      (node.arguments.some(isRoleOrPermission) || isActorTenancy(node.expression.expression))
     )
       found.push(node.getText());
     const named =

@@ -431,6 +431,46 @@ export function requirePlumbersManage(actor: Actor, customerId: string | null): 
   requireProviderManage(actor, 'sites.manage');
 }
 
+/**
+ * The plumbers' directory an actor lists, asked for one customer's (`customerId`) or not: the
+ * provider's managers any customer's or everyone's; a customer's managers their own customer's only.
+ */
+export function plumberDirectoryFor(
+  actor: Actor,
+  customerId: string | undefined,
+): { customerId: string | null; all: boolean } {
+  if (isProvider(actor)) return { customerId: customerId ?? null, all: customerId === undefined };
+  if (!isManager(actor) || actor.customerId === null) throw forbidden();
+  if (customerId !== undefined && customerId !== actor.customerId) throw forbidden();
+  return { customerId: actor.customerId, all: false };
+}
+
+/*
+ * Firmware images (docs/permissions.md, docs/firmware.md): the provider's managers see the whole
+ * catalogue; a customer's managers the images released to every customer or to theirs; nobody else
+ * any. Which statuses a customer's managers see is the catalogue's business (firmware/).
+ */
+
+/** Whose releases an actor reads the catalogue for: `'any'` (the provider's) or its customer's. */
+export function firmwareReaderOf(actor: Actor): 'any' | string {
+  if (isProvider(actor)) return 'any';
+  if (actor.customerId === null || !isManager(actor)) throw forbidden();
+  return actor.customerId;
+}
+
+/** Whether a manager of a customer may use an image: released to every customer, or to its own. */
+export function isReleasedTo(
+  actor: Actor,
+  image: { releasedToAll: boolean; customerIds: readonly string[] },
+): boolean {
+  return image.releasedToAll || (actor.customerId !== null && image.customerIds.includes(actor.customerId));
+}
+
+/** The customers an image's release is shown with: all of them to the provider, only its own to a customer. */
+export function releaseShownTo(actor: Actor, customerIds: readonly string[]): string[] {
+  return isProvider(actor) ? [...customerIds] : customerIds.filter((id) => id === actor.customerId);
+}
+
 /*
  * The user families (spec §7): provider, customer and site managers, and a customer's end users
  * and plumbers, "people" (docs/permissions.md). Who reads and manages each.

@@ -5,7 +5,7 @@ import type {
   FirmwareImageStatus,
 } from '@flowbox/shared';
 import type { z } from 'zod';
-import { isProvider, type Actor } from '../access/access.ts';
+import { releaseShownTo, type Actor } from '../access/access.ts';
 import { AppError } from '../errors.ts';
 import type { CatalogueImage } from './catalogue.repo.ts';
 
@@ -66,11 +66,7 @@ export function toApiImage(image: CatalogueImage, actor: Actor, installed: numbe
     notes_en: image.notesEn,
     notes_fr: image.notesFr,
     status: image.status,
-    released_to: image.releasedToAll
-      ? 'all'
-      : isProvider(actor)
-        ? image.customerIds
-        : image.customerIds.filter((id) => id === actor.customerId),
+    released_to: image.releasedToAll ? 'all' : releaseShownTo(actor, image.customerIds),
     uploaded_at: image.createdAt.toISOString(),
     uploaded_by_name: image.uploadedByName,
     installed_count: installed,

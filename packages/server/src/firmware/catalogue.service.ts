@@ -11,7 +11,15 @@ import {
   type FlowboxModel,
 } from '@flowbox/shared';
 import type { z } from 'zod';
-import { isManager, isProvider, requireProviderManage, type Actor, placeScopeOf } from '../access/access.ts';
+import {
+  firmwareReaderOf,
+  isManager,
+  isProvider,
+  isReleasedTo,
+  requireProviderManage,
+  type Actor,
+  placeScopeOf,
+} from '../access/access.ts';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { AppError, forbidden, notFound } from '../errors.ts';
@@ -205,10 +213,7 @@ export class FirmwareCatalogueService {
       return image;
     }
     if (!isManager(actor)) throw forbidden();
-    const released =
-      image !== undefined &&
-      USABLE.includes(image.status) &&
-      (image.releasedToAll || (actor.customerId !== null && image.customerIds.includes(actor.customerId)));
+    const released = image !== undefined && USABLE.includes(image.status) && isReleasedTo(actor, image);
     if (!released) throw forbidden();
     return image;
   }
@@ -224,10 +229,9 @@ export class FirmwareCatalogueService {
 }
 
 function readerOf(actor: Actor): CatalogueReader {
-  if (isProvider(actor)) return { releasedTo: 'any' };
   // Firmware is managers' business (docs/permissions.md): no plumber's, no end user's.
-  if (actor.customerId === null || !isManager(actor)) throw forbidden();
-  return { releasedTo: actor.customerId, statuses: USABLE };
+  const releasedTo = firmwareReaderOf(actor);
+  return releasedTo === 'any' ? { releasedTo } : { releasedTo, statuses: USABLE };
 }
 
 /**

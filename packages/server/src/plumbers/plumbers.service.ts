@@ -11,8 +11,8 @@ import {
 } from '@flowbox/shared';
 import {
   canReadPlumbersOf,
-  isManager,
   isProvider,
+  plumberDirectoryFor,
   requireCustomerRead,
   requireManager,
   requirePlumbersManage,
@@ -68,17 +68,9 @@ export class PlumbersService {
 
   /** A provider manager sees every entry (or one customer's view); any other manager its customer's view. */
   async list(actor: Actor, query: PlumberListQuery) {
-    if (isProvider(actor)) {
-      if (query.customer_id) await requireCustomerRow(this.ctx.db, query.customer_id);
-      return listPlumbers(
-        this.ctx.db,
-        { customerId: query.customer_id ?? null, all: query.customer_id === undefined },
-        query,
-      );
-    }
-    if (!isManager(actor) || actor.customerId === null) throw forbidden();
-    if (query.customer_id !== undefined && query.customer_id !== actor.customerId) throw forbidden();
-    return listPlumbers(this.ctx.db, { customerId: actor.customerId, all: false }, query);
+    const directory = plumberDirectoryFor(actor, query.customer_id);
+    if (isProvider(actor) && query.customer_id) await requireCustomerRow(this.ctx.db, query.customer_id);
+    return listPlumbers(this.ctx.db, directory, query);
   }
 
   async info(actor: Actor, id: string): Promise<Plumber> {
