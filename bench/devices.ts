@@ -113,7 +113,7 @@ type GeneratorStep = {
   latencies: number[];
 };
 type ToGenerator = { assign: Assignment } | 'step' | 'stop-measuring' | 'close';
-type FromGenerator = { ready: true } | { step: GeneratorStep };
+type FromGenerator = { up: true } | { ready: true } | { step: GeneratorStep };
 
 /**
  * One flowbox as docs/protocol.md has it, on a raw socket: what it keeps is its readings not yet
@@ -423,6 +423,7 @@ function generate(): void {
     }
   });
   process.once('disconnect', () => process.exit(1));
+  send({ up: true });
 }
 
 /** A generator process, asked for its figures over IPC. */
@@ -434,17 +435,36 @@ class GeneratorProcess {
     });
   }
 
-  static async start(assignment: Assignment): Promise<GeneratorProcess> {
+  /**
+   * A generator process, up (its code loaded) but given no devices yet: all are started before the
+   * run's clock starts, or the devices of the last ones, started seconds later on a busy machine,
+   * would all connect at once to catch up with the ramp.
+   */
+  static async start(): Promise<GeneratorProcess> {
     const child = fork(import.meta.filename, [], {
       execArgv: ['--conditions=source', '--import', 'tsx'],
       env: { ...process.env, BENCH_DEVICES_ROLE: 'generator' },
     });
-    await new Promise<void>((ready, fail) => {
-      child.once('message', () => ready());
-      child.once('exit', (code) => fail(new Error(`a device generator exited with ${code}`)));
-      child.send({ assign: assignment } satisfies ToGenerator);
-    });
+    await GeneratorProcess.answer(child);
     return new GeneratorProcess(child);
+  }
+
+  /** Its devices, which it starts connecting at `assignment.startedAt`. */
+  async assign(assignment: Assignment): Promise<void> {
+    const answered = GeneratorProcess.answer(this.child);
+    this.child.send({ assign: assignment } satisfies ToGenerator);
+    await answered;
+  }
+
+  private static answer(child: ChildProcess): Promise<void> {
+    return new Promise<void>((ready, fail) => {
+      const exited = (code: number | null) => fail(new Error(`a device generator exited with ${code}`));
+      child.once('exit', exited);
+      child.once('message', () => {
+        child.off('exit', exited);
+        ready();
+      });
+    });
   }
 
   step(): Promise<GeneratorStep> {
@@ -588,10 +608,11 @@ async function main(): Promise<void> {
       `  ${INSTANCES} server instance(s) ready in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
     );
 
+    fleet.push(...(await Promise.all(Array.from({ length: generators }, () => GeneratorProcess.start()))));
     const startedAt = Date.now() + 1000;
-    for (let g = 0; g < generators; g++)
-      fleet.push(
-        await GeneratorProcess.start({
+    await Promise.all(
+      fleet.map((generator, g) =>
+        generator.assign({
           devices: devices
             .map((d, index) => ({ ...d, index, port: brokers[index % BROKERS]!.port }))
             .slice(g * PER_PROCESS, (g + 1) * PER_PROCESS),
@@ -599,7 +620,8 @@ async function main(): Promise<void> {
           localAddress: `127.0.0.${2 + g}`,
           startedAt,
         }),
-      );
+      ),
+    );
     await runSteps({ database, brokers, instances, fleet, startedAt });
   } finally {
     for (const g of fleet) g.send('close');
