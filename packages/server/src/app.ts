@@ -5,6 +5,7 @@ import {
   ALERT_ESCALATION_INTERVAL_MS,
   ALERT_PUSH_CHANNEL,
   AlertNotifier,
+  alertPlaceOf,
   COMMUNICATION_TIMEOUT_MS,
   conditionsListener,
 } from './alerts/index.ts';
@@ -355,7 +356,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     leaks: new LeaksService(ctx, zonePrices),
     leakUpkeep: new LeakUpkeep(ctx, zonePrices, { pauseMs: options.leakUpkeepPauseMs ?? 5000, log: app.log }),
     alertNotifier,
-    push: new PushService(options.db, pushDelivery),
+    push: new PushService(options.db, pushDelivery, { alertOf: alertPlaceOf, now: ctx.now }),
     pushDelivery,
     jobs: new JobRunner({ log: app.log }),
     metrics,

@@ -121,6 +121,15 @@ export function pushSubscriberOf(actor: Actor): string {
 }
 
 /**
+ * Snoozing an alert's pushes (docs/push.md "Snooze"): anyone who reads the alert, whatever their
+ * role, holds back their own pushes of it, and nobody another's. The answer is whose pushes wait.
+ */
+export function requirePushSnooze(actor: Actor, alert: ZoneRef): string {
+  requireZoneRead(actor, alert);
+  return pushSubscriberOf(actor);
+}
+
+/**
  * The answer to an id that names nothing: a provider manager, whose scope is everything, is told it
  * does not exist (404); anyone else gets the refusal it would get for another customer's record, so
  * existence never leaks (docs/permissions.md).

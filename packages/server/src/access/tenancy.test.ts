@@ -24,6 +24,7 @@ import {
   pricingPlanRanges,
   pricingPlans,
   pricingPlanVersions,
+  pushSnoozes,
   pushSubscriptions,
   registrations,
   scheduleRuns,
@@ -1558,6 +1559,16 @@ function alertRows(site: 'a1' | 'a2'): Row[] {
       call: async () => ({ method: 'POST', url: `/v1/alerts/${await alertIn(site, state)}/${transition}` }),
       expected: read,
     })),
+    {
+      // docs/push.md "Snooze": whoever reads the alert holds back their own pushes of it.
+      action: `snooze one's own pushes of an alert ${on}`,
+      call: async () => ({
+        method: 'POST',
+        url: `/v1/alerts/${await alertIn(site, 'open')}/snooze`,
+        body: { minutes: 60 },
+      }),
+      expected: also(read, site, 'euA', 'plA'),
+    },
   ];
 }
 
@@ -1713,6 +1724,7 @@ async function databaseState(): Promise<unknown[][]> {
       firmwareImageCustomers,
       files,
       plumbers,
+      pushSnoozes,
     ].map(dump),
   );
 }

@@ -1,4 +1,5 @@
 import {
+  CRITICAL_ALERT_CATEGORIES,
   displayLocalDateTime,
   type Language,
   type PushAlertAction,
@@ -43,6 +44,8 @@ export function alertPush(
     type: 'alert',
     alert_id: alert.id,
     category: alert.category,
+    critical: CRITICAL_ALERT_CATEGORIES.includes(alert.category),
+    language,
     zone: { id: zone.zoneId, name: zone.zoneName, building: zone.buildingName },
     title: cut(CATEGORY_NAMES[language][alert.category], TITLE_MAX),
     body: cut(sentence ? `${sentence}\n${where}` : where, BODY_MAX),

@@ -133,7 +133,10 @@ export class AlertNotifier {
     });
   }
 
-  /** One message for each user who would be emailed the alert; the push queue sends it to each of their browsers. */
+  /**
+   * One message for each user who would be emailed the alert; the push queue sends it to each of
+   * their browsers, unless they snoozed its zone and category (docs/push.md "Snooze").
+   */
   private async pushesFor(tx: Db, alert: AlertRow): Promise<NewPushMessage[]> {
     const told = await this.told(tx, alert);
     if (!told) return [];
@@ -144,6 +147,7 @@ export class AlertNotifier {
       ttlS: ALERT_PUSH.ttlS,
       alertId: alert.id,
       readingAt: alert.openedAt,
+      snoozable: { zoneId: alert.zoneId, category: alert.category },
     }));
   }
 

@@ -1124,6 +1124,30 @@ export const pushMessages = pgTable(
 );
 
 /**
+ * "Snooze 1 h" from a notification (docs/push.md "Snooze"): the user is pushed no alert of this
+ * category in this zone until `until`; other categories, and emails, still reach them. One row per
+ * user, zone and category; a later snooze moves its end.
+ */
+export const pushSnoozes = pgTable(
+  'push_snoozes',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    zoneId: uuid('zone_id')
+      .notNull()
+      .references(() => zones.id, { onDelete: 'cascade' }),
+    category: text('category').notNull().$type<AlertCategory>(),
+    until: timestamp('until', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.zoneId, t.category] }),
+    index('push_snoozes_zone_idx').on(t.zoneId),
+  ],
+);
+
+/**
  * Each flowbox's count of alerts not resolved (its own, and its zone's naming no flowbox), kept
  * from the changes the triggers on alerts and flowboxes append (migration 0020): the provider's
  * fleet list sorted by open alerts reads it in index order instead of counting every open alert

@@ -21,6 +21,7 @@ import {
   pricingPlanRanges,
   pricingPlans,
   pricingPlanVersions,
+  pushSnoozes,
   pushSubscriptions,
   registrations,
   scheduleRuns,
@@ -174,6 +175,7 @@ async function rowCounts() {
     files,
     plumbers,
     pushSubscriptions,
+    pushSnoozes,
   };
   const counts: Record<string, number> = {};
   for (const [name, table] of Object.entries(tables)) counts[name] = await rows(table);
@@ -758,6 +760,14 @@ const BODY_ENDPOINTS: BodyEndpoint[] = [
     required: { endpoint: 'validation.required', keys: 'validation.required' },
   },
   {
+    name: "snooze one's own pushes of an alert",
+    method: 'POST',
+    path: () => `/v1/alerts/${ids.alert}/snooze`,
+    valid: () => ({ minutes: 60 }),
+    required: { minutes: 'validation.required' },
+    wrongTypeMessages: { minutes: 'validation.number' },
+  },
+  {
     name: 'remove a browser from Web Push',
     method: 'DELETE',
     path: () => '/v1/push/subscriptions',
@@ -947,6 +957,7 @@ const ID_ROUTES: [Method, string, Record<string, unknown>?][] = [
   ['POST', '/v1/alerts/:a/silence'],
   ['POST', '/v1/alerts/:a/unsilence'],
   ['POST', '/v1/alerts/:a/resolve'],
+  ['POST', '/v1/alerts/:a/snooze', { minutes: 60 }],
   ['GET', '/v1/firmware/rollouts/:r'],
   ['GET', '/v1/firmware/rollouts/:r/devices'],
   ['GET', '/v1/firmware/rollouts/:r/timeline'],

@@ -1,7 +1,7 @@
-import type { PushUrgency } from '@flowbox/shared';
-import { and, asc, eq, getTableColumns, inArray, lte, sql } from 'drizzle-orm';
+import type { AlertCategory, PushUrgency } from '@flowbox/shared';
+import { and, asc, eq, getTableColumns, gt, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { pushMessages, pushSubscriptions } from '../db/schema.ts';
+import { pushMessages, pushSnoozes, pushSubscriptions } from '../db/schema.ts';
 
 export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;
 export type PushMessageRow = typeof pushMessages.$inferSelect;
@@ -57,20 +57,27 @@ export type NewPushMessage = {
   ttlS: number;
   alertId: string | null;
   readingAt: Date | null;
+  /** An alert's zone and category: a user who snoozed them (`pushSnoozes`) is not sent it. */
+  snoozable?: { zoneId: string; category: AlertCategory };
 };
 
 /**
  * Queues each message once for every browser of its user, due now, in one statement; answers how
- * many were queued (a user without a browser gets none).
+ * many were queued (a user without a browser gets none, nor one who snoozed its zone and category).
  */
 export async function insertPushMessages(db: Db, messages: NewPushMessage[], now: Date): Promise<number> {
   if (messages.length === 0) return 0;
-  const userIds = [...new Set(messages.map((m) => m.userId))];
+  const snoozed = await snoozedAt(db, messages, now);
+  const told = messages.filter(
+    (m) => !m.snoozable || !snoozed.has(snoozeKey(m.userId, m.snoozable.zoneId, m.snoozable.category)),
+  );
+  if (told.length === 0) return 0;
+  const userIds = [...new Set(told.map((m) => m.userId))];
   const browsers = await db
     .select({ id: pushSubscriptions.id, userId: pushSubscriptions.userId })
     .from(pushSubscriptions)
     .where(inArray(pushSubscriptions.userId, userIds));
-  const rows = messages.flatMap((m) =>
+  const rows = told.flatMap((m) =>
     browsers
       .filter((b) => b.userId === m.userId)
       .map((b) => ({
@@ -86,6 +93,33 @@ export async function insertPushMessages(db: Db, messages: NewPushMessage[], now
   );
   if (rows.length > 0) await db.insert(pushMessages).values(rows);
   return rows.length;
+}
+
+const snoozeKey = (userId: string, zoneId: string, category: string) => `${userId} ${zoneId} ${category}`;
+
+/** The snoozes of these messages' users still running at `now`, as user, zone and category keys. */
+async function snoozedAt(db: Db, messages: NewPushMessage[], now: Date): Promise<Set<string>> {
+  const userIds = [...new Set(messages.filter((m) => m.snoozable).map((m) => m.userId))];
+  if (userIds.length === 0) return new Set();
+  const running = await db
+    .select({ userId: pushSnoozes.userId, zoneId: pushSnoozes.zoneId, category: pushSnoozes.category })
+    .from(pushSnoozes)
+    .where(and(inArray(pushSnoozes.userId, userIds), gt(pushSnoozes.until, now)));
+  return new Set(running.map((s) => snoozeKey(s.userId, s.zoneId, s.category)));
+}
+
+/** The user's pushes of this category in this zone are held back until `until` (a later snooze moves it). */
+export async function saveSnooze(
+  db: Db,
+  row: { userId: string; zoneId: string; category: AlertCategory; until: Date },
+): Promise<void> {
+  await db
+    .insert(pushSnoozes)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [pushSnoozes.userId, pushSnoozes.zoneId, pushSnoozes.category],
+      set: { until: row.until },
+    });
 }
 
 /**

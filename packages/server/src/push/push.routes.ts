@@ -1,5 +1,7 @@
 import {
+  AlertSnoozeSchema,
   PushKeySchema,
+  PushSnoozeSchema,
   PushSubscribeSchema,
   PushSubscriptionSchema,
   PushUnsubscribeSchema,
@@ -11,7 +13,7 @@ import type { PushService } from './push.service.ts';
 const tags = ['push'];
 const security = [{ bearer: [] }];
 
-/** Web Push for the signed-in user's browsers (issue 33, docs/push.md). */
+/** Web Push for the signed-in user's browsers, and their snoozes (issue 33, docs/push.md). */
 export function pushRoutes(app: App, push: PushService): void {
   app.get(
     '/push/key',
@@ -69,5 +71,20 @@ export function pushRoutes(app: App, push: PushService): void {
       await push.unsubscribe(actorOf(request), request.body.endpoint);
       return reply.status(204).send(null);
     },
+  );
+  app.post(
+    '/alerts/:alertId/snooze',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          "Snooze from a notification: the caller is pushed no alert of this one's category in its zone for the minutes given (15 to 1,440); emails and other categories still reach them",
+        params: z.object({ alertId: z.uuid('validation.invalid') }),
+        body: AlertSnoozeSchema,
+        response: { 200: PushSnoozeSchema, ...errorResponses },
+      },
+    },
+    (request) => push.snooze(actorOf(request), request.params.alertId, request.body.minutes),
   );
 }

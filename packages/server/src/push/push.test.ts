@@ -303,6 +303,8 @@ describe('critical alerts pushed to the browsers of the people the alert emails 
       type: 'alert',
       alert_id: alert.id,
       category: 'abnormal_water_consumption_with_ac',
+      critical: true,
+      language: 'en',
       zone: { id: zoneA1, name: 'Kitchen', building: 'Main building' },
       title: 'Abnormal water consumption: water closed automatically',
       url: `http://flowbox.test/notifications?zone_id=${zoneA1}`,
@@ -316,6 +318,7 @@ describe('critical alerts pushed to the browsers of the people the alert emails 
     ]);
     const fr = payloadTo('french');
     expect(fr.title).toBe("Consommation d'eau anormale : eau coupée automatiquement");
+    expect(fr.language).toBe('fr');
     expect(fr.body).toContain('Kitchen (bâtiment Main building)');
     expect(fr.actions.map((a) => a.title)).toEqual(["C'est moi", 'Reporter 1 h']);
 

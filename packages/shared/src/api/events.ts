@@ -89,6 +89,9 @@ export const EVENT_ACTIONS = [
   'alert_silenced',
   'alert_unsilenced',
   'alert_resolved',
+  // docs/push.md "Snooze": a user held back their own pushes of the alert's category in its zone
+  // (the category in changed_fields).
+  'alert_snoozed',
   // spec §4 monitoring: a flowbox's temperature or humidity status changed (the new one in changed_fields).
   'temperature_status_changed',
   'humidity_status_changed',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AlertCategory } from '../alerts.ts';
+import { LANGUAGES } from '../roles.ts';
 import { CRITICAL_ALERT_CATEGORIES } from './alerts.ts';
 
 /*
@@ -94,6 +95,10 @@ export const PushAlertPayloadSchema = z.object({
   alert_id: z.uuid(),
   category: z.string(),
   zone: z.object({ id: z.uuid(), name: z.string(), building: z.string() }),
+  /** Critical (docs/alerts.md): the notification stays on screen until the person acts on it. */
+  critical: z.boolean(),
+  /** The recipient's language, in which the service worker says what became of an action. */
+  language: z.enum(LANGUAGES),
   /** In the recipient's language, units and the building's time zone. */
   title: z.string(),
   body: z.string(),
@@ -104,3 +109,27 @@ export const PushAlertPayloadSchema = z.object({
   opened_at: z.string(),
 });
 export type PushAlertPayload = z.infer<typeof PushAlertPayloadSchema>;
+
+/**
+ * "Snooze 1 h" from a notification (docs/push.md "Snooze"): no more pushes to the caller of the
+ * alert's kind in its zone for these minutes; from a quarter of an hour to a day.
+ */
+export const PUSH_SNOOZE_MINUTES = { min: 15, max: 1440 } as const;
+
+export const AlertSnoozeSchema = z.object({
+  minutes: z
+    .number({ error: 'validation.required' })
+    .int('validation.integer')
+    .min(PUSH_SNOOZE_MINUTES.min, 'validation.min')
+    .max(PUSH_SNOOZE_MINUTES.max, 'validation.max'),
+});
+export type AlertSnooze = z.infer<typeof AlertSnoozeSchema>;
+
+/** What a snooze holds back: the caller's pushes of this category in this zone, until `until`. */
+export const PushSnoozeSchema = z.object({
+  alert_id: z.uuid(),
+  zone_id: z.uuid(),
+  category: z.string(),
+  until: z.string(),
+});
+export type PushSnooze = z.infer<typeof PushSnoozeSchema>;

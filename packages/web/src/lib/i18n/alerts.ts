@@ -115,6 +115,7 @@ export const alertsEn = {
   'event.action_name.alert_silenced': 'Alert silenced',
   'event.action_name.alert_unsilenced': 'Alert unsilenced',
   'event.action_name.alert_resolved': 'Alert resolved',
+  'event.action_name.alert_snoozed': 'Alert notifications snoozed',
   'event.action_name.temperature_status_changed': 'Water temperature status changed',
   'event.action_name.humidity_status_changed': 'Humidity status changed',
   'event.field.automatic': 'resolved automatically',
@@ -137,6 +138,7 @@ export const alertsEn = {
   'event.action.alert_silenced': '{{who}} silenced {{what}}',
   'event.action.alert_unsilenced': '{{who}} unsilenced {{what}}',
   'event.action.alert_resolved': '{{who}} resolved {{what}}',
+  'event.action.alert_snoozed': '{{who}} snoozed their notifications of {{what}}',
   'event.action.temperature_status_changed': 'The water temperature status of {{what}} is now “{{status}}”',
   'event.action.humidity_status_changed': 'The humidity status inside {{what}} is now “{{status}}”',
 };

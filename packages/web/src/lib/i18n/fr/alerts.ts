@@ -117,6 +117,7 @@ export const alertsFr: Record<keyof typeof alertsEn, string> = {
   'event.action_name.alert_silenced': 'Alerte mise en sourdine',
   'event.action_name.alert_unsilenced': 'Alerte réactivée',
   'event.action_name.alert_resolved': 'Alerte résolue',
+  'event.action_name.alert_snoozed': 'Notifications d’alerte reportées',
   'event.action_name.temperature_status_changed': 'État de la température de l’eau changé',
   'event.action_name.humidity_status_changed': 'État d’humidité changé',
   'event.field.automatic': 'résolue automatiquement',
@@ -139,6 +140,7 @@ export const alertsFr: Record<keyof typeof alertsEn, string> = {
   'event.action.alert_silenced': '{{who}} a mis en sourdine {{what}}',
   'event.action.alert_unsilenced': '{{who}} a réactivé {{what}}',
   'event.action.alert_resolved': '{{who}} a résolu {{what}}',
+  'event.action.alert_snoozed': '{{who}} a reporté ses notifications de {{what}}',
   'event.action.temperature_status_changed':
     'L’état de la température de l’eau du flowbox « {{label}} » est maintenant « {{status}} »',
   'event.action.humidity_status_changed':
