@@ -98,6 +98,8 @@ import { zonesRoutes } from './zones/zones.routes.ts';
 import { ZonesService } from './zones/zones.service.ts';
 import { zoneOverviewCache } from './zones/index.ts';
 import { waterBalanceRoutes } from './water-balance/water-balance.routes.ts';
+import { reportsRoutes } from './reports/reports.routes.ts';
+import { ReportsService } from './reports/reports.service.ts';
 import { WaterBalanceService } from './water-balance/water-balance.service.ts';
 import type { Tracing } from './tracing/tracing.ts';
 
@@ -202,6 +204,8 @@ export type Services = {
   push: PushService;
   /** The Web Push queue; server.ts runs its retries' job. */
   pushDelivery: PushDelivery;
+  /** Scheduled reports (docs/reports.md); server.ts runs their job. */
+  reports: ReportsService;
   /** Where the instance's periodic jobs run (jobs/): server.ts starts them (jobs/registry.ts). */
   jobs: JobRunner;
   /** This instance's Prometheus registry (`/metrics`; server.ts also serves it on METRICS_PORT). */
@@ -358,6 +362,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     alertNotifier,
     push: new PushService(options.db, pushDelivery, { alertOf: alertPlaceOf, now: ctx.now }),
     pushDelivery,
+    reports: new ReportsService(ctx, consumption),
     jobs: new JobRunner({ log: app.log }),
     metrics,
     deviceMetrics: deviceMetrics(metrics, deviceLink),
@@ -445,6 +450,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
         leaksRoutes(protectedApi, services.leaks);
         outboxRoutes(protectedApi, mailer);
         pushRoutes(protectedApi, services.push);
+        reportsRoutes(protectedApi, services.reports);
       });
     },
     { prefix: '/v1' },

@@ -11,6 +11,7 @@ const STATUS_OF = {
   'errors.cannot_delete_self': 400,
   'errors.invalid_site_list': 400,
   'errors.invalid_alert_zones': 400,
+  'errors.invalid_report_recipients': 400,
   // spec §8 "firmware naming not correct": the uploaded file's name does not say what it declares.
   'errors.firmware_naming': 400,
   'errors.firmware_empty': 400,

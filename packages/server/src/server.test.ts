@@ -85,6 +85,7 @@ describe('npm start on embedded defaults', () => {
       'reading_partitions',
       'safety_close_supervision',
       'scheduled_closings',
+      'scheduled_reports',
       'subscription_renewals',
       'water_balance_nights',
     ]);

@@ -115,6 +115,15 @@ export const paths = {
     path: '/customers/:customerId/sites/:siteId/events',
     getHref: (customerId: string, siteId: string) => `/customers/${customerId}/sites/${siteId}/events`,
   },
+  /** docs/reports.md: a customer's reports (over all its sites) and a site's. */
+  customerReports: {
+    path: '/customers/:customerId/reports',
+    getHref: (customerId: string) => `/customers/${customerId}/reports`,
+  },
+  siteReports: {
+    path: '/customers/:customerId/sites/:siteId/reports',
+    getHref: (customerId: string, siteId: string) => `/customers/${customerId}/sites/${siteId}/reports`,
+  },
 
   siteManagers: {
     path: '/customers/:customerId/sites/:siteId/site-managers',

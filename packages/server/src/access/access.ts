@@ -204,6 +204,37 @@ export function canReadZone(actor: Reader, zone: ZoneRef): boolean {
 }
 
 export function requireZoneRead(actor: Actor, zone: ZoneRef): void {
+/**
+ * Reports (docs/reports.md "Who"): a customer's (siteId null) are read by the provider's managers
+ * and its customer managers, as its overview is (spec §6); a site's by its managers, its site
+ * managers too. Managing their schedules and generating one also takes `consumption.export`: a
+ * report is an export of consumption.
+ */
+export function requireReportsRead(actor: Actor, customerId: string, siteId: string | null): void {
+  if (siteId !== null) return requireSiteManagerRead(actor, customerId, siteId);
+  if (actor.role !== ROLES.flovea_manager && actor.role !== ROLES.customer_manager) throw forbidden();
+  requireCustomerRead(actor, customerId);
+}
+
+export function requireReportsManage(actor: Actor, customerId: string, siteId: string | null): void {
+  requireReportsRead(actor, customerId, siteId);
+  requirePermission(actor, 'consumption.export');
+}
+
+/** The roles a report's recipients may have: the customer's own managers (a provider has no customer). */
+export const REPORT_RECEIVER_ROLES: readonly Role[] = [ROLES.customer_manager, ROLES.site_manager];
+
+/**
+ * Whether a user may receive a scope's reports: a user of that customer who reads them
+ * (`requireReportsRead`), checked again at each sending, so a manager moved off a site stops
+ * receiving its reports.
+ */
+export function receivesReportsOf(user: Reader, customerId: string, siteId: string | null): boolean {
+  if (!REPORT_RECEIVER_ROLES.includes(user.role) || user.customerId !== customerId) return false;
+  if (siteId === null) return user.role === ROLES.customer_manager;
+  return canReadSite(user, customerId, siteId);
+}
+
   if (!canReadZone(actor, zone)) throw forbidden();
 }
 

@@ -11,6 +11,8 @@ import {
   buildings,
   buildingWaterBalance,
   customers,
+  reports,
+  reportSchedules,
   deviceCommands,
   flowboxCredentials,
   flowboxes,
@@ -327,6 +329,9 @@ const ROWS: Row[] = [
   {
     action: 'create a customer',
     call: (actor) => ({ method: 'POST', url: '/v1/customers/create', body: { name: `Created by ${actor}` } }),
+  // docs/reports.md: a customer's reports are its customer managers' and the provider's; a site's its managers'.
+  ...reportRows(null),
+  ...reportRows('a1'),
     expected: withStatus(allowProviderOnly, 200, 201),
   },
   {
@@ -1759,6 +1764,110 @@ describe('tenant isolation on targets of customer A', () => {
       const before = isRefusedWrite ? await databaseState() : undefined;
 
       const res = await clients[actor].request(call.method, call.url, call.body, call.headers);
+/** The report calls on customer A (siteId null: the customer's own) or on site a1 (docs/reports.md "Who"). */
+function reportRows(site: 'a1' | null): Row[] {
+  const siteId = () => (site === null ? null : w.sites[site].id);
+  const base = () => (site === null ? A() : `${A()}/sites/${w.sites[site].id}`);
+  const read = site === null ? readCustomerA : readSiteA1;
+  const on = site === null ? 'of customer A' : `of site ${site}`;
+  const schedule = async () => {
+    const [row] = await t.db
+      .insert(reportSchedules)
+      .values({
+        customerId: w.customers.a.id,
+        siteId: siteId(),
+        name: `Report ${++sequence}`,
+        frequency: 'weekly',
+        formats: ['csv'],
+        language: 'en',
+        recipientIds: [],
+        nextDueAt: new Date('2030-01-07T00:00:00Z'),
+      })
+      .returning();
+    return row!;
+  };
+  let target: Promise<{ id: string }> | undefined;
+  const report = () =>
+    (target ??= (async () => {
+      const [row] = await t.db
+        .insert(reports)
+        .values({
+          customerId: w.customers.a.id,
+          siteId: siteId(),
+          periodFrom: '2026-11-23',
+          periodTo: '2026-11-29',
+          language: 'en',
+          csv: Buffer.from('Total,1\r\n'),
+          pdf: Buffer.from('%PDF-1.7\n'),
+        })
+        .returning();
+      return row!;
+    })());
+  const input = { name: 'Weekly', frequency: 'weekly', formats: ['csv'], language: 'en', recipient_ids: [] };
+  return [
+    {
+      action: `list the report schedules ${on}`,
+      call: () => ({ method: 'GET', url: `${base()}/report_schedules/list` }),
+      expected: read,
+    },
+    {
+      action: `list who may receive the reports ${on}`,
+      call: () => ({ method: 'GET', url: `${base()}/report_schedules/recipients` }),
+      expected: read,
+    },
+    {
+      action: `schedule a report ${on}`,
+      call: () => ({ method: 'POST', url: `${base()}/report_schedules/create`, body: input }),
+      expected: withStatus(read, 200, 201),
+    },
+    {
+      action: `read a report schedule ${on}`,
+      call: async () => ({ method: 'GET', url: `${base()}/report_schedules/${(await schedule()).id}/info` }),
+      expected: read,
+    },
+    {
+      action: `change a report schedule ${on}`,
+      call: async () => ({
+        method: 'PUT',
+        url: `${base()}/report_schedules/${(await schedule()).id}/update`,
+        body: input,
+      }),
+      expected: read,
+    },
+    {
+      action: `delete a report schedule ${on}`,
+      call: async () => {
+        const row = await schedule();
+        return {
+          method: 'DELETE',
+          url: `${base()}/report_schedules/${row.id}/delete`,
+          body: { confirm_name: row.name },
+        };
+      },
+      expected: withStatus(read, 200, 204),
+    },
+    {
+      action: `list the reports ${on}`,
+      call: () => ({ method: 'GET', url: `${base()}/reports/list` }),
+      expected: read,
+    },
+    {
+      action: `generate a report ${on} now`,
+      call: () => ({
+        method: 'POST',
+        url: `${base()}/reports/generate`,
+        body: { from: '2026-11-23', to: '2026-11-29', language: 'en', formats: ['csv'] },
+      }),
+      expected: withStatus(read, 200, 201),
+    },
+    ...(['csv', 'pdf'] as const).map((format): Row => ({
+      action: `download a report ${on} as ${format.toUpperCase()}`,
+      call: async () => ({ method: 'GET', url: `${base()}/reports/${(await report()).id}/report.${format}` }),
+      expected: read,
+    })),
+  ];
+}
+
 
       expect(res.statusCode, res.body).toBe(status);
       if (status === 403 && code) expect(res.json().code).toBe(code);
@@ -1858,6 +1967,8 @@ describe('an end user and the zone next door (docs/permissions.md)', () => {
       () => ({ method: 'POST', url: `${nextDoor.flowbox}/commands/send`, body: { name: 'valve_close' } }),
     ],
     ["list its flowbox's commands", () => ({ method: 'GET', url: `${nextDoor.flowbox}/commands/list` })],
+      reportSchedules,
+      reports,
     [
       "read its flowbox's command",
       () => ({ method: 'GET', url: `${nextDoor.flowbox}/commands/${nextDoor.command}/info` }),

@@ -201,6 +201,35 @@ export async function listAlerts(db: Db, scope: AlertScope, query: AlertsQuery):
   };
 }
 
+/**
+ * The alerts of a customer, or of one of its sites, opened in [from, to), per category: how many
+ * opened, and how many of those are resolved by now (reports/, docs/reports.md "Figures").
+ */
+export async function openedAlertCounts(
+  db: Db,
+  scope: { customerId: string; siteId: string | null },
+  from: Date,
+  to: Date,
+): Promise<{ category: AlertCategory; opened: number; resolved: number }[]> {
+  const conditions = [
+    eq(alerts.customerId, scope.customerId),
+    gte(alerts.openedAt, from),
+    lt(alerts.openedAt, to),
+  ];
+  if (scope.siteId !== null) conditions.push(eq(alerts.siteId, scope.siteId));
+  const rows = await db
+    .select({
+      category: alerts.category,
+      opened: count(),
+      resolved: sql<number>`count(*) FILTER (WHERE ${alerts.state} = 'resolved')`.mapWith(Number),
+    })
+    .from(alerts)
+    .where(and(...conditions))
+    .groupBy(alerts.category)
+    .orderBy(alerts.category);
+  return rows.map((r) => ({ category: r.category as AlertCategory, opened: r.opened, resolved: r.resolved }));
+}
+
 export async function loadApiAlert(db: Db, id: string): Promise<Alert | undefined> {
   const [row] = await db
     .select(listColumns)

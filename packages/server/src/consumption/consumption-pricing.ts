@@ -13,6 +13,7 @@ import {
   Amounts,
   billingPeriods,
   costDays,
+  type TierTally,
   type BillingPeriod,
   type CostsByKey,
   type VersionsByPlan,
@@ -116,6 +117,7 @@ export class ConsumptionPricing {
     keyOf: (zoneId: string, day: string) => string | undefined,
     cuts: string[],
     prefetched?: Promise<Pricing>,
+    tally?: TierTally,
   ): Promise<{ volumes: DailyVolume[]; costs: Map<string, CostsByKey>; costed: Set<Currency> }> {
     const { versions, periods } = await (prefetched ?? this.pricing(zones, fromDay, toDay));
     const readFrom = periods.reduce((day, p) => (p.fromDay < day ? p.fromDay : day), fromDay);
@@ -152,14 +154,24 @@ export class ConsumptionPricing {
       for (const p of zonePeriods) for (const v of versions.get(p.planId) ?? []) costed.add(v.currency);
       costs.set(
         zoneId,
-        costDays(byZone.get(zoneId) ?? [], zonePeriods, versions, (day) => keyOf(zoneId, day)),
+        costDays(
+          byZone.get(zoneId) ?? [],
+          zonePeriods,
+          versions,
+          (day) => keyOf(zoneId, day),
+          undefined,
+          tally,
+        ),
       );
     }
     return { volumes: all.filter((r) => r.day >= fromDay), costs, costed };
   }
 
-  /** Each zone's volume and cost per bucket of a window and of the period before it. */
-  async figures(zones: ScopeZone[], plan: WindowPlan): Promise<ZoneFigures[]> {
+  /**
+   * Each zone's volume and cost per bucket of a window and of the period before it; a day-based
+   * plan also adds to `tally` what each tier billed over its buckets (reports).
+   */
+  async figures(zones: ScopeZone[], plan: WindowPlan, tally?: TierTally): Promise<ZoneFigures[]> {
     const all = [...plan.previous, ...plan.buckets];
     const count = plan.buckets.length;
     const index = bucketIndexer(all);
@@ -183,6 +195,8 @@ export class ConsumptionPricing {
         all.at(-1)!.toDay,
         (_, day) => index.ofDay(day)?.toString(),
         all.map((b) => b.fromDay),
+        undefined,
+        tally,
       );
       for (const row of volumes) {
         const i = index.ofDay(row.day);

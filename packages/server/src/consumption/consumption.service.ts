@@ -3,6 +3,7 @@ import {
   divideExact,
   exactInteger,
   formatAmount,
+  formatExact,
   compareExact,
   EXACT_ZERO,
   type ConsumptionDetails,
@@ -15,6 +16,7 @@ import {
   type DashboardToday,
   type ZonePriceTiers,
   type Exact,
+  type VolumeUnit,
   type ZonesComparison,
 } from '@flowbox/shared';
 import {
@@ -45,7 +47,7 @@ import {
   type ZoneFilter,
 } from './consumption.repo.ts';
 import { ConsumptionPricing } from './consumption-pricing.ts';
-import type { Amounts } from './costs.ts';
+import { TierTally, type Amounts } from './costs.ts';
 import { CSV_COLUMNS, localDateTime } from './csv.ts';
 import {
   addStat,
@@ -64,6 +66,33 @@ import {
   type ScopeSettings,
 } from './figures.ts';
 import { addDays, dailyPlan, localDate, planWindow, startOfLocalDay, type Bucket } from './windows.ts';
+
+/**
+ * A customer's or a site's consumption over whole local days, per zone and in total (reports/,
+ * docs/reports.md "Figures"): volumes in `volume_unit`, costs in each zone's currency and the
+ * total's in `currency`, null when nothing is billed in it.
+ */
+export type PeriodFigures = {
+  timezone: string;
+  volumeUnit: VolumeUnit;
+  currency: Currency;
+  zones: { zone: ScopeZone; volume: string; cost: string | null }[];
+  total: { volume: string; cost: string | null; otherCurrencies: { currency: Currency; cost: string }[] };
+  /**
+   * What each price tier billed over the days, per plan version (its price from `priceFrom`): the
+   * volume in the version's unit and the cost in its currency; a version's tiers add up to its cost.
+   */
+  tiers: {
+    priceFrom: string;
+    start: string;
+    end: string | null;
+    pricePerUnit: string;
+    volume: string;
+    volumeUnit: VolumeUnit;
+    cost: string;
+    currency: Currency;
+  }[];
+};
 
 export type ScopePath =
   | { scope: 'zone'; path: ZonePath }
@@ -363,6 +392,74 @@ export class ConsumptionService {
   }
 
   /**
+   * The scope's time zone (the one most of its zones' buildings use, as its graphs and exports
+   * are drawn in): where a report's weeks and months start.
+   */
+  async timezoneOf(scope: { customerId: string; siteId: string | null }): Promise<string> {
+    return settingsOf(await scopeZones(this.ctx.db, zoneFilterOf(scope))).timezone;
+  }
+
+  /**
+   * A customer's or a site's figures over the local days `fromDay` to `lastDay` (both included),
+   * for reports, which check access themselves: the zones and days of the CSV export of the same
+   * days, priced by the same engine (`ConsumptionPricing.figures` on the same daily plan), so a
+   * report says what the consumption calls say (docs/reports.md "Figures").
+   */
+  async periodFigures(
+    scope: { customerId: string; siteId: string | null },
+    fromDay: string,
+    lastDay: string,
+  ): Promise<PeriodFigures> {
+    const zones = await scopeZones(this.ctx.db, zoneFilterOf(scope));
+    const settings = settingsOf(zones);
+    const plan = dailyPlan(fromDay, lastDay, settings.timezone, this.ctx.now());
+    const tally = new TierTally();
+    const figures = await this.pricing.figures(zones, plan, tally);
+    const costed = figures.some((f) => f.costed.has(settings.currency));
+    const total = sumCosts(figures.flatMap((f) => f.currentCosts));
+    const tiers = tally
+      .tiers()
+      .sort(
+        (a, b) =>
+          a.version.planId.localeCompare(b.version.planId) ||
+          a.version.fromDate.localeCompare(b.version.fromDate) ||
+          a.index - b.index,
+      )
+      .map(({ version, index, volume, amount }) => {
+        const range = version.ranges[index]!;
+        return {
+          priceFrom: version.fromDate,
+          start: range.volume_start,
+          end: range.volume_end,
+          pricePerUnit: range.price_per_unit,
+          volume: formatExact(volume, 3),
+          volumeUnit: version.volumeUnit,
+          cost: formatAmount(amount, version.currency),
+          currency: version.currency,
+        };
+      });
+    return {
+      timezone: settings.timezone,
+      volumeUnit: settings.unit,
+      currency: settings.currency,
+      zones: figures.map((f) => ({
+        zone: f.zone,
+        volume: volumeIn(sumMl(f.current), settings.unit),
+        cost: f.costed.has(f.zone.currency) ? sumCosts(f.currentCosts).format(f.zone.currency) : null,
+      })),
+      total: {
+        volume: volumeIn(sumMl(figures.flatMap((f) => f.current)), settings.unit),
+        cost: costed ? total.format(settings.currency) : null,
+        otherCurrencies: total
+          .currencies()
+          .filter((currency) => currency !== settings.currency)
+          .map((currency) => ({ currency, cost: total.format(currency) })),
+      },
+      tiers,
+    };
+  }
+
+  /**
    * Today's figures over every zone the actor may see (dashboard `/`): each building's own local
    * day so far, against the average of the same weekday of the 4 weeks before up to the same local
    * time (and that average's whole day, for reference).
@@ -454,6 +551,11 @@ export class ConsumptionService {
       top_zones: top,
     };
   }
+}
+
+function zoneFilterOf(scope: { customerId: string; siteId: string | null }): ZoneFilter {
+  const { customerId, siteId } = scope;
+  return siteId === null ? { customerId } : { customerId, siteId };
 }
 
 function scopeIdOf(target: ScopePath): string {

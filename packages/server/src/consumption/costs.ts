@@ -102,6 +102,8 @@ type PriceTable = {
   perMl: bigint;
   ranges: { start: bigint; end: bigint | null; price: bigint }[];
   denominator: bigint;
+  /** A scaled volume over this is the volume in the unit. */
+  volumeDenominator: bigint;
 };
 const priceTables = new WeakMap<VersionWithRanges, PriceTable>();
 
@@ -127,6 +129,7 @@ function priceTableOf(version: VersionWithRanges): PriceTable {
       price: r.price.n * (prices / r.price.d),
     })),
     denominator: perUnit * bounds * prices,
+    volumeDenominator: perUnit * bounds,
   };
   priceTables.set(version, table);
   return table;
@@ -224,6 +227,53 @@ const floorDivide = (a: bigint, b: bigint) => {
   return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
 };
 
+/**
+ * What each range of each price version billed (a report's cost per tier, docs/reports.md):
+ * `costDays` given a tally adds each run's slice of every range it crosses, the same slices whose
+ * prices make the run's cost, so a version's tiers add up exactly to what it priced.
+ */
+export class TierTally {
+  private readonly byVersion = new Map<VersionWithRanges, { scaled: bigint[]; numerators: bigint[] }>();
+
+  add(version: VersionWithRanges, fromMl: number, toMl: number): void {
+    const table = priceTableOf(version);
+    let line = this.byVersion.get(version);
+    if (!line)
+      this.byVersion.set(
+        version,
+        (line = { scaled: table.ranges.map(() => 0n), numerators: table.ranges.map(() => 0n) }),
+      );
+    const from = BigInt(fromMl) * table.perMl;
+    const to = BigInt(toMl) * table.perMl;
+    table.ranges.forEach((range, i) => {
+      const low = from > range.start ? from : range.start;
+      const high = range.end === null || to < range.end ? to : range.end;
+      if (high <= low) return;
+      line.scaled[i]! += high - low;
+      line.numerators[i]! += (high - low) * range.price;
+    });
+  }
+
+  /** Each version's ranges that billed anything: the volume in the version's unit and the amount. */
+  tiers(): { version: VersionWithRanges; index: number; volume: Exact; amount: Exact }[] {
+    return [...this.byVersion].flatMap(([version, line]) => {
+      const table = priceTableOf(version);
+      return line.scaled.flatMap((scaled, index) =>
+        scaled === 0n
+          ? []
+          : [
+              {
+                version,
+                index,
+                volume: divideExact(exactInteger(scaled), exactInteger(table.volumeDenominator)),
+                amount: divideExact(exactInteger(line.numerators[index]!), exactInteger(table.denominator)),
+              },
+            ],
+      );
+    });
+  }
+}
+
 /** Amounts per destination key. */
 export type CostsByKey = Map<string, Amounts>;
 
@@ -239,6 +289,7 @@ export function costDays(
   versions: VersionsByPlan,
   keyOf: (day: string) => string | undefined,
   into: CostsByKey = new Map(),
+  tally?: TierTally,
 ): CostsByKey {
   const sorted = [...days].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
   const ordered = [...periods].sort((a, b) => (a.fromDay < b.fromDay ? -1 : a.fromDay > b.fromDay ? 1 : 0));
@@ -260,6 +311,7 @@ export function costDays(
       let amounts = into.get(run.key);
       if (!amounts) into.set(run.key, (amounts = new Amounts()));
       amounts.add(version.currency, after - before, table.denominator);
+      tally?.add(version, fromMl, toMl);
       last = { version, ml: toMl, price: after };
       run = undefined;
     };

@@ -1,6 +1,6 @@
 /**
  * What the rest of the server may use of the consumption domain (docs/architecture.md): its graph
- * windows, pure functions of a day and a time zone. No other domain reads consumption data today;
- * the service is wired by app.ts.
+ * windows and calendar steps, pure functions of a day and a time zone. Reports read its figures
+ * through the service, which app.ts passes them.
  */
-export { dailyPlan, planWindow, type Bucket, type WindowPlan } from './windows.ts';
+export { addMonths, dailyPlan, planWindow, startOfWeek, type Bucket, type WindowPlan } from './windows.ts';

@@ -1418,3 +1418,62 @@ export const buildingLeaks = pgTable('building_leaks', {
     .references(() => buildings.id, { onDelete: 'cascade' }),
   ...leakColumns(),
 });
+
+/**
+ * Scheduled reports (issue 33, docs/reports.md, migration 0030): a customer's (no site) or a site's
+ * schedule, claimed by the `scheduled_reports` job when `next_due_at` has come (`lease_until` holds
+ * it while one instance generates its report).
+ */
+export const reportSchedules = pgTable(
+  'report_schedules',
+  {
+    id: id(),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    siteId: uuid('site_id').references(() => sites.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    frequency: text('frequency').notNull().$type<'weekly' | 'monthly'>(),
+    formats: jsonb('formats').notNull().$type<('csv' | 'pdf')[]>(),
+    language: text('language').notNull().$type<'en' | 'fr'>(),
+    recipientIds: jsonb('recipient_ids').notNull().$type<string[]>(),
+    enabled: boolean('enabled').notNull().default(true),
+    nextDueAt: timestamp('next_due_at', { withTimezone: true }).notNull(),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('report_schedules_scope_idx').on(t.customerId, t.siteId),
+    index('report_schedules_due_idx')
+      .on(t.nextDueAt)
+      .where(sql`${t.enabled}`),
+  ],
+);
+
+/** A report made by a schedule or on demand, its files in the row (the last REPORTS_KEPT kept). */
+export const reports = pgTable(
+  'reports',
+  {
+    id: id(),
+    scheduleId: uuid('schedule_id').references(() => reportSchedules.id, { onDelete: 'cascade' }),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    siteId: uuid('site_id').references(() => sites.id, { onDelete: 'cascade' }),
+    periodFrom: date('period_from', { mode: 'string' }).notNull(),
+    periodTo: date('period_to', { mode: 'string' }).notNull(),
+    language: text('language').notNull().$type<'en' | 'fr'>(),
+    csv: bytea('csv'),
+    pdf: bytea('pdf'),
+    createdAt: createdAt(),
+    /** The name of the user who asked for it; null for the job. */
+    createdBy: text('created_by'),
+  },
+  (t) => [
+    uniqueIndex('reports_schedule_period_idx')
+      .on(t.scheduleId, t.periodFrom)
+      .where(sql`${t.scheduleId} IS NOT NULL`),
+    index('reports_scope_idx').on(t.customerId, t.siteId, t.createdAt),
+  ],
+);

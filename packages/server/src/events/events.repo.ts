@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, lt, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, lt, or, type SQL } from 'drizzle-orm';
 import type {
   ActivityEvent,
   EventAction,
@@ -82,6 +82,32 @@ export function changedFieldsOf(input: object): string[] {
     .filter(([, value]) => value !== undefined)
     .map(([key]) => key)
     .sort();
+}
+
+/**
+ * How many times each of `actions` was recorded in a customer, or one of its sites, in [from, to)
+ * (reports' closings, docs/reports.md "Figures").
+ */
+export async function countEventsByAction(
+  db: Db,
+  scope: { customerId: string; siteId: string | null },
+  actions: readonly EventAction[],
+  from: Date,
+  to: Date,
+): Promise<Map<EventAction, number>> {
+  const conditions = [
+    eq(events.customerId, scope.customerId),
+    inArray(events.actionName, [...actions]),
+    gte(events.createdAt, from),
+    lt(events.createdAt, to),
+  ];
+  if (scope.siteId !== null) conditions.push(eq(events.siteId, scope.siteId));
+  const rows = await db
+    .select({ action: events.actionName, n: count() })
+    .from(events)
+    .where(and(...conditions))
+    .groupBy(events.actionName);
+  return new Map(rows.map((r) => [r.action as EventAction, r.n]));
 }
 
 /** Keyset cursor: the time and id of the last event shown (stable while new events arrive). */

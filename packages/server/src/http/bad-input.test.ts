@@ -13,6 +13,8 @@ import {
   files,
   firmwareImages,
   flowboxes,
+  reports,
+  reportSchedules,
   emails,
   events,
   floors,
@@ -174,6 +176,8 @@ async function rowCounts() {
     firmwareImages,
     files,
     plumbers,
+    reportSchedules,
+    reports,
     pushSubscriptions,
     pushSnoozes,
   };
@@ -738,6 +742,40 @@ const BODY_ENDPOINTS: BodyEndpoint[] = [
     path: () => '/v1/firmware/rollouts',
     valid: () => ({ image_id: GHOST, target: { customer_id: w.customers.a.id }, max_concurrent: 10 }),
     required: { image_id: 'validation.invalid', target: 'validation.required' },
+  {
+    name: 'schedule a report of a site',
+    method: 'POST',
+    path: () => `${A()}/sites/${w.sites.a1.id}/report_schedules/create`,
+    valid: () => ({
+      name: 'Weekly',
+      frequency: 'weekly',
+      formats: ['csv'],
+      language: 'en',
+      recipient_ids: [],
+    }),
+    required: {
+      name: 'validation.required',
+      frequency: 'validation.select',
+      formats: 'validation.required',
+      language: 'validation.select',
+      recipient_ids: 'validation.required',
+    },
+    wrongTypeMessages: { frequency: 'validation.select', language: 'validation.select' },
+    names: ['name'],
+  },
+  {
+    name: 'generate a report of a customer now',
+    method: 'POST',
+    path: () => `${A()}/reports/generate`,
+    valid: () => ({ from: '2026-11-23', to: '2026-11-29', language: 'fr', formats: ['pdf'] }),
+    required: {
+      from: 'validation.date',
+      to: 'validation.date',
+      language: 'validation.select',
+      formats: 'validation.required',
+    },
+    wrongTypeMessages: { from: 'validation.date', to: 'validation.date', language: 'validation.select' },
+  },
     wrongTypeMessages: { image_id: 'validation.invalid', max_concurrent: 'validation.number' },
   },
   {
@@ -973,6 +1011,7 @@ function consumptionIdRoutes(): [Method, string][] {
     ...['/v1/customers/:c', site, building, zone].flatMap((scope): [Method, string][] => [
       ['GET', `${scope}/consumption?window=week`],
       ['GET', `${scope}/consumption/export.csv?window=week`],
+  ...reportIdRoutes(),
     ]),
     ['GET', `${building}/consumption/zones`],
     ['GET', `${site}/consumption/zones`],
@@ -1042,6 +1081,33 @@ function hierarchyIdRoutes(): [Method, string, Record<string, unknown>?][] {
     ['DELETE', `${zone}/schedules/:d/delete`, { confirm_name: 'x' }],
     ['GET', `${zone}/claim_codes/list`],
     ['POST', `${zone}/claim_codes/create`, {}],
+/** Report calls of a customer and of a site (docs/reports.md); `:d` a report schedule. */
+function reportIdRoutes(): [Method, string, Record<string, unknown>?][] {
+  const schedule = {
+    name: 'Ghost',
+    frequency: 'weekly',
+    formats: ['csv'],
+    language: 'en',
+    recipient_ids: [],
+  };
+  return ['/v1/customers/:c', '/v1/customers/:c/sites/:s'].flatMap(
+    (scope): [Method, string, Record<string, unknown>?][] => [
+      ['GET', `${scope}/report_schedules/list`],
+      ['GET', `${scope}/report_schedules/recipients`],
+      ['POST', `${scope}/report_schedules/create`, schedule],
+      ['GET', `${scope}/report_schedules/:d/info`],
+      ['PUT', `${scope}/report_schedules/:d/update`, schedule],
+      ['DELETE', `${scope}/report_schedules/:d/delete`, { confirm_name: 'Ghost' }],
+      ['GET', `${scope}/reports/list`],
+      [
+        'POST',
+        `${scope}/reports/generate`,
+        { from: '2026-11-23', to: '2026-11-29', language: 'en', formats: ['csv'] },
+      ],
+    ],
+  );
+}
+
     ['POST', `${zone}/claim_codes/:q/revoke`],
     ['GET', '/v1/customers/:c/registrations/list'],
     ['POST', '/v1/customers/:c/registrations/:g/approve'],

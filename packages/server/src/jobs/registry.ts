@@ -17,6 +17,7 @@ import { deviceAccountsReconcileJob } from '../mqtt/device-accounts-reconcile.jo
 import type { DeviceMessaging } from '../mqtt/index.ts';
 import { scheduledClosingsJob } from '../schedules/scheduled-closings.job.ts';
 import { readingPartitionsJob } from '../telemetry/reading-partitions.job.ts';
+import { scheduledReportsJob } from '../reports/scheduled-reports.job.ts';
 import { waterBalanceNightsJob } from '../water-balance/water-balance-nights.job.ts';
 import type { Job, JobRunner } from './jobs.ts';
 
@@ -41,6 +42,7 @@ export type JobParts = {
     | 'waterBalance'
     | 'context'
   >;
+    | 'reports'
   db: Db;
   /** SMTP_URL is set: queued emails are retried (without a relay they are only stored). */
   smtp: boolean;
@@ -83,6 +85,7 @@ export function instanceJobs({ services, db, smtp, messaging, rawRetentionDays }
     readingPartitionsJob(db, () => services.context.now(), rawRetentionDays ?? RAW_RETENTION_DAYS_DEFAULT),
   ];
 }
+    scheduledReportsJob(services.reports),
 
 /** Starts the jobs on the runner; the answer stops them, last started first, each pass awaited. */
 export function startJobs(runner: Pick<JobRunner, 'start'>, jobs: readonly Job[]): () => Promise<void> {

@@ -37,6 +37,9 @@ export const EVENT_OBJECTS = [
   'plumber_entry',
 ] as const;
 export type EventObject = (typeof EVENT_OBJECTS)[number];
+  /** docs/reports.md: a scheduled report of a customer or a site, and a report generated. */
+  'report_schedule',
+  'report',
 
 /** What happened to it. Later issues add device and system actions (valve, pairing, alerts...). */
 export const EVENT_ACTIONS = [

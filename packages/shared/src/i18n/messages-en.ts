@@ -67,6 +67,9 @@ export const MESSAGES_EN = {
   'validation.export_too_long': 'An export covers at most five years',
   'validation.water_balance_too_long': 'A water balance covers at most 31 days',
   'validation.volume': 'Please enter a volume with at most 4 decimals, such as 12.5',
+  'validation.report_too_long': 'A report covers at most one year',
+  'errors.invalid_report_recipients':
+    'One of the recipients does not exist or does not read this customer or site',
   'validation.unit_price': 'Please enter a price with at most 6 decimals, such as 0.0035',
   'validation.range_first_zero': 'The first range starts at 0',
   'validation.range_end_after_start': 'End volume must be greater than start volume',

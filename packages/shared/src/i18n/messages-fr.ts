@@ -68,6 +68,9 @@ export const MESSAGES_FR = {
   'validation.export_too_long': 'Un export couvre au plus cinq ans',
   'validation.water_balance_too_long': 'Un bilan d’eau couvre au plus 31 jours',
   'validation.volume': 'Veuillez saisir un volume avec 4 décimales au plus, par exemple 12.5',
+  'validation.report_too_long': 'Un rapport couvre au plus un an',
+  'errors.invalid_report_recipients':
+    'Un des destinataires n’existe pas ou ne consulte pas ce client ou ce site',
   'validation.unit_price': 'Veuillez saisir un prix avec 6 décimales au plus, par exemple 0.0035',
   'validation.range_first_zero': 'La première tranche commence à 0',
   'validation.range_end_after_start': 'Le volume de fin doit être supérieur au volume de début',

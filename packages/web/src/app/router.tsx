@@ -62,6 +62,7 @@ const people = () => import('../features/people/pages.ts');
 const managers = () => import('../features/managers/pages.ts');
 const outbox = () => import('../features/outbox/pages.ts');
 const profile = () => import('../features/profile/pages.ts');
+const reports = () => import('../features/reports/pages.ts');
 const schedules = () => import('../features/schedules/pages.ts');
 const sites = () => import('../features/sites/pages.ts');
 const zones = () => import('../features/zones/pages.ts');
@@ -253,6 +254,7 @@ const routes: RouteObject[] = [
                   { path: paths.fleet.path, ...page(fleet, (p) => <p.FleetPage />) },
                   { path: paths.users.path, ...page(people, (p) => <p.PeoplePage />) },
                   { path: paths.siteEvents.path, ...page(events, (p) => <p.SiteEventsPage />) },
+                  { path: paths.siteReports.path, ...page(reports, (p) => <p.SiteReportsPage />) },
                   { path: paths.zoneAdd.path, ...page(zones, (p) => <p.ZoneAddPage />) },
                   { path: paths.zoneEdit.path, ...page(zoneRoutes, (p) => <p.ZoneEditRoute />) },
                   { path: paths.zoneEvents.path, ...page(events, (p) => <p.ZoneEventsPage />) },
@@ -340,6 +342,7 @@ const routes: RouteObject[] = [
                       <p.ManagerPermissionsPage family={f.CUSTOMER_MANAGERS} />
                     )),
                   },
+                  { path: paths.customerReports.path, ...page(reports, (p) => <p.CustomerReportsPage />) },
                   { path: paths.siteAdd.path, ...page(sites, (p) => <p.SiteAddPage />) },
                   { path: paths.siteEdit.path, ...page(sites, (p) => <p.SiteEditPage />) },
                   {

@@ -18,6 +18,7 @@ import { zonesEn } from './zones.ts';
 import { peopleEn } from './people.ts';
 import { leaksEn } from './leaks.ts';
 import { waterBalanceEn } from './water-balance.ts';
+import { reportsEn } from './reports.ts';
 
 /**
  * The signed-in screens' texts in English, the source and every language's fallback: a chunk of
@@ -46,6 +47,7 @@ export const featuresEn = {
   ...peopleEn,
   ...leaksEn,
   ...waterBalanceEn,
+  ...reportsEn,
 };
 
 export type FeatureMessageKey = keyof typeof featuresEn;

@@ -84,6 +84,11 @@ function CustomerOverview({ customer, widgets }: { customer: Customer; widgets: 
           title={t('customer_managers.title')}
           detail={t('customer_managers.description')}
         />
+        <SectionLink
+          to={paths.customerReports.getHref(customer.id)}
+          title={t('reports.title')}
+          detail={t('reports.section_detail')}
+        />
         {canDo(user, ANY_ROLE, 'end_users.manage') && (
           <SectionLink
             to={paths.endUsers.getHref(customer.id)}

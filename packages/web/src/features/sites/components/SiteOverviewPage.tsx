@@ -77,6 +77,11 @@ function SiteOverview({ widgets, ...context }: SiteOverviewContext & { widgets: 
               title={t('events.title')}
               detail={t('events.description_site')}
             />
+            <SectionLink
+              to={paths.siteReports.getHref(customerId, site.id)}
+              title={t('reports.title')}
+              detail={t('reports.section_detail')}
+            />
           </div>
         )}
         {widgets.openAlerts(context)}

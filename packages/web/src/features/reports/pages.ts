@@ -1,0 +1,1 @@
+export { CustomerReportsPage, SiteReportsPage } from './components/ReportsPage.tsx';
