@@ -69,4 +69,7 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { ...globals.node } },
   },
+  // Served as they are (docs/push.md "The web app"): the service worker, and the offline page's script.
+  { files: ['packages/web/public/sw.js'], languageOptions: { globals: { ...globals.serviceworker } } },
+  { files: ['packages/web/public/offline.js'], languageOptions: { globals: { ...globals.browser } } },
 );

@@ -44,7 +44,9 @@ export default async function setup(project: TestProject) {
     ACCESS_TOKEN_TTL: String(E2E_ACCESS_TOKEN_TTL),
     PUBLIC_URL: `http://127.0.0.1:${port}`,
   });
-  const server = await startServer(config);
+  // Web Push goes to a push service on loopback that the push test starts (docs/push.md "Tests"):
+  // its browser's endpoint is plain http, and nothing is ever sent off the machine.
+  const server = await startServer(Object.assign(config, { pushTestEndpoints: true }));
   project.provide('baseUrl', `http://127.0.0.1:${port}`);
   project.provide('mqttUrl', `mqtt://127.0.0.1:${mqttPort}`);
   project.provide('tileServerUrl', tiles.url);

@@ -64,7 +64,8 @@ describe('the settings page', () => {
     await signIn(page, DEMO.site);
     await page.goto('/settings');
     await page.getByRole('heading', { name: 'Notification channels' }).waitFor();
-    await seen(page, 'There are no text messages (SMS) or phone push notifications.');
+    await seen(page, 'There are no text messages (SMS).');
+    await page.getByRole('heading', { name: 'Notifications on this device' }).waitFor();
     await page.getByRole('radio', { name: 'Français' }).check();
     await page.getByRole('heading', { name: 'Canaux de notification' }).waitFor();
     const me = await signedIn(DEMO.site)<{ language: string }>('GET', '/users/me');

@@ -54,7 +54,8 @@ export function tileOrigins(template: string): string[] {
 
 /**
  * The web app loads only its own scripts and styles (no inline ones, docs/decisions.md) and talks
- * only to this server; its images come from it, and the maps' tiles from the tile server.
+ * only to this server; its images come from it, and the maps' tiles from the tile server; its
+ * service worker and manifest are its own files.
  */
 export function webCsp(tileUrl: string): string {
   return [
@@ -63,6 +64,9 @@ export function webCsp(tileUrl: string): string {
     "style-src 'self'",
     "script-src 'self'",
     "connect-src 'self'",
+    // The service worker and the installed app's manifest (docs/push.md), both of this server.
+    "worker-src 'self'",
+    "manifest-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
     "frame-ancestors 'none'",

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply } from 'fastify';
 import { notFound } from '../errors.ts';
@@ -7,6 +7,11 @@ import type { App } from './types.ts';
 
 /** Vite names every built asset by its content hash, so a browser may keep them for good. */
 const HASHED_ASSETS = '/assets/';
+/**
+ * Files whose name stays while their content changes: the service worker (a browser checks it on
+ * each visit, docs/push.md), the installed app's manifest and the offline page it caches.
+ */
+const REVALIDATED = new Set(['sw.js', 'manifest.webmanifest', 'offline.html', 'offline.js', 'offline.css']);
 
 /**
  * The built web app: its static files, and index.html (with its Content-Security-Policy, `csp`)
@@ -34,6 +39,11 @@ export async function serveWebApp(app: App, webDist: string, csp: string): Promi
       setHeaders: (reply, path) => {
         if (path.startsWith(join(webDist, HASHED_ASSETS)))
           reply.header('cache-control', 'public, max-age=31536000, immutable');
+        // A file's compressed copy (`.br`, `.gz`) is answered under the file's own name.
+        const name = relative(webDist, path).replace(/\.(br|gz)$/, '');
+        if (REVALIDATED.has(name)) reply.header('cache-control', 'no-cache');
+        // The offline page is a page of the app: the same policy as index.html.
+        if (name.endsWith('.html')) reply.header('content-security-policy', csp);
       },
     });
     // The build's root is a directory, which the static handler refuses to list.

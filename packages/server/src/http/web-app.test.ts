@@ -22,6 +22,11 @@ beforeAll(async () => {
   writeFileSync(join(webDist, 'assets/big.js'), BIG);
   writeFileSync(join(webDist, 'assets/big.js.br'), brotliCompressSync(BIG));
   writeFileSync(join(webDist, 'assets/big.js.gz'), gzipSync(BIG));
+  // The installable app's files (packages/web/public, docs/push.md "The web app").
+  writeFileSync(join(webDist, 'sw.js'), 'self.addEventListener("push", () => {});');
+  writeFileSync(join(webDist, 'manifest.webmanifest'), '{"name":"Flowbox Manager"}');
+  writeFileSync(join(webDist, 'offline.html'), '<!doctype html><title>Offline</title>');
+  writeFileSync(join(webDist, 'sw.js.br'), brotliCompressSync('self.addEventListener("push", () => {});'));
   database = await openTestDatabase();
   ({ app } = await buildApp({
     config: testConfig({ webDist }),
@@ -61,6 +66,28 @@ describe('serving the web app', () => {
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     const index = await app.inject({ method: 'GET', url: '/customers' });
     expect(index.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('serves the service worker at the root and the manifest with its type, both checked anew on each visit', async () => {
+    const worker = await app.inject({ method: 'GET', url: '/sw.js' });
+    expect(worker.statusCode).toBe(200);
+    expect(worker.headers['content-type']).toMatch(/^(application|text)\/javascript/);
+    expect(worker.headers['cache-control']).toBe('no-cache');
+    const manifest = await app.inject({ method: 'GET', url: '/manifest.webmanifest' });
+    expect(manifest.headers['content-type']).toMatch(/^application\/manifest\+json/);
+    expect(manifest.headers['cache-control']).toBe('no-cache');
+    const compressed = await app.inject({
+      method: 'GET',
+      url: '/sw.js',
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(compressed.headers['content-encoding']).toBe('br');
+    expect(compressed.headers['cache-control']).toBe('no-cache');
+    const offline = await app.inject({ method: 'GET', url: '/offline.html' });
+    expect(offline.headers['content-security-policy']).toContain("script-src 'self'");
+    const csp = String((await app.inject({ method: 'GET', url: '/' })).headers['content-security-policy']);
+    expect(csp).toContain("worker-src 'self'");
+    expect(csp).toContain("manifest-src 'self'");
   });
 
   it('serves a build made while it runs, and answers 404 for a missing asset', async () => {

@@ -19,6 +19,7 @@ import { zonesFr } from './fr/zones.ts';
 import { peopleFr } from './fr/people.ts';
 import { leaksFr } from './fr/leaks.ts';
 import { waterBalanceFr } from './fr/water-balance.ts';
+import { pushFr } from './fr/push.ts';
 import { reportsFr } from './fr/reports.ts';
 
 /** The signed-in screens' texts in French: loaded only while French is, or was, on screen. */
@@ -43,5 +44,6 @@ export const featuresFr: Record<FeatureMessageKey, string> = {
   ...peopleFr,
   ...leaksFr,
   ...waterBalanceFr,
+  ...pushFr,
   ...reportsFr,
 };

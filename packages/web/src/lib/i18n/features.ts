@@ -18,6 +18,7 @@ import { zonesEn } from './zones.ts';
 import { peopleEn } from './people.ts';
 import { leaksEn } from './leaks.ts';
 import { waterBalanceEn } from './water-balance.ts';
+import { pushEn } from './push.ts';
 import { reportsEn } from './reports.ts';
 
 /**
@@ -47,6 +48,7 @@ export const featuresEn = {
   ...peopleEn,
   ...leaksEn,
   ...waterBalanceEn,
+  ...pushEn,
   ...reportsEn,
 };
 

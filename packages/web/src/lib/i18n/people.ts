@@ -37,7 +37,7 @@ export const peopleEn = {
   'settings.language_hint': 'The language of your screens and of the emails sent to you.',
   'settings.language_saved': 'Language saved.',
   'settings.channels_title': 'Notification channels',
-  'settings.channels_intro': 'Flowbox Manager tells you about alerts in two ways:',
+  'settings.channels_intro': 'Flowbox Manager tells you about alerts in these ways:',
   'settings.channel_screen': 'On screen',
   'settings.channel_screen_detail':
     'Always on: every alert of what you manage appears live in Notifications and alerts and in the bell’s count.',
@@ -51,5 +51,10 @@ export const peopleEn = {
   'settings.channel_email_end_user': 'Per alert category, with the switches below.',
   'settings.channel_email_plumber':
     'Plumbers are not emailed alerts: those of your sites are in Notifications and alerts.',
-  'settings.channels_none': 'There are no text messages (SMS) or phone push notifications.',
+  'settings.channels_none': 'There are no text messages (SMS).',
+  'settings.channels_none_push':
+    'There are no text messages (SMS), and alerts reach phones as notifications only for the people their emails reach.',
+  'settings.channel_push': 'Notifications on your devices',
+  'settings.channel_push_detail':
+    'Critical alerts, within seconds, on each phone or computer where you turn them on (below).',
 } as const;

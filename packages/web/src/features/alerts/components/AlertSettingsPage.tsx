@@ -23,6 +23,7 @@ import { CUSTOMER_OR_SITE, END_USER, hasRole, useUser } from '../../auth/index.t
 import { useUpdateProfile } from '../../profile/index.ts';
 import { alertSettingsQueryOptions } from '../api/list-alert-settings.ts';
 import { useUpdateAlertSetting } from '../api/update-alert-setting.ts';
+import { DevicePushCard } from './DevicePushCard.tsx';
 import { ZoneEmailSettings } from './ZoneEmailSettings.tsx';
 
 /** The user's language, as saved to its profile (issue 30); the screens switch as soon as it is saved. */
@@ -70,12 +71,20 @@ function MyLanguage() {
   );
 }
 
-/** What the server sends alerts by (docs/alerts.md "Who is told"): the screen, and email; nothing else. */
+/** docs/push.md: critical alerts are pushed to the people their emails reach, not to providers nor plumbers. */
+const pushedTo = (user: ReturnType<typeof useUser>) =>
+  hasRole(user, CUSTOMER_OR_SITE) || hasRole(user, END_USER);
+
+/**
+ * What the server sends alerts by (docs/alerts.md "Who is told"): the screen, email, and for the
+ * people emails reach, notifications on the devices where they turn them on; nothing else.
+ */
 function MyChannels() {
   const { t } = useLanguage();
   const user = useUser();
   // Everyone reads its alerts on the notifications; an end user's also lead its zone's page.
   const endUser = hasRole(user, END_USER);
+  const pushed = pushedTo(user);
   return (
     <Card title={t('settings.channels_title')}>
       <p className="mb-3 text-sm text-slate-700 dark:text-slate-300">{t('settings.channels_intro')}</p>
@@ -106,8 +115,16 @@ function MyChannels() {
             )}
           </dd>
         </div>
+        {pushed && (
+          <div>
+            <dt className="font-medium">{t('settings.channel_push')}</dt>
+            <dd className="text-slate-700 dark:text-slate-300">{t('settings.channel_push_detail')}</dd>
+          </div>
+        )}
       </dl>
-      <p className="mt-3 text-xs text-slate-600 dark:text-slate-400">{t('settings.channels_none')}</p>
+      <p className="mt-3 text-xs text-slate-600 dark:text-slate-400">
+        {t(pushed ? 'settings.channels_none' : 'settings.channels_none_push')}
+      </p>
     </Card>
   );
 }
@@ -286,6 +303,7 @@ export function AlertSettingsPage() {
       <div className="space-y-6">
         <MyLanguage />
         <MyChannels />
+        {pushedTo(user) && <DevicePushCard />}
         {(manager || hasRole(user, END_USER)) && <MyAlertEmails perZone={manager} />}
         {manager && <ZoneEmailSettings />}
         {provider && (

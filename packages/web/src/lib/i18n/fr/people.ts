@@ -37,7 +37,7 @@ export const peopleFr: Record<keyof typeof peopleEn, string> = {
   'settings.language_hint': 'La langue de vos écrans et des e-mails qui vous sont envoyés.',
   'settings.language_saved': 'Langue enregistrée.',
   'settings.channels_title': 'Canaux de notification',
-  'settings.channels_intro': 'Flowbox Manager vous signale les alertes de deux façons :',
+  'settings.channels_intro': 'Flowbox Manager vous signale les alertes de ces façons :',
   'settings.channel_screen': 'À l’écran',
   'settings.channel_screen_detail':
     'Toujours actif : chaque alerte de ce que vous gérez apparaît en direct dans Notifications et alertes et dans le compteur de la cloche.',
@@ -52,5 +52,10 @@ export const peopleFr: Record<keyof typeof peopleEn, string> = {
   'settings.channel_email_end_user': 'Par catégorie d’alerte, avec les interrupteurs ci-dessous.',
   'settings.channel_email_plumber':
     'Les plombiers ne reçoivent pas d’alertes par e-mail : celles de vos sites sont dans Notifications et alertes.',
-  'settings.channels_none': 'Il n’y a ni SMS ni notifications push sur téléphone.',
+  'settings.channels_none': 'Il n’y a pas de SMS.',
+  'settings.channels_none_push':
+    'Il n’y a pas de SMS, et les alertes n’arrivent en notification sur les téléphones que pour les personnes que leurs e-mails atteignent.',
+  'settings.channel_push': 'Notifications sur vos appareils',
+  'settings.channel_push_detail':
+    'Les alertes critiques, en quelques secondes, sur chaque téléphone ou ordinateur où vous les activez (ci-dessous).',
 };

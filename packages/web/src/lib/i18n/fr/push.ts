@@ -1,0 +1,29 @@
+import type { pushEn } from '../push.ts';
+
+export const pushFr: Record<keyof typeof pushEn, string> = {
+  'push.title': 'Notifications sur cet appareil',
+  'push.intro':
+    'Les alertes critiques (eau coupée automatiquement, rupture, fuite, flowbox défaillant) s’affichent sur ce téléphone ou cet ordinateur en quelques secondes, même l’application fermée, avec des boutons pour fermer l’eau, dire que c’était vous ou les reporter d’une heure. Les e-mails continuent selon les réglages ci-dessous.',
+  'push.checking': 'Vérification de ce que permet ce navigateur…',
+  'push.state_on': 'Les notifications sont activées pour ce navigateur.',
+  'push.state_off': 'Les notifications sont désactivées pour ce navigateur.',
+  'push.state_blocked':
+    'Ce navigateur bloque les notifications de Flowbox Manager. Autorisez-les dans les réglages du site (l’icône à gauche de l’adresse), puis revenez ici.',
+  'push.state_unsupported':
+    'Ce navigateur ne peut pas recevoir de notifications. Utilisez un Chrome, Edge, Firefox ou Safari récent, ou Flowbox Manager ajouté à l’écran d’accueil d’un iPhone ou d’un iPad.',
+  'push.state_ios':
+    'Sur iPhone et iPad, les notifications n’arrivent à Flowbox Manager qu’une fois sur l’écran d’accueil : dans Safari, touchez Partager, puis Sur l’écran d’accueil, ouvrez Flowbox Manager depuis sa nouvelle icône et activez les notifications ici.',
+  'push.enable': 'Activer les notifications',
+  'push.disable': 'Désactiver les notifications',
+  'push.enabled_toast': 'Les notifications sont activées pour ce navigateur',
+  'push.disabled_toast': 'Les notifications sont désactivées pour ce navigateur',
+  'push.denied':
+    'Les notifications n’ont pas été autorisées : le navigateur l’a demandé, et elles ont été refusées.',
+  'push.others': 'Vos autres navigateurs qui reçoivent les notifications',
+  'push.others_none': 'Aucun autre navigateur ne reçoit vos notifications.',
+  'push.added': 'Ajouté le {{date}}',
+  'push.last_success': 'dernière notification le {{date}}',
+  'push.remove': 'Retirer',
+  'push.remove_label': 'Retirer {{label}}',
+  'push.removed_toast': '{{label}} ne reçoit plus les notifications',
+};

@@ -1,0 +1,27 @@
+/** UI texts of notifications on a device (Web Push, docs/push.md "The web app"), EN (source) and FR. */
+export const pushEn = {
+  'push.title': 'Notifications on this device',
+  'push.intro':
+    'Critical alerts (water closed automatically, a burst, a leak, a flowbox that fails) appear on this phone or computer within seconds, even when the app is closed, with buttons to close the water, say it was you, or snooze them for an hour. Emails keep coming as set below.',
+  'push.checking': 'Checking what this browser allows…',
+  'push.state_on': 'Notifications are on for this browser.',
+  'push.state_off': 'Notifications are off for this browser.',
+  'push.state_blocked':
+    'This browser blocks notifications from Flowbox Manager. Allow them in the browser’s site settings (the icon left of the address), then come back here.',
+  'push.state_unsupported':
+    'This browser cannot receive notifications. Use a recent Chrome, Edge, Firefox or Safari, or Flowbox Manager added to the Home Screen of an iPhone or iPad.',
+  'push.state_ios':
+    'On iPhone and iPad, notifications reach Flowbox Manager only once it is on the Home Screen: in Safari, tap Share, then Add to Home Screen, open Flowbox Manager from its new icon, and turn notifications on here.',
+  'push.enable': 'Turn notifications on',
+  'push.disable': 'Turn notifications off',
+  'push.enabled_toast': 'Notifications are on for this browser',
+  'push.disabled_toast': 'Notifications are off for this browser',
+  'push.denied': 'Notifications were not allowed: the browser asked, and they were refused.',
+  'push.others': 'Your other browsers receiving notifications',
+  'push.others_none': 'No other browser receives your notifications.',
+  'push.added': 'Added {{date}}',
+  'push.last_success': 'last notification {{date}}',
+  'push.remove': 'Remove',
+  'push.remove_label': 'Remove {{label}}',
+  'push.removed_toast': '{{label}} no longer receives notifications',
+} as const;
