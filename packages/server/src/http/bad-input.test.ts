@@ -1081,7 +1081,7 @@ function hierarchyIdRoutes(): [Method, string, Record<string, unknown>?][] {
     ['DELETE', `${zone}/schedules/:d/delete`, { confirm_name: 'x' }],
     ['GET', `${zone}/claim_codes/list`],
     ['POST', `${zone}/claim_codes/create`, {}],
-/** Report calls of a customer and of a site (docs/reports.md); `:d` a report schedule. */
+/** Report calls of a customer and of a site (docs/reports.md); `:d` a report schedule, `:e` a report. */
 function reportIdRoutes(): [Method, string, Record<string, unknown>?][] {
   const schedule = {
     name: 'Ghost',
@@ -1104,6 +1104,8 @@ function reportIdRoutes(): [Method, string, Record<string, unknown>?][] {
         `${scope}/reports/generate`,
         { from: '2026-11-23', to: '2026-11-29', language: 'en', formats: ['csv'] },
       ],
+      ['GET', `${scope}/reports/:e/report.csv`],
+      ['GET', `${scope}/reports/:e/report.pdf`],
     ],
   );
 }
@@ -1132,8 +1134,9 @@ const PARAM_NAMES: Record<string, string> = {
   ':r': 'rolloutId',
   ':q': 'codeId',
   ':g': 'registrationId',
+  ':e': 'reportId',
 };
-const ID_PARAM = /:[csmbfzwipxkdarqg]\b/g;
+const ID_PARAM = /:[csmbfzwipxkdarqge]\b/g;
 
 function fillPath(template: string, replace: Record<string, string> = {}): string {
   const real: Record<string, string> = {
@@ -1153,6 +1156,7 @@ function fillPath(template: string, replace: Record<string, string> = {}): strin
     ':r': GHOST,
     ':q': GHOST,
     ':g': GHOST,
+    ':e': GHOST,
     ...replace,
   };
   return template.replace(ID_PARAM, (p) => real[p]!);
