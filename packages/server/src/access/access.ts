@@ -194,16 +194,6 @@ export function requireSiteManagerRead(actor: Actor, customerId: string, siteId:
   requireSiteRead(actor, customerId, siteId);
 }
 
-type ZoneRef = { customerId: string; siteId: string; zoneId: string };
-
-/** Reading one zone: whoever reads its site, and an end user bound to it (user_zones). */
-export function canReadZone(actor: Reader, zone: ZoneRef): boolean {
-  if (actor.role === ROLES.end_user)
-    return actor.customerId === zone.customerId && actor.zoneIds.includes(zone.zoneId);
-  return canReadSite(actor, zone.customerId, zone.siteId);
-}
-
-export function requireZoneRead(actor: Actor, zone: ZoneRef): void {
 /**
  * Reports (docs/reports.md "Who"): a customer's (siteId null) are read by the provider's managers
  * and its customer managers, as its overview is (spec §6); a site's by its managers, its site
@@ -235,6 +225,16 @@ export function receivesReportsOf(user: Reader, customerId: string, siteId: stri
   return canReadSite(user, customerId, siteId);
 }
 
+type ZoneRef = { customerId: string; siteId: string; zoneId: string };
+
+/** Reading one zone: whoever reads its site, and an end user bound to it (user_zones). */
+export function canReadZone(actor: Reader, zone: ZoneRef): boolean {
+  if (actor.role === ROLES.end_user)
+    return actor.customerId === zone.customerId && actor.zoneIds.includes(zone.zoneId);
+  return canReadSite(actor, zone.customerId, zone.siteId);
+}
+
+export function requireZoneRead(actor: Actor, zone: ZoneRef): void {
   if (!canReadZone(actor, zone)) throw forbidden();
 }
 
