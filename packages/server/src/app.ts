@@ -78,6 +78,10 @@ import { pushMetrics } from './push/index.ts';
 import { PushDelivery } from './push/push-delivery.service.ts';
 import { pushRoutes } from './push/push.routes.ts';
 import { PushService } from './push/push.service.ts';
+import { WEBHOOKS_CHANNEL, webhookMetrics } from './webhooks/index.ts';
+import { WebhookDelivery } from './webhooks/webhook-delivery.service.ts';
+import { webhooksRoutes } from './webhooks/webhooks.routes.ts';
+import { WebhooksService } from './webhooks/webhooks.service.ts';
 import { DEFAULT_MAP_TILE_URL, PlumbersService } from './plumbers/plumbers.service.ts';
 import { sitesRoutes } from './sites/sites.routes.ts';
 import { SitesService } from './sites/sites.service.ts';
@@ -132,6 +136,12 @@ export type AppOptions = {
        * are ever sent to.
        */
       pushTestEndpoints?: boolean;
+      /**
+       * Tests only, never read from the environment (docs/webhooks.md "Tests"): a receiver on
+       * loopback stands in for the customer's, so addresses may be plain http, and only loopback
+       * ones are ever sent to.
+       */
+      webhookTestEndpoints?: boolean;
     };
   db: Db;
   now?: () => Date;
@@ -206,6 +216,10 @@ export type Services = {
   pushDelivery: PushDelivery;
   /** Scheduled reports (docs/reports.md); server.ts runs their job. */
   reports: ReportsService;
+  /** A customer's webhooks (docs/webhooks.md). */
+  webhooks: WebhooksService;
+  /** The webhook queue; server.ts runs its retries' job. */
+  webhookDelivery: WebhookDelivery;
   /** Where the instance's periodic jobs run (jobs/): server.ts starts them (jobs/registry.ts). */
   jobs: JobRunner;
   /** This instance's Prometheus registry (`/metrics`; server.ts also serves it on METRICS_PORT). */
@@ -294,6 +308,16 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   const alertNotifier = new AlertNotifier(ctx, alertOptions, pushDelivery, app.log);
   // docs/push.md: an alert to push is heard once committed, on whichever instance raised it.
   live.listenTo(ALERT_PUSH_CHANNEL, () => alertNotifier.kickPushes());
+  const webhookTestEndpoints = options.config.webhookTestEndpoints ?? false;
+  const webhookDelivery = new WebhookDelivery(options.db, {
+    log: app.log,
+    mailer,
+    publicUrl: options.config.publicUrl,
+    now: options.now,
+    testEndpoints: webhookTestEndpoints,
+  });
+  // docs/webhooks.md: deliveries queued by the activity log's trigger are heard once committed.
+  live.listenTo(WEBHOOKS_CHANNEL, () => webhookDelivery.kick());
   await live.start();
   app.addHook('onClose', async () => live.close());
   // An instance that does not hear the database's notifications (its sessions' invalidations, the
@@ -362,6 +386,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
     alertNotifier,
     push: new PushService(options.db, pushDelivery, { alertOf: alertPlaceOf, now: ctx.now }),
     pushDelivery,
+    webhooks: new WebhooksService(ctx, webhookDelivery, { testEndpoints: webhookTestEndpoints }),
+    webhookDelivery,
     reports: new ReportsService(ctx, consumption),
     jobs: new JobRunner({ log: app.log }),
     metrics,
@@ -371,6 +397,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   jobMetrics(metrics, services.jobs);
   mailMetrics(metrics, mailer);
   pushMetrics(metrics, pushDelivery);
+  webhookMetrics(metrics, webhookDelivery);
   liveMetrics(metrics, live);
   firmwareDownloadMetrics(metrics, services.firmwareDownloads);
   firmwareMessageMetrics(metrics, services.firmwareUpdates);
@@ -389,6 +416,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
   app.addHook('onClose', async () => {
     await alertNotifier.idle();
     await pushDelivery.close();
+    await webhookDelivery.close();
   });
 
   await limitRequests(app, options.rateLimitPerMinute ?? 1200, (request) =>
@@ -450,6 +478,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
         leaksRoutes(protectedApi, services.leaks);
         outboxRoutes(protectedApi, mailer);
         pushRoutes(protectedApi, services.push);
+        webhooksRoutes(protectedApi, services.webhooks);
         reportsRoutes(protectedApi, services.reports);
       });
     },

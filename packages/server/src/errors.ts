@@ -34,6 +34,8 @@ const STATUS_OF = {
   'errors.no_action_allowed': 409,
   'errors.automatic_closing_not_triggered': 409,
   'errors.alert_state': 409,
+  // docs/webhooks.md: WEBHOOKS_PER_CUSTOMER_MAX.
+  'errors.webhook_limit': 409,
   'errors.no_pricing_plans': 409,
   'errors.pricing_plan_unavailable': 409,
   'errors.pricing_plan_in_use': 409,

@@ -88,6 +88,7 @@ describe('npm start on embedded defaults', () => {
       'scheduled_reports',
       'subscription_renewals',
       'water_balance_nights',
+      'webhook_deliveries',
     ]);
     // The same jobs in the Prometheus text on METRICS_PORT; on the main port, no token: 404.
     const scrape = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);

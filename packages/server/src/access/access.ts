@@ -171,6 +171,16 @@ export function requireCustomerManage(actor: Actor, customerId: string, permissi
 }
 
 /**
+ * A customer's webhooks (docs/webhooks.md): its customer managers and the provider's managers, who
+ * manage every customer. Site managers do not: a webhook tells of every site of the customer.
+ */
+export function requireWebhooksManage(actor: Actor, customerId: string): void {
+  if (actor.role === ROLES.flovea_manager) return;
+  if (actor.role === ROLES.customer_manager && actor.customerId === customerId) return;
+  throw forbidden();
+}
+
+/**
  * Reading one site: the customer's managers, or a site manager or plumber to whom the site is
  * assigned. An end user reads no site as a whole, only its zones (`canReadZone`).
  */
@@ -194,6 +204,16 @@ export function requireSiteManagerRead(actor: Actor, customerId: string, siteId:
   requireSiteRead(actor, customerId, siteId);
 }
 
+type ZoneRef = { customerId: string; siteId: string; zoneId: string };
+
+/** Reading one zone: whoever reads its site, and an end user bound to it (user_zones). */
+export function canReadZone(actor: Reader, zone: ZoneRef): boolean {
+  if (actor.role === ROLES.end_user)
+    return actor.customerId === zone.customerId && actor.zoneIds.includes(zone.zoneId);
+  return canReadSite(actor, zone.customerId, zone.siteId);
+}
+
+export function requireZoneRead(actor: Actor, zone: ZoneRef): void {
 /**
  * Reports (docs/reports.md "Who"): a customer's (siteId null) are read by the provider's managers
  * and its customer managers, as its overview is (spec §6); a site's by its managers, its site
@@ -225,16 +245,6 @@ export function receivesReportsOf(user: Reader, customerId: string, siteId: stri
   return canReadSite(user, customerId, siteId);
 }
 
-type ZoneRef = { customerId: string; siteId: string; zoneId: string };
-
-/** Reading one zone: whoever reads its site, and an end user bound to it (user_zones). */
-export function canReadZone(actor: Reader, zone: ZoneRef): boolean {
-  if (actor.role === ROLES.end_user)
-    return actor.customerId === zone.customerId && actor.zoneIds.includes(zone.zoneId);
-  return canReadSite(actor, zone.customerId, zone.siteId);
-}
-
-export function requireZoneRead(actor: Actor, zone: ZoneRef): void {
   if (!canReadZone(actor, zone)) throw forbidden();
 }
 

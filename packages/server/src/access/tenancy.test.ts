@@ -10,9 +10,9 @@ import {
   claimCodes,
   buildings,
   buildingWaterBalance,
+  customers,
   reports,
   reportSchedules,
-  customers,
   deviceCommands,
   flowboxCredentials,
   flowboxes,
@@ -326,12 +326,12 @@ const ROWS: Row[] = [
     expected: allowProviderOnly,
   },
   { action: 'read customer A', call: () => ({ method: 'GET', url: `${A()}/info` }), expected: readCustomerA },
-  // docs/reports.md: a customer's reports are its customer managers' and the provider's; a site's its managers'.
-  ...reportRows(null),
-  ...reportRows('a1'),
   {
     action: 'create a customer',
     call: (actor) => ({ method: 'POST', url: '/v1/customers/create', body: { name: `Created by ${actor}` } }),
+  // docs/reports.md: a customer's reports are its customer managers' and the provider's; a site's its managers'.
+  ...reportRows(null),
+  ...reportRows('a1'),
     expected: withStatus(allowProviderOnly, 200, 201),
   },
   {
@@ -1664,6 +1664,106 @@ function firmwareRows(site: 'a1' | 'a2'): Row[] {
   ];
 }
 
+/** One image in the catalogue, released to every customer, for the firmware rows. */
+let image: Promise<string> | undefined;
+const firmwareImage = () => (image ??= insertImage(t.db, { version: '9.0.0' }).then((row) => row.id));
+
+/** A new alert of its own cause in the target zone of a site, opened as a detection would, then put in `state`. */
+async function alertIn(site: 'a1' | 'a2', state: 'open' | 'silenced'): Promise<string> {
+  const outcome = await t.db.transaction((tx) =>
+    t.services.alerts.raise(tx, {
+      category: 'flowbox_dysfunction',
+      zoneId: targets[site].zone,
+      cause: `tenancy-${++sequence}`,
+      details: {},
+    }),
+  );
+  if (!outcome.raised) throw new Error(`no alert raised: ${outcome.reason}`);
+  if (state === 'silenced')
+    await t.db
+      .update(alerts)
+      .set({ state: 'silenced', silencedAt: new Date(), notifyDueAt: null })
+      .where(eq(alerts.id, outcome.alert.id));
+  return outcome.alert.id;
+}
+
+/**
+ * Every row of every table a write could touch, in a stable order. Not push_subscriptions: their
+ * failure counts move in the background as other rows' alerts are pushed; push/push.test.ts checks
+ * that a refused removal leaves the browser.
+ */
+async function databaseState(): Promise<unknown[][]> {
+  const dump = async (table: PgTable) =>
+    (await t.db.select().from(table)).map((row) => JSON.stringify(row)).sort();
+  return Promise.all(
+    [
+      customers,
+      sites,
+      users,
+      userSites,
+      userZones,
+      claimCodes,
+      registrations,
+      emails,
+      userTokens,
+      buildings,
+      floors,
+      zones,
+      waterPoints,
+      images,
+      events,
+      pricingPlans,
+      pricingPlanVersions,
+      pricingPlanRanges,
+      zoneSubscriptions,
+      flowboxes,
+      flowboxCredentials,
+      deviceCommands,
+      schedules,
+      scheduleRuns,
+      zoneAutomation,
+      buildingWaterBalance,
+      alerts,
+      alertCategorySettings,
+      firmwareImages,
+      firmwareImageCustomers,
+      files,
+      plumbers,
+      pushSnoozes,
+    ].map(dump),
+  );
+}
+
+const cases = ROWS.flatMap((row) =>
+  ACTORS.map((actor) => {
+    const status = actor === 'anonymous' ? 401 : (row.expected[actor] ?? 403);
+    const code = actor === 'anonymous' ? undefined : row.refusedWith?.[actor];
+    const verdict =
+      status < 300
+        ? 'can'
+        : status === 400
+          ? 'is answered 400 trying to'
+          : code
+            ? `is refused (${code}) trying to`
+            : 'cannot';
+    return { name: `${LABEL[actor]} ${verdict} ${row.action} (${status})`, actor, row, status, code };
+  }),
+);
+
+/** What the matrix called, as "METHOD /path", for the check that every route is in it. */
+const called = new Set<string>();
+let casesRun = 0;
+
+describe('tenant isolation on targets of customer A', () => {
+  for (const { name, actor, row, status, code } of cases) {
+    it(name, async () => {
+      const call = await row.call(actor);
+      called.add(`${call.method} ${call.url.split('?')[0]}`);
+      casesRun++;
+      const isRefusedWrite = call.method !== 'GET' && status >= 400;
+      const before = isRefusedWrite ? await databaseState() : undefined;
+
+      const res = await clients[actor].request(call.method, call.url, call.body, call.headers);
 /** The report calls on customer A (siteId null: the customer's own) or on site a1 (docs/reports.md "Who"). */
 function reportRows(site: 'a1' | null): Row[] {
   const siteId = () => (site === null ? null : w.sites[site].id);
@@ -1768,108 +1868,6 @@ function reportRows(site: 'a1' | null): Row[] {
   ];
 }
 
-/** One image in the catalogue, released to every customer, for the firmware rows. */
-let image: Promise<string> | undefined;
-const firmwareImage = () => (image ??= insertImage(t.db, { version: '9.0.0' }).then((row) => row.id));
-
-/** A new alert of its own cause in the target zone of a site, opened as a detection would, then put in `state`. */
-async function alertIn(site: 'a1' | 'a2', state: 'open' | 'silenced'): Promise<string> {
-  const outcome = await t.db.transaction((tx) =>
-    t.services.alerts.raise(tx, {
-      category: 'flowbox_dysfunction',
-      zoneId: targets[site].zone,
-      cause: `tenancy-${++sequence}`,
-      details: {},
-    }),
-  );
-  if (!outcome.raised) throw new Error(`no alert raised: ${outcome.reason}`);
-  if (state === 'silenced')
-    await t.db
-      .update(alerts)
-      .set({ state: 'silenced', silencedAt: new Date(), notifyDueAt: null })
-      .where(eq(alerts.id, outcome.alert.id));
-  return outcome.alert.id;
-}
-
-/**
- * Every row of every table a write could touch, in a stable order. Not push_subscriptions: their
- * failure counts move in the background as other rows' alerts are pushed; push/push.test.ts checks
- * that a refused removal leaves the browser.
- */
-async function databaseState(): Promise<unknown[][]> {
-  const dump = async (table: PgTable) =>
-    (await t.db.select().from(table)).map((row) => JSON.stringify(row)).sort();
-  return Promise.all(
-    [
-      customers,
-      sites,
-      users,
-      userSites,
-      userZones,
-      claimCodes,
-      registrations,
-      emails,
-      userTokens,
-      buildings,
-      floors,
-      zones,
-      waterPoints,
-      images,
-      events,
-      pricingPlans,
-      pricingPlanVersions,
-      pricingPlanRanges,
-      zoneSubscriptions,
-      flowboxes,
-      flowboxCredentials,
-      deviceCommands,
-      schedules,
-      scheduleRuns,
-      zoneAutomation,
-      buildingWaterBalance,
-      reportSchedules,
-      reports,
-      alerts,
-      alertCategorySettings,
-      firmwareImages,
-      firmwareImageCustomers,
-      files,
-      plumbers,
-      pushSnoozes,
-    ].map(dump),
-  );
-}
-
-const cases = ROWS.flatMap((row) =>
-  ACTORS.map((actor) => {
-    const status = actor === 'anonymous' ? 401 : (row.expected[actor] ?? 403);
-    const code = actor === 'anonymous' ? undefined : row.refusedWith?.[actor];
-    const verdict =
-      status < 300
-        ? 'can'
-        : status === 400
-          ? 'is answered 400 trying to'
-          : code
-            ? `is refused (${code}) trying to`
-            : 'cannot';
-    return { name: `${LABEL[actor]} ${verdict} ${row.action} (${status})`, actor, row, status, code };
-  }),
-);
-
-/** What the matrix called, as "METHOD /path", for the check that every route is in it. */
-const called = new Set<string>();
-let casesRun = 0;
-
-describe('tenant isolation on targets of customer A', () => {
-  for (const { name, actor, row, status, code } of cases) {
-    it(name, async () => {
-      const call = await row.call(actor);
-      called.add(`${call.method} ${call.url.split('?')[0]}`);
-      casesRun++;
-      const isRefusedWrite = call.method !== 'GET' && status >= 400;
-      const before = isRefusedWrite ? await databaseState() : undefined;
-
-      const res = await clients[actor].request(call.method, call.url, call.body, call.headers);
 
       expect(res.statusCode, res.body).toBe(status);
       if (status === 403 && code) expect(res.json().code).toBe(code);
@@ -1969,6 +1967,8 @@ describe('an end user and the zone next door (docs/permissions.md)', () => {
       () => ({ method: 'POST', url: `${nextDoor.flowbox}/commands/send`, body: { name: 'valve_close' } }),
     ],
     ["list its flowbox's commands", () => ({ method: 'GET', url: `${nextDoor.flowbox}/commands/list` })],
+      reportSchedules,
+      reports,
     [
       "read its flowbox's command",
       () => ({ method: 'GET', url: `${nextDoor.flowbox}/commands/${nextDoor.command}/info` }),

@@ -56,6 +56,8 @@ import {
   type WaterPointType,
   type WaterTemperature,
   type Weekday,
+  type WebhookDeliveryStatus,
+  type WebhookEventType,
   type ZoneProfile,
   type Role,
   type StoredCrossing,
@@ -343,6 +345,83 @@ export const events = pgTable(
     index('events_site_idx').on(t.siteId, t.createdAt, t.id),
     index('events_building_idx').on(t.buildingId, t.createdAt, t.id),
     index('events_zone_idx').on(t.zoneId, t.createdAt, t.id),
+  ],
+);
+
+/**
+ * A customer's webhooks (docs/webhooks.md): an address, the events it is told of and the secret
+ * its requests are signed with, kept readable because the server signs with it (never answered
+ * but at creation and rotation). `consecutive_failures` and `failing_since` decide its disabling.
+ */
+export const webhooks = pgTable(
+  'webhooks',
+  {
+    id: id(),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    description: text('description').notNull().default(''),
+    events: text('events').array().notNull().$type<WebhookEventType[]>(),
+    enabled: boolean('enabled').notNull().default(true),
+    secret: text('secret').notNull(),
+    /** 'failures' when the server disabled it; null when enabled or disabled by a user. */
+    disabledReason: text('disabled_reason').$type<'failures'>(),
+    /** Deliveries failed for good since the last one delivered. */
+    consecutiveFailures: integer('consecutive_failures').notNull().default(0),
+    /** The first failed try since the last delivery. */
+    failingSince: timestamp('failing_since', { withTimezone: true }),
+    lastSuccessAt: timestamp('last_success_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('webhooks_customer_idx').on(t.customerId)],
+);
+
+/**
+ * What webhooks are told of, written by the trigger on `events` (migration 0029) with the log
+ * line's id, or by "send a test event": the payload's `data`, the same in every try.
+ */
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    id: uuid('id').primaryKey(),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [index('webhook_events_created_idx').on(t.createdAt)],
+);
+
+/** The webhook delivery queue and its log (webhooks/webhook-delivery.service.ts): one event to one webhook. */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: id(),
+    webhookId: uuid('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => webhookEvents.id, { onDelete: 'cascade' }),
+    status: text('status').notNull().$type<WebhookDeliveryStatus>(),
+    attempts: integer('attempts').notNull().default(0),
+    /** When the next try may start (queued), or when a try's lease ends (sending). */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    responseStatus: integer('response_status'),
+    error: text('error'),
+    createdAt: createdAt(),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} in ('queued', 'sending')`),
+    index('webhook_deliveries_webhook_idx').on(t.webhookId, t.createdAt, t.id),
+    index('webhook_deliveries_event_idx').on(t.eventId),
   ],
 );
 

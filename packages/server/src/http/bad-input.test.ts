@@ -162,8 +162,6 @@ async function rowCounts() {
     waterPoints,
     images,
     events,
-    reportSchedules,
-    reports,
     pricingPlans,
     pricingPlanVersions,
     pricingPlanRanges,
@@ -178,6 +176,8 @@ async function rowCounts() {
     firmwareImages,
     files,
     plumbers,
+    reportSchedules,
+    reports,
     pushSubscriptions,
     pushSnoozes,
   };
@@ -729,6 +729,20 @@ const BODY_ENDPOINTS: BodyEndpoint[] = [
     ...confirm,
   },
   {
+    name: "update a flowbox's firmware",
+    method: 'POST',
+    path: () => `${Z()}/flowboxes/${ids.flowbox}/firmware`,
+    valid: () => ({ image_id: GHOST }),
+    required: { image_id: 'validation.invalid' },
+    wrongTypeMessages: { image_id: 'validation.invalid' },
+  },
+  {
+    name: 'roll firmware out',
+    method: 'POST',
+    path: () => '/v1/firmware/rollouts',
+    valid: () => ({ image_id: GHOST, target: { customer_id: w.customers.a.id }, max_concurrent: 10 }),
+    required: { image_id: 'validation.invalid', target: 'validation.required' },
+  {
     name: 'schedule a report of a site',
     method: 'POST',
     path: () => `${A()}/sites/${w.sites.a1.id}/report_schedules/create`,
@@ -762,20 +776,6 @@ const BODY_ENDPOINTS: BodyEndpoint[] = [
     },
     wrongTypeMessages: { from: 'validation.date', to: 'validation.date', language: 'validation.select' },
   },
-  {
-    name: "update a flowbox's firmware",
-    method: 'POST',
-    path: () => `${Z()}/flowboxes/${ids.flowbox}/firmware`,
-    valid: () => ({ image_id: GHOST }),
-    required: { image_id: 'validation.invalid' },
-    wrongTypeMessages: { image_id: 'validation.invalid' },
-  },
-  {
-    name: 'roll firmware out',
-    method: 'POST',
-    path: () => '/v1/firmware/rollouts',
-    valid: () => ({ image_id: GHOST, target: { customer_id: w.customers.a.id }, max_concurrent: 10 }),
-    required: { image_id: 'validation.invalid', target: 'validation.required' },
     wrongTypeMessages: { image_id: 'validation.invalid', max_concurrent: 'validation.number' },
   },
   {
@@ -946,7 +946,6 @@ describe.each(LANGUAGES)('request bodies, answered in %s', (language) => {
 /** Every route with ids in its path, as [method, template, body]; `:c` customer, `:s` site, `:m` manager. */
 const ID_ROUTES: [Method, string, Record<string, unknown>?][] = [
   ['GET', '/v1/customers/:c/info'],
-  ...reportIdRoutes(),
   ['PUT', '/v1/customers/:c/update', { technical_contact: null }],
   ['DELETE', '/v1/customers/:c/delete', { confirm_name: 'x' }],
   ['GET', '/v1/customers/:c/sites/list'],
@@ -1003,35 +1002,6 @@ const ID_ROUTES: [Method, string, Record<string, unknown>?][] = [
   ['POST', '/v1/firmware/rollouts/:r/pause'],
 ];
 
-/** Report calls of a customer and of a site (docs/reports.md); `:d` a report schedule, `:e` a report. */
-function reportIdRoutes(): [Method, string, Record<string, unknown>?][] {
-  const schedule = {
-    name: 'Ghost',
-    frequency: 'weekly',
-    formats: ['csv'],
-    language: 'en',
-    recipient_ids: [],
-  };
-  return ['/v1/customers/:c', '/v1/customers/:c/sites/:s'].flatMap(
-    (scope): [Method, string, Record<string, unknown>?][] => [
-      ['GET', `${scope}/report_schedules/list`],
-      ['GET', `${scope}/report_schedules/recipients`],
-      ['POST', `${scope}/report_schedules/create`, schedule],
-      ['GET', `${scope}/report_schedules/:d/info`],
-      ['PUT', `${scope}/report_schedules/:d/update`, schedule],
-      ['DELETE', `${scope}/report_schedules/:d/delete`, { confirm_name: 'Ghost' }],
-      ['GET', `${scope}/reports/list`],
-      [
-        'POST',
-        `${scope}/reports/generate`,
-        { from: '2026-11-23', to: '2026-11-29', language: 'en', formats: ['csv'] },
-      ],
-      ['GET', `${scope}/reports/:e/report.csv`],
-      ['GET', `${scope}/reports/:e/report.pdf`],
-    ],
-  );
-}
-
 /** Consumption calls of each scope (docs/consumption.md). */
 function consumptionIdRoutes(): [Method, string][] {
   const site = '/v1/customers/:c/sites/:s';
@@ -1041,6 +1011,7 @@ function consumptionIdRoutes(): [Method, string][] {
     ...['/v1/customers/:c', site, building, zone].flatMap((scope): [Method, string][] => [
       ['GET', `${scope}/consumption?window=week`],
       ['GET', `${scope}/consumption/export.csv?window=week`],
+  ...reportIdRoutes(),
     ]),
     ['GET', `${building}/consumption/zones`],
     ['GET', `${site}/consumption/zones`],
@@ -1110,6 +1081,35 @@ function hierarchyIdRoutes(): [Method, string, Record<string, unknown>?][] {
     ['DELETE', `${zone}/schedules/:d/delete`, { confirm_name: 'x' }],
     ['GET', `${zone}/claim_codes/list`],
     ['POST', `${zone}/claim_codes/create`, {}],
+/** Report calls of a customer and of a site (docs/reports.md); `:d` a report schedule, `:e` a report. */
+function reportIdRoutes(): [Method, string, Record<string, unknown>?][] {
+  const schedule = {
+    name: 'Ghost',
+    frequency: 'weekly',
+    formats: ['csv'],
+    language: 'en',
+    recipient_ids: [],
+  };
+  return ['/v1/customers/:c', '/v1/customers/:c/sites/:s'].flatMap(
+    (scope): [Method, string, Record<string, unknown>?][] => [
+      ['GET', `${scope}/report_schedules/list`],
+      ['GET', `${scope}/report_schedules/recipients`],
+      ['POST', `${scope}/report_schedules/create`, schedule],
+      ['GET', `${scope}/report_schedules/:d/info`],
+      ['PUT', `${scope}/report_schedules/:d/update`, schedule],
+      ['DELETE', `${scope}/report_schedules/:d/delete`, { confirm_name: 'Ghost' }],
+      ['GET', `${scope}/reports/list`],
+      [
+        'POST',
+        `${scope}/reports/generate`,
+        { from: '2026-11-23', to: '2026-11-29', language: 'en', formats: ['csv'] },
+      ],
+      ['GET', `${scope}/reports/:e/report.csv`],
+      ['GET', `${scope}/reports/:e/report.pdf`],
+    ],
+  );
+}
+
     ['POST', `${zone}/claim_codes/:q/revoke`],
     ['GET', '/v1/customers/:c/registrations/list'],
     ['POST', '/v1/customers/:c/registrations/:g/approve'],

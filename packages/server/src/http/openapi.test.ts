@@ -96,12 +96,28 @@ const EXPECTED_ROUTES = [
   ...consumptionRoutes(),
   ...waterBalanceRoutes(),
   ...endUserRoutes(),
+  ...webhookRoutes(),
   // Issue 33: Web Push of critical alerts to the caller's browsers (docs/push.md).
   'GET /v1/push/key',
   'GET /v1/push/subscriptions',
   'POST /v1/push/subscriptions',
   'DELETE /v1/push/subscriptions',
 ].sort();
+
+/** Issue 33: a customer's webhooks and their delivery log (docs/webhooks.md). */
+function webhookRoutes(): string[] {
+  const webhooks = '/v1/customers/{customerId}/webhooks';
+  return [
+    `GET ${webhooks}/list`,
+    `POST ${webhooks}/create`,
+    `GET ${webhooks}/{webhookId}/info`,
+    `PUT ${webhooks}/{webhookId}/update`,
+    `DELETE ${webhooks}/{webhookId}/delete`,
+    `POST ${webhooks}/{webhookId}/rotate_secret`,
+    `POST ${webhooks}/{webhookId}/test`,
+    `GET ${webhooks}/{webhookId}/deliveries`,
+  ];
+}
 
 /** docs/permissions.md "Registration": claim codes of a zone, the review of registrations. */
 function endUserRoutes(): string[] {

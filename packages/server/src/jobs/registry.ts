@@ -12,6 +12,7 @@ import { commandDispatchJob } from '../flowboxes/command-dispatch.job.ts';
 import { heartbeatCheckJob } from '../flowboxes/heartbeat-check.job.ts';
 import { emailsJob } from '../mail/emails.job.ts';
 import { pushDeliveriesJob } from '../push/push-deliveries.job.ts';
+import { webhookDeliveriesJob } from '../webhooks/webhook-deliveries.job.ts';
 import { deliveryProbeJob } from '../mqtt/delivery-probe.job.ts';
 import { deviceAccountsReconcileJob } from '../mqtt/device-accounts-reconcile.job.ts';
 import type { DeviceMessaging } from '../mqtt/index.ts';
@@ -37,6 +38,7 @@ export type JobParts = {
     | 'automation'
     | 'alertNotifier'
     | 'pushDelivery'
+    | 'webhookDelivery'
     | 'firmwareUpdates'
     | 'rolloutRunner'
     | 'waterBalance'
@@ -78,6 +80,7 @@ export function instanceJobs({ services, db, smtp, messaging, rawRetentionDays }
     heldReadingsJob(services.automation),
     alertEmailsJob(services.alertNotifier),
     pushDeliveriesJob(services.pushDelivery),
+    webhookDeliveriesJob(services.webhookDelivery),
     firmwareTimeoutsJob(services.firmwareUpdates),
     firmwareRolloutsJob(services.rolloutRunner),
     fleetOpenAlertCountsJob(db),

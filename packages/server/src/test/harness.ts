@@ -130,6 +130,8 @@ export function testConfig(overrides: Partial<AppOptions['config']> = {}): AppOp
     },
     // A push service on loopback stands in for the vendors' (docs/push.md "Tests").
     pushTestEndpoints: true,
+    // A receiver on loopback stands in for the customer's (docs/webhooks.md "Tests").
+    webhookTestEndpoints: true,
     smtpUrl: undefined,
     smtpFrom: 'Flowbox Manager <no-reply@flowbox.test>',
     logLevel: 'silent',

@@ -26,6 +26,8 @@ export const EVENT_OBJECTS = [
   'pricing_plan',
   'subscription',
   'schedule',
+  /** docs/webhooks.md: a customer's webhook (its secret rotated is `updated` with `secret`). */
+  'webhook',
   'alert',
   /** spec §3 alert settings of one category, the whole service's (no customer). */
   'alert_category',
@@ -35,11 +37,11 @@ export const EVENT_OBJECTS = [
   'firmware_rollout',
   /** docs/maps.md: an entry of the plumber directory (a customer's, or the provider's shared one). */
   'plumber_entry',
+] as const;
+export type EventObject = (typeof EVENT_OBJECTS)[number];
   /** docs/reports.md: a scheduled report of a customer or a site, and a report generated. */
   'report_schedule',
   'report',
-] as const;
-export type EventObject = (typeof EVENT_OBJECTS)[number];
 
 /** What happened to it. Later issues add device and system actions (valve, pairing, alerts...). */
 export const EVENT_ACTIONS = [

@@ -23,6 +23,7 @@ export const MESSAGES_EN = {
   'errors.live_streams_limit':
     'Too many live connections for this account ({{max}} at most): close another tab or window and try again',
   'errors.validation': 'Some fields are not valid',
+  'errors.webhook_limit': 'This customer already has {{max}} webhooks, the most it may have',
   'errors.wrong_current_password': 'Your current password is not correct',
   'errors.cannot_delete_self': 'You cannot delete your own account',
   'errors.payload_too_large': 'The request is too large',
@@ -140,4 +141,6 @@ export const MESSAGES_EN = {
   'validation.too_many': 'Too many values: {{max}} at most',
   'validation.push_endpoint': 'The push address must be the one the browser gave, starting with https://',
   'validation.push_key': 'This is not a browser push key',
+  'validation.webhook_url': 'Please enter an address starting with https://, without a user name or password',
+  'validation.webhook_events': 'Please select at least one event',
 } as const;

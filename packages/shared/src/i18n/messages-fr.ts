@@ -22,6 +22,7 @@ export const MESSAGES_FR = {
   'errors.live_streams_limit':
     'Trop de connexions en direct pour ce compte ({{max}} au plus) : fermez un autre onglet ou une autre fenêtre et réessayez',
   'errors.validation': 'Certains champs ne sont pas valides',
+  'errors.webhook_limit': 'Ce client a déjà {{max}} webhooks, le plus qu’il puisse en avoir',
   'errors.wrong_current_password': "Votre mot de passe actuel n'est pas correct",
   'errors.cannot_delete_self': 'Vous ne pouvez pas supprimer votre propre compte',
   'errors.payload_too_large': 'La requête est trop volumineuse',
@@ -145,4 +146,7 @@ export const MESSAGES_FR = {
   'validation.push_endpoint':
     "L'adresse de notification doit être celle donnée par le navigateur, commençant par https://",
   'validation.push_key': "Ce n'est pas une clé de notification de navigateur",
+  'validation.webhook_url':
+    "Veuillez saisir une adresse commençant par https://, sans nom d'utilisateur ni mot de passe",
+  'validation.webhook_events': 'Veuillez sélectionner au moins un événement',
 } as const satisfies Record<keyof typeof MESSAGES_EN, string>;

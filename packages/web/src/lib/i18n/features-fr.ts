@@ -19,6 +19,7 @@ import { zonesFr } from './fr/zones.ts';
 import { peopleFr } from './fr/people.ts';
 import { leaksFr } from './fr/leaks.ts';
 import { waterBalanceFr } from './fr/water-balance.ts';
+import { webhooksFr } from './fr/webhooks.ts';
 import { pushFr } from './fr/push.ts';
 import { reportsFr } from './fr/reports.ts';
 
@@ -44,6 +45,7 @@ export const featuresFr: Record<FeatureMessageKey, string> = {
   ...peopleFr,
   ...leaksFr,
   ...waterBalanceFr,
+  ...webhooksFr,
   ...pushFr,
   ...reportsFr,
 };

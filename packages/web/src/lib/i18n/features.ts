@@ -18,6 +18,7 @@ import { zonesEn } from './zones.ts';
 import { peopleEn } from './people.ts';
 import { leaksEn } from './leaks.ts';
 import { waterBalanceEn } from './water-balance.ts';
+import { webhooksEn } from './webhooks.ts';
 import { pushEn } from './push.ts';
 import { reportsEn } from './reports.ts';
 
@@ -48,6 +49,7 @@ export const featuresEn = {
   ...peopleEn,
   ...leaksEn,
   ...waterBalanceEn,
+  ...webhooksEn,
   ...pushEn,
   ...reportsEn,
 };
