@@ -39,6 +39,10 @@ export const paths = {
     path: '/customers/:customerId/events',
     getHref: (customerId: string) => `/customers/${customerId}/events`,
   },
+  customerWebhooks: {
+    path: '/customers/:customerId/webhooks',
+    getHref: (customerId: string) => `/customers/${customerId}/webhooks`,
+  },
 
   customerManagers: {
     path: '/customers/:customerId/customer-managers',

@@ -65,6 +65,7 @@ const profile = () => import('../features/profile/pages.ts');
 const reports = () => import('../features/reports/pages.ts');
 const schedules = () => import('../features/schedules/pages.ts');
 const sites = () => import('../features/sites/pages.ts');
+const webhooks = () => import('../features/webhooks/pages.ts');
 const zones = () => import('../features/zones/pages.ts');
 // The pages that show other features' cards, composed in routes/ (docs/architecture.md "Web"): a
 // feature imports no other feature's components.
@@ -318,6 +319,7 @@ const routes: RouteObject[] = [
                   { path: paths.customer.path, ...page(customerRoutes, (p) => <p.CustomerOverviewRoute />) },
                   { path: paths.customerEdit.path, ...page(customers, (p) => <p.CustomerEditPage />) },
                   { path: paths.customerEvents.path, ...page(events, (p) => <p.CustomerEventsPage />) },
+                  { path: paths.customerWebhooks.path, ...page(webhooks, (p) => <p.WebhooksPage />) },
                   {
                     path: paths.customerManagers.path,
                     ...page(managersOfCustomers, ([p, f]) => (

@@ -101,6 +101,11 @@ function CustomerOverview({ customer, widgets }: { customer: Customer; widgets: 
           title={t('events.title')}
           detail={t('events.description_customer')}
         />
+        <SectionLink
+          to={paths.customerWebhooks.getHref(customer.id)}
+          title={t('webhooks.title')}
+          detail={t('webhooks.section_detail')}
+        />
       </div>
       <div className="mt-6 space-y-6">
         {widgets.consumption(customer)}
