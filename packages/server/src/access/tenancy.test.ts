@@ -37,6 +37,8 @@ import {
   userTokens,
   userZones,
   waterPoints,
+  webhookEvents,
+  webhooks,
   zoneAutomation,
   zones,
   zoneSubscriptions,
@@ -922,6 +924,55 @@ const ROWS: Row[] = [
     },
     expected: { provider: 404, cmA: 204, smA: 404, cmB: 404, smB: 404, euA: 404, plA: 404 },
   },
+  // docs/webhooks.md: a customer's webhooks are its customer managers' and the provider's.
+  {
+    action: 'add a webhook to customer A',
+    call: (actor) => ({
+      method: 'POST',
+      url: `${A()}/webhooks/create`,
+      body: { url: `https://hooks.example/tenancy/${actor}`, events: ['alert.opened'], enabled: false },
+    }),
+    expected: withStatus(readCustomerA, 200, 201),
+  },
+  {
+    action: "list customer A's webhooks",
+    call: () => ({ method: 'GET', url: `${A()}/webhooks/list` }),
+    expected: readCustomerA,
+  },
+  {
+    action: 'read a webhook of A',
+    call: async () => ({ method: 'GET', url: `${A()}/webhooks/${await webhookOfA()}/info` }),
+    expected: readCustomerA,
+  },
+  {
+    action: 'change a webhook of A',
+    call: async () => ({
+      method: 'PUT',
+      url: `${A()}/webhooks/${await webhookOfA()}/update`,
+      body: { description: 'Renamed' },
+    }),
+    expected: readCustomerA,
+  },
+  {
+    action: "rotate a webhook of A's secret",
+    call: async () => ({ method: 'POST', url: `${A()}/webhooks/${await webhookOfA()}/rotate_secret` }),
+    expected: readCustomerA,
+  },
+  {
+    action: 'send a test event to a webhook of A',
+    call: async () => ({ method: 'POST', url: `${A()}/webhooks/${await webhookOfA()}/test` }),
+    expected: withStatus(readCustomerA, 200, 202),
+  },
+  {
+    action: "read a webhook of A's deliveries",
+    call: async () => ({ method: 'GET', url: `${A()}/webhooks/${await webhookOfA()}/deliveries` }),
+    expected: readCustomerA,
+  },
+  {
+    action: 'delete a webhook of A',
+    call: async () => ({ method: 'DELETE', url: `${A()}/webhooks/${await newWebhookOfA()}/delete` }),
+    expected: withStatus(readCustomerA, 200, 204),
+  },
   {
     action: 'read the device messaging counters',
     call: () => ({ method: 'GET', url: '/v1/metrics' }),
@@ -1668,6 +1719,34 @@ function firmwareRows(site: 'a1' | 'a2'): Row[] {
 let image: Promise<string> | undefined;
 const firmwareImage = () => (image ??= insertImage(t.db, { version: '9.0.0' }).then((row) => row.id));
 
+/** A disabled webhook of customer A (never sent to: its address is not on loopback). */
+async function newWebhookOfA(): Promise<string> {
+  const [row] = await t.db
+    .insert(webhooks)
+    .values({
+      customerId: w.customers.a.id,
+      url: `https://hooks.example/tenancy/target-${++sequence}`,
+      events: ['alert.opened'],
+      enabled: false,
+      secret: 'whsec_tenancy',
+    })
+    .returning();
+  return row!.id;
+}
+let webhookTarget: Promise<string> | undefined;
+const webhookOfA = () => (webhookTarget ??= newWebhookOfA());
+
+/** A webhook's columns a call changes: its failure counts move as a test event is tried in the background. */
+const WEBHOOK_SETTINGS = {
+  id: webhooks.id,
+  customerId: webhooks.customerId,
+  url: webhooks.url,
+  description: webhooks.description,
+  events: webhooks.events,
+  enabled: webhooks.enabled,
+  secret: webhooks.secret,
+};
+
 /** A new alert of its own cause in the target zone of a site, opened as a detection would, then put in `state`. */
 async function alertIn(site: 'a1' | 'a2', state: 'open' | 'silenced'): Promise<string> {
   const outcome = await t.db.transaction((tx) =>
@@ -1690,13 +1769,21 @@ async function alertIn(site: 'a1' | 'a2', state: 'open' | 'silenced'): Promise<s
 /**
  * Every row of every table a write could touch, in a stable order. Not push_subscriptions: their
  * failure counts move in the background as other rows' alerts are pushed; push/push.test.ts checks
- * that a refused removal leaves the browser.
+ * that a refused removal leaves the browser. Nor webhook deliveries, tried in the background as
+ * test events are sent; the events a call queues are here, and the settings of webhooks.
  */
 async function databaseState(): Promise<unknown[][]> {
   const dump = async (table: PgTable) =>
-    (await t.db.select().from(table)).map((row) => JSON.stringify(row)).sort();
+    (table === webhooks
+      ? await t.db.select(WEBHOOK_SETTINGS).from(webhooks)
+      : await t.db.select().from(table)
+    )
+      .map((row) => JSON.stringify(row))
+      .sort();
   return Promise.all(
     [
+      webhooks,
+      webhookEvents,
       customers,
       sites,
       users,
