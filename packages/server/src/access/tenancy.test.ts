@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  alertAnswers,
   alertCategorySettings,
   alerts,
   plumbers,
@@ -1571,7 +1572,40 @@ function automationRows(site: 'a1' | 'a2'): Row[] {
       }),
       expected: manage,
     },
+    // Away mode (issue 33): read like the zone; set and switched off by its end users and managers.
+    {
+      action: `read the away mode ${on}`,
+      call: () => ({ method: 'GET', url: `${zonePath(site)}/away_mode/info` }),
+      expected: also(read, site, 'euA', 'plA'),
+    },
+    {
+      action: `set the away mode ${on}`,
+      call: () => ({ method: 'PUT', url: `${zonePath(site)}/away_mode/update`, body: awayBody() }),
+      expected: also(manage, site, 'euA'),
+    },
+    {
+      action: `switch the away mode off ${on}`,
+      call: () => ({ method: 'POST', url: `${zonePath(site)}/away_mode/clear` }),
+      expected: also(manage, site, 'euA'),
+    },
+    {
+      action: `read the water (on or off, since when, by whom) ${on}`,
+      call: () => ({ method: 'GET', url: `${zonePath(site)}/water` }),
+      expected: also(read, site, 'euA', 'plA'),
+    },
   ];
+}
+
+/** An away period from tomorrow to the day after, in any building's time zone. */
+function awayBody() {
+  const day = (n: number) => new Date(t.clock.now().getTime() + n * 86_400_000).toISOString().slice(0, 10);
+  return {
+    from_date: day(1),
+    from_time: '08:00',
+    until_date: day(3),
+    until_time: '18:00',
+    close_on_flow: false,
+  };
 }
 
 /**
@@ -1615,6 +1649,21 @@ function alertRows(site: 'a1' | 'a2'): Row[] {
       call: async () => ({ method: 'POST', url: `/v1/alerts/${await alertIn(site, state)}/${transition}` }),
       expected: read,
     })),
+    {
+      // "Was this you?" (issue 33): the zone's end users and managers, not its plumber.
+      action: `answer "Was this you?" on an alert ${on}`,
+      call: async () => ({
+        method: 'POST',
+        url: `/v1/alerts/${await alertIn(site, 'open', 'abnormal_water_consumption_with_ac')}/answer`,
+        body: { answer: 'me' },
+      }),
+      expected: also(read, site, 'euA'),
+    },
+    {
+      action: `read the sums of "Was this you?" of a zone ${on}`,
+      call: () => ({ method: 'GET', url: `/v1/alerts/answers/summary?zone_id=${targets[site].zone}` }),
+      expected: read,
+    },
     {
       // docs/push.md "Snooze": whoever reads the alert holds back their own pushes of it.
       action: `snooze one's own pushes of an alert ${on}`,
@@ -1748,10 +1797,14 @@ const WEBHOOK_SETTINGS = {
 };
 
 /** A new alert of its own cause in the target zone of a site, opened as a detection would, then put in `state`. */
-async function alertIn(site: 'a1' | 'a2', state: 'open' | 'silenced'): Promise<string> {
+async function alertIn(
+  site: 'a1' | 'a2',
+  state: 'open' | 'silenced',
+  category: 'flowbox_dysfunction' | 'abnormal_water_consumption_with_ac' = 'flowbox_dysfunction',
+): Promise<string> {
   const outcome = await t.db.transaction((tx) =>
     t.services.alerts.raise(tx, {
-      category: 'flowbox_dysfunction',
+      category,
       zoneId: targets[site].zone,
       cause: `tenancy-${++sequence}`,
       details: {},
@@ -1811,6 +1864,7 @@ async function databaseState(): Promise<unknown[][]> {
       zoneAutomation,
       buildingWaterBalance,
       alerts,
+      alertAnswers,
       alertCategorySettings,
       firmwareImages,
       firmwareImageCustomers,
@@ -2100,6 +2154,14 @@ describe('an end user and the zone next door (docs/permissions.md)', () => {
       'switch its leak detection',
       () => ({ method: 'PUT', url: `${next}/update`, body: { leak_detection_mode: true } }),
     ],
+    [
+      'answer "Was this you?" on one of its alerts',
+      () => ({ method: 'POST', url: `/v1/alerts/${nextDoor.openAlert}/answer`, body: { answer: 'not_me' } }),
+    ],
+    ['read its away mode', () => ({ method: 'GET', url: `${next}/away_mode/info` })],
+    ['set its away mode', () => ({ method: 'PUT', url: `${next}/away_mode/update`, body: awayBody() })],
+    ['switch its away mode off', () => ({ method: 'POST', url: `${next}/away_mode/clear` })],
+    ['read its water', () => ({ method: 'GET', url: `${next}/water` })],
   ];
   for (const who of ['an end user', 'an end user granted every end-user permission'] as const)
     for (const [what, call] of calls)
@@ -2827,7 +2889,7 @@ describe('the matrix covers the API', () => {
     expect(missing).toEqual([]);
     // Issue #8: every alert call, without exception.
     const alertRoutes = routes.filter((route) => route.includes(' /v1/alerts/'));
-    expect(alertRoutes).toHaveLength(8);
+    expect(alertRoutes).toHaveLength(11);
     expect(alertRoutes.filter((route) => !isCalled(route))).toEqual([]);
   });
 });
