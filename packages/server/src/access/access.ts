@@ -204,16 +204,6 @@ export function requireSiteManagerRead(actor: Actor, customerId: string, siteId:
   requireSiteRead(actor, customerId, siteId);
 }
 
-type ZoneRef = { customerId: string; siteId: string; zoneId: string };
-
-/** Reading one zone: whoever reads its site, and an end user bound to it (user_zones). */
-export function canReadZone(actor: Reader, zone: ZoneRef): boolean {
-  if (actor.role === ROLES.end_user)
-    return actor.customerId === zone.customerId && actor.zoneIds.includes(zone.zoneId);
-  return canReadSite(actor, zone.customerId, zone.siteId);
-}
-
-export function requireZoneRead(actor: Actor, zone: ZoneRef): void {
 /**
  * Reports (docs/reports.md "Who"): a customer's (siteId null) are read by the provider's managers
  * and its customer managers, as its overview is (spec §6); a site's by its managers, its site
@@ -245,6 +235,16 @@ export function receivesReportsOf(user: Reader, customerId: string, siteId: stri
   return canReadSite(user, customerId, siteId);
 }
 
+type ZoneRef = { customerId: string; siteId: string; zoneId: string };
+
+/** Reading one zone: whoever reads its site, and an end user bound to it (user_zones). */
+export function canReadZone(actor: Reader, zone: ZoneRef): boolean {
+  if (actor.role === ROLES.end_user)
+    return actor.customerId === zone.customerId && actor.zoneIds.includes(zone.zoneId);
+  return canReadSite(actor, zone.customerId, zone.siteId);
+}
+
+export function requireZoneRead(actor: Actor, zone: ZoneRef): void {
   if (!canReadZone(actor, zone)) throw forbidden();
 }
 
@@ -252,38 +252,6 @@ export function receivesReportsOf(user: Reader, customerId: string, siteId: stri
 export function requireZoneManage(actor: Actor, zone: ZoneRef, permission: Permission): void {
   if (!canReadZone(actor, zone)) throw forbidden();
   requirePermission(actor, permission);
-}
-
-/*
- * The resident's own app (issue 33, docs/permissions.md "End users and plumbers"): "Was this you?"
- * and away mode, the zone's business of the people who live there and of its managers; a plumber,
- * who installs devices, neither answers nor sets them.
- */
-
-/**
- * Answering "Was this you?" on an alert: the zone's end users and the managers who read its site,
- * whatever their permissions (an answer tells, it changes nothing of the water).
- */
-export function requireAlertAnswer(actor: Actor, zone: ZoneRef): void {
-  if (actor.role === ROLES.plumber) throw forbidden();
-  requireZoneRead(actor, zone);
-}
-
-/** Whose answers an alert shows a reader: a manager everyone's, an end user its own only. */
-export function answersShownTo(actor: Actor): 'all' | string {
-  return isManager(actor) ? 'all' : actor.id;
-}
-
-/**
- * Setting or switching off a zone's away mode: its end users, and the managers who may manage its
- * automatic closing (`automation.manage`). Closing the water at the first flow is a valve action:
- * an end user chooses it only with `valves.control`.
- */
-export function requireAwayModeSet(actor: Actor, zone: ZoneRef, closeOnFlow: boolean): void {
-  if (actor.role === ROLES.plumber) throw forbidden();
-  if (actor.role !== ROLES.end_user) return requireSiteManage(actor, zone.customerId, zone.siteId, 'automation.manage');
-  requireZoneRead(actor, zone);
-  if (closeOnFlow) requirePermission(actor, 'valves.control');
 }
 
 /** A place a list's filter names, by its ids up to its customer; undefined when the id names nothing. */

@@ -32,9 +32,6 @@ import {
   users,
   userSites,
   waterPoints,
-  webhookDeliveries,
-  webhookEvents,
-  webhooks,
   zones,
   zoneSubscriptions,
 } from '../db/schema.ts';
@@ -109,13 +106,6 @@ beforeAll(async () => {
   if (!raised.raised) throw new Error('no alert raised');
   ids.alert = raised.alert.id;
   ids.plumber = (await providers.en.post('/v1/plumbers/create', { company: 'Bad Input Plumbing' })).json().id;
-  ids.webhook = (
-    await providers.en.post(`${A()}/webhooks/create`, {
-      url: 'https://hooks.example/bad-input',
-      events: ['alert.opened'],
-      enabled: false,
-    })
-  ).json().id;
   // docs/permissions.md "End users and plumbers": one of each in customer A, for their families' calls.
   const [endUser, plumberUser] = await Promise.all([
     createUser(t.db, {
@@ -147,7 +137,6 @@ const ids = {
   schedule: '',
   alert: '',
   plumber: '',
-  webhook: '',
   endUser: '',
   plumberUser: '',
 };
@@ -161,9 +150,6 @@ const LANGUAGES: Language[] = ['en', 'fr'];
 async function rowCounts() {
   const rows = async (table: PgTable) => (await t.db.select({ n: count() }).from(table))[0]!.n;
   const tables = {
-    webhooks,
-    webhookEvents,
-    webhookDeliveries,
     users,
     customers,
     sites,
@@ -176,6 +162,8 @@ async function rowCounts() {
     waterPoints,
     images,
     events,
+    reportSchedules,
+    reports,
     pricingPlans,
     pricingPlanVersions,
     pricingPlanRanges,
@@ -190,8 +178,6 @@ async function rowCounts() {
     firmwareImages,
     files,
     plumbers,
-    reportSchedules,
-    reports,
     pushSubscriptions,
     pushSnoozes,
   };
@@ -743,20 +729,6 @@ const BODY_ENDPOINTS: BodyEndpoint[] = [
     ...confirm,
   },
   {
-    name: "update a flowbox's firmware",
-    method: 'POST',
-    path: () => `${Z()}/flowboxes/${ids.flowbox}/firmware`,
-    valid: () => ({ image_id: GHOST }),
-    required: { image_id: 'validation.invalid' },
-    wrongTypeMessages: { image_id: 'validation.invalid' },
-  },
-  {
-    name: 'roll firmware out',
-    method: 'POST',
-    path: () => '/v1/firmware/rollouts',
-    valid: () => ({ image_id: GHOST, target: { customer_id: w.customers.a.id }, max_concurrent: 10 }),
-    required: { image_id: 'validation.invalid', target: 'validation.required' },
-  {
     name: 'schedule a report of a site',
     method: 'POST',
     path: () => `${A()}/sites/${w.sites.a1.id}/report_schedules/create`,
@@ -790,6 +762,20 @@ const BODY_ENDPOINTS: BodyEndpoint[] = [
     },
     wrongTypeMessages: { from: 'validation.date', to: 'validation.date', language: 'validation.select' },
   },
+  {
+    name: "update a flowbox's firmware",
+    method: 'POST',
+    path: () => `${Z()}/flowboxes/${ids.flowbox}/firmware`,
+    valid: () => ({ image_id: GHOST }),
+    required: { image_id: 'validation.invalid' },
+    wrongTypeMessages: { image_id: 'validation.invalid' },
+  },
+  {
+    name: 'roll firmware out',
+    method: 'POST',
+    path: () => '/v1/firmware/rollouts',
+    valid: () => ({ image_id: GHOST, target: { customer_id: w.customers.a.id }, max_concurrent: 10 }),
+    required: { image_id: 'validation.invalid', target: 'validation.required' },
     wrongTypeMessages: { image_id: 'validation.invalid', max_concurrent: 'validation.number' },
   },
   {
@@ -803,38 +789,6 @@ const BODY_ENDPOINTS: BodyEndpoint[] = [
       email: true,
     }),
     required: {},
-  },
-  {
-    name: 'answer "Was this you?" on an alert',
-    method: 'POST',
-    path: () => `/v1/alerts/${ids.alert}/answer`,
-    valid: () => ({ answer: 'me' }),
-    required: { answer: 'validation.select' },
-    wrongTypeMessages: { answer: 'validation.select' },
-  },
-  {
-    name: "set a zone's away mode",
-    method: 'PUT',
-    path: () => `${Z()}/away_mode/update`,
-    valid: () => ({
-      from_date: '2030-01-10',
-      from_time: '08:00',
-      until_date: '2030-01-20',
-      until_time: '18:00',
-      close_on_flow: true,
-    }),
-    required: {
-      from_date: 'validation.date',
-      from_time: 'validation.time',
-      until_date: 'validation.date',
-      until_time: 'validation.time',
-    },
-    wrongTypeMessages: {
-      from_date: 'validation.date',
-      from_time: 'validation.time',
-      until_date: 'validation.date',
-      until_time: 'validation.time',
-    },
   },
   {
     name: 'subscribe a browser to Web Push',
@@ -857,25 +811,6 @@ const BODY_ENDPOINTS: BodyEndpoint[] = [
     path: () => '/v1/push/subscriptions',
     valid: () => ({ endpoint: 'https://push.example/bad-input' }),
     required: { endpoint: 'validation.required' },
-  },
-  {
-    name: 'add a webhook',
-    method: 'POST',
-    path: () => `${A()}/webhooks/create`,
-    valid: () => ({
-      url: 'https://hooks.example/bad-input',
-      events: ['alert.opened'],
-      description: 'ERP',
-      enabled: false,
-    }),
-    required: { url: 'validation.required', events: 'validation.required' },
-  },
-  {
-    name: 'change a webhook',
-    method: 'PUT',
-    path: () => `${A()}/webhooks/${ids.webhook}/update`,
-    valid: () => ({ url: 'https://hooks.example/bad-input', events: ['alert.opened'], enabled: false }),
-    required: {},
   },
   {
     name: 'change a firmware image',
@@ -1011,6 +946,7 @@ describe.each(LANGUAGES)('request bodies, answered in %s', (language) => {
 /** Every route with ids in its path, as [method, template, body]; `:c` customer, `:s` site, `:m` manager. */
 const ID_ROUTES: [Method, string, Record<string, unknown>?][] = [
   ['GET', '/v1/customers/:c/info'],
+  ...reportIdRoutes(),
   ['PUT', '/v1/customers/:c/update', { technical_contact: null }],
   ['DELETE', '/v1/customers/:c/delete', { confirm_name: 'x' }],
   ['GET', '/v1/customers/:c/sites/list'],
@@ -1041,18 +977,6 @@ const ID_ROUTES: [Method, string, Record<string, unknown>?][] = [
   ),
   ...hierarchyIdRoutes(),
   ['PUT', '/v1/customers/:c/logo'],
-  ['GET', '/v1/customers/:c/webhooks/list'],
-  [
-    'POST',
-    '/v1/customers/:c/webhooks/create',
-    { url: 'https://hooks.example/ghost', events: ['alert.opened'] },
-  ],
-  ['GET', '/v1/customers/:c/webhooks/:h/info'],
-  ['PUT', '/v1/customers/:c/webhooks/:h/update', { description: 'Renamed' }],
-  ['DELETE', '/v1/customers/:c/webhooks/:h/delete'],
-  ['POST', '/v1/customers/:c/webhooks/:h/rotate_secret'],
-  ['POST', '/v1/customers/:c/webhooks/:h/test'],
-  ['GET', '/v1/customers/:c/webhooks/:h/deliveries'],
   ['PUT', '/v1/customers/:c/sites/:s/images/plan'],
   ['PUT', '/v1/customers/:c/sites/:s/buildings/:b/images/picture'],
   ['GET', '/v1/images/:i'],
@@ -1072,13 +996,41 @@ const ID_ROUTES: [Method, string, Record<string, unknown>?][] = [
   ['POST', '/v1/alerts/:a/silence'],
   ['POST', '/v1/alerts/:a/unsilence'],
   ['POST', '/v1/alerts/:a/resolve'],
-  ['POST', '/v1/alerts/:a/answer', { answer: 'me' }],
   ['POST', '/v1/alerts/:a/snooze', { minutes: 60 }],
   ['GET', '/v1/firmware/rollouts/:r'],
   ['GET', '/v1/firmware/rollouts/:r/devices'],
   ['GET', '/v1/firmware/rollouts/:r/timeline'],
   ['POST', '/v1/firmware/rollouts/:r/pause'],
 ];
+
+/** Report calls of a customer and of a site (docs/reports.md); `:d` a report schedule, `:e` a report. */
+function reportIdRoutes(): [Method, string, Record<string, unknown>?][] {
+  const schedule = {
+    name: 'Ghost',
+    frequency: 'weekly',
+    formats: ['csv'],
+    language: 'en',
+    recipient_ids: [],
+  };
+  return ['/v1/customers/:c', '/v1/customers/:c/sites/:s'].flatMap(
+    (scope): [Method, string, Record<string, unknown>?][] => [
+      ['GET', `${scope}/report_schedules/list`],
+      ['GET', `${scope}/report_schedules/recipients`],
+      ['POST', `${scope}/report_schedules/create`, schedule],
+      ['GET', `${scope}/report_schedules/:d/info`],
+      ['PUT', `${scope}/report_schedules/:d/update`, schedule],
+      ['DELETE', `${scope}/report_schedules/:d/delete`, { confirm_name: 'Ghost' }],
+      ['GET', `${scope}/reports/list`],
+      [
+        'POST',
+        `${scope}/reports/generate`,
+        { from: '2026-11-23', to: '2026-11-29', language: 'en', formats: ['csv'] },
+      ],
+      ['GET', `${scope}/reports/:e/report.csv`],
+      ['GET', `${scope}/reports/:e/report.pdf`],
+    ],
+  );
+}
 
 /** Consumption calls of each scope (docs/consumption.md). */
 function consumptionIdRoutes(): [Method, string][] {
@@ -1089,7 +1041,6 @@ function consumptionIdRoutes(): [Method, string][] {
     ...['/v1/customers/:c', site, building, zone].flatMap((scope): [Method, string][] => [
       ['GET', `${scope}/consumption?window=week`],
       ['GET', `${scope}/consumption/export.csv?window=week`],
-  ...reportIdRoutes(),
     ]),
     ['GET', `${building}/consumption/zones`],
     ['GET', `${site}/consumption/zones`],
@@ -1151,14 +1102,6 @@ function hierarchyIdRoutes(): [Method, string, Record<string, unknown>?][] {
       },
     ],
     ['POST', `${zone}/automation/exit`, { confirm_name: 'x' }],
-    ['GET', `${zone}/away_mode/info`],
-    [
-      'PUT',
-      `${zone}/away_mode/update`,
-      { from_date: '2030-01-10', from_time: '08:00', until_date: '2030-01-20', until_time: '18:00' },
-    ],
-    ['POST', `${zone}/away_mode/clear`],
-    ['GET', `${zone}/water`],
     ['GET', `${zone}/schedules/list`],
     ['GET', `${zone}/schedules/occurrences`],
     ['POST', `${zone}/schedules/create`, scheduleBody()],
@@ -1167,34 +1110,6 @@ function hierarchyIdRoutes(): [Method, string, Record<string, unknown>?][] {
     ['DELETE', `${zone}/schedules/:d/delete`, { confirm_name: 'x' }],
     ['GET', `${zone}/claim_codes/list`],
     ['POST', `${zone}/claim_codes/create`, {}],
-/** Report calls of a customer and of a site (docs/reports.md); `:d` a report schedule, `:e` a report. */
-function reportIdRoutes(): [Method, string, Record<string, unknown>?][] {
-  const schedule = {
-    name: 'Ghost',
-    frequency: 'weekly',
-    formats: ['csv'],
-    language: 'en',
-    recipient_ids: [],
-  };
-  return ['/v1/customers/:c', '/v1/customers/:c/sites/:s'].flatMap(
-    (scope): [Method, string, Record<string, unknown>?][] => [
-      ['GET', `${scope}/report_schedules/list`],
-      ['GET', `${scope}/report_schedules/recipients`],
-      ['POST', `${scope}/report_schedules/create`, schedule],
-      ['GET', `${scope}/report_schedules/:d/info`],
-      ['PUT', `${scope}/report_schedules/:d/update`, schedule],
-      ['DELETE', `${scope}/report_schedules/:d/delete`, { confirm_name: 'Ghost' }],
-      ['GET', `${scope}/reports/list`],
-      [
-        'POST',
-        `${scope}/reports/generate`,
-        { from: '2026-11-23', to: '2026-11-29', language: 'en', formats: ['csv'] },
-      ],
-      ['GET', `${scope}/reports/:e/report.csv`],
-      ['GET', `${scope}/reports/:e/report.pdf`],
-    ],
-  );
-}
 
     ['POST', `${zone}/claim_codes/:q/revoke`],
     ['GET', '/v1/customers/:c/registrations/list'],
@@ -1221,9 +1136,8 @@ const PARAM_NAMES: Record<string, string> = {
   ':q': 'codeId',
   ':g': 'registrationId',
   ':e': 'reportId',
-  ':h': 'webhookId',
 };
-const ID_PARAM = /:[csmbfzwipxkdarqghe]\b/g;
+const ID_PARAM = /:[csmbfzwipxkdarqge]\b/g;
 
 function fillPath(template: string, replace: Record<string, string> = {}): string {
   const real: Record<string, string> = {
@@ -1243,7 +1157,6 @@ function fillPath(template: string, replace: Record<string, string> = {}): strin
     ':r': GHOST,
     ':q': GHOST,
     ':g': GHOST,
-    ':h': ids.webhook,
     ':e': GHOST,
     ...replace,
   };

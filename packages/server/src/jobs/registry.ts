@@ -42,9 +42,9 @@ export type JobParts = {
     | 'firmwareUpdates'
     | 'rolloutRunner'
     | 'waterBalance'
+    | 'reports'
     | 'context'
   >;
-    | 'reports'
   db: Db;
   /** SMTP_URL is set: queued emails are retried (without a relay they are only stored). */
   smtp: boolean;
@@ -85,10 +85,10 @@ export function instanceJobs({ services, db, smtp, messaging, rawRetentionDays }
     firmwareRolloutsJob(services.rolloutRunner),
     fleetOpenAlertCountsJob(db),
     waterBalanceNightsJob(services.waterBalance),
+    scheduledReportsJob(services.reports),
     readingPartitionsJob(db, () => services.context.now(), rawRetentionDays ?? RAW_RETENTION_DAYS_DEFAULT),
   ];
 }
-    scheduledReportsJob(services.reports),
 
 /** Starts the jobs on the runner; the answer stops them, last started first, each pass awaited. */
 export function startJobs(runner: Pick<JobRunner, 'start'>, jobs: readonly Job[]): () => Promise<void> {

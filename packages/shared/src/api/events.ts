@@ -37,11 +37,11 @@ export const EVENT_OBJECTS = [
   'firmware_rollout',
   /** docs/maps.md: an entry of the plumber directory (a customer's, or the provider's shared one). */
   'plumber_entry',
-] as const;
-export type EventObject = (typeof EVENT_OBJECTS)[number];
   /** docs/reports.md: a scheduled report of a customer or a site, and a report generated. */
   'report_schedule',
   'report',
+] as const;
+export type EventObject = (typeof EVENT_OBJECTS)[number];
 
 /** What happened to it. Later issues add device and system actions (valve, pairing, alerts...). */
 export const EVENT_ACTIONS = [
@@ -97,14 +97,6 @@ export const EVENT_ACTIONS = [
   // docs/push.md "Snooze": a user held back their own pushes of the alert's category in its zone
   // (the category in changed_fields).
   'alert_snoozed',
-  // "Was this you?" (issue 33): a person answered a leak or abnormal-use alert ("me" or "not_me"
-  // in changed_fields).
-  'alert_answered',
-  // Away mode (issue 33, docs/automation.md "Away mode"): a period set (or changed) and switched
-  // off by a resident or a manager; the water closed by the system for a flow while away.
-  'away_mode_set',
-  'away_mode_cleared',
-  'away_closing',
   // spec §4 monitoring: a flowbox's temperature or humidity status changed (the new one in changed_fields).
   'temperature_status_changed',
   'humidity_status_changed',
