@@ -15,8 +15,9 @@ import { pairSimulatedDevice, subscribedZone, type SubscribedZone } from './fixt
 /*
  * Web Push in the browser (issue 33, docs/push.md "The web app"): the app installs (manifest,
  * icons, offline start), the settings page subscribes this browser, the server pushes a burst of a
- * real simulated flowbox to it through a push service on loopback, the service worker shows it, and
- * its "Close the water" closes that flowbox's valve with the user's own session.
+ * real simulated flowbox to it through a push service on loopback, the service worker shows it, its
+ * "Close the water" closes that flowbox's valve and its "Snooze 1 h" snoozes the alert, both with
+ * the user's own session. "It's me" is the resident app's answer, tested with it.
  *
  * Headless Chromium has no vendor push service: the page's PushManager answers a subscription to
  * the loopback push service (made with a browser's keys, as push.testing.ts makes them), and the
@@ -221,7 +222,7 @@ const shownNotifications = (page: Page): Promise<ShownNotification[]> =>
   });
 
 describe('notifications on this device', () => {
-  it('are turned on in the settings; a burst is pushed, shown by the worker, and its "Close the water" closes the valve', async () => {
+  it('are turned on in the settings; a burst is pushed, shown by the worker, its "Close the water" closes the valve and its "Snooze 1 h" snoozes it', async () => {
     const { context, page } = await newPage(browser);
     await context.grantPermissions(['notifications'], { origin: baseUrl() });
     await fakePushManager(context, phone.subscription);
@@ -312,6 +313,20 @@ describe('notifications on this device', () => {
     // The app is taken to the alert's page, still signed in with the tokens the worker renewed.
     await page.waitForURL((url) => url.pathname === '/notifications');
     await page.getByRole('heading', { name: 'Notifications and alerts' }).waitFor();
+
+    // "Snooze 1 h" the same way: the person's snooze is logged on the alert.
+    await worker.evaluate(
+      (alert) =>
+        (
+          self as unknown as { answerNotification: (p: unknown, action: string) => Promise<void> }
+        ).answerNotification(alert, 'snooze_1h'),
+      payload,
+    );
+    const snoozed = await asCustomer<{ items: { object_id: string | null }[] }>(
+      'GET',
+      `${zone.api}/events?action_name=alert_snoozed`,
+    );
+    expect(snoozed.items.map((e) => e.object_id)).toContain(payload.alert_id);
 
     // Signing out withdraws this browser: the next alert is not pushed to it.
     await page.getByRole('button', { name: 'Log out' }).click();

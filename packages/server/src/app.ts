@@ -9,6 +9,8 @@ import {
   COMMUNICATION_TIMEOUT_MS,
   conditionsListener,
 } from './alerts/index.ts';
+import { alertAnswersRoutes } from './alerts/alert-answers.routes.ts';
+import { AlertAnswersService } from './alerts/alert-answers.service.ts';
 import { alertsRoutes } from './alerts/alerts.routes.ts';
 import { AlertsService } from './alerts/alerts.service.ts';
 import { lockedZoneGuard } from './automation/index.ts';
@@ -89,6 +91,8 @@ import { managersRoutes } from './users/managers.routes.ts';
 import { peopleRoutes } from './users/people.routes.ts';
 import { PeopleService } from './users/people.service.ts';
 import { endUsersRoutes } from './endusers/endusers.routes.ts';
+import { zoneWaterRoutes } from './endusers/zone-water.routes.ts';
+import { ZoneWaterService } from './endusers/zone-water.service.ts';
 import { EndUsersService } from './endusers/endusers.service.ts';
 import { healthRoutes } from './health/health.routes.ts';
 import { Readiness } from './health/readiness.ts';
@@ -455,6 +459,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
         managersRoutes(protectedApi, services.managers);
         peopleRoutes(protectedApi, new PeopleService(ctx));
         endUsersRoutes(protectedApi, services.endUsers);
+        zoneWaterRoutes(protectedApi, new ZoneWaterService(ctx));
         customersRoutes(protectedApi, services.customers);
         sitesRoutes(protectedApi, services.sites);
         plumbersRoutes(protectedApi, services.plumbers);
@@ -474,6 +479,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
         automationRoutes(protectedApi, services.automation);
         eventsRoutes(protectedApi, services.events);
         alertsRoutes(protectedApi, services.alerts);
+        alertAnswersRoutes(protectedApi, new AlertAnswersService(ctx));
         fleetRoutes(protectedApi, services.fleet);
         leaksRoutes(protectedApi, services.leaks);
         outboxRoutes(protectedApi, mailer);

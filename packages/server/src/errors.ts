@@ -34,6 +34,8 @@ const STATUS_OF = {
   'errors.no_action_allowed': 409,
   'errors.automatic_closing_not_triggered': 409,
   'errors.alert_state': 409,
+  // "Was this you?" on an alert that is not a leak or an abnormal use (issue 33).
+  'errors.alert_not_answerable': 409,
   // docs/webhooks.md: WEBHOOKS_PER_CUSTOMER_MAX.
   'errors.webhook_limit': 409,
   'errors.no_pricing_plans': 409,

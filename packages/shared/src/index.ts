@@ -11,6 +11,7 @@ export * from './i18n/alert-texts.ts';
 export * from './api/errors.ts';
 export * from './api/users.ts';
 export * from './api/endusers.ts';
+export * from './api/zone-water.ts';
 export * from './api/customers.ts';
 export * from './api/events.ts';
 export * from './api/buildings.ts';

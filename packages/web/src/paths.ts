@@ -21,6 +21,11 @@ export const paths = {
   profile: { path: '/profile', getHref: () => '/profile' },
   /** An end user's own zone, phone first (issue 18); a manager is sent to the zone's full page. */
   myZone: { path: '/my/zones/:zoneId', getHref: (zoneId: string) => `/my/zones/${zoneId}` },
+  /** The resident's alerts of its zone, now and past (issue 33). */
+  myZoneAlerts: {
+    path: '/my/zones/:zoneId/alerts',
+    getHref: (zoneId: string) => `/my/zones/${zoneId}/alerts`,
+  },
   profileEdit: { path: '/profile/edit', getHref: () => '/profile/edit' },
   profileUpdatePassword: { path: '/profile/update-password', getHref: () => '/profile/update-password' },
 

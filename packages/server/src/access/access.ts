@@ -254,6 +254,38 @@ export function requireZoneManage(actor: Actor, zone: ZoneRef, permission: Permi
   requirePermission(actor, permission);
 }
 
+/*
+ * The resident's own app (issue 33, docs/permissions.md "End users and plumbers"): "Was this you?"
+ * and away mode, the zone's business of the people who live there and of its managers; a plumber,
+ * who installs devices, neither answers nor sets them.
+ */
+
+/**
+ * Answering "Was this you?" on an alert: the zone's end users and the managers who read its site,
+ * whatever their permissions (an answer tells, it changes nothing of the water).
+ */
+export function requireAlertAnswer(actor: Actor, zone: ZoneRef): void {
+  if (actor.role === ROLES.plumber) throw forbidden();
+  requireZoneRead(actor, zone);
+}
+
+/** Whose answers an alert shows a reader: a manager everyone's, an end user its own only. */
+export function answersShownTo(actor: Actor): 'all' | string {
+  return isManager(actor) ? 'all' : actor.id;
+}
+
+/**
+ * Setting or switching off a zone's away mode: its end users, and the managers who may manage its
+ * automatic closing (`automation.manage`). Closing the water at the first flow is a valve action:
+ * an end user chooses it only with `valves.control`.
+ */
+export function requireAwayModeSet(actor: Actor, zone: ZoneRef, closeOnFlow: boolean): void {
+  if (actor.role === ROLES.plumber) throw forbidden();
+  if (actor.role !== ROLES.end_user) return requireSiteManage(actor, zone.customerId, zone.siteId, 'automation.manage');
+  requireZoneRead(actor, zone);
+  if (closeOnFlow) requirePermission(actor, 'valves.control');
+}
+
 /** A place a list's filter names, by its ids up to its customer; undefined when the id names nothing. */
 export type FilteredPlace = { customerId: string; siteId?: string; zoneId?: string } | undefined;
 

@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  alertAnswers,
   alertCategorySettings,
   alerts,
   plumbers,
@@ -37,6 +38,8 @@ import {
   userTokens,
   userZones,
   waterPoints,
+  webhookEvents,
+  webhooks,
   zoneAutomation,
   zones,
   zoneSubscriptions,
@@ -922,6 +925,55 @@ const ROWS: Row[] = [
     },
     expected: { provider: 404, cmA: 204, smA: 404, cmB: 404, smB: 404, euA: 404, plA: 404 },
   },
+  // docs/webhooks.md: a customer's webhooks are its customer managers' and the provider's.
+  {
+    action: 'add a webhook to customer A',
+    call: (actor) => ({
+      method: 'POST',
+      url: `${A()}/webhooks/create`,
+      body: { url: `https://hooks.example/tenancy/${actor}`, events: ['alert.opened'], enabled: false },
+    }),
+    expected: withStatus(readCustomerA, 200, 201),
+  },
+  {
+    action: "list customer A's webhooks",
+    call: () => ({ method: 'GET', url: `${A()}/webhooks/list` }),
+    expected: readCustomerA,
+  },
+  {
+    action: 'read a webhook of A',
+    call: async () => ({ method: 'GET', url: `${A()}/webhooks/${await webhookOfA()}/info` }),
+    expected: readCustomerA,
+  },
+  {
+    action: 'change a webhook of A',
+    call: async () => ({
+      method: 'PUT',
+      url: `${A()}/webhooks/${await webhookOfA()}/update`,
+      body: { description: 'Renamed' },
+    }),
+    expected: readCustomerA,
+  },
+  {
+    action: "rotate a webhook of A's secret",
+    call: async () => ({ method: 'POST', url: `${A()}/webhooks/${await webhookOfA()}/rotate_secret` }),
+    expected: readCustomerA,
+  },
+  {
+    action: 'send a test event to a webhook of A',
+    call: async () => ({ method: 'POST', url: `${A()}/webhooks/${await webhookOfA()}/test` }),
+    expected: withStatus(readCustomerA, 200, 202),
+  },
+  {
+    action: "read a webhook of A's deliveries",
+    call: async () => ({ method: 'GET', url: `${A()}/webhooks/${await webhookOfA()}/deliveries` }),
+    expected: readCustomerA,
+  },
+  {
+    action: 'delete a webhook of A',
+    call: async () => ({ method: 'DELETE', url: `${A()}/webhooks/${await newWebhookOfA()}/delete` }),
+    expected: withStatus(readCustomerA, 200, 204),
+  },
   {
     action: 'read the device messaging counters',
     call: () => ({ method: 'GET', url: '/v1/metrics' }),
@@ -1520,7 +1572,40 @@ function automationRows(site: 'a1' | 'a2'): Row[] {
       }),
       expected: manage,
     },
+    // Away mode (issue 33): read like the zone; set and switched off by its end users and managers.
+    {
+      action: `read the away mode ${on}`,
+      call: () => ({ method: 'GET', url: `${zonePath(site)}/away_mode/info` }),
+      expected: also(read, site, 'euA', 'plA'),
+    },
+    {
+      action: `set the away mode ${on}`,
+      call: () => ({ method: 'PUT', url: `${zonePath(site)}/away_mode/update`, body: awayBody() }),
+      expected: also(manage, site, 'euA'),
+    },
+    {
+      action: `switch the away mode off ${on}`,
+      call: () => ({ method: 'POST', url: `${zonePath(site)}/away_mode/clear` }),
+      expected: also(manage, site, 'euA'),
+    },
+    {
+      action: `read the water (on or off, since when, by whom) ${on}`,
+      call: () => ({ method: 'GET', url: `${zonePath(site)}/water` }),
+      expected: also(read, site, 'euA', 'plA'),
+    },
   ];
+}
+
+/** An away period from tomorrow to the day after, in any building's time zone. */
+function awayBody() {
+  const day = (n: number) => new Date(t.clock.now().getTime() + n * 86_400_000).toISOString().slice(0, 10);
+  return {
+    from_date: day(1),
+    from_time: '08:00',
+    until_date: day(3),
+    until_time: '18:00',
+    close_on_flow: false,
+  };
 }
 
 /**
@@ -1564,6 +1649,21 @@ function alertRows(site: 'a1' | 'a2'): Row[] {
       call: async () => ({ method: 'POST', url: `/v1/alerts/${await alertIn(site, state)}/${transition}` }),
       expected: read,
     })),
+    {
+      // "Was this you?" (issue 33): the zone's end users and managers, not its plumber.
+      action: `answer "Was this you?" on an alert ${on}`,
+      call: async () => ({
+        method: 'POST',
+        url: `/v1/alerts/${await alertIn(site, 'open', 'abnormal_water_consumption_with_ac')}/answer`,
+        body: { answer: 'me' },
+      }),
+      expected: also(read, site, 'euA'),
+    },
+    {
+      action: `read the sums of "Was this you?" of a zone ${on}`,
+      call: () => ({ method: 'GET', url: `/v1/alerts/answers/summary?zone_id=${targets[site].zone}` }),
+      expected: read,
+    },
     {
       // docs/push.md "Snooze": whoever reads the alert holds back their own pushes of it.
       action: `snooze one's own pushes of an alert ${on}`,
@@ -1772,11 +1872,43 @@ function reportRows(site: 'a1' | null): Row[] {
 let image: Promise<string> | undefined;
 const firmwareImage = () => (image ??= insertImage(t.db, { version: '9.0.0' }).then((row) => row.id));
 
+/** A disabled webhook of customer A (never sent to: its address is not on loopback). */
+async function newWebhookOfA(): Promise<string> {
+  const [row] = await t.db
+    .insert(webhooks)
+    .values({
+      customerId: w.customers.a.id,
+      url: `https://hooks.example/tenancy/target-${++sequence}`,
+      events: ['alert.opened'],
+      enabled: false,
+      secret: 'whsec_tenancy',
+    })
+    .returning();
+  return row!.id;
+}
+let webhookTarget: Promise<string> | undefined;
+const webhookOfA = () => (webhookTarget ??= newWebhookOfA());
+
+/** A webhook's columns a call changes: its failure counts move as a test event is tried in the background. */
+const WEBHOOK_SETTINGS = {
+  id: webhooks.id,
+  customerId: webhooks.customerId,
+  url: webhooks.url,
+  description: webhooks.description,
+  events: webhooks.events,
+  enabled: webhooks.enabled,
+  secret: webhooks.secret,
+};
+
 /** A new alert of its own cause in the target zone of a site, opened as a detection would, then put in `state`. */
-async function alertIn(site: 'a1' | 'a2', state: 'open' | 'silenced'): Promise<string> {
+async function alertIn(
+  site: 'a1' | 'a2',
+  state: 'open' | 'silenced',
+  category: 'flowbox_dysfunction' | 'abnormal_water_consumption_with_ac' = 'flowbox_dysfunction',
+): Promise<string> {
   const outcome = await t.db.transaction((tx) =>
     t.services.alerts.raise(tx, {
-      category: 'flowbox_dysfunction',
+      category,
       zoneId: targets[site].zone,
       cause: `tenancy-${++sequence}`,
       details: {},
@@ -1794,13 +1926,21 @@ async function alertIn(site: 'a1' | 'a2', state: 'open' | 'silenced'): Promise<s
 /**
  * Every row of every table a write could touch, in a stable order. Not push_subscriptions: their
  * failure counts move in the background as other rows' alerts are pushed; push/push.test.ts checks
- * that a refused removal leaves the browser.
+ * that a refused removal leaves the browser. Nor webhook deliveries, tried in the background as
+ * test events are sent; the events a call queues are here, and the settings of webhooks.
  */
 async function databaseState(): Promise<unknown[][]> {
   const dump = async (table: PgTable) =>
-    (await t.db.select().from(table)).map((row) => JSON.stringify(row)).sort();
+    (table === webhooks
+      ? await t.db.select(WEBHOOK_SETTINGS).from(webhooks)
+      : await t.db.select().from(table)
+    )
+      .map((row) => JSON.stringify(row))
+      .sort();
   return Promise.all(
     [
+      webhooks,
+      webhookEvents,
       customers,
       sites,
       users,
@@ -1830,6 +1970,7 @@ async function databaseState(): Promise<unknown[][]> {
       reportSchedules,
       reports,
       alerts,
+      alertAnswers,
       alertCategorySettings,
       firmwareImages,
       firmwareImageCustomers,
@@ -2013,6 +2154,14 @@ describe('an end user and the zone next door (docs/permissions.md)', () => {
       'switch its leak detection',
       () => ({ method: 'PUT', url: `${next}/update`, body: { leak_detection_mode: true } }),
     ],
+    [
+      'answer "Was this you?" on one of its alerts',
+      () => ({ method: 'POST', url: `/v1/alerts/${nextDoor.openAlert}/answer`, body: { answer: 'not_me' } }),
+    ],
+    ['read its away mode', () => ({ method: 'GET', url: `${next}/away_mode/info` })],
+    ['set its away mode', () => ({ method: 'PUT', url: `${next}/away_mode/update`, body: awayBody() })],
+    ['switch its away mode off', () => ({ method: 'POST', url: `${next}/away_mode/clear` })],
+    ['read its water', () => ({ method: 'GET', url: `${next}/water` })],
   ];
   for (const who of ['an end user', 'an end user granted every end-user permission'] as const)
     for (const [what, call] of calls)
@@ -2740,7 +2889,7 @@ describe('the matrix covers the API', () => {
     expect(missing).toEqual([]);
     // Issue #8: every alert call, without exception.
     const alertRoutes = routes.filter((route) => route.includes(' /v1/alerts/'));
-    expect(alertRoutes).toHaveLength(8);
+    expect(alertRoutes).toHaveLength(11);
     expect(alertRoutes.filter((route) => !isCalled(route))).toEqual([]);
   });
 });

@@ -29,6 +29,7 @@ import type { Db } from '../db/client.ts';
 import { AppError, notFound } from '../errors.ts';
 import { changedFieldsOf, recordChange, recordEvent } from '../events/index.ts';
 import { notifyLive } from '../live/index.ts';
+import { withAnswers } from './alert-answers.service.ts';
 import { allCategorySettings, categorySetting, saveCategorySetting } from './alert-settings.ts';
 import {
   countAlerts,
@@ -93,7 +94,8 @@ export class AlertsService {
 
   async list(actor: Actor, query: AlertsQuery): Promise<AlertsPage> {
     requireFilterRead(actor, await this.placesFiltered(query));
-    return listAlerts(this.ctx.db, scopeOf(actor), query);
+    const page = await listAlerts(this.ctx.db, scopeOf(actor), query);
+    return { ...page, items: await withAnswers(this.ctx.db, actor, page.items) };
   }
 
   async count(actor: Actor, query: AlertCountQuery = {}): Promise<AlertCount> {
@@ -107,7 +109,7 @@ export class AlertsService {
     requireZoneRead(actor, row);
     const zone = await findAlertZone(this.ctx.db, row.zoneId);
     if (!zone) throw notFound();
-    return toApiAlert(row, zone);
+    return (await withAnswers(this.ctx.db, actor, [toApiAlert(row, zone)]))[0]!;
   }
 
   /** spec §4: silenced, unsilenced and resolved by the user; anyone who sees it and may manage alerts. */

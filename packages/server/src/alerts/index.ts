@@ -1,6 +1,7 @@
 /** The alerts module's public face (docs/alerts.md): what other domains and app.ts use. */
 export type { AlertsOptions, ClearAlertInput, RaiseAlertInput, RaiseOutcome } from './alerts.service.ts';
 export { AlertNotifier } from './notifier.ts';
+export { zoneAnswerSummary } from './alert-answers.repo.ts';
 export { CATEGORY_NAMES } from './alert-settings.ts';
 export { alertPlaceOf, type AlertPlace } from './alert-place.ts';
 export { ALERT_PUSH_CHANNEL, openedAlertCounts } from './alerts.repo.ts';

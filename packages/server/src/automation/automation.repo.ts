@@ -93,6 +93,7 @@ export async function lockAutomationRows(
       a.last_flow_device_at, a.last_flow_live, a.event_volume_ml,
       a.event_flow_s, a.event_crossing, a.event_triggered, a.event_leak_raised, a.last_measured_at,
       a.detection_blocked_until, a.seqs, a.held, a.held_until, a.locked_at, a.locked_by, a.close_confirmed_at, a.close_dysfunction_raised,
+      a.away_from, a.away_until, a.away_close_on_flow, a.away_set_by_name, a.away_set_at, a.away_closed_at,
       a.updated_at, z.name AS zone_name, z.profile AS zone_profile, z.opening_hours AS zone_opening_hours,
       z.leak_detection_mode AS zone_leak_detection_mode, z.maintenance_mode AS zone_maintenance_mode,
       b.opening_hours AS building_opening_hours, b.timezone AS building_timezone,
@@ -134,6 +135,12 @@ type LockedRow = {
   locked_by: AutomationRow['lockedBy'];
   close_confirmed_at: Instant;
   close_dysfunction_raised: boolean;
+  away_from: Instant;
+  away_until: Instant;
+  away_close_on_flow: boolean;
+  away_set_by_name: string | null;
+  away_set_at: Instant;
+  away_closed_at: Instant;
   updated_at: string | Date;
   zone_name: string;
   zone_profile: ZoneProfile;
@@ -188,6 +195,12 @@ function zoneAutomationOf(r: LockedRow): ZoneAutomation {
       lockedBy: r.locked_by,
       closeConfirmedAt: instant(r.close_confirmed_at),
       closeDysfunctionRaised: r.close_dysfunction_raised,
+      awayFrom: instant(r.away_from),
+      awayUntil: instant(r.away_until),
+      awayCloseOnFlow: r.away_close_on_flow,
+      awaySetByName: r.away_set_by_name,
+      awaySetAt: instant(r.away_set_at),
+      awayClosedAt: instant(r.away_closed_at),
       updatedAt: new Date(r.updated_at),
     },
     zone: {
@@ -233,6 +246,12 @@ function defaultAutomation(zoneId: string): AutomationRow {
     lockedBy: null,
     closeConfirmedAt: null,
     closeDysfunctionRaised: false,
+    awayFrom: null,
+    awayUntil: null,
+    awayCloseOnFlow: false,
+    awaySetByName: null,
+    awaySetAt: null,
+    awayClosedAt: null,
     updatedAt: new Date(0),
   };
 }

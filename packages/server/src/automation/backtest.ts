@@ -11,6 +11,7 @@ import {
   type DetectionState,
 } from '@flowbox/shared';
 import { requireSiteManage, type Actor } from '../access/access.ts';
+import { zoneAnswerSummary } from '../alerts/index.ts';
 import type { Context } from '../context.ts';
 import { AppError } from '../errors.ts';
 import type { ZonePath } from '../http/params.ts';
@@ -68,6 +69,7 @@ export class AutomationBacktest {
       volume_unit: found.building.volumeUnit,
       in_force: replays[0].result(),
       proposed: replays[1].result(),
+      answers: await zoneAnswerSummary(db, path.zoneId, to),
     };
   }
 }

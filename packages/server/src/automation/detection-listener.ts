@@ -2,6 +2,7 @@ import type { DetectionState } from '@flowbox/shared';
 import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import type { RaiseAlert } from './alerting.ts';
+import type { AwayModes } from './away-mode.ts';
 import {
   dueHeldZones,
   lockAutomationRows,
@@ -34,6 +35,8 @@ export class DetectionListener {
     private readonly zoneLock: ZoneLock,
     private readonly safetyCloses: SafetyCloses,
     private readonly raiseAlert: RaiseAlert,
+    /** Away mode's rule, judged beside detection's decisions (which it leaves as they are). */
+    private readonly away: AwayModes,
   ) {}
 
   /** The telemetry listener (packages/server/src/telemetry): detection in the batch's transaction. */
@@ -142,6 +145,7 @@ export class DetectionListener {
           details: leakDetails(decision.leak),
         });
     }
+    await this.away.judge(tx, current, readings, now);
     return state;
   }
 }

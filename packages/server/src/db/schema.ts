@@ -21,6 +21,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import {
   type AcquisitionType,
+  type AlertAnswerValue,
   type AlertCategory,
   type AlertDetails,
   type AlertState,
@@ -1056,6 +1057,16 @@ export const zoneAutomation = pgTable(
     closeConfirmedAt: timestamp('close_confirmed_at', { withTimezone: true }),
     /** The flowbox_dysfunction alert for an unconfirmed safety close was raised. */
     closeDysfunctionRaised: boolean('close_dysfunction_raised').notNull().default(false),
+    /**
+     * Away mode (issue 33, docs/automation.md "Away mode"): the period, whether the water closes at
+     * the first flow, who set it, and when it closed the water in this period (once a period).
+     */
+    awayFrom: timestamp('away_from', { withTimezone: true }),
+    awayUntil: timestamp('away_until', { withTimezone: true }),
+    awayCloseOnFlow: boolean('away_close_on_flow').notNull().default(false),
+    awaySetByName: text('away_set_by_name'),
+    awaySetAt: timestamp('away_set_at', { withTimezone: true }),
+    awayClosedAt: timestamp('away_closed_at', { withTimezone: true }),
     updatedAt: updatedAt(),
   },
   // The fleet list's "locked" filter: the few locked zones, without reading every zone's row.
@@ -1121,6 +1132,33 @@ export const alerts = pgTable(
     index('alerts_open_customer_idx')
       .on(t.customerId, t.siteId)
       .where(sql`${t.state} <> 'resolved'`),
+  ],
+);
+
+/**
+ * "Was this you?" (issue 33, docs/alerts.md): each person's answer to a leak or abnormal-use alert,
+ * one per person and alert (a new answer replaces theirs). The zone and time serve the zone's sums
+ * over the last 90 days (the backtest's evidence).
+ */
+export const alertAnswers = pgTable(
+  'alert_answers',
+  {
+    alertId: uuid('alert_id')
+      .notNull()
+      .references(() => alerts.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    userName: text('user_name').notNull(),
+    zoneId: uuid('zone_id')
+      .notNull()
+      .references(() => zones.id, { onDelete: 'cascade' }),
+    answer: text('answer').notNull().$type<AlertAnswerValue>(),
+    answeredAt: timestamp('answered_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.alertId, t.userId] }),
+    index('alert_answers_zone_idx').on(t.zoneId, t.answeredAt),
   ],
 );
 

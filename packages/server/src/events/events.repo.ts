@@ -189,3 +189,32 @@ export async function zoneExists(db: Db, path: ZonePath): Promise<boolean> {
     .limit(1);
   return rows.length > 0;
 }
+
+/** An activity-log line as another domain reads it back (the water's "off since … by whom"). */
+export type LoggedEvent = {
+  action: EventAction;
+  at: Date;
+  origin: EventOrigin;
+  userName: string | null;
+};
+
+/** A zone's latest lines of these actions, newest first, at most `limit` (the zone's index). */
+export async function latestZoneEvents(
+  db: Db,
+  zoneId: string,
+  actions: readonly EventAction[],
+  limit: number,
+): Promise<LoggedEvent[]> {
+  const rows = await db
+    .select({
+      action: events.actionName,
+      at: events.createdAt,
+      origin: events.origin,
+      userName: events.userName,
+    })
+    .from(events)
+    .where(and(eq(events.zoneId, zoneId), inArray(events.actionName, [...actions])))
+    .orderBy(desc(events.createdAt), desc(events.id))
+    .limit(limit);
+  return rows.map((r) => ({ ...r, action: r.action as EventAction, origin: r.origin as EventOrigin }));
+}

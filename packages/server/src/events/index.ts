@@ -2,7 +2,9 @@
 export {
   changedFieldsOf,
   countEventsByAction,
+  latestZoneEvents,
   recordChange,
   recordEvent,
   recordEvents,
 } from './events.repo.ts';
+export type { LoggedEvent } from './events.repo.ts';

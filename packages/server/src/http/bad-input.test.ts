@@ -32,6 +32,9 @@ import {
   users,
   userSites,
   waterPoints,
+  webhookDeliveries,
+  webhookEvents,
+  webhooks,
   zones,
   zoneSubscriptions,
 } from '../db/schema.ts';
@@ -106,6 +109,13 @@ beforeAll(async () => {
   if (!raised.raised) throw new Error('no alert raised');
   ids.alert = raised.alert.id;
   ids.plumber = (await providers.en.post('/v1/plumbers/create', { company: 'Bad Input Plumbing' })).json().id;
+  ids.webhook = (
+    await providers.en.post(`${A()}/webhooks/create`, {
+      url: 'https://hooks.example/bad-input',
+      events: ['alert.opened'],
+      enabled: false,
+    })
+  ).json().id;
   // docs/permissions.md "End users and plumbers": one of each in customer A, for their families' calls.
   const [endUser, plumberUser] = await Promise.all([
     createUser(t.db, {
@@ -137,6 +147,7 @@ const ids = {
   schedule: '',
   alert: '',
   plumber: '',
+  webhook: '',
   endUser: '',
   plumberUser: '',
 };
@@ -150,6 +161,9 @@ const LANGUAGES: Language[] = ['en', 'fr'];
 async function rowCounts() {
   const rows = async (table: PgTable) => (await t.db.select({ n: count() }).from(table))[0]!.n;
   const tables = {
+    webhooks,
+    webhookEvents,
+    webhookDeliveries,
     users,
     customers,
     sites,
@@ -791,6 +805,38 @@ const BODY_ENDPOINTS: BodyEndpoint[] = [
     required: {},
   },
   {
+    name: 'answer "Was this you?" on an alert',
+    method: 'POST',
+    path: () => `/v1/alerts/${ids.alert}/answer`,
+    valid: () => ({ answer: 'me' }),
+    required: { answer: 'validation.select' },
+    wrongTypeMessages: { answer: 'validation.select' },
+  },
+  {
+    name: "set a zone's away mode",
+    method: 'PUT',
+    path: () => `${Z()}/away_mode/update`,
+    valid: () => ({
+      from_date: '2030-01-10',
+      from_time: '08:00',
+      until_date: '2030-01-20',
+      until_time: '18:00',
+      close_on_flow: true,
+    }),
+    required: {
+      from_date: 'validation.date',
+      from_time: 'validation.time',
+      until_date: 'validation.date',
+      until_time: 'validation.time',
+    },
+    wrongTypeMessages: {
+      from_date: 'validation.date',
+      from_time: 'validation.time',
+      until_date: 'validation.date',
+      until_time: 'validation.time',
+    },
+  },
+  {
     name: 'subscribe a browser to Web Push',
     method: 'POST',
     path: () => '/v1/push/subscriptions',
@@ -811,6 +857,25 @@ const BODY_ENDPOINTS: BodyEndpoint[] = [
     path: () => '/v1/push/subscriptions',
     valid: () => ({ endpoint: 'https://push.example/bad-input' }),
     required: { endpoint: 'validation.required' },
+  },
+  {
+    name: 'add a webhook',
+    method: 'POST',
+    path: () => `${A()}/webhooks/create`,
+    valid: () => ({
+      url: 'https://hooks.example/bad-input',
+      events: ['alert.opened'],
+      description: 'ERP',
+      enabled: false,
+    }),
+    required: { url: 'validation.required', events: 'validation.required' },
+  },
+  {
+    name: 'change a webhook',
+    method: 'PUT',
+    path: () => `${A()}/webhooks/${ids.webhook}/update`,
+    valid: () => ({ url: 'https://hooks.example/bad-input', events: ['alert.opened'], enabled: false }),
+    required: {},
   },
   {
     name: 'change a firmware image',
@@ -977,6 +1042,18 @@ const ID_ROUTES: [Method, string, Record<string, unknown>?][] = [
   ),
   ...hierarchyIdRoutes(),
   ['PUT', '/v1/customers/:c/logo'],
+  ['GET', '/v1/customers/:c/webhooks/list'],
+  [
+    'POST',
+    '/v1/customers/:c/webhooks/create',
+    { url: 'https://hooks.example/ghost', events: ['alert.opened'] },
+  ],
+  ['GET', '/v1/customers/:c/webhooks/:h/info'],
+  ['PUT', '/v1/customers/:c/webhooks/:h/update', { description: 'Renamed' }],
+  ['DELETE', '/v1/customers/:c/webhooks/:h/delete'],
+  ['POST', '/v1/customers/:c/webhooks/:h/rotate_secret'],
+  ['POST', '/v1/customers/:c/webhooks/:h/test'],
+  ['GET', '/v1/customers/:c/webhooks/:h/deliveries'],
   ['PUT', '/v1/customers/:c/sites/:s/images/plan'],
   ['PUT', '/v1/customers/:c/sites/:s/buildings/:b/images/picture'],
   ['GET', '/v1/images/:i'],
@@ -996,6 +1073,7 @@ const ID_ROUTES: [Method, string, Record<string, unknown>?][] = [
   ['POST', '/v1/alerts/:a/silence'],
   ['POST', '/v1/alerts/:a/unsilence'],
   ['POST', '/v1/alerts/:a/resolve'],
+  ['POST', '/v1/alerts/:a/answer', { answer: 'me' }],
   ['POST', '/v1/alerts/:a/snooze', { minutes: 60 }],
   ['GET', '/v1/firmware/rollouts/:r'],
   ['GET', '/v1/firmware/rollouts/:r/devices'],
@@ -1102,6 +1180,14 @@ function hierarchyIdRoutes(): [Method, string, Record<string, unknown>?][] {
       },
     ],
     ['POST', `${zone}/automation/exit`, { confirm_name: 'x' }],
+    ['GET', `${zone}/away_mode/info`],
+    [
+      'PUT',
+      `${zone}/away_mode/update`,
+      { from_date: '2030-01-10', from_time: '08:00', until_date: '2030-01-20', until_time: '18:00' },
+    ],
+    ['POST', `${zone}/away_mode/clear`],
+    ['GET', `${zone}/water`],
     ['GET', `${zone}/schedules/list`],
     ['GET', `${zone}/schedules/occurrences`],
     ['POST', `${zone}/schedules/create`, scheduleBody()],
@@ -1136,8 +1222,9 @@ const PARAM_NAMES: Record<string, string> = {
   ':q': 'codeId',
   ':g': 'registrationId',
   ':e': 'reportId',
+  ':h': 'webhookId',
 };
-const ID_PARAM = /:[csmbfzwipxkdarqge]\b/g;
+const ID_PARAM = /:[csmbfzwipxkdarqghe]\b/g;
 
 function fillPath(template: string, replace: Record<string, string> = {}): string {
   const real: Record<string, string> = {
@@ -1157,6 +1244,7 @@ function fillPath(template: string, replace: Record<string, string> = {}): strin
     ':r': GHOST,
     ':q': GHOST,
     ':g': GHOST,
+    ':h': ids.webhook,
     ':e': GHOST,
     ...replace,
   };

@@ -44,6 +44,48 @@ export const AlertDetailsSchema = z.record(
 );
 export type AlertDetails = z.infer<typeof AlertDetailsSchema>;
 
+/**
+ * "Was this you?" (issue 33): asked on every leak and abnormal-use alert, answered by the zone's end
+ * users and managers (`POST /v1/alerts/{id}/answer`, the push notification's "It's me" too).
+ */
+export const ANSWERABLE_ALERT_CATEGORIES: readonly AlertCategory[] = [
+  'leakage_detection',
+  'abnormal_water_consumption_no_ac',
+  'abnormal_water_consumption_with_ac',
+];
+export const ALERT_ANSWERS = ['me', 'not_me'] as const;
+export type AlertAnswerValue = (typeof ALERT_ANSWERS)[number];
+
+export const AlertAnswerInputSchema = z.object({ answer: z.enum(ALERT_ANSWERS, 'validation.select') });
+export type AlertAnswerInput = z.infer<typeof AlertAnswerInputSchema>;
+
+/** One person's answer: each answers once per alert, a new answer replacing theirs. */
+export const AlertAnswerSchema = z.object({
+  user_id: z.uuid().nullable(),
+  user_name: z.string(),
+  answer: z.enum(ALERT_ANSWERS),
+  answered_at: z.string(),
+});
+export type AlertAnswer = z.infer<typeof AlertAnswerSchema>;
+
+/** How long back the answers of a zone are summed (the backtest's evidence of what is normal there). */
+export const ALERT_ANSWER_SUMMARY_DAYS = 90;
+
+export const AlertAnswerSummaryQuerySchema = z.object({ zone_id: z.uuid('validation.invalid') });
+export type AlertAnswerSummaryQuery = z.infer<typeof AlertAnswerSummaryQuerySchema>;
+
+/** A zone's answers over the last ALERT_ANSWER_SUMMARY_DAYS days: how many people said "me", "not me". */
+export const AlertAnswerSummarySchema = z.object({
+  zone_id: z.uuid(),
+  since: z.string(),
+  days: z.number().int(),
+  me: z.number().int(),
+  not_me: z.number().int(),
+  /** Alerts with at least one answer. */
+  alerts_answered: z.number().int(),
+});
+export type AlertAnswerSummary = z.infer<typeof AlertAnswerSummarySchema>;
+
 export const AlertSchema = z.object({
   id: z.uuid(),
   category: AlertCategorySchema,
@@ -72,6 +114,12 @@ export const AlertSchema = z.object({
   building_volume_unit: z.enum(VOLUME_UNITS),
   flowbox_id: z.uuid().nullable(),
   flowbox_serial: z.string().nullable(),
+  /**
+   * "Was this you?" (issue 33, docs/alerts.md): the answers given on a leak or abnormal-use alert,
+   * latest first; on the list and one alert's answer (a live message leaves it out). The zone's
+   * managers read everyone's, an end user its own.
+   */
+  answers: z.array(AlertAnswerSchema).optional(),
 });
 export type Alert = z.infer<typeof AlertSchema>;
 

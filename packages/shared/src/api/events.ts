@@ -97,6 +97,14 @@ export const EVENT_ACTIONS = [
   // docs/push.md "Snooze": a user held back their own pushes of the alert's category in its zone
   // (the category in changed_fields).
   'alert_snoozed',
+  // "Was this you?" (issue 33): a person answered a leak or abnormal-use alert ("me" or "not_me"
+  // in changed_fields).
+  'alert_answered',
+  // Away mode (issue 33, docs/automation.md "Away mode"): a period set (or changed) and switched
+  // off by a resident or a manager; the water closed by the system for a flow while away.
+  'away_mode_set',
+  'away_mode_cleared',
+  'away_closing',
   // spec §4 monitoring: a flowbox's temperature or humidity status changed (the new one in changed_fields).
   'temperature_status_changed',
   'humidity_status_changed',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AlertAnswerSummarySchema } from '../api/alerts.ts';
 import { OpeningHoursSchema } from '../api/buildings.ts';
 import { AutomaticClosingSettingsSchema, TRIGGERS } from './settings.ts';
 import { VOLUME_UNITS } from '../domain/buildings.ts';
@@ -82,5 +83,10 @@ export const BacktestSchema = z.object({
   volume_unit: z.enum(VOLUME_UNITS),
   proposed: BacktestRunSchema,
   in_force: BacktestRunSchema,
+  /**
+   * "Was this you?" on the zone's alerts over the last 90 days (issue 33): the people's own word
+   * on which alerts were normal use, shown beside the replay to weigh proposed margins.
+   */
+  answers: AlertAnswerSummarySchema,
 });
 export type Backtest = z.infer<typeof BacktestSchema>;

@@ -3,3 +3,4 @@ export * from './detection.ts';
 export * from './clock.ts';
 export * from './backtest.ts';
 export * from './leaks.ts';
+export * from './away.ts';

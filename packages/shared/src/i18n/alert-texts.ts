@@ -38,6 +38,8 @@ const TEXTS = {
       'reported late: the flowbox’s readings arrived after the flow had stopped, so the water was not closed',
     leak_continuous: 'Water has kept flowing without a pause: {{flow}}',
     leak_mode: 'Water flowed while leak detection mode was on: {{flow}}',
+    away_flow: 'Water flowed while away mode was on (until {{until}}): {{flow}}',
+    away_closed: 'the water was closed',
     no_flow_free_hour: 'No hour without water since {{since}}',
     at_night: '{{rate}} at night',
     loss_a_day: 'about {{volume}} a day',
@@ -100,6 +102,8 @@ const TEXTS = {
       'signalé en retard : les relevés du flowbox sont arrivés après l’arrêt de l’écoulement, l’eau n’a donc pas été fermée',
     leak_continuous: 'L’eau a coulé sans interruption : {{flow}}',
     leak_mode: 'De l’eau a coulé alors que le mode détection de fuite était activé : {{flow}}',
+    away_flow: 'De l’eau a coulé pendant le mode absence (jusqu’au {{until}}) : {{flow}}',
+    away_closed: 'l’eau a été fermée',
     no_flow_free_hour: 'Aucune heure sans eau depuis {{since}}',
     at_night: '{{rate}} la nuit',
     loss_a_day: 'environ {{volume}} par jour',
@@ -301,6 +305,14 @@ class Facts {
     return value;
   }
 
+  /** A yes/no fact. */
+  boolean(key: string): boolean | null {
+    const value = this.details[key];
+    if (typeof value !== 'boolean') return null;
+    this.used.add(key);
+    return value;
+  }
+
   /** A key whose absence is part of the fact (a null "last seen": never heard). */
   isNull(key: string): boolean {
     if (!(key in this.details) || this.details[key] !== null) return false;
@@ -379,7 +391,21 @@ function noFlowFreeHour(w: Writer, f: Facts): string | null {
   return parts.join(', ');
 }
 
+/**
+ * Away mode (issue 33, docs/automation.md "Away mode"): "Water flowed while away mode was on (until
+ * 01/03/2027 18:00): 0.5 L in 1 min at 14:02; the water was closed".
+ */
+function awayFlow(w: Writer, f: Facts): string | null {
+  const flow = flowText(w, f);
+  const until = f.string('away_until');
+  const untilText = until === null ? null : w.dateTime(until);
+  if (flow === null || untilText === null) return null;
+  const sentence = w.text('away_flow', { until: untilText, flow });
+  return f.boolean('closed') ? `${sentence}${w.text('late_separator')}${w.text('away_closed')}` : sentence;
+}
+
 const leakage: Sentence = (w, f, alert) => {
+  if (alert.cause === 'away_flow') return awayFlow(w, f);
   if (alert.cause === 'no_flow_free_hour') return noFlowFreeHour(w, f);
   if (alert.cause === 'water_balance') return waterBalance(w, f);
   const flow = flowText(w, f);

@@ -44,6 +44,7 @@ export const MESSAGES_EN = {
   'errors.premium_required':
     'This is part of the premium service: upgrade the zone to premium on its subscription page',
   'errors.alert_state': 'This alert has already changed: reload the page to see its state',
+  'errors.alert_not_answerable': '“Was this you?” is asked on leak and abnormal-use alerts only',
   'errors.firmware_naming': 'Firmware naming not correct: the file must be named {{expected}}',
   'errors.firmware_update_failed': 'Firmware update failed',
   'errors.firmware_too_large': 'The firmware image is too large: {{max}} MB at most',
@@ -109,6 +110,7 @@ export const MESSAGES_EN = {
   'validation.password_match': 'Passwords must match',
   'validation.terms': 'You must accept the terms of use',
   'validation.end_after_start': 'Should be posterior start date',
+  'validation.end_in_future': 'The end must be later than now',
   'validation.min_one': 'Number must be greather or equal to 1',
   'validation.email': 'Please enter a valid email address',
   'validation.too_long': 'Must be at most {{max}} characters',

@@ -44,6 +44,7 @@ export const MESSAGES_FR = {
   'errors.premium_required':
     "Ceci fait partie du service premium : passez la zone en premium depuis sa page d'abonnement",
   'errors.alert_state': 'Cette alerte a déjà changé : rechargez la page pour voir son état',
+  'errors.alert_not_answerable': '« Était-ce vous ? » ne se pose que sur les alertes de fuite et de consommation anormale',
   'errors.firmware_naming': 'Nommage du firmware incorrect : le fichier doit s’appeler {{expected}}',
   'errors.firmware_update_failed': 'La mise à jour du firmware a échoué',
   'errors.firmware_too_large': 'L’image du firmware est trop lourde : {{max}} Mo au plus',
@@ -112,6 +113,7 @@ export const MESSAGES_FR = {
   'validation.password_match': 'Les mots de passe doivent correspondre',
   'validation.terms': "Vous devez accepter les conditions d'utilisation",
   'validation.end_after_start': 'Doit être postérieure à la date de début',
+  'validation.end_in_future': 'La fin doit être postérieure à maintenant',
   'validation.min_one': 'Le nombre doit être supérieur ou égal à 1',
   'validation.email': 'Veuillez saisir une adresse email valide',
   'validation.too_long': 'Doit contenir au plus {{max}} caractères',

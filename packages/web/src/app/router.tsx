@@ -168,6 +168,8 @@ const routes: RouteObject[] = [
                   },
                   // The page itself sends a manager to the zone's full page (issue 18).
                   { path: paths.myZone.path, ...page(myzoneRoute, (p) => <p.MyZoneRoute />) },
+                  // Issue 33: the resident's alerts, now and past (a manager is sent to the alerts screen).
+                  { path: paths.myZoneAlerts.path, ...page(alerts, (p) => <p.ResidentAlertsPage />) },
                   { path: paths.profile.path, ...page(profile, (p) => <p.ProfilePage />) },
                   { path: paths.profileEdit.path, ...page(profile, (p) => <p.ProfileEditPage />) },
                   {

@@ -1,5 +1,10 @@
 import { OpenAlertsCard } from '../../features/alerts/widgets.ts';
-import { AutomationCard, AutomationLockedBanner, BacktestPanel } from '../../features/automation/widgets.ts';
+import {
+  AutomationCard,
+  AutomationLockedBanner,
+  AwayModeCard,
+  BacktestPanel,
+} from '../../features/automation/widgets.ts';
 import { ComingPrice } from '../../features/billing/widgets.ts';
 import { ConsumptionCard } from '../../features/consumption/widgets.ts';
 import { FlowboxesSection, ZoneValveCard } from '../../features/flowboxes/widgets.ts';
@@ -22,10 +27,14 @@ export function ZoneOverviewRoute() {
         ),
         leaks: ({ zoneRef }) => <LeakCard target={zoneRef} />,
         automation: ({ zoneRef, zone, building }) => (
-          <AutomationCard
-            zoneRef={zoneRef}
-            context={building ? { zone, timezone: building.timezone } : undefined}
-          />
+          <div className="space-y-6">
+            <AutomationCard
+              zoneRef={zoneRef}
+              context={building ? { zone, timezone: building.timezone } : undefined}
+            />
+            {/* Issue 33: the residents' away mode, which the zone's managers may set too. */}
+            <AwayModeCard zoneRef={zoneRef} />
+          </div>
         ),
         schedules: ({ zoneRef, zone }) => (
           <ZoneSchedulesCard zoneRef={zoneRef} authorised={zone.scheduled_closing_authorised} />

@@ -5,3 +5,4 @@
 export { AlertCountBadge } from './components/AlertCountBadge.tsx';
 export { AlertsLiveSync } from './components/AlertsLiveSync.tsx';
 export { OpenAlertsCard } from './components/OpenAlertsCard.tsx';
+export { WasThisYou } from './components/WasThisYou.tsx';

@@ -5,3 +5,4 @@
 export { AutomationCard, AutomationLockedBanner } from './components/AutomationCard.tsx';
 export { AutomationLiveSync } from './components/AutomationLiveSync.tsx';
 export { BacktestPanel } from './components/BacktestPanel.tsx';
+export { AwayModeCard } from './components/AwayModeCard.tsx';

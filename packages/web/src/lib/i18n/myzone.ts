@@ -64,4 +64,14 @@ export const myzoneEn = {
   'myzone.leak_confirm_on_text':
     'While you are away, any water that runs in your zone raises a leak alert. It does not close the water.',
   'myzone.leak_saved': 'Leak detection updated',
+  // Issue 33: who or what closed the water, and the way to the alerts of the home.
+  'myzone.closed_since': 'Off since {{date}}, {{by}}.',
+  'myzone.closed_by.person': 'closed by {{name}}',
+  'myzone.closed_by.automatic_closing': 'closed by automatic closing',
+  'myzone.closed_by.schedule': 'closed by a scheduled closing',
+  'myzone.closed_by.away_mode': 'closed by away mode',
+  'myzone.closed_by.device': 'closed by hand on the device',
+  'myzone.closed_by.unknown': 'closed',
+  'myzone.all_alerts': 'See all my alerts',
+  'myzone.alert_history': 'My past alerts',
 } as const;

@@ -12,9 +12,10 @@ import { Dialog } from '../../../components/Dialog.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
 import { useLanguage, type TranslationKey } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
-import { END_USER, hasRole, useUser } from '../../auth/index.ts';
+import { END_USER, hasRole, MANAGER_OR_END_USER, useUser } from '../../auth/index.ts';
 import { useAlertTransition } from '../api/transition-alert.ts';
 import { CallPlumberButton } from './CallPlumber.tsx';
+import { AlertAnswersLine, WasThisYou } from './WasThisYou.tsx';
 
 const STATE_TONE = {
   open: 'bg-red-100 text-red-800 dark:bg-red-900/50 dark:text-red-200',
@@ -75,7 +76,10 @@ export function AlertItem({
     timezone: alert.building_timezone,
   });
   // An end user opens its zone home; the flowbox page is the managers' and plumbers' (docs/permissions.md).
-  const endUser = hasRole(useUser(), END_USER);
+  const user = useUser();
+  const endUser = hasRole(user, END_USER);
+  // "Was this you?" (issue 33): asked of the zone's end users and managers, not of its plumber.
+  const asked = hasRole(user, MANAGER_OR_END_USER);
   const zoneHref = endUser
     ? paths.myZone.getHref(alert.zone_id)
     : paths.zone.getHref(alert.customer_id, alert.site_id, alert.building_id, alert.zone_id);
@@ -139,6 +143,8 @@ export function AlertItem({
                 : t('alerts.resolved_by', { name: alert.resolved_by ?? '' })}
             </p>
           )}
+          {!endUser && <AlertAnswersLine alert={alert} />}
+          {asked && <WasThisYou alert={alert} compact />}
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${STATE_TONE[alert.state]}`}>

@@ -103,6 +103,16 @@ function BacktestResult({ result }: { result: Backtest }) {
           </p>
         </>
       )}
+      {/* Issue 33: the people's own word on the zone's alerts, to weigh the margins by. */}
+      {result.answers.me + result.answers.not_me > 0 && (
+        <p className="text-sm text-slate-700 dark:text-slate-300" data-testid="backtest-answers">
+          {t('automation.backtest_answers', {
+            days: result.answers.days,
+            me: result.answers.me,
+            not_me: result.answers.not_me,
+          })}
+        </p>
+      )}
     </div>
   );
 }

@@ -1,4 +1,10 @@
-import type { Flowbox, FlowboxCommand, Zone } from '@flowbox/shared';
+import {
+  displayLocalDateTime,
+  type Flowbox,
+  type FlowboxCommand,
+  type Zone,
+  type ZoneWater,
+} from '@flowbox/shared';
 import type { ReactNode } from 'react';
 import { Card } from '../../../components/Card.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
@@ -6,6 +12,7 @@ import { useLanguage } from '../../../lib/i18n/index.ts';
 import { useAutomation } from '../../automation/index.ts';
 import { useCommands } from '../../flowboxes/index.ts';
 import { useFlowboxes, type ZoneRef } from '../../zones/index.ts';
+import { useZoneWater } from '../api/get-zone-water.ts';
 
 /** The valve's open and close buttons, as the flowbox's page has them (lent by the app). */
 export type ValveControlOf = (props: {
@@ -15,6 +22,26 @@ export type ValveControlOf = (props: {
   disabledReason: string | null;
   readOnly: boolean;
 }) => ReactNode;
+
+/** "Off since 12/20/2026 08:03, closed by automatic closing": who or what closed it, in the building's time. */
+function ClosedSince({ water }: { water: ZoneWater }) {
+  const { t, language } = useLanguage();
+  if (water.valve !== 'closed' || !water.closed_since || !water.closed_by) return null;
+  const since = displayLocalDateTime(Date.parse(water.closed_since), water.timezone, language);
+  const by =
+    water.closed_by === 'person'
+      ? t('myzone.closed_by.person', { name: water.closed_by_name ?? '' })
+      : t(`myzone.closed_by.${water.closed_by}`);
+  return (
+    <p
+      className="text-base text-slate-800 dark:text-slate-200"
+      data-testid="myzone-closed-since"
+      data-by={water.closed_by}
+    >
+      {t('myzone.closed_since', { date: since, by })}
+    </p>
+  );
+}
 
 /** The big line: water on or off, in the colours people read at a glance. */
 function ValveHeadline({ state }: { state: 'opened' | 'closed' | null }) {
@@ -57,9 +84,11 @@ function PairedValve({
   const flowboxRef = { ...zoneRef, flowboxId: flowbox.id };
   const commands = useCommands(flowboxRef).data?.items ?? [];
   const locked = useAutomation(zoneRef).data?.locked === true;
+  const water = useZoneWater(zoneRef, flowbox.valve).data;
   return (
     <div className="space-y-3">
       <ValveHeadline state={flowbox.valve} />
+      {water && flowbox.valve === 'closed' && <ClosedSince water={water} />}
       {locked && (
         <p className="text-sm font-medium text-red-800 dark:text-red-300" data-testid="myzone-locked">
           {t('myzone.valve_locked')}

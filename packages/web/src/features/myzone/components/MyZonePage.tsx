@@ -1,4 +1,4 @@
-import { ROLES, type Zone, type ZoneSummary } from '@flowbox/shared';
+import { ROLES, type Alert, type Zone, type ZoneSummary } from '@flowbox/shared';
 import type { ReactNode } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { PageHeader } from '../../../components/PageHeader.tsx';
@@ -18,18 +18,23 @@ const END_USER = [ROLES.end_user] as const;
 
 /**
  * What other features lend an end user's zone home, composed by the app (app/routes/myzone.tsx):
- * the valve's buttons, the consumption graph and the scheduled closings.
+ * the valve's buttons, the consumption graph, the scheduled closings, away mode and "Was this you?".
  */
 export type MyZoneWidgets = {
   valveControl: ValveControlOf;
   consumption: (zoneRef: ZoneRef, zone: Zone, empty: ConsumptionEmpty) => ReactNode;
   schedules: (zoneRef: ZoneRef, zone: Zone) => ReactNode;
+  /** Away mode (issue 33): its period and form (closing on flow offered with `valves.control`). */
+  awayMode: (zoneRef: ZoneRef) => ReactNode;
+  /** "Was this you?" on the alert told first (issue 33). */
+  wasThisYou: (alert: Alert) => ReactNode;
 };
 
 /**
  * An end user's zone, phone first (issue 18), in the order that matters when the leak alert
- * arrives: the alert and what to do, the water (and its buttons, if granted), today's figures, the
- * graph of §9; the scheduled closings and the leak-detection mode only with their permissions.
+ * arrives: the alert, "Was this you?" and what to do, the water (since when and by whom it is off,
+ * and its buttons, if granted), away mode (issue 33), today's figures, the graph of §9; the
+ * scheduled closings and the leak-detection mode only with their permissions.
  */
 function MyZoneHome({
   zoneRef,
@@ -66,13 +71,15 @@ function MyZoneHome({
         }
       />
       <div className="space-y-4 sm:space-y-6" data-testid="myzone-home">
-        <MyZoneAlertBanner zoneId={zone.id} />
+        <MyZoneAlertBanner zoneId={zone.id} wasThisYou={widgets.wasThisYou} />
         <MyValveCard
           zoneRef={zoneRef}
           zone={zone}
           mayControl={mayControl}
           valveControl={widgets.valveControl}
         />
+        {/* Issue 33: within the phone's first screen with the alert and the water. */}
+        {widgets.awayMode(zoneRef)}
         <MyTodayCard zoneRef={zoneRef} />
         {widgets.consumption(zoneRef, zone, {
           title: t('myzone.graph_empty'),

@@ -65,4 +65,13 @@ export const myzoneFr: Record<keyof typeof myzoneEn, string> = {
   'myzone.leak_confirm_on_text':
     'Pendant votre absence, toute eau qui coule dans votre zone lève une alerte de fuite. Elle ne ferme pas l’eau.',
   'myzone.leak_saved': 'Détection de fuite mise à jour',
+  'myzone.closed_since': 'Coupée depuis le {{date}}, {{by}}.',
+  'myzone.closed_by.person': 'fermée par {{name}}',
+  'myzone.closed_by.automatic_closing': 'fermée par la fermeture automatique',
+  'myzone.closed_by.schedule': 'fermée par une fermeture programmée',
+  'myzone.closed_by.away_mode': 'fermée par le mode absence',
+  'myzone.closed_by.device': 'fermée à la main sur l’appareil',
+  'myzone.closed_by.unknown': 'fermée',
+  'myzone.all_alerts': 'Voir toutes mes alertes',
+  'myzone.alert_history': 'Mes alertes passées',
 };
