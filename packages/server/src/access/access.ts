@@ -281,7 +281,8 @@ export function answersShownTo(actor: Actor): 'all' | string {
  */
 export function requireAwayModeSet(actor: Actor, zone: ZoneRef, closeOnFlow: boolean): void {
   if (actor.role === ROLES.plumber) throw forbidden();
-  if (actor.role !== ROLES.end_user) return requireSiteManage(actor, zone.customerId, zone.siteId, 'automation.manage');
+  if (actor.role !== ROLES.end_user)
+    return requireSiteManage(actor, zone.customerId, zone.siteId, 'automation.manage');
   requireZoneRead(actor, zone);
   if (closeOnFlow) requirePermission(actor, 'valves.control');
 }

@@ -44,7 +44,8 @@ export const MESSAGES_FR = {
   'errors.premium_required':
     "Ceci fait partie du service premium : passez la zone en premium depuis sa page d'abonnement",
   'errors.alert_state': 'Cette alerte a déjà changé : rechargez la page pour voir son état',
-  'errors.alert_not_answerable': '« Était-ce vous ? » ne se pose que sur les alertes de fuite et de consommation anormale',
+  'errors.alert_not_answerable':
+    '« Était-ce vous ? » ne se pose que sur les alertes de fuite et de consommation anormale',
   'errors.firmware_naming': 'Nommage du firmware incorrect : le fichier doit s’appeler {{expected}}',
   'errors.firmware_update_failed': 'La mise à jour du firmware a échoué',
   'errors.firmware_too_large': 'L’image du firmware est trop lourde : {{max}} Mo au plus',

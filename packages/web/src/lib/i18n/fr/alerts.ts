@@ -156,7 +156,8 @@ export const alertsFr: Record<keyof typeof alertsEn, string> = {
   'alerts.answer.by_me': '{{name}} : c’était moi',
   'alerts.answer.by_not_me': '{{name}} : pas moi',
   'alerts.resident.title': 'Mes alertes',
-  'alerts.resident.description': 'Les alertes de votre logement : ce qui se passe maintenant, puis les précédentes.',
+  'alerts.resident.description':
+    'Les alertes de votre logement : ce qui se passe maintenant, puis les précédentes.',
   'alerts.resident.back': 'Mon logement',
   'alerts.resident.now': 'Maintenant',
   'alerts.resident.none_now': 'Rien d’inquiétant pour l’instant',

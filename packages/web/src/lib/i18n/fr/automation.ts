@@ -145,7 +145,8 @@ export const automationFr: Record<keyof typeof automationEn, string> = {
     'Sur les {{days}} derniers jours, on a répondu « c’était moi » {{me}} fois et « pas moi » {{not_me}} fois aux alertes de cette zone.',
   'event.action.away_mode_set': '{{who}} a activé le mode absence sur {{what}}',
   'event.action.away_mode_cleared': '{{who}} a désactivé le mode absence sur {{what}}',
-  'event.action.away_closing': 'Le mode absence a fermé l’eau de {{what}} : de l’eau a coulé en l’absence de tous',
+  'event.action.away_closing':
+    'Le mode absence a fermé l’eau de {{what}} : de l’eau a coulé en l’absence de tous',
   'event.action_name.away_mode_set': 'Mode absence activé',
   'event.action_name.away_mode_cleared': 'Mode absence désactivé',
   'event.action_name.away_closing': 'Eau fermée par le mode absence',
