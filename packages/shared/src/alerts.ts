@@ -12,6 +12,19 @@ export const ALERT_CATEGORIES = [
 
 export type AlertCategory = (typeof ALERT_CATEGORIES)[number];
 
+/**
+ * "Was this you?" (issue 33): asked on every leak and abnormal-use alert, answered by the zone's end
+ * users and managers (`POST /v1/alerts/{id}/answer`, the push notification's "It's me" too). Here,
+ * beside the categories and away from the API's schemas, so the screens that show it need no zod.
+ */
+export const ANSWERABLE_ALERT_CATEGORIES: readonly AlertCategory[] = [
+  'leakage_detection',
+  'abnormal_water_consumption_no_ac',
+  'abnormal_water_consumption_with_ac',
+];
+export const ALERT_ANSWERS = ['me', 'not_me'] as const;
+export type AlertAnswerValue = (typeof ALERT_ANSWERS)[number];
+
 /** A user's setting for one category; the email flag defaults to true (spec §3). */
 export type AlertUserSetting = { email: boolean };
 export type AlertsSettings = Record<AlertCategory, AlertUserSetting>;

@@ -97,6 +97,8 @@ const EXPECTED_ROUTES = [
   ...waterBalanceRoutes(),
   ...endUserRoutes(),
   ...webhookRoutes(),
+  ...reportRoutes(),
+  ...residentRoutes(),
   // Issue 33: Web Push of critical alerts to the caller's browsers (docs/push.md).
   'GET /v1/push/key',
   'GET /v1/push/subscriptions',
@@ -116,6 +118,39 @@ function webhookRoutes(): string[] {
     `POST ${webhooks}/{webhookId}/rotate_secret`,
     `POST ${webhooks}/{webhookId}/test`,
     `GET ${webhooks}/{webhookId}/deliveries`,
+  ];
+}
+
+/** Issue 33: scheduled reports of a customer or a site (docs/reports.md). */
+function reportRoutes(): string[] {
+  return ['/v1/customers/{customerId}', '/v1/customers/{customerId}/sites/{siteId}'].flatMap((scope) => [
+    `GET ${scope}/report_schedules/list`,
+    `GET ${scope}/report_schedules/recipients`,
+    `POST ${scope}/report_schedules/create`,
+    `GET ${scope}/report_schedules/{scheduleId}/info`,
+    `PUT ${scope}/report_schedules/{scheduleId}/update`,
+    `DELETE ${scope}/report_schedules/{scheduleId}/delete`,
+    `GET ${scope}/reports/list`,
+    `POST ${scope}/reports/generate`,
+    `GET ${scope}/reports/{reportId}/report.csv`,
+    `GET ${scope}/reports/{reportId}/report.pdf`,
+  ]);
+}
+
+/**
+ * Issue 33: the resident's app (docs/residents.md): "Was this you?", away mode, who turned the water
+ * off; and "Snooze 1 h" from a notification (docs/push.md).
+ */
+function residentRoutes(): string[] {
+  const zone = '/v1/customers/{customerId}/sites/{siteId}/buildings/{buildingId}/zones/{zoneId}';
+  return [
+    'POST /v1/alerts/{alertId}/answer',
+    'GET /v1/alerts/answers/summary',
+    'POST /v1/alerts/{alertId}/snooze',
+    `GET ${zone}/away_mode/info`,
+    `PUT ${zone}/away_mode/update`,
+    `POST ${zone}/away_mode/clear`,
+    `GET ${zone}/water`,
   ];
 }
 
@@ -320,7 +355,8 @@ function servedRoutes(): string[] {
   const routes = new Set<string>();
   const parents: string[] = [];
   for (const line of t.app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const match = /^([│├└─\s]*)(\/\S*) \(([A-Z, ]+)\)/.exec(line);
+    // A segment is its parent's path continued: `/…/water` then `_points/list` under it.
+    const match = /^([│├└─\s]*)(\S+) \(([A-Z, ]+)\)/.exec(line);
     if (!match) continue;
     const depth = match[1]!.length / 4;
     const full = `${depth > 1 ? parents[depth - 2] : ''}${match[2]}`;
@@ -388,8 +424,12 @@ describe('the OpenAPI document', () => {
         ]);
         continue;
       }
-      if (route.endsWith('/export.csv')) {
+      if (route.endsWith('/export.csv') || route.endsWith('/report.csv')) {
         expect(Object.keys(answer.content ?? {}), route).toEqual(['text/csv']);
+        continue;
+      }
+      if (route.endsWith('/report.pdf')) {
+        expect(Object.keys(answer.content ?? {}), route).toEqual(['application/pdf']);
         continue;
       }
       if (route === LIVE_STREAM) {

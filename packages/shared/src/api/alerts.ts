@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ALERT_CATEGORIES, type AlertCategory } from '../alerts.ts';
+import { ALERT_ANSWERS, ALERT_CATEGORIES, type AlertCategory } from '../alerts.ts';
 import { backendDate, checkDateRange } from '../validation.ts';
 import { VOLUME_UNITS } from '../domain/buildings.ts';
 
@@ -43,18 +43,6 @@ export const AlertDetailsSchema = z.record(
   z.union([z.string(), z.number(), z.boolean(), z.null()]),
 );
 export type AlertDetails = z.infer<typeof AlertDetailsSchema>;
-
-/**
- * "Was this you?" (issue 33): asked on every leak and abnormal-use alert, answered by the zone's end
- * users and managers (`POST /v1/alerts/{id}/answer`, the push notification's "It's me" too).
- */
-export const ANSWERABLE_ALERT_CATEGORIES: readonly AlertCategory[] = [
-  'leakage_detection',
-  'abnormal_water_consumption_no_ac',
-  'abnormal_water_consumption_with_ac',
-];
-export const ALERT_ANSWERS = ['me', 'not_me'] as const;
-export type AlertAnswerValue = (typeof ALERT_ANSWERS)[number];
 
 export const AlertAnswerInputSchema = z.object({ answer: z.enum(ALERT_ANSWERS, 'validation.select') });
 export type AlertAnswerInput = z.infer<typeof AlertAnswerInputSchema>;
