@@ -1,4 +1,5 @@
 import {
+  ANSWERABLE_ALERT_CATEGORIES,
   CRITICAL_ALERT_CATEGORIES,
   displayLocalDateTime,
   type Language,
@@ -24,7 +25,8 @@ const BODY_MAX = 800;
 /**
  * An alert's push message for one reader (issue 33): what happened in their language, units and the
  * building's time zone, as the email says it (`alertSentence`), and what they may do from the
- * notification. "Close the water" is not offered when automatic closing has closed it already.
+ * notification. "Close the water" is not offered when automatic closing has closed it already,
+ * "It's me" only on the alerts that ask "Was this you?" (a leak, an abnormal use).
  */
 export function alertPush(
   language: Language,
@@ -39,6 +41,8 @@ export function alertPush(
       : `${zone.zoneName} (building ${zone.buildingName}), ${opened}`;
   const actions = (['close_water', 'its_me', 'snooze_1h'] as const)
     .filter((action) => action !== 'close_water' || alert.category !== 'abnormal_water_consumption_with_ac')
+    // "It's me" answers "Was this you?", asked of a use of water, not of a device's fault.
+    .filter((action) => action !== 'its_me' || ANSWERABLE_ALERT_CATEGORIES.includes(alert.category))
     .map((action) => ({ action, title: ACTION_TITLES[language][action] }));
   return {
     type: 'alert',
