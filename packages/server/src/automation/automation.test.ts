@@ -300,6 +300,14 @@ describe('a burst pipe', () => {
       'post /flowboxes/{flowboxId}/firmware': { image_id: '00000000-0000-4000-8000-000000000000' },
       'post /claim_codes/create': { expires_in_days: 7 },
       'post /claim_codes/{codeId}/revoke': {},
+      'put /away_mode/update': {
+        from_date: '2030-01-01',
+        from_time: '08:00',
+        until_date: '2030-01-08',
+        until_time: '20:00',
+        close_on_flow: false,
+      },
+      'post /away_mode/clear': {},
     };
     // A firmware update says why in its own words (docs/firmware.md), still a 409 that changes nothing.
     const ownMessage: Record<string, MessageKey> = {
