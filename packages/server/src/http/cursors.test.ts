@@ -145,13 +145,30 @@ function hostileCursors(cursor: string): string[] {
 let t: TestApp;
 let world: FuzzWorld;
 let rolloutId: string;
+let webhookId: string;
 
 beforeAll(async () => {
   t = await createTestApp({ accessTokenTtl: 86_400 });
   world = await createFuzzWorld(t);
   rolloutId = await seedRollouts();
+  webhookId = await seedWebhookDeliveries();
 });
 afterAll(() => t?.close());
+
+/** A webhook of customer A with two deliveries (two test events): a page of one, and a next. */
+async function seedWebhookDeliveries(): Promise<string> {
+  const webhooks = `/v1/customers/${world.own.customerId}/webhooks`;
+  const created = await world.clients.provider.post(`${webhooks}/create`, {
+    url: 'https://hooks.example.com/flowbox',
+    events: ['alert.opened'],
+    enabled: false,
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  const id = created.json<{ id: string }>().id;
+  for (let i = 0; i < 2; i++)
+    expect((await world.clients.provider.post(`${webhooks}/${id}/test`)).statusCode).toBe(202);
+  return id;
+}
 
 /** Rollouts and rollout devices one past a page, which no world of the fuzzer makes. */
 async function seedRollouts(): Promise<string> {
@@ -202,7 +219,7 @@ async function seedRollouts(): Promise<string> {
 
 /** The list's URLs: its path in customer A's tenant, a page of one row, each value of what shapes its cursor. */
 function urlsOf(list: PagedList): string[] {
-  const ids = { ...world.own, rolloutId };
+  const ids = { ...world.own, rolloutId, webhookId };
   const path = list.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const id = pathId(ids, name, list.path);
     if (!id) throw new Error(`no id for {${name}} of ${list.path}: name it in cursors.test.ts`);
