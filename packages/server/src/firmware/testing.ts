@@ -15,6 +15,7 @@ import type { Db } from '../db/client.ts';
 import { firmwareImageCustomers, firmwareImages, firmwareUpdates, flowboxes } from '../db/schema.ts';
 import { writeFile } from '../files/files.store.ts';
 import { deviceState } from '../flowboxes/testing.ts';
+import { LIVE_CHANNEL } from '../live/index.ts';
 import type { FlowboxIngest } from '../flowboxes/ingest.service.ts';
 import { createZones } from '../telemetry/testing.ts';
 import type { TestApp } from '../test/harness.ts';
@@ -235,10 +236,13 @@ export async function statementsDuring(db: Db, run: () => Promise<unknown>): Pro
   return sent;
 }
 
-/** The live messages among these statements (notifyLive and notifyLiveAll). */
+/**
+ * The live messages among these statements (notifyLive and notifyLiveAll): those notifying the live
+ * channel; other channels (the push and webhook queues) carry no JSON message.
+ */
 export function liveMessagesIn(sent: SentStatements): { type: string }[] {
   return sent
-    .filter((s) => s.text.includes('pg_notify'))
+    .filter((s) => s.text.includes('pg_notify') && s.params[0] === LIVE_CHANNEL)
     .flatMap((s) => {
       const parsed = JSON.parse(String(s.params[1])) as { type: string } | { type: string }[];
       return Array.isArray(parsed) ? parsed : [parsed];
