@@ -11,6 +11,8 @@ import {
 } from './alerts/index.ts';
 import { alertAnswersRoutes } from './alerts/alert-answers.routes.ts';
 import { AlertAnswersService } from './alerts/alert-answers.service.ts';
+import { notificationsRoutes } from './alerts/notifications.routes.ts';
+import { NotificationsService } from './alerts/notifications.service.ts';
 import { alertsRoutes } from './alerts/alerts.routes.ts';
 import { AlertsService } from './alerts/alerts.service.ts';
 import { lockedZoneGuard } from './automation/index.ts';
@@ -480,6 +482,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; service
         eventsRoutes(protectedApi, services.events);
         alertsRoutes(protectedApi, services.alerts);
         alertAnswersRoutes(protectedApi, new AlertAnswersService(ctx));
+        notificationsRoutes(protectedApi, new NotificationsService(ctx));
         fleetRoutes(protectedApi, services.fleet);
         leaksRoutes(protectedApi, services.leaks);
         outboxRoutes(protectedApi, mailer);

@@ -25,6 +25,27 @@ export const ANSWERABLE_ALERT_CATEGORIES: readonly AlertCategory[] = [
 export const ALERT_ANSWERS = ['me', 'not_me'] as const;
 export type AlertAnswerValue = (typeof ALERT_ANSWERS)[number];
 
+/** The severities a person chooses channels for (docs/alerts.md "How each person is told"). */
+export const NOTIFICATION_SEVERITIES = ['critical', 'other'] as const;
+export type NotificationSeverity = (typeof NOTIFICATION_SEVERITIES)[number];
+
+/**
+ * Critical: what a person may have to act on within minutes (automatic closing, a burst or abnormal
+ * consumption, a leak, a dysfunction of the valve), pushed with high urgency; these ignore quiet
+ * hours and escalate. Everything else can wait. Here, away from the API's schemas, so the screens
+ * that show alerts need no zod.
+ */
+const CRITICAL_TO_TELL: readonly AlertCategory[] = [
+  'abnormal_water_consumption_with_ac',
+  'abnormal_water_consumption_no_ac',
+  'leakage_detection',
+  'flowbox_dysfunction',
+];
+
+export function alertSeverity(category: AlertCategory): NotificationSeverity {
+  return CRITICAL_TO_TELL.includes(category) ? 'critical' : 'other';
+}
+
 /** A user's setting for one category; the email flag defaults to true (spec §3). */
 export type AlertUserSetting = { email: boolean };
 export type AlertsSettings = Record<AlertCategory, AlertUserSetting>;

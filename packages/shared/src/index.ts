@@ -25,6 +25,7 @@ export * from './api/alerts.ts';
 export * from './api/fleet.ts';
 export * from './api/leaks.ts';
 export * from './api/push.ts';
+export * from './api/notifications.ts';
 export * from './api/webhooks.ts';
 export * from './api/reports.ts';
 export * from './billing/index.ts';

@@ -137,13 +137,21 @@ function showAlert(payload) {
 async function answerNotification(payload, action) {
   if (!payload || typeof payload.url !== 'string') return;
   renewedToken = undefined;
+  // Opened: its escalation to the next channel and to the zone's managers stops for this person
+  // (docs/alerts.md "Escalation"). The page at the alert says so too, once it loads.
+  const opening = apiCall(payload, 'POST', '/alerts/opened', { alert_ids: [payload.alert_id] }).catch(
+    () => undefined,
+  );
   const run = Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : undefined;
-  const acting = run
-    ? run(payload).then(
-        () => true,
-        () => false,
-      )
-    : Promise.resolve(true);
+  // After the opening call, not beside it: a session to renew is renewed once, by the first call.
+  const acting = opening.then(() =>
+    run
+      ? run(payload).then(
+          () => true,
+          () => false,
+        )
+      : true,
+  );
   await openApp(payload.url);
   if (!(await acting)) await tellFailure(payload);
 }

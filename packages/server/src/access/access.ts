@@ -121,6 +121,16 @@ export function pushSubscriberOf(actor: Actor): string {
 }
 
 /**
+ * How a person is told of alerts (docs/alerts.md "How each person is told"): the people alerts
+ * reach (customer and site managers, end users) set their own, and nobody another's; provider
+ * managers and plumbers, never told, have none to set. The answer is whose preferences.
+ */
+export function notifiedUserOf(actor: Actor): string {
+  requireRole(actor, ROLES.customer_manager, ROLES.site_manager, ROLES.end_user);
+  return actor.id;
+}
+
+/**
  * Snoozing an alert's pushes (docs/push.md "Snooze"): anyone who reads the alert, whatever their
  * role, holds back their own pushes of it, and nobody another's. The answer is whose pushes wait.
  */

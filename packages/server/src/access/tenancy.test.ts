@@ -925,6 +925,24 @@ const ROWS: Row[] = [
     },
     expected: { provider: 404, cmA: 204, smA: 404, cmB: 404, smB: 404, euA: 404, plA: 404 },
   },
+  // docs/alerts.md "How each person is told": the people alerts reach set their own, nobody another's.
+  {
+    action: 'read its own notification preferences',
+    call: () => ({ method: 'GET', url: '/v1/notifications/preferences' }),
+    expected: { provider: 403, cmA: 200, smA: 200, cmB: 200, smB: 200, euA: 200, plA: 403 },
+  },
+  {
+    action: 'change its own notification preferences',
+    call: () => ({
+      method: 'PUT',
+      url: '/v1/notifications/preferences',
+      body: {
+        channels: { critical: { push: 'now', email: 'now' }, other: { push: 'off', email: 'now' } },
+        quiet_hours: null,
+      },
+    }),
+    expected: { provider: 403, cmA: 200, smA: 200, cmB: 200, smB: 200, euA: 200, plA: 403 },
+  },
   // docs/webhooks.md: a customer's webhooks are its customer managers' and the provider's.
   {
     action: 'add a webhook to customer A',
@@ -1671,6 +1689,16 @@ function alertRows(site: 'a1' | 'a2'): Row[] {
         method: 'POST',
         url: `/v1/alerts/${await alertIn(site, 'open')}/snooze`,
         body: { minutes: 60 },
+      }),
+      expected: also(read, site, 'euA', 'plA'),
+    },
+    {
+      // docs/alerts.md "Escalation": whoever reads the alert says they opened it, for themselves.
+      action: `say one opened an alert ${on}`,
+      call: async () => ({
+        method: 'POST',
+        url: '/v1/alerts/opened',
+        body: { alert_ids: [await alertIn(site, 'open')] },
       }),
       expected: also(read, site, 'euA', 'plA'),
     },
@@ -2889,7 +2917,7 @@ describe('the matrix covers the API', () => {
     expect(missing).toEqual([]);
     // Issue #8: every alert call, without exception.
     const alertRoutes = routes.filter((route) => route.includes(' /v1/alerts/'));
-    expect(alertRoutes).toHaveLength(11);
+    expect(alertRoutes).toHaveLength(12);
     expect(alertRoutes.filter((route) => !isCalled(route))).toEqual([]);
   });
 });

@@ -18,6 +18,7 @@ import { AppError, notFound } from '../errors.ts';
 import { recordChange } from '../events/index.ts';
 import { notifyLive } from '../live/index.ts';
 import { answersOfAlerts, saveAlertAnswer, zoneAnswerSummary } from './alert-answers.repo.ts';
+import { recordAlertOpens } from './alert-opens.repo.ts';
 import { findAlertRow, findAlertZone, toApiAlert } from './alerts.repo.ts';
 
 /**
@@ -47,6 +48,8 @@ export class AlertAnswersService {
         answer: input.answer,
         answeredAt: now,
       });
+      // Answering it is opening it (docs/alerts.md "Escalation").
+      await recordAlertOpens(tx, actor.id, [row.id], now);
       await recordChange(tx, now, actor, {
         action: 'alert_answered',
         object: 'alert',

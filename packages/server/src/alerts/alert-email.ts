@@ -1,4 +1,9 @@
-import { alertDetailsText, displayLocalDateTime, type Language } from '@flowbox/shared';
+import {
+  alertDetailsText,
+  displayLocalDateTime,
+  UNOPENED_ESCALATION_MINUTES,
+  type Language,
+} from '@flowbox/shared';
 import { CATEGORY_NAMES } from './alert-settings.ts';
 import type { AlertRow, AlertZone } from './alerts.repo.ts';
 
@@ -8,9 +13,44 @@ type AlertEmailInput = {
   subject: string;
   alert: AlertRow;
   zone: AlertZone;
-  /** A critical alert emailed again because nobody silenced or resolved it. */
-  reminder: boolean;
+  round: AlertRound;
   link: string;
+};
+
+/**
+ * Which telling of an alert a message is (docs/alerts.md "Who is told", "Escalation"): when it
+ * opened; a critical alert's reminder, nobody having silenced or resolved it; the channel the reader
+ * keeps for an alert they have not opened; the zone's managers told because nobody opened it.
+ */
+export type AlertRound = 'first' | 'reminder' | 'unopened' | 'escalated';
+
+/** The line that opens a message of each round but the first, and the subject's prefix. */
+export const ROUND_TEXTS: Record<
+  Language,
+  Record<Exclude<AlertRound, 'first'>, { prefix: string; line: string }>
+> = {
+  en: {
+    reminder: { prefix: 'Reminder: ', line: 'This critical alert has been neither silenced nor resolved.' },
+    unopened: {
+      prefix: 'Not opened: ',
+      line: `You have not opened this critical alert ${UNOPENED_ESCALATION_MINUTES} minutes after it was raised.`,
+    },
+    escalated: {
+      prefix: 'Nobody answered: ',
+      line: `Nobody has opened this critical alert ${2 * UNOPENED_ESCALATION_MINUTES} minutes after it was raised: you are told as a manager of its zone.`,
+    },
+  },
+  fr: {
+    reminder: { prefix: 'Rappel : ', line: "Cette alerte critique n'a été ni mise en sourdine ni résolue." },
+    unopened: {
+      prefix: 'Non ouverte : ',
+      line: `Vous n'avez pas ouvert cette alerte critique ${UNOPENED_ESCALATION_MINUTES} minutes après son déclenchement.`,
+    },
+    escalated: {
+      prefix: 'Sans réponse : ',
+      line: `Personne n'a ouvert cette alerte critique ${2 * UNOPENED_ESCALATION_MINUTES} minutes après son déclenchement : vous en êtes averti comme responsable de sa zone.`,
+    },
+  },
 };
 
 /**
@@ -44,12 +84,15 @@ export function alertEmail(language: Language, input: AlertEmailInput): { subjec
   const device = alert.flowboxSerial ?? '-';
   const details = alertSentence(language, alert, zone);
   const opened = displayLocalDateTime(alert.openedAt, zone.timezone, language);
+  const round = input.round === 'first' ? undefined : ROUND_TEXTS[language][input.round];
+  const subject = `${round?.prefix ?? ''}${input.subject}`;
+  const opening = round ? `${round.line}\n\n` : '';
   if (language === 'fr') {
     return {
-      subject: input.reminder ? `Rappel : ${input.subject}` : input.subject,
+      subject,
       text:
         `Bonjour ${input.firstname},\n\n` +
-        (input.reminder ? "Cette alerte critique n'a été ni mise en sourdine ni résolue.\n\n" : '') +
+        opening +
         `Alerte : ${category}\n` +
         (details ? `${details}\n\n` : '') +
         `Zone : ${zone.zoneName} (bâtiment ${zone.buildingName})\nFlowbox : ${device}\n` +
@@ -59,10 +102,10 @@ export function alertEmail(language: Language, input: AlertEmailInput): { subjec
     };
   }
   return {
-    subject: input.reminder ? `Reminder: ${input.subject}` : input.subject,
+    subject,
     text:
       `Hello ${input.firstname},\n\n` +
-      (input.reminder ? 'This critical alert has been neither silenced nor resolved.\n\n' : '') +
+      opening +
       `Alert: ${category}\n` +
       (details ? `${details}\n\n` : '') +
       `Zone: ${zone.zoneName} (building ${zone.buildingName})\nFlowbox: ${device}\n` +

@@ -3,15 +3,23 @@ import {
   CRITICAL_ALERT_CATEGORIES,
   displayLocalDateTime,
   type Language,
+  type NotificationSeverity,
   type PushAlertAction,
   type PushAlertPayload,
+  type PushUrgency,
 } from '@flowbox/shared';
 import { CATEGORY_NAMES } from './alert-settings.ts';
-import { alertSentence } from './alert-email.ts';
+import { alertSentence, ROUND_TEXTS, type AlertRound } from './alert-email.ts';
 import type { AlertRow, AlertZone } from './alerts.repo.ts';
 
-/** Issue 33: an alert's push message goes at once, and is worth nothing after five minutes. */
-export const ALERT_PUSH = { urgency: 'high', ttlS: 300 } as const;
+/**
+ * Issue 33: a critical alert's push message goes at once, and is worth nothing after five minutes;
+ * another one waits for a phone saving its battery, and is still worth telling within the hour.
+ */
+export const ALERT_PUSH = {
+  critical: { urgency: 'high', ttlS: 300 },
+  other: { urgency: 'normal', ttlS: 3600 },
+} as const satisfies Record<NotificationSeverity, { urgency: PushUrgency; ttlS: number }>;
 
 const ACTION_TITLES: Record<Language, Record<PushAlertAction, string>> = {
   en: { close_water: 'Close the water', its_me: "It's me", snooze_1h: 'Snooze 1 h' },
@@ -30,7 +38,7 @@ const BODY_MAX = 800;
  */
 export function alertPush(
   language: Language,
-  input: { alert: AlertRow; zone: AlertZone; link: string },
+  input: { alert: AlertRow; zone: AlertZone; link: string; round?: AlertRound },
 ): PushAlertPayload {
   const { alert, zone } = input;
   const sentence = alertSentence(language, alert, zone);
@@ -51,12 +59,16 @@ export function alertPush(
     critical: CRITICAL_ALERT_CATEGORIES.includes(alert.category),
     language,
     zone: { id: zone.zoneId, name: zone.zoneName, building: zone.buildingName },
-    title: cut(CATEGORY_NAMES[language][alert.category], TITLE_MAX),
+    title: cut(`${prefixOf(language, input.round)}${CATEGORY_NAMES[language][alert.category]}`, TITLE_MAX),
     body: cut(sentence ? `${sentence}\n${where}` : where, BODY_MAX),
     actions,
     url: input.link,
     opened_at: alert.openedAt.toISOString(),
   };
+}
+
+function prefixOf(language: Language, round: AlertRound = 'first'): string {
+  return round === 'first' ? '' : ROUND_TEXTS[language][round].prefix;
 }
 
 function cut(text: string, max: number): string {

@@ -1,5 +1,7 @@
 import {
+  alertSeverity,
   CRITICAL_ALERT_CATEGORIES,
+  UNOPENED_ESCALATION_MINUTES,
   type Alert,
   type AlertCategory,
   type AlertDetails,
@@ -93,6 +95,10 @@ export async function upsertAlert(db: Db, alert: NewAlert): Promise<{ row: Alert
       openedAt: alert.at,
       lastSeenAt: alert.at,
       notifyDueAt: alert.at,
+      escalateAt:
+        alertSeverity(alert.category) === 'critical'
+          ? new Date(alert.at.getTime() + UNOPENED_ESCALATION_MINUTES * 60_000)
+          : null,
     })
     .onConflictDoUpdate({
       target: [alerts.zoneId, alerts.cause],
@@ -258,6 +264,21 @@ export async function countAlerts(
  * The durable email job's claim: due alerts still open, locked so that another instance skips
  * them (DESIGN.md §2 jobs) until this transaction commits their next due time.
  */
+/**
+ * Claims critical alerts whose escalation is due (docs/alerts.md "Escalation"): open ones only (a
+ * silenced alert is known, a resolved one over), SKIP LOCKED so that each is escalated by one
+ * instance; the caller moves `escalate_at` on in the same transaction.
+ */
+export async function claimDueEscalations(db: Db, now: Date, limit: number): Promise<AlertRow[]> {
+  return db
+    .select()
+    .from(alerts)
+    .where(and(lte(alerts.escalateAt, now), eq(alerts.state, 'open')))
+    .orderBy(alerts.escalateAt)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+}
+
 export async function claimDueAlerts(db: Db, now: Date, limit: number): Promise<AlertRow[]> {
   return db
     .select()

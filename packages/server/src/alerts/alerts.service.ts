@@ -1,6 +1,7 @@
 import {
   CRITICAL_ALERT_CATEGORIES,
-  PUSHED_ALERT_CATEGORIES,
+  alertSeverity,
+  UNOPENED_ESCALATION_MINUTES,
   type Alert,
   type AlertCategory,
   type AlertCategorySetting,
@@ -30,6 +31,7 @@ import { AppError, notFound } from '../errors.ts';
 import { changedFieldsOf, recordChange, recordEvent } from '../events/index.ts';
 import { notifyLive } from '../live/index.ts';
 import { withAnswers } from './alert-answers.service.ts';
+import { recordAlertOpens } from './alert-opens.repo.ts';
 import { allCategorySettings, categorySetting, saveCategorySetting } from './alert-settings.ts';
 import {
   countAlerts,
@@ -124,6 +126,8 @@ export class AlertsService {
       if (!zone) throw notFound();
       const { patch, action } = this.transitionPatch(current, transition, actor, now);
       const row = await updateAlert(tx, id, patch);
+      // Acting on it is opening it (docs/alerts.md "Escalation").
+      await recordAlertOpens(tx, actor.id, [id], now);
       await logAlert(tx, row, zone, action, now, actor, [row.category]);
       const alert = toApiAlert(row, zone);
       await publishAlert(tx, alert);
@@ -177,7 +181,10 @@ export class AlertsService {
       case 'silence':
         // Silencing says "we know": no email and no escalation until unsilenced (docs/alerts.md).
         if (current.state !== 'open') throw invalid();
-        return { patch: { state: 'silenced', silencedAt: now, notifyDueAt: null }, action: 'alert_silenced' };
+        return {
+          patch: { state: 'silenced', silencedAt: now, notifyDueAt: null, escalateAt: null },
+          action: 'alert_silenced',
+        };
       case 'unsilence': {
         if (current.state !== 'silenced') throw invalid();
         const critical = CRITICAL_ALERT_CATEGORIES.includes(current.category);
@@ -186,7 +193,15 @@ export class AlertsService {
           : critical
             ? new Date(now.getTime() + this.options.escalationIntervalMs)
             : null;
-        return { patch: { state: 'open', silencedAt: null, notifyDueAt: due }, action: 'alert_unsilenced' };
+        // Its escalation goes on where it stopped, one step from now (docs/alerts.md "Escalation").
+        const escalateAt =
+          alertSeverity(current.category) === 'critical' && current.escalationStage < 2
+            ? new Date(now.getTime() + UNOPENED_ESCALATION_MINUTES * 60_000)
+            : null;
+        return {
+          patch: { state: 'open', silencedAt: null, notifyDueAt: due, escalateAt },
+          action: 'alert_unsilenced',
+        };
       }
       case 'resolve':
         if (current.state === 'resolved') throw invalid();
@@ -198,6 +213,7 @@ export class AlertsService {
             resolvedByName: actor.name,
             resolvedAutomatically: false,
             notifyDueAt: null,
+            escalateAt: null,
           },
           action: 'alert_resolved',
         };
@@ -254,8 +270,9 @@ export async function raiseAlert(tx: Db, input: RaiseAlertInput & { at: Date }):
     at: input.at,
   });
   if (opened) await logAlert(tx, row, zone, 'alert_opened', input.at, null, [row.category]);
-  // docs/push.md: the instances hear it once committed, and push it within the second.
-  if (opened && PUSHED_ALERT_CATEGORIES.includes(row.category)) await queueAlertPush(tx, row);
+  // docs/push.md: the instances hear it once committed, and push it within the second to those
+  // whose channels for its severity hold push (docs/alerts.md "How each person is told").
+  if (opened) await queueAlertPush(tx, row);
   const alert = toApiAlert(row, zone);
   await publishAlert(tx, alert);
   return { raised: opened ? 'opened' : 'repeated', alert };
@@ -276,6 +293,7 @@ export async function clearAlert(
     resolvedAt: input.at,
     resolvedAutomatically: true,
     notifyDueAt: null,
+    escalateAt: null,
   });
   await logAlert(tx, row, zone, 'alert_resolved', input.at, null, [row.category, 'automatic'], origin);
   await publishAlert(tx, toApiAlert(row, zone));

@@ -1,5 +1,5 @@
-import { ROLES, type AlertsSettings, type Language } from '@flowbox/shared';
-import { and, eq, exists, or } from 'drizzle-orm';
+import { ROLES, type AlertsSettings, type Language, type NotificationPreferences } from '@flowbox/shared';
+import { and, eq, exists, isNull, or } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { users, userSites, userZones } from '../db/schema.ts';
 import type { AlertRow } from './alerts.repo.ts';
@@ -12,7 +12,32 @@ export type Recipient = {
   language: Language;
   alertsSettings: Partial<AlertsSettings>;
   alertsInstanceSettings: Record<string, Partial<AlertsSettings>>;
+  /** Null until the user chooses (docs/alerts.md "How each person is told"). */
+  notificationPreferences: NotificationPreferences | null;
 };
+
+const recipientColumns = {
+  id: users.id,
+  email: users.email,
+  firstname: users.firstname,
+  language: users.language,
+  alertsSettings: users.alertsSettings,
+  alertsInstanceSettings: users.alertsInstanceSettings,
+  notificationPreferences: users.notificationPreferences,
+};
+
+/** A site manager assigned to this site. */
+function siteManagerOf(tx: Db, siteId: string) {
+  return and(
+    eq(users.role, ROLES.site_manager),
+    exists(
+      tx
+        .select({ one: userSites.userId })
+        .from(userSites)
+        .where(and(eq(userSites.userId, users.id), eq(userSites.siteId, siteId))),
+    ),
+  );
+}
 
 /**
  * Who is told (spec §6 "the email notification setting" is for customer and site managers): the
@@ -22,14 +47,7 @@ export type Recipient = {
  */
 export async function recipientsOf(tx: Db, alert: AlertRow): Promise<Recipient[]> {
   return tx
-    .select({
-      id: users.id,
-      email: users.email,
-      firstname: users.firstname,
-      language: users.language,
-      alertsSettings: users.alertsSettings,
-      alertsInstanceSettings: users.alertsInstanceSettings,
-    })
+    .select(recipientColumns)
     .from(users)
     .where(
       and(
@@ -37,15 +55,7 @@ export async function recipientsOf(tx: Db, alert: AlertRow): Promise<Recipient[]
         eq(users.alertNotificationEnabled, true),
         or(
           eq(users.role, ROLES.customer_manager),
-          and(
-            eq(users.role, ROLES.site_manager),
-            exists(
-              tx
-                .select({ one: userSites.userId })
-                .from(userSites)
-                .where(and(eq(userSites.userId, users.id), eq(userSites.siteId, alert.siteId))),
-            ),
-          ),
+          siteManagerOf(tx, alert.siteId),
           and(
             eq(users.role, ROLES.end_user),
             exists(
@@ -56,6 +66,27 @@ export async function recipientsOf(tx: Db, alert: AlertRow): Promise<Recipient[]
             ),
           ),
         ),
+      ),
+    );
+}
+
+/**
+ * Whom a critical alert nobody opened escalates to (docs/alerts.md "Escalation"): the customer
+ * managers of its customer and the site managers of its site, whatever their own settings, as the
+ * people answerable for the zone; suspended accounts are left out.
+ */
+export async function zoneManagersOf(
+  tx: Db,
+  alert: Pick<AlertRow, 'customerId' | 'siteId'>,
+): Promise<Recipient[]> {
+  return tx
+    .select(recipientColumns)
+    .from(users)
+    .where(
+      and(
+        eq(users.customerId, alert.customerId),
+        isNull(users.suspendedAt),
+        or(eq(users.role, ROLES.customer_manager), siteManagerOf(tx, alert.siteId)),
       ),
     );
 }

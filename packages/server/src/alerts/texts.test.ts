@@ -47,27 +47,36 @@ describe.each(ALERT_CATEGORIES)('the texts of the %s category', (category) => {
     expect(defaultCategorySetting(category).subject.fr).not.toBe(defaultCategorySetting(category).subject.en);
   });
 
-  it.each([false, true])('has its email (reminder: %s) in English and in French', (reminder) => {
-    const email = (language: Language) =>
-      alertEmail(language, {
-        firstname: 'Ana',
-        subject: defaultCategorySetting(category).subject[language],
-        alert: rowOf(category),
-        zone,
-        reminder,
-        link: 'https://flowbox.test/alerts',
-      });
-    const [en, fr] = [email('en'), email('fr')];
-    expect(en.subject.startsWith(reminder ? 'Reminder: ' : 'Flowbox alert')).toBe(true);
-    expect(fr.subject.startsWith(reminder ? 'Rappel : ' : 'Alerte Flowbox')).toBe(true);
-    expect(en.text).toContain(`Alert: ${CATEGORY_NAMES.en[category]}`);
-    expect(fr.text).toContain(`Alerte : ${CATEGORY_NAMES.fr[category]}`);
-    expect(fr.text).not.toMatch(ENGLISH);
-    expect(en.text).not.toMatch(FRENCH);
-    for (const text of [en.text, fr.text]) {
-      expect(text).toContain('Kitchen');
-      expect(text).toContain('FB-1');
-      expect(text).toContain('https://flowbox.test/alerts');
-    }
-  });
+  it.each(['first', 'reminder', 'unopened', 'escalated'] as const)(
+    'has its email (%s) in English and in French',
+    (round) => {
+      const email = (language: Language) =>
+        alertEmail(language, {
+          firstname: 'Ana',
+          subject: defaultCategorySetting(category).subject[language],
+          alert: rowOf(category),
+          zone,
+          round,
+          link: 'https://flowbox.test/alerts',
+        });
+      const [en, fr] = [email('en'), email('fr')];
+      const prefix = {
+        first: ['', ''],
+        reminder: ['Reminder: ', 'Rappel : '],
+        unopened: ['Not opened: ', 'Non ouverte : '],
+        escalated: ['Nobody answered: ', 'Sans réponse : '],
+      }[round];
+      expect(en.subject.startsWith(`${prefix[0]}Flowbox alert`)).toBe(true);
+      expect(fr.subject.startsWith(`${prefix[1]}Alerte Flowbox`)).toBe(true);
+      expect(en.text).toContain(`Alert: ${CATEGORY_NAMES.en[category]}`);
+      expect(fr.text).toContain(`Alerte : ${CATEGORY_NAMES.fr[category]}`);
+      expect(fr.text).not.toMatch(ENGLISH);
+      expect(en.text).not.toMatch(FRENCH);
+      for (const text of [en.text, fr.text]) {
+        expect(text).toContain('Kitchen');
+        expect(text).toContain('FB-1');
+        expect(text).toContain('https://flowbox.test/alerts');
+      }
+    },
+  );
 });

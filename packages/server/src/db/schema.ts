@@ -41,6 +41,7 @@ import {
   type FlowboxModel,
   type MonitoringMetric,
   type MonitoringStatus,
+  type NotificationPreferences,
   type OpeningHours,
   type PairingState,
   type PermissionSet,
@@ -129,6 +130,8 @@ export const users = pgTable(
       .notNull()
       .default({}),
     permissions: jsonb('permissions').$type<Partial<PermissionSet>>().notNull().default({}),
+    /** How the user is told of alerts (docs/alerts.md "How each person is told"); null: the defaults. */
+    notificationPreferences: jsonb('notification_preferences').$type<NotificationPreferences>(),
     /** A suspended account (end users, plumbers) cannot sign in; its sessions end (docs/permissions.md). */
     suspendedAt: timestamp('suspended_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -1116,6 +1119,12 @@ export const alerts = pgTable(
     emailedAt: timestamp('emailed_at', { withTimezone: true }),
     emailRounds: integer('email_rounds').notNull().default(0),
     notifyDueAt: timestamp('notify_due_at', { withTimezone: true }),
+    /**
+     * A critical alert's next escalation (docs/alerts.md "Escalation"): at 1, the channels people
+     * keep for an alert they have not opened; at 2, the zone's managers when nobody has opened it.
+     */
+    escalateAt: timestamp('escalate_at', { withTimezone: true }),
+    escalationStage: smallint('escalation_stage').notNull().default(0),
   },
   (t) => [
     uniqueIndex('alerts_one_per_cause')
@@ -1124,6 +1133,9 @@ export const alerts = pgTable(
     index('alerts_customer_idx').on(t.customerId, t.lastSeenAt),
     index('alerts_site_idx').on(t.siteId, t.state),
     index('alerts_notify_due_idx').on(t.notifyDueAt),
+    index('alerts_escalate_idx')
+      .on(t.escalateAt)
+      .where(sql`${t.escalateAt} is not null`),
     // The fleet list's open alerts of a flowbox (docs/fleet.md "Speed"): the few not resolved, by flowbox.
     index('alerts_open_flowbox_idx')
       .on(t.flowboxId)
@@ -1245,6 +1257,25 @@ export const pushMessages = pgTable(
  * category in this zone until `until`; other categories, and emails, still reach them. One row per
  * user, zone and category; a later snooze moves its end.
  */
+/**
+ * Who opened which alert (docs/alerts.md "Escalation"): the notification clicked, the alert shown
+ * in the app, or an action taken on it. An alert's channels kept "if not opened" go only to the
+ * people without a row here, and its managers are told when it has none.
+ */
+export const alertOpens = pgTable(
+  'alert_opens',
+  {
+    alertId: uuid('alert_id')
+      .notNull()
+      .references(() => alerts.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    openedAt: timestamp('opened_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.alertId, t.userId] }), index('alert_opens_user_idx').on(t.userId)],
+);
+
 export const pushSnoozes = pgTable(
   'push_snoozes',
   {

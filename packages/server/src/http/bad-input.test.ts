@@ -852,6 +852,23 @@ const BODY_ENDPOINTS: BodyEndpoint[] = [
     wrongTypeMessages: { minutes: 'validation.number' },
   },
   {
+    name: 'change how one is told of alerts',
+    method: 'PUT',
+    path: () => '/v1/notifications/preferences',
+    valid: () => ({
+      channels: { critical: { push: 'now', email: 'unopened' }, other: { push: 'off', email: 'now' } },
+      quiet_hours: { start: '22:00', end: '07:00', time_zone: 'Europe/Paris' },
+    }),
+    required: { channels: 'validation.required', quiet_hours: 'validation.required' },
+  },
+  {
+    name: 'say one opened alerts',
+    method: 'POST',
+    path: () => '/v1/alerts/opened',
+    valid: () => ({ alert_ids: [ids.alert] }),
+    required: { alert_ids: 'validation.required' },
+  },
+  {
     name: 'remove a browser from Web Push',
     method: 'DELETE',
     path: () => '/v1/push/subscriptions',

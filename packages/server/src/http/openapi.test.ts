@@ -104,6 +104,10 @@ const EXPECTED_ROUTES = [
   'GET /v1/push/subscriptions',
   'POST /v1/push/subscriptions',
   'DELETE /v1/push/subscriptions',
+  // Issue 33: how each person is told, and the alerts they opened (docs/alerts.md).
+  'GET /v1/notifications/preferences',
+  'PUT /v1/notifications/preferences',
+  'POST /v1/alerts/opened',
 ].sort();
 
 /** Issue 33: a customer's webhooks and their delivery log (docs/webhooks.md). */

@@ -5,9 +5,19 @@ import { escapeLike } from '../db/values.ts';
 import { emails } from '../db/schema.ts';
 
 export type EmailRow = typeof emails.$inferSelect;
-export type NewEmail = { to: string; subject: string; text: string; kind: string };
+export type NewEmail = {
+  to: string;
+  subject: string;
+  text: string;
+  kind: string;
+  /** Held until then (quiet hours, docs/alerts.md "Quiet hours"); due at once without it. */
+  notBefore?: Date;
+};
 
-/** Writes emails in one statement, `queued` (due now) or `stored` (no relay to send them to). */
+/**
+ * Writes emails in one statement, `queued` (due now, or at their `notBefore`) or `stored` (no relay
+ * to send them to).
+ */
 export async function insertEmails(
   db: Db,
   messages: NewEmail[],
@@ -15,9 +25,14 @@ export async function insertEmails(
   now: Date,
 ): Promise<void> {
   if (messages.length === 0) return;
-  await db
-    .insert(emails)
-    .values(messages.map((m) => ({ ...m, status, nextAttemptAt: status === 'queued' ? now : null })));
+  await db.insert(emails).values(
+    messages.map(({ notBefore, ...m }) => ({
+      ...m,
+      status,
+      // A stored email is never tried; its hold is kept to say when it would have gone.
+      nextAttemptAt: status === 'queued' ? (notBefore ?? now) : (notBefore ?? null),
+    })),
+  );
 }
 
 /**

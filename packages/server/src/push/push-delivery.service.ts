@@ -8,6 +8,7 @@ import {
   insertPushMessages,
   recordPushFailure,
   recordPushSent,
+  usersWithBrowsers,
   type DuePushMessage,
   type NewPushMessage,
 } from './push.repo.ts';
@@ -106,6 +107,11 @@ export class PushDelivery {
     const queued = await insertPushMessages(db, messages, this.now());
     this.counters.queued += queued;
     return queued;
+  }
+
+  /** Of these users, those a push can reach: with at least one browser subscribed. */
+  reachable(db: Db, userIds: readonly string[]): Promise<Set<string>> {
+    return usersWithBrowsers(db, userIds);
   }
 
   /** Starts a delivery pass now, or right after the one running. Never throws. */

@@ -59,6 +59,8 @@ export type NewPushMessage = {
   readingAt: Date | null;
   /** An alert's zone and category: a user who snoozed them (`pushSnoozes`) is not sent it. */
   snoozable?: { zoneId: string; category: AlertCategory };
+  /** Held until then (quiet hours, docs/alerts.md "Quiet hours"); due at once without it. */
+  notBefore?: Date;
 };
 
 /**
@@ -87,12 +89,22 @@ export async function insertPushMessages(db: Db, messages: NewPushMessage[], now
         urgency: m.urgency,
         ttlS: m.ttlS,
         status: 'queued' as const,
-        nextAttemptAt: now,
+        nextAttemptAt: m.notBefore ?? now,
         readingAt: m.readingAt,
       })),
   );
   if (rows.length > 0) await db.insert(pushMessages).values(rows);
   return rows.length;
+}
+
+/** Of these users, those with at least one browser subscribed. */
+export async function usersWithBrowsers(db: Db, userIds: readonly string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .selectDistinct({ userId: pushSubscriptions.userId })
+    .from(pushSubscriptions)
+    .where(inArray(pushSubscriptions.userId, [...userIds]));
+  return new Set(rows.map((r) => r.userId));
 }
 
 const snoozeKey = (userId: string, zoneId: string, category: string) => `${userId} ${zoneId} ${category}`;

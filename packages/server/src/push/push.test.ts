@@ -307,7 +307,7 @@ describe('critical alerts pushed to the browsers of the people the alert emails 
       language: 'en',
       zone: { id: zoneA1, name: 'Kitchen', building: 'Main building' },
       title: 'Abnormal water consumption: water closed automatically',
-      url: `http://flowbox.test/notifications?zone_id=${zoneA1}`,
+      url: `http://flowbox.test/notifications?zone_id=${zoneA1}&alert_id=${alert.id}`,
       opened_at: alert.opened_at,
     });
     expect(en.body).toContain('Kitchen (building Main building)');

@@ -100,6 +100,7 @@ export const EVENT_ACTIONS = [
   // "Was this you?" (issue 33): a person answered a leak or abnormal-use alert ("me" or "not_me"
   // in changed_fields).
   'alert_answered',
+  'alert_escalated',
   // Away mode (issue 33, docs/automation.md "Away mode"): a period set (or changed) and switched
   // off by a resident or a manager; the water closed by the system for a flow while away.
   'away_mode_set',

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { AlertCategory } from '../alerts.ts';
+import { ALERT_CATEGORIES, alertSeverity, type AlertCategory } from '../alerts.ts';
 import { LANGUAGES } from '../roles.ts';
-import { CRITICAL_ALERT_CATEGORIES } from './alerts.ts';
 
 /*
  * Web Push (issue 33, docs/push.md): a signed-in user's browsers subscribe with the server's VAPID
@@ -13,10 +12,9 @@ import { CRITICAL_ALERT_CATEGORIES } from './alerts.ts';
  * leak (continuous flow), and a flowbox's dysfunction (a valve that did not confirm its closing, a
  * failed autotest): each one a person may have to act on within minutes.
  */
-export const PUSHED_ALERT_CATEGORIES: readonly AlertCategory[] = [
-  ...CRITICAL_ALERT_CATEGORIES,
-  'flowbox_dysfunction',
-];
+export const PUSHED_ALERT_CATEGORIES: readonly AlertCategory[] = ALERT_CATEGORIES.filter(
+  (category) => alertSeverity(category) === 'critical',
+);
 
 /** RFC 8030 §5.3; alerts go `high`. */
 export const PUSH_URGENCIES = ['very-low', 'low', 'normal', 'high'] as const;

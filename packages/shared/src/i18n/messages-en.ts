@@ -134,6 +134,9 @@ export const MESSAGES_EN = {
   'validation.hours_order': 'The closing time must be after the opening time',
   'validation.hours_overlap': 'Opening hours of one day must not overlap',
   'validation.timezone': 'Please select a valid time zone',
+  'validation.quiet_hours_empty': 'Quiet hours must end at another time than they start',
+  'validation.first_channel':
+    'Choose at least one channel at once for critical alerts: the next one goes only if the first is not opened',
   'validation.unique': 'Each option may be chosen only once',
   'validation.permission_above_role': 'This role cannot hold this permission',
   'validation.zones_not_sites': 'An end user is bound to zones (zone_id), not to sites',

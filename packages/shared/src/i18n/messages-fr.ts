@@ -139,6 +139,10 @@ export const MESSAGES_FR = {
   'validation.hours_order': "L'heure de fermeture doit être postérieure à l'heure d'ouverture",
   'validation.hours_overlap': "Les horaires d'une même journée ne doivent pas se chevaucher",
   'validation.timezone': 'Veuillez sélectionner un fuseau horaire valide',
+  'validation.quiet_hours_empty':
+    'Les heures calmes doivent finir à une autre heure que celle où elles commencent',
+  'validation.first_channel':
+    "Choisissez au moins un canal immédiat pour les alertes critiques : le suivant ne part que si le premier n'est pas ouvert",
   'validation.unique': "Chaque option ne peut être choisie qu'une fois",
   'validation.permission_above_role': 'Ce rôle ne peut pas avoir cette permission',
   'validation.zones_not_sites': 'Un utilisateur final est rattaché à des zones (zone_id), pas à des sites',

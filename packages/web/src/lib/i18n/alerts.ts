@@ -161,6 +161,8 @@ export const alertsEn = {
     'When your water meter notices a leak or an unusual use, it shows here and on your home page.',
   'alerts.resident.history': 'Past alerts',
   'alerts.resident.no_history': 'No past alert',
+  'event.action.alert_escalated': 'Nobody opened {{what}}: its zone’s managers were told',
+  'event.action_name.alert_escalated': 'Alert escalated to the zone’s managers',
   'event.action.alert_answered': '{{who}} answered “Was this you?” on {{what}}',
   'event.action_name.alert_answered': '“Was this you?” answered',
   'event.field.me': 'it was me',

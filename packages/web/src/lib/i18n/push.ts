@@ -24,4 +24,26 @@ export const pushEn = {
   'push.remove': 'Remove',
   'push.remove_label': 'Remove {{label}}',
   'push.removed_toast': '{{label}} no longer receives notifications',
+  'notify.title': 'How you are told',
+  'notify.intro':
+    'Choose, for critical alerts and for the others, how each channel tells you. A channel kept “if not opened” is used only when you have not opened the alert {{minutes}} minutes after it was raised (tapping its notification or seeing it on screen opens it). A critical alert that nobody has opened after {{twice}} minutes goes to the managers of its zone.',
+  'notify.severity.critical': 'Critical alerts',
+  'notify.severity_hint.critical':
+    'Water closed automatically, a burst or abnormal consumption, a leak, a valve that fails: they ignore quiet hours.',
+  'notify.severity.other': 'Other alerts',
+  'notify.severity_hint.other':
+    'Temperature, communication, maintenance, the flowbox’s own state: they can wait for the end of your quiet hours.',
+  'notify.channel.push': 'Notifications on your devices',
+  'notify.channel.email': 'Email',
+  'notify.timing.now': 'At once',
+  'notify.timing.unopened': 'If not opened within {{minutes}} min',
+  'notify.timing.off': 'Never',
+  'notify.quiet_title': 'Quiet hours',
+  'notify.quiet_on': 'Hold back alerts that can wait during these hours ({{zone}} time)',
+  'notify.quiet_hint':
+    'What is raised in your quiet hours reaches you when they end; critical alerts always go at once.',
+  'notify.quiet_start': 'From',
+  'notify.quiet_end': 'Until',
+  'notify.save': 'Save how I am told',
+  'notify.saved': 'Saved: this is how you will be told.',
 } as const;

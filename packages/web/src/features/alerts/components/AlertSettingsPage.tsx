@@ -24,6 +24,7 @@ import { useUpdateProfile } from '../../profile/index.ts';
 import { alertSettingsQueryOptions } from '../api/list-alert-settings.ts';
 import { useUpdateAlertSetting } from '../api/update-alert-setting.ts';
 import { DevicePushCard } from './DevicePushCard.tsx';
+import { NotificationPreferencesCard } from './NotificationPreferencesCard.tsx';
 import { ZoneEmailSettings } from './ZoneEmailSettings.tsx';
 
 /** The user's language, as saved to its profile (issue 30); the screens switch as soon as it is saved. */
@@ -304,6 +305,7 @@ export function AlertSettingsPage() {
         <MyLanguage />
         <MyChannels />
         {pushedTo(user) && <DevicePushCard />}
+        {pushedTo(user) && <NotificationPreferencesCard />}
         {(manager || hasRole(user, END_USER)) && <MyAlertEmails perZone={manager} />}
         {manager && <ZoneEmailSettings />}
         {provider && (

@@ -165,6 +165,9 @@ export const alertsFr: Record<keyof typeof alertsEn, string> = {
     'Quand votre compteur d’eau remarque une fuite ou une consommation inhabituelle, elle s’affiche ici et sur votre page d’accueil.',
   'alerts.resident.history': 'Alertes passées',
   'alerts.resident.no_history': 'Aucune alerte passée',
+  'event.action.alert_escalated':
+    'Personne n’a ouvert {{what}} : les responsables de sa zone ont été avertis',
+  'event.action_name.alert_escalated': 'Alerte transmise aux responsables de la zone',
   'event.action.alert_answered': '{{who}} a répondu à « Était-ce vous ? » sur {{what}}',
   'event.action_name.alert_answered': '« Était-ce vous ? » répondu',
   'event.field.me': 'c’était moi',

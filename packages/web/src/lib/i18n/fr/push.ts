@@ -26,4 +26,26 @@ export const pushFr: Record<keyof typeof pushEn, string> = {
   'push.remove': 'Retirer',
   'push.remove_label': 'Retirer {{label}}',
   'push.removed_toast': '{{label}} ne reçoit plus les notifications',
+  'notify.title': 'Comment vous êtes averti',
+  'notify.intro':
+    'Choisissez, pour les alertes critiques et pour les autres, comment chaque canal vous avertit. Un canal gardé « si non ouverte » ne sert que si vous n’avez pas ouvert l’alerte {{minutes}} minutes après son déclenchement (toucher sa notification ou la voir à l’écran l’ouvre). Une alerte critique que personne n’a ouverte après {{twice}} minutes est transmise aux responsables de sa zone.',
+  'notify.severity.critical': 'Alertes critiques',
+  'notify.severity_hint.critical':
+    'Eau coupée automatiquement, rupture ou consommation anormale, fuite, vanne défaillante : elles ignorent les heures calmes.',
+  'notify.severity.other': 'Autres alertes',
+  'notify.severity_hint.other':
+    'Température, communication, maintenance, état du flowbox : elles peuvent attendre la fin de vos heures calmes.',
+  'notify.channel.push': 'Notifications sur vos appareils',
+  'notify.channel.email': 'E-mail',
+  'notify.timing.now': 'Immédiatement',
+  'notify.timing.unopened': 'Si non ouverte sous {{minutes}} min',
+  'notify.timing.off': 'Jamais',
+  'notify.quiet_title': 'Heures calmes',
+  'notify.quiet_on': 'Retenir pendant ces heures les alertes qui peuvent attendre (heure de {{zone}})',
+  'notify.quiet_hint':
+    'Ce qui survient pendant vos heures calmes vous parvient à leur fin ; les alertes critiques partent toujours immédiatement.',
+  'notify.quiet_start': 'De',
+  'notify.quiet_end': 'À',
+  'notify.save': 'Enregistrer ma façon d’être averti',
+  'notify.saved': 'Enregistré : vous serez averti ainsi.',
 };
