@@ -1,4 +1,5 @@
-import { ROLES, type Language } from '@flowbox/shared';
+import { ROLES, type Language, type User } from '@flowbox/shared';
+import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Link, NavLink, Outlet } from 'react-router';
 import { Footer } from '../components/layout/Footer.tsx';
@@ -7,7 +8,7 @@ import { Logo } from '../components/layout/Logo.tsx';
 import { MAIN_ID, SkipLink } from '../components/layout/SkipLink.tsx';
 import { useToast } from '../components/Toasts.tsx';
 import { accountLanguageAfterSaves, useUpdateProfile } from '../features/profile/index.ts';
-import { ANY_ROLE, canDo, useLogout, useUser } from '../features/auth/index.ts';
+import { ANY_ROLE, canDo, ME_QUERY_KEY, useLogout, useUser } from '../features/auth/index.ts';
 import { AlertCountBadge } from '../features/alerts/widgets.ts';
 import { LiveIndicator } from '../features/flowboxes/widgets.ts';
 import {
@@ -128,12 +129,16 @@ export function AppLayout() {
   // follow it too). Until the account holds it, it waits as a choice (chooseLanguage), so a reload
   // meanwhile keeps it; a refusal puts the saved one back on screen.
   const { mutate: saveProfile } = updateProfile;
+  const queryClient = useQueryClient();
   const savedLanguage = user.language;
   const saveLanguage = useCallback(
     (language: Language) => {
       // Against what the account holds once the saves on their way answered: a switch back before
-      // the last save answered is a save of its own.
-      if (language === accountLanguageAfterSaves(savedLanguage)) {
+      // the last save answered is a save of its own. The account as the cache holds it now, not as
+      // this screen last drew it: a click just after a save answered, before the screen drew its
+      // answer, was compared with the language before it and saved nothing.
+      const account = queryClient.getQueryData<User>(ME_QUERY_KEY)?.language ?? savedLanguage;
+      if (language === accountLanguageAfterSaves(account)) {
         forgetChosenLanguage();
         return;
       }
@@ -149,7 +154,7 @@ export function AppLayout() {
         },
       );
     },
-    [saveProfile, savedLanguage, toast],
+    [saveProfile, savedLanguage, toast, queryClient],
   );
   // A language chosen on the sign-in page, or not yet saved before a reload, is on screen already
   // (showUserLanguage): it becomes the account's.
