@@ -1,16 +1,15 @@
 import { localDateTime, ROLES, type AlertCategory, type NotificationPreferences } from '@flowbox/shared';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { alertOpens, emails, events, pushMessages, users, zones } from '../db/schema.ts';
+import { alertOpens, emails, events, pushMessages, users } from '../db/schema.ts';
 import { until } from '../flowboxes/testing.ts';
 import { TestPushService, testBrowser, type TestBrowser } from '../push/push.testing.ts';
 import {
-  buildingBody,
   createTestApp,
   createUser,
+  createZone,
   createWorld,
   loginAs,
-  zoneBody,
   type ApiClient,
   type TestApp,
   type World,
@@ -44,13 +43,13 @@ describe('how each person is told of alerts', () => {
     t = await createTestApp({ accessTokenTtl: 86_400 });
     w = await createWorld(t.db);
     cmA = await loginAs(t.app, 'cm.a@test.io');
-    const site = `/v1/customers/${w.customers.a.id}/sites/${w.sites.a1.id}`;
-    const building = (await cmA.post(`${site}/buildings/create`, buildingBody())).json<{ id: string }>().id;
-    zoneId = (
-      await cmA.post(`${site}/buildings/${building}/zones/create`, zoneBody({ name: 'Flat 3' }))
-    ).json<{ id: string }>().id;
     // Bursts are premium-only by default (spec §6).
-    await t.db.update(zones).set({ serviceLevel: 'premium' }).where(eq(zones.id, zoneId));
+    zoneId = await createZone(t, cmA, {
+      customerId: w.customers.a.id,
+      siteId: w.sites.a1.id,
+      name: 'Flat 3',
+      premium: true,
+    });
     residentId = (
       await createUser(t.db, {
         email: 'resident@test.io',

@@ -1,15 +1,14 @@
 import { ROLES, type AlertCategory } from '@flowbox/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { events, pushSnoozes, zones } from '../db/schema.ts';
+import { events, pushSnoozes } from '../db/schema.ts';
 import { until } from '../flowboxes/testing.ts';
 import {
-  buildingBody,
   createTestApp,
   createUser,
+  createZone,
   createWorld,
   loginAs,
-  zoneBody,
   type ApiClient,
   type TestApp,
   type World,
@@ -37,13 +36,13 @@ describe('snoozing an alert’s pushes', () => {
     t = await createTestApp({ accessTokenTtl: 86_400 });
     w = await createWorld(t.db);
     cmA = await loginAs(t.app, 'cm.a@test.io');
-    const site = `/v1/customers/${w.customers.a.id}/sites/${w.sites.a1.id}`;
-    const building = (await cmA.post(`${site}/buildings/create`, buildingBody())).json<{ id: string }>().id;
-    zoneA1 = (
-      await cmA.post(`${site}/buildings/${building}/zones/create`, zoneBody({ name: 'Laundry' }))
-    ).json<{ id: string }>().id;
-    // Burst alerts are premium-only by default (spec §6).
-    await t.db.update(zones).set({ serviceLevel: 'premium' }).where(eq(zones.id, zoneA1));
+    // Bursts are premium-only by default (spec §6).
+    zoneA1 = await createZone(t, cmA, {
+      customerId: w.customers.a.id,
+      siteId: w.sites.a1.id,
+      name: 'Laundry',
+      premium: true,
+    });
     await createUser(t.db, {
       email: 'cm.colleague@test.io',
       role: ROLES.customer_manager,

@@ -9,7 +9,7 @@ import { subscriptionRenewalsJob } from '../billing/subscription-renewals.job.ts
 import { hashPassword } from '../auth/passwords.ts';
 import { openDatabase, type Database, type Db } from '../db/client.ts';
 import { ConnectionGuard } from '../db/connection-guard.ts';
-import { customers, sites, users } from '../db/schema.ts';
+import { customers, sites, users, zones } from '../db/schema.ts';
 import type { App } from '../http/types.ts';
 import { startJobs } from '../jobs/registry.ts';
 import { insertUser } from '../users/users.repo.ts';
@@ -467,4 +467,22 @@ export async function siteManagerWithout(t: TestApp, w: World, email: string, pe
     .set({ permissions: { [permission]: 'denied' } })
     .where(eq(users.id, user.id));
   return loginAs(t.app, email);
+}
+
+/**
+ * A building with one zone on a site of `customerId`, made through the API by `client` (a manager of
+ * it); `premium` sets the zone's service level, which premium-only alerts need (spec §6). The zone's id.
+ */
+export async function createZone(
+  t: TestApp,
+  client: ApiClient,
+  place: { customerId: string; siteId: string; name: string; premium?: boolean },
+): Promise<string> {
+  const site = `/v1/customers/${place.customerId}/sites/${place.siteId}`;
+  const building = (await client.post(`${site}/buildings/create`, buildingBody())).json<{ id: string }>().id;
+  const zoneId = (
+    await client.post(`${site}/buildings/${building}/zones/create`, zoneBody({ name: place.name }))
+  ).json<{ id: string }>().id;
+  if (place.premium) await t.db.update(zones).set({ serviceLevel: 'premium' }).where(eq(zones.id, zoneId));
+  return zoneId;
 }
