@@ -113,7 +113,8 @@ export function readVapid(authorization: string | undefined): {
   return { publicKey, header: decode(header), claims: decode(claims), valid };
 }
 
-export type PushRequest = { path: string; headers: IncomingHttpHeaders; body: Buffer };
+/** A request the service took; `at`: when its body had arrived (performance.now(), for benches). */
+export type PushRequest = { path: string; headers: IncomingHttpHeaders; body: Buffer; at: number };
 
 /**
  * A push service on loopback: it keeps every request and answers each path with the status given
@@ -131,7 +132,12 @@ export class TestPushService {
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         const path = request.url ?? '/';
-        this.requests.push({ path, headers: request.headers, body: Buffer.concat(chunks) });
+        this.requests.push({
+          path,
+          headers: request.headers,
+          body: Buffer.concat(chunks),
+          at: performance.now(),
+        });
         response.writeHead(this.statusOf.get(path) ?? 201).end();
       });
     });
