@@ -61,6 +61,11 @@ export type RaiseAlertInput = {
   details: AlertDetails;
   /** When the cause was seen; the context clock when absent. */
   at?: Date;
+  /**
+   * The zone's people asked for this alert themselves (away mode, docs/residents.md): it is raised
+   * on a basic zone too, as premium-only hides premium views of consumption, not what one asked for.
+   */
+  askedFor?: boolean;
 };
 
 export type RaiseOutcome =
@@ -251,15 +256,16 @@ export class AlertsService {
 
 /**
  * Opens an alert in the caller's transaction, or counts a repeat on the one of the same cause not
- * yet resolved. Premium-only categories are never raised for basic zones (spec §6), disabled ones
- * never at all.
+ * yet resolved. Premium-only categories are never raised for basic zones (spec §6) unless the
+ * zone's people asked for the alert (`askedFor`), disabled ones never at all.
  */
 export async function raiseAlert(tx: Db, input: RaiseAlertInput & { at: Date }): Promise<RaiseOutcome> {
   const zone = await findAlertZone(tx, input.zoneId);
   if (!zone) return { raised: false, reason: 'unknown_zone' };
   const setting = await categorySetting(tx, input.category);
   if (!setting.enabled) return { raised: false, reason: 'disabled' };
-  if (setting.premium_only && !zone.premium) return { raised: false, reason: 'premium_only' };
+  if (setting.premium_only && !zone.premium && !input.askedFor)
+    return { raised: false, reason: 'premium_only' };
   const { row, opened } = await upsertAlert(tx, {
     category: input.category,
     cause: input.cause,

@@ -17,6 +17,8 @@ export type AutomationAlert = {
   /** One open alert per cause: a repeat of the same cause counts instead of opening another. */
   cause: string;
   details: Record<string, string | number | boolean | null>;
+  /** Asked for by the zone's people (away mode): raised on a basic zone too (RaiseAlertInput). */
+  askedFor?: boolean;
 };
 
 /** Raises an alert in the caller's transaction, so it exists exactly when the detection does. */

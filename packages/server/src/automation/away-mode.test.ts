@@ -68,15 +68,15 @@ afterAll(async () => {
 });
 
 let zones_ = 0;
-/** A premium zone (leak alerts are premium by default) with a paired flowbox and its residents. */
-async function homeZone(): Promise<Zone> {
+/** A premium zone (leak alerts are premium by default), or a basic one, with a paired flowbox. */
+async function homeZone(serviceLevel: 'premium' | 'basic' = 'premium'): Promise<Zone> {
   const created = await cmA.post(
     `${buildingPath}/zones/create`,
     zoneBody({ name: `Flat ${++zones_}`, profile: 'housing' }),
   );
   expect(created.statusCode, created.body).toBe(201);
   const id = created.json().id as string;
-  await t.db.update(zones).set({ serviceLevel: 'premium' }).where(eq(zones.id, id));
+  await t.db.update(zones).set({ serviceLevel }).where(eq(zones.id, id));
   const device = await pairDirectly(t.db, {
     customerId: w.customers.a.id,
     siteId: w.sites.a1.id,
@@ -314,6 +314,31 @@ describe('water while away (readings through ingest)', () => {
     // Then a fresh one: the water runs now, it closes.
     await minute(zone2, 1);
     expect(await closes(zone2)).toHaveLength(1);
+  });
+
+  it('on a basic zone too: the resident asked to be told, so water while away alerts (leak alerts stay premium)', async () => {
+    const zone = await homeZone('basic');
+    await residentsOf(zone);
+    const from = minuteFromNow(1);
+    expect(
+      (await resident.put(`${zone.path}/away_mode/update`, period(from, from + 60 * MIN))).statusCode,
+    ).toBe(200);
+    t.clock.advance(from - t.clock.now().getTime());
+    await minute(zone, 2);
+    const [alert] = await awayAlerts(zone.id);
+    expect(alert).toMatchObject({ category: 'leakage_detection', state: 'open', count: 1 });
+    const listed = await resident.get(`/v1/alerts/list?zone_id=${zone.id}&state=active`);
+    expect(listed.json().items.map((a: { cause: string }) => a.cause)).toEqual([AWAY_FLOW_CAUSE]);
+    // Any other leak alert is still premium-only on this zone (spec §6): only the resident's request is told.
+    const other = await t.db.transaction((tx) =>
+      t.services.alerts.raise(tx, {
+        category: 'leakage_detection',
+        zoneId: zone.id,
+        cause: 'continuous_flow',
+        details: {},
+      }),
+    );
+    expect(other).toEqual({ raised: false, reason: 'premium_only' });
   });
 
   it('switched off, water no longer alerts', async () => {

@@ -27,7 +27,7 @@ export const AWAY_FLOW_CAUSE = 'away_flow';
  * Away mode (issue 33, docs/automation.md "Away mode"): a zone's period away, set and switched off
  * by its end users and managers, and its rule judged on each committed batch of readings beside
  * detection (which it leaves as it decides): any water inside the period opens a leakage_detection
- * alert of cause `away_flow`; with `close_on_flow`, the first fresh flow while away closes the water
+ * alert of cause `away_flow`, on basic zones too (asked for, not a premium view); with `close_on_flow`, the first fresh flow while away closes the water
  * through automatic closing's safety close, once a period, without locking the zone.
  */
 export class AwayModes {
@@ -112,6 +112,8 @@ export class AwayModes {
       flowboxId: verdict.first.flowboxId,
       cause: AWAY_FLOW_CAUSE,
       details: awayDetails(verdict, period, verdict.close || period.closedAt !== null),
+      // The resident's own request, not a premium view of consumption: told on any zone.
+      askedFor: true,
     });
   }
 
