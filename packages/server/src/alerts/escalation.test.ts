@@ -3,7 +3,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { alertOpens, emails, events, pushMessages, users } from '../db/schema.ts';
 import { until } from '../flowboxes/testing.ts';
-import { TestPushService, testBrowser, type TestBrowser } from '../push/push.testing.ts';
+import { decryptPush, TestPushService, testBrowser, type TestBrowser } from '../push/push.testing.ts';
 import {
   createTestApp,
   createUser,
@@ -208,6 +208,22 @@ describe('how each person is told of alerts', () => {
     t.clock.advance(30 * MINUTE);
     await t.services.alertNotifier.escalateDue();
     expect((await emailsOf(nobody)).filter((e) => e.subject.startsWith('Nobody answered: '))).toHaveLength(3);
+  });
+
+  it('tells a suspended account nothing, by any channel', async () => {
+    await t.db.update(users).set({ suspendedAt: t.clock.now() }).where(eq(users.id, residentId));
+    try {
+      const id = await raise('leakage_detection');
+      await t.services.pushDelivery.idle();
+      expect((await emailsOf(id)).map((e) => e.to)).not.toContain('resident@test.io');
+      const told = service
+        .requestsTo(browser.endpoint)
+        .map((r) => JSON.parse(decryptPush(browser, r.body)) as { alert_id: string })
+        .filter((payload) => payload.alert_id === id);
+      expect(told).toEqual([]);
+    } finally {
+      await t.db.update(users).set({ suspendedAt: null }).where(eq(users.id, residentId));
+    }
   });
 
   it('does not escalate a silenced or resolved alert', async () => {

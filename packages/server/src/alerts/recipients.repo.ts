@@ -53,6 +53,8 @@ export async function recipientsOf(tx: Db, alert: AlertRow): Promise<Recipient[]
       and(
         eq(users.customerId, alert.customerId),
         eq(users.alertNotificationEnabled, true),
+        // A suspended account (a resident who moved out) is told nothing (docs/permissions.md).
+        isNull(users.suspendedAt),
         or(
           eq(users.role, ROLES.customer_manager),
           siteManagerOf(tx, alert.siteId),
