@@ -1,10 +1,21 @@
+import { request as httpRequest, type RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
 import type { WebhookPayload } from '@flowbox/shared';
 import type { Db } from '../db/client.ts';
 import { recordEvent } from '../events/index.ts';
 import { KickedPass } from '../jobs/kicked-pass.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { webhookDisabledEmail } from './texts.ts';
-import { webhookSignature, webhookUrlSendable } from './signature.ts';
+import { webhookSignature } from './signature.ts';
+import {
+  addressesOf,
+  sendableAddress,
+  systemLookup,
+  webhookSchemeAccepted,
+  type LookupAll,
+  type ResolvedAddress,
+} from './webhook-address.ts';
 import {
   claimDueDeliveries,
   customerManagersOf,
@@ -60,6 +71,8 @@ export type WebhookDeliveryOptions = {
    * addresses may be plain http, and only loopback ones are ever sent to.
    */
   testEndpoints?: boolean;
+  /** How host names are resolved: the system's resolver, or the tests' stand-in. */
+  lookup?: LookupAll;
 };
 
 /**
@@ -118,21 +131,16 @@ export class WebhookDelivery {
   }
 
   private async tryOne(delivery: DueWebhookDelivery): Promise<void> {
-    // Refused when saved; a row written otherwise never goes in clear, nor off loopback in tests.
-    if (!webhookUrlSendable(delivery.url, this.options.testEndpoints === true)) {
-      await this.failed(delivery, { responseStatus: null, error: 'address not allowed', retryable: false });
+    const destination = await this.destinationOf(delivery);
+    if ('refused' in destination) {
+      await this.failed(delivery, { responseStatus: null, ...destination.refused });
       return;
     }
     let status: number;
     try {
-      status = await this.send(delivery);
+      status = await this.send(delivery, destination.url, destination.addresses);
     } catch (error) {
-      const message =
-        error instanceof Error
-          ? error.cause instanceof Error
-            ? error.cause.message
-            : error.message
-          : String(error);
+      const message = error instanceof Error ? error.message : String(error);
       await this.failed(delivery, { responseStatus: null, error: message, retryable: true });
       return;
     }
@@ -225,8 +233,44 @@ export class WebhookDelivery {
     );
   }
 
-  /** One signed request to the receiver; answers its status. */
-  private async send(delivery: DueWebhookDelivery): Promise<number> {
+  /**
+   * Where this try may connect (docs/webhooks.md "Where a webhook may point"): the host resolved
+   * again now, and every address it names checked. Checked when saved too, but a name may resolve
+   * elsewhere since (DNS rebinding), and a row may have been written otherwise: a refused address
+   * fails the delivery at once, never sent to. A name that does not resolve is a network error.
+   */
+  private async destinationOf(
+    delivery: DueWebhookDelivery,
+  ): Promise<
+    { url: URL; addresses: ResolvedAddress[] } | { refused: { error: string; retryable: boolean } }
+  > {
+    const policy = { testEndpoints: this.options.testEndpoints === true };
+    const url = URL.parse(delivery.url);
+    if (!url || !webhookSchemeAccepted(url, policy))
+      return { refused: { error: 'address not allowed', retryable: false } };
+    let addresses: ResolvedAddress[];
+    try {
+      addresses = await addressesOf(url, this.options.lookup ?? systemLookup);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return { refused: { error: `${url.hostname} not resolved: ${reason}`, retryable: true } };
+    }
+    const refused = addresses.find(({ address }) => !sendableAddress(address, policy));
+    if (refused)
+      return {
+        refused: {
+          error: `address not allowed: ${url.hostname} resolves to ${refused.address}, a private, local or reserved address`,
+          retryable: false,
+        },
+      };
+    return { url, addresses };
+  }
+
+  /**
+   * One signed request to the receiver, connected to the addresses checked and no other (the
+   * connection's own lookup answers them); answers its status. Redirects are not followed.
+   */
+  private send(delivery: DueWebhookDelivery, url: URL, addresses: ResolvedAddress[]): Promise<number> {
     const payload: WebhookPayload = {
       id: delivery.eventId,
       type: delivery.type as WebhookPayload['type'],
@@ -234,23 +278,34 @@ export class WebhookDelivery {
       customer_id: delivery.customerId,
       data: delivery.data,
     };
-    const body = JSON.stringify(payload);
+    const body = Buffer.from(JSON.stringify(payload), 'utf8');
     const unixS = Math.floor(this.now().getTime() / 1000);
-    const response = await fetch(delivery.url, {
+    const options: RequestOptions = {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
+        'content-length': body.length,
         'user-agent': 'Flowbox-Webhooks/1',
-        'flowbox-signature': webhookSignature(delivery.secret, unixS, body),
+        'flowbox-signature': webhookSignature(delivery.secret, unixS, body.toString('utf8')),
         'flowbox-event-id': delivery.eventId,
         'flowbox-delivery-id': delivery.id,
       },
-      body,
-      redirect: 'manual',
+      lookup: pinnedLookup(addresses),
+      // A connection of its own: a pooled one may lead to an address checked for another try.
+      agent: false,
       signal: AbortSignal.timeout(WEBHOOK_DELIVERY.timeoutMs),
+    };
+    const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    return new Promise<number>((resolve, reject) => {
+      const outgoing = request(url, options, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      outgoing.on('error', (error) =>
+        reject(error.name === 'AbortError' ? new Error('no answer within 10 s') : error),
+      );
+      outgoing.end(body);
     });
-    await response.body?.cancel();
-    return response.status;
   }
 
   async close(): Promise<void> {
@@ -261,4 +316,12 @@ export class WebhookDelivery {
 /** How the activity log names a webhook: its description, or its address's host. */
 export function webhookLabel(webhook: Pick<WebhookRow, 'description' | 'url'>): string {
   return webhook.description || (URL.parse(webhook.url)?.host ?? webhook.url);
+}
+
+/** A connection's lookup that answers the addresses already checked, whatever the name resolves to now. */
+function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
+  return (_hostname, options, callback) => {
+    if (options.all) callback(null, addresses);
+    else callback(null, addresses[0]!.address, addresses[0]!.family);
+  };
 }

@@ -14,7 +14,14 @@ import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import { changedFieldsOf, recordChange } from '../events/index.ts';
-import { newWebhookSecret, webhookUrlAccepted } from './signature.ts';
+import { newWebhookSecret } from './signature.ts';
+import {
+  addressesOf,
+  savableAddress,
+  systemLookup,
+  webhookSchemeAccepted,
+  type LookupAll,
+} from './webhook-address.ts';
 import { webhookLabel, type WebhookDelivery } from './webhook-delivery.service.ts';
 import {
   countWebhooks,
@@ -39,7 +46,7 @@ export class WebhooksService {
   constructor(
     private readonly ctx: Context,
     private readonly delivery: Pick<WebhookDelivery, 'kick'>,
-    private readonly options: { testEndpoints: boolean },
+    private readonly options: { testEndpoints: boolean; lookup?: LookupAll },
   ) {}
 
   async list(actor: Actor, customerId: string): Promise<{ items: Webhook[] }> {
@@ -53,7 +60,7 @@ export class WebhooksService {
 
   async create(actor: Actor, customerId: string, input: WebhookCreate): Promise<WebhookWithSecret> {
     await this.enterCustomer(actor, customerId);
-    this.requireUrl(input.url);
+    await this.requireUrl(input.url);
     const now = this.ctx.now();
     return this.ctx.db.transaction(async (tx) => {
       // Counted in the transaction that adds one: two creations at once may pass the limit by one.
@@ -74,7 +81,7 @@ export class WebhooksService {
   }
 
   async update(actor: Actor, customerId: string, id: string, input: WebhookUpdate): Promise<Webhook> {
-    if (input.url !== undefined) this.requireUrl(input.url);
+    if (input.url !== undefined) await this.requireUrl(input.url);
     return this.ctx.db.transaction(async (tx) => {
       const current = await this.find(actor, tx, customerId, id, true);
       const enabling = input.enabled === true && !current.enabled;
@@ -171,10 +178,18 @@ export class WebhooksService {
     return row;
   }
 
-  /** https to a public host (docs/webhooks.md "Addresses"); the schema takes http for the tests. */
-  private requireUrl(url: string): void {
-    if (!webhookUrlAccepted(url, this.options.testEndpoints))
+  /**
+   * https to a public host (docs/webhooks.md "Where a webhook may point"): a literal address, or
+   * every address the name resolves to now, outside the private, local and reserved networks. A name
+   * that does not resolve now is saved: each delivery resolves it again and checks before sending.
+   */
+  private async requireUrl(value: string): Promise<void> {
+    const url = URL.parse(value);
+    if (!url || !webhookSchemeAccepted(url, this.options))
       throw new AppError('errors.validation', {}, [{ path: 'url', message: 'validation.webhook_url' }]);
+    const addresses = await addressesOf(url, this.options.lookup ?? systemLookup).catch(() => []);
+    if (addresses.some(({ address }) => !savableAddress(address, this.options)))
+      throw new AppError('errors.validation', {}, [{ path: 'url', message: 'validation.webhook_address' }]);
   }
 
   private log(

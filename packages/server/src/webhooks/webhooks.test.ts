@@ -19,9 +19,12 @@ import {
   type TestApp,
   type World,
 } from '../test/harness.ts';
-import { webhookSignature, webhookUrlAccepted, webhookUrlSendable } from './signature.ts';
+import { makeActor } from '../access/access.ts';
+import { webhookSignature } from './signature.ts';
+import { savableAddress, sendableAddress, type LookupAll } from './webhook-address.ts';
 import { webhookDeliveriesJob } from './webhook-deliveries.job.ts';
-import { WEBHOOK_DELIVERY } from './webhook-delivery.service.ts';
+import { WEBHOOK_DELIVERY, WebhookDelivery } from './webhook-delivery.service.ts';
+import { WebhooksService } from './webhooks.service.ts';
 import { TestReceiver, verifySignature } from './webhooks.testing.ts';
 
 /*
@@ -33,25 +36,42 @@ import { TestReceiver, verifySignature } from './webhooks.testing.ts';
 type Created = Webhook & { secret: string };
 
 describe('webhook addresses', () => {
-  it('are https to a public host outside tests; http and loopback only in tests', () => {
-    expect(webhookUrlAccepted('https://hooks.example.com/flowbox', false)).toBe(true);
-    for (const url of [
-      'http://hooks.example.com/flowbox',
-      'https://localhost/x',
-      'https://127.0.0.1/x',
-      'https://10.1.2.3/x',
-      'https://192.168.1.10/x',
-      'https://172.20.0.1/x',
-      'https://169.254.169.254/latest/meta-data',
-      'https://[::1]/x',
-      'https://[fd00::1]/x',
-      'ftp://hooks.example.com/',
+  it('are public: never the machine, private, shared, link-local, multicast, reserved or unspecified', () => {
+    const production = { testEndpoints: false };
+    for (const address of ['93.184.215.14', '8.8.8.8', '2606:4700::1111', '::ffff:808:808'])
+      expect(savableAddress(address, production) && sendableAddress(address, production), address).toBe(true);
+    for (const address of [
+      '127.0.0.1',
+      '127.255.0.9',
+      '10.1.2.3',
+      '172.16.0.1',
+      '172.31.255.254',
+      '192.168.1.10',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '224.0.0.1',
+      '255.255.255.255',
+      '::',
+      '::1',
+      'fd00::1',
+      'fc00::1',
+      'fe80::1',
+      'ff02::1',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      '::ffff:a9fe:a9fe',
+      '64:ff9b::a00:1',
     ])
-      expect(webhookUrlAccepted(url, false), url).toBe(false);
-    expect(webhookUrlAccepted('http://127.0.0.1:9/x', true)).toBe(true);
-    expect(webhookUrlSendable('http://127.0.0.1:9/x', true)).toBe(true);
-    // Accepted in tests, never sent to: a test never reaches outside the machine.
-    expect(webhookUrlSendable('https://hooks.example.com/x', true)).toBe(false);
+      expect(savableAddress(address, production) || sendableAddress(address, production), address).toBe(
+        false,
+      );
+    // The test-only door: loopback may be saved, and is all that is ever sent to.
+    const tests = { testEndpoints: true };
+    expect(savableAddress('127.0.0.1', tests) && sendableAddress('127.0.0.1', tests)).toBe(true);
+    expect(savableAddress('93.184.215.14', tests)).toBe(true);
+    expect(sendableAddress('93.184.215.14', tests)).toBe(false);
+    expect(savableAddress('10.1.2.3', tests) || savableAddress('169.254.169.254', tests)).toBe(false);
   });
 
   it('are signed as docs/webhooks.md tells a receiver to check', () => {
@@ -435,6 +455,174 @@ describe('webhooks of a customer', () => {
     expect(
       await t.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hook.id)),
     ).toEqual([]);
+  });
+});
+
+/*
+ * docs/webhooks.md "Where a webhook may point": a customer cannot make the server POST into the
+ * operator's network. The app here runs as in production (no test-only door); resolution is
+ * stubbed by the injectable lookup where a name must resolve to a chosen address.
+ */
+describe('where a webhook may point', () => {
+  let t: TestApp;
+  let w: World;
+  let cmA: ApiClient;
+  let cmAfr: ApiClient;
+  let receiver: TestReceiver;
+  const A = () => `/v1/customers/${w.customers.a.id}/webhooks`;
+  const refusedAddress = {
+    code: 'errors.validation',
+    details: [
+      expect.objectContaining({
+        path: 'url',
+        message: expect.stringContaining('private, local or reserved'),
+      }),
+    ],
+  };
+  /** What the stubbed DNS answers for every name, changed by a test as a rebinding name would. */
+  let answer: string[] = [];
+  const lookup: LookupAll = async () =>
+    answer.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  const servicesWith = (testEndpoints: boolean) => {
+    const delivery = new WebhookDelivery(t.db, {
+      log: { warn: () => undefined },
+      mailer: t.services.context.mailer,
+      publicUrl: 'http://flowbox.test',
+      now: t.clock.now,
+      testEndpoints,
+      lookup,
+    });
+    return {
+      webhooks: new WebhooksService(t.services.context, { kick: () => undefined }, { testEndpoints, lookup }),
+      delivery,
+      actor: makeActor(w.users.cmA, [], 'where-webhooks-point'),
+    };
+  };
+  const deliveriesOf = async (id: string) =>
+    (await cmA.get(`${A()}/${id}/deliveries`)).json<WebhookDeliveriesPage>().items;
+
+  beforeAll(async () => {
+    t = await createTestApp({ webhookTestEndpoints: false });
+    w = await createWorld(t.db);
+    [cmA, cmAfr] = await Promise.all([loginAs(t.app, 'cm.a@test.io'), loginAs(t.app, 'cm.a@test.io', 'fr')]);
+    receiver = await new TestReceiver(t.clock.now).start();
+  });
+  afterAll(async () => {
+    await receiver.stop();
+    await t.close();
+  });
+  beforeEach(async () => {
+    await t.db.delete(webhooks);
+    receiver.requests.length = 0;
+  });
+
+  it('is refused at creation when a private, local or reserved address, in any of its written forms', async () => {
+    for (const url of [
+      'https://127.0.0.1/x',
+      'https://2130706433/x',
+      'https://0x7f.0.0.1/x',
+      'https://0177.0.0.1/x',
+      'https://10.1.2.3/x',
+      'https://167772161/x',
+      'https://172.16.5.4/x',
+      'https://192.168.1.10/x',
+      'https://169.254.169.254/latest/meta-data',
+      'https://100.64.0.1/x',
+      'https://0.0.0.0/x',
+      'https://224.0.0.251/x',
+      'https://[::1]/x',
+      'https://[::]/x',
+      'https://[fd12:3456::1]/x',
+      'https://[fe80::1]/x',
+      'https://[::ffff:127.0.0.1]/x',
+      'https://[::ffff:a9fe:a9fe]/x',
+    ]) {
+      const res = await cmA.post(`${A()}/create`, { url, events: ['alert.opened'] });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json(), url).toMatchObject(refusedAddress);
+    }
+    const fr = await cmAfr.post(`${A()}/create`, { url: 'https://10.0.0.1/x', events: ['alert.opened'] });
+    expect(fr.json()).toMatchObject({
+      details: [expect.objectContaining({ path: 'url', message: expect.stringContaining('réseau privé') })],
+    });
+    expect(await t.db.select().from(webhooks)).toEqual([]);
+  });
+
+  it('is refused when its name resolves to such an address, at creation and change', async () => {
+    // localhost, resolved by the system's resolver as any name.
+    const res = await cmA.post(`${A()}/create`, {
+      url: 'https://localhost:8443/x',
+      events: ['alert.opened'],
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject(refusedAddress);
+    const { webhooks: service, actor } = servicesWith(false);
+    // Every address the name resolves to is checked: one private among public ones is enough.
+    answer = ['93.184.215.14', '10.0.0.7'];
+    await expect(
+      service.create(actor, w.customers.a.id, {
+        url: 'https://hooks.customer.example/x',
+        events: ['alert.opened'],
+      }),
+    ).rejects.toMatchObject({
+      code: 'errors.validation',
+      details: [{ path: 'url', message: 'validation.webhook_address' }],
+    });
+    answer = ['93.184.215.14'];
+    const hook = await service.create(actor, w.customers.a.id, {
+      url: 'https://hooks.customer.example/x',
+      events: ['alert.opened'],
+    });
+    const changed = await cmA.put(`${A()}/${hook.id}/update`, { url: 'https://192.168.0.20/x' });
+    expect(changed.statusCode).toBe(400);
+    expect(changed.json()).toMatchObject(refusedAddress);
+    expect((await cmA.get(`${A()}/${hook.id}/info`)).json()).toMatchObject({
+      url: 'https://hooks.customer.example/x',
+    });
+  });
+
+  it('is resolved again at delivery: a name that now resolves to a private address is never sent to', async () => {
+    const { webhooks: service, delivery, actor } = servicesWith(false);
+    answer = ['93.184.215.14'];
+    const hook = await service.create(actor, w.customers.a.id, {
+      url: 'https://hooks.customer.example/flowbox',
+      events: ['alert.opened'],
+    });
+    // Rebound since: the name now leads to the server's own machine.
+    answer = ['127.0.0.1'];
+    await service.sendTest(actor, w.customers.a.id, hook.id);
+    expect(await delivery.deliverDue()).toBe(1);
+    const [failed] = await deliveriesOf(hook.id);
+    expect(failed).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      response_status: null,
+      next_attempt_at: null,
+    });
+    expect(failed!.error).toBe(
+      'address not allowed: hooks.customer.example resolves to 127.0.0.1, a private, local or reserved address',
+    );
+  });
+
+  it('connects only to the address it checked, and stops when the name moves (test-only door: loopback)', async () => {
+    const { webhooks: service, delivery, actor } = servicesWith(true);
+    answer = ['127.0.0.1'];
+    // A name no real resolver knows: reached only through the address the check answered.
+    const url = `http://hooks.customer.test:${receiver.port}/hooks/flowbox`;
+    const hook = await service.create(actor, w.customers.a.id, { url, events: ['alert.opened'] });
+    receiver.secret = hook.secret;
+    await service.sendTest(actor, w.customers.a.id, hook.id);
+    await delivery.deliverDue();
+    expect(receiver.requests).toHaveLength(1);
+    expect(receiver.requests[0]!.verified).toBe(true);
+    expect(receiver.requests[0]!.headers.host).toBe(`hooks.customer.test:${receiver.port}`);
+    answer = ['169.254.169.254'];
+    await service.sendTest(actor, w.customers.a.id, hook.id);
+    await delivery.deliverDue();
+    expect(receiver.requests).toHaveLength(1);
+    const [latest] = await deliveriesOf(hook.id);
+    expect(latest).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(latest!.error).toContain('resolves to 169.254.169.254');
   });
 });
 

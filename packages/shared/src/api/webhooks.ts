@@ -28,7 +28,10 @@ export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 export const WEBHOOKS_PER_CUSTOMER_MAX = 10;
 export const WEBHOOK_URL_MAX = 2000;
 
-/** An http(s) URL; the server takes https only, but in its own tests (loopback). */
+/**
+ * An http(s) URL. The server takes https to a public address only (docs/webhooks.md "Where a
+ * webhook may point": checked, resolved, when saved and at each delivery); http in its own tests.
+ */
 export const WebhookUrlSchema = z
   .string({ error: 'validation.required' })
   .trim()

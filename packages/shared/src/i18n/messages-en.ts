@@ -148,4 +148,6 @@ export const MESSAGES_EN = {
   'validation.push_key': 'This is not a browser push key',
   'validation.webhook_url': 'Please enter an address starting with https://, without a user name or password',
   'validation.webhook_events': 'Please select at least one event',
+  'validation.webhook_address':
+    'This address leads to a private, local or reserved network, which webhooks may not reach: please give a public address',
 } as const;

@@ -156,4 +156,6 @@ export const MESSAGES_FR = {
   'validation.webhook_url':
     "Veuillez saisir une adresse commençant par https://, sans nom d'utilisateur ni mot de passe",
   'validation.webhook_events': 'Veuillez sélectionner au moins un événement',
+  'validation.webhook_address':
+    'Cette adresse mène à un réseau privé, local ou réservé, que les webhooks ne peuvent pas atteindre : veuillez donner une adresse publique',
 } as const satisfies Record<keyof typeof MESSAGES_EN, string>;
