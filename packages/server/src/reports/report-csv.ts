@@ -1,4 +1,3 @@
-import { localDate } from '@flowbox/shared';
 import { csvLine } from '../http/csv.ts';
 import type { ReportData } from './report-data.ts';
 import { REPORT_TEXTS } from './report-texts.ts';
@@ -69,7 +68,7 @@ export function reportCsv(data: ReportData): string {
       String(leak.continuousFlowDays),
       leak.nightFlowLph === null ? '' : leak.nightFlowLph.toFixed(1),
       leak.allowanceLph.toFixed(1),
-      localDate(leak.asOf, c.timezone),
+      String(leak.nights),
     ]),
   ];
   return `\uFEFF${lines.map((line) => (line.length === 0 ? '\r\n' : csvLine(line))).join('')}`;

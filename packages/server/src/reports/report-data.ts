@@ -1,6 +1,7 @@
 import type { AlertCategory, Language, ReportFrequency } from '@flowbox/shared';
 import type { PeriodFigures } from '../consumption/consumption.service.ts';
 import type { ReportPeriod } from './periods.ts';
+import type { PeriodLeakFigures } from './report-leaks.ts';
 
 /** What a closing is in a report: the activity log's lines that close water (docs/reports.md). */
 export const CLOSING_ACTIONS = [
@@ -22,14 +23,6 @@ export type ReportData = {
   consumption: PeriodFigures;
   alerts: { category: AlertCategory; name: string; opened: number; resolved: number }[];
   closings: { action: ClosingAction; count: number }[];
-  /** Zones whose leak analytics are computed, as of their last computation. */
-  leaks: {
-    siteName: string;
-    buildingName: string;
-    zoneName: string;
-    continuousFlowDays: number;
-    nightFlowLph: number | null;
-    allowanceLph: number;
-    asOf: Date;
-  }[];
+  /** Zones with hourly figures in the period: their leak figures over the period alone. */
+  leaks: ({ siteName: string; buildingName: string; zoneName: string } & PeriodLeakFigures)[];
 };

@@ -206,7 +206,7 @@ export async function reportPdf(data: ReportData): Promise<Uint8Array> {
         readerNumber(leak.continuousFlowDays, lang),
         leak.nightFlowLph === null ? t.notComputed : readerNumber(leak.nightFlowLph, lang, 1),
         readerNumber(leak.allowanceLph, lang, 1),
-        day(leak.asOf),
+        readerNumber(leak.nights, lang),
       ]),
       [2, 2, 2, 3, 2, 2, 2],
       new Set([3, 4, 5]),

@@ -1,7 +1,30 @@
-import type { Language, ReportFormat, ReportFrequency, Role } from '@flowbox/shared';
-import { and, asc, desc, eq, inArray, isNull, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import type { HourFigure, Language, ReportFormat, ReportFrequency, Role } from '@flowbox/shared';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gte,
+  inArray,
+  isNull,
+  lt,
+  lte,
+  notInArray,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { customers, reports, reportSchedules, sites, users, userSites } from '../db/schema.ts';
+import {
+  consumptionHourly,
+  customers,
+  reports,
+  reportSchedules,
+  sites,
+  users,
+  userSites,
+  zones,
+} from '../db/schema.ts';
 
 /** A customer's reports (siteId null) or a site's. */
 export type ReportScope = { customerId: string; siteId: string | null };
@@ -309,4 +332,46 @@ export async function reportFile(
     .from(reports)
     .where(and(eq(reports.id, id), inScope(reports, scope)));
   return row;
+}
+
+/**
+ * The zones' water per UTC hour in [from, to), each zone's flowboxes summed, and their occupants:
+ * what leak analytics read (docs/automation.md "Leak analytics"), over a report's period only.
+ */
+export async function zoneHoursIn(
+  db: Db,
+  zoneIds: readonly string[],
+  from: Date,
+  to: Date,
+): Promise<Map<string, { occupants: number | null; hours: HourFigure[] }>> {
+  const result = new Map<string, { occupants: number | null; hours: HourFigure[] }>();
+  if (zoneIds.length === 0) return result;
+  const [rows, occupants] = await Promise.all([
+    db
+      .select({
+        zoneId: consumptionHourly.zoneId,
+        hour: consumptionHourly.hour,
+        volumeMl: sql<string>`sum(${consumptionHourly.volumeMl})`,
+      })
+      .from(consumptionHourly)
+      .where(
+        and(
+          inArray(consumptionHourly.zoneId, [...zoneIds]),
+          gte(consumptionHourly.hour, from),
+          lt(consumptionHourly.hour, to),
+        ),
+      )
+      .groupBy(consumptionHourly.zoneId, consumptionHourly.hour),
+    db
+      .select({ id: zones.id, occupants: zones.occupants })
+      .from(zones)
+      .where(inArray(zones.id, [...zoneIds])),
+  ]);
+  const occupantsOf = new Map(occupants.map((z) => [z.id, z.occupants]));
+  for (const row of rows) {
+    const zone = result.get(row.zoneId) ?? { occupants: occupantsOf.get(row.zoneId) ?? null, hours: [] };
+    zone.hours.push({ hour: row.hour, volumeMl: Number(row.volumeMl) });
+    result.set(row.zoneId, zone);
+  }
+  return result;
 }

@@ -26,7 +26,6 @@ import type { Context } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { AppError, namesMismatch, notFound } from '../errors.ts';
 import { countEventsByAction, recordChange, recordEvent } from '../events/index.ts';
-import { zoneLeakFigures } from '../leaks/index.ts';
 import type { EmailMessage } from '../mail/mailer.ts';
 import { nextDueAt, periodEndingAt, type ReportPeriod } from './periods.ts';
 import { reportCsv } from './report-csv.ts';
@@ -53,7 +52,9 @@ import {
   type ReportScope,
   type ScheduleRow,
   type ScheduleValues,
+  zoneHoursIn,
 } from './reports.repo.ts';
+import { periodLeakFigures } from './report-leaks.ts';
 
 /** How the job takes due schedules (docs/reports.md "Once, whatever the instances"). */
 export const REPORT_JOB = {
@@ -336,7 +337,8 @@ export class ReportsService {
 
   /**
    * What a report says over the period's local days, each part read from its own domain: the
-   * consumption service's figures, the alerts opened, the activity log's closings, leak analytics.
+   * consumption service's figures, the alerts opened, the activity log's closings, and leak
+   * analytics' rules over the period's hours.
    */
   private async gather(
     scope: ReportScope,
@@ -353,7 +355,7 @@ export class ReportsService {
     const [alertCounts, closings, leaks] = await Promise.all([
       openedAlertCounts(db, scope, from, to),
       countEventsByAction(db, scope, CLOSING_ACTIONS, from, to),
-      zoneLeakFigures(db, zoneIds),
+      zoneHoursIn(db, zoneIds, from, to),
     ]);
     const zoneOf = new Map(consumption.zones.map((z) => [z.zone.zoneId, z.zone]));
     return {
@@ -366,22 +368,22 @@ export class ReportsService {
       consumption,
       alerts: alertCounts.map((a) => ({ ...a, name: CATEGORY_NAMES[language][a.category] })),
       closings: CLOSING_ACTIONS.map((action) => ({ action, count: closings.get(action) ?? 0 })),
-      leaks: leaks
-        .map((leak) => ({ leak, zone: zoneOf.get(leak.zoneId)! }))
+      leaks: [...leaks]
+        .map(([zoneId, { hours, occupants }]) => ({
+          zone: zoneOf.get(zoneId)!,
+          figures: periodLeakFigures(hours, consumption.timezone, period, occupants),
+        }))
         .sort(
           (a, b) =>
             a.zone.siteName.localeCompare(b.zone.siteName) ||
             a.zone.buildingName.localeCompare(b.zone.buildingName) ||
             a.zone.zoneName.localeCompare(b.zone.zoneName),
         )
-        .map(({ leak, zone }) => ({
+        .map(({ zone, figures }) => ({
           siteName: zone.siteName,
           buildingName: zone.buildingName,
           zoneName: zone.zoneName,
-          continuousFlowDays: leak.continuousFlowDays,
-          nightFlowLph: leak.nightFlowLph,
-          allowanceLph: leak.allowanceLph,
-          asOf: leak.asOf,
+          ...figures,
         })),
     };
   }

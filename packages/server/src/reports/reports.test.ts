@@ -1,4 +1,4 @@
-import { ROLES, type PriceRange } from '@flowbox/shared';
+import { addDays, ROLES, startOfLocalDay, type LeakAnalytics, type PriceRange } from '@flowbox/shared';
 import { and, eq } from 'drizzle-orm';
 import { StandardFonts, PDFDocument } from 'pdf-lib';
 import { extractText, getDocumentProxy } from 'unpdf';
@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   alerts,
   consumptionDaily,
+  consumptionHourly,
   emails,
   events,
   reports,
-  zoneLeaks,
   zoneSubscriptions,
 } from '../db/schema.ts';
 import { recordEvent } from '../events/index.ts';
@@ -41,6 +41,7 @@ let smA: ApiClient;
 let cmAFr: ApiClient;
 let z1: string;
 let z2: string;
+let buildingId: string;
 const emailOf = new Map<ApiClient, string>();
 
 const siteUrl = () => `/v1/customers/${w.customers.a.id}/sites/${w.sites.a1.id}`;
@@ -61,6 +62,26 @@ async function daily(zoneId: string, day: string, volumeMl: number) {
     .insert(consumptionDaily)
     .values({ zoneId, day, flowboxId: crypto.randomUUID(), volumeMl, flowS: 60, readings: 1 });
 }
+
+const HOUR_MS = 3_600_000;
+const KITCHEN_FLOWBOX = crypto.randomUUID();
+
+/** Kitchen's water in each of these local hours (0–23) of a Paris day, at `lph` litres an hour. */
+async function hourly(day: string, hours: readonly number[], lph: number) {
+  const start = startOfLocalDay(day, 'Europe/Paris').getTime();
+  await t.db.insert(consumptionHourly).values(
+    hours.map((h) => ({
+      zoneId: z1,
+      hour: new Date(start + h * HOUR_MS),
+      flowboxId: KITCHEN_FLOWBOX,
+      volumeMl: lph * 1000,
+      flowS: lph > 0 ? 3600 : 0,
+      readings: 1,
+    })),
+  );
+}
+const ALL_DAY = Array.from({ length: 24 }, (_, h) => h);
+const NIGHT = [0, 1, 2, 3, 4];
 
 async function pdfText(bytes: Buffer): Promise<string> {
   const pdf = await getDocumentProxy(new Uint8Array(bytes));
@@ -84,7 +105,8 @@ beforeAll(async () => {
   await setNow('2026-11-29T20:00:00Z');
   const building = await cmA.post(`${siteUrl()}/buildings/create`, buildingBody({ name: 'Tower' }));
   expect(building.statusCode, building.body).toBe(201);
-  const buildingUrl = `${siteUrl()}/buildings/${building.json().id}`;
+  buildingId = building.json().id;
+  const buildingUrl = `${siteUrl()}/buildings/${buildingId}`;
   z1 = (await cmA.post(`${buildingUrl}/zones/create`, zoneBody({ name: 'Kitchen' }))).json().id;
   z2 = (await cmA.post(`${buildingUrl}/zones/create`, zoneBody({ name: 'Pool' }))).json().id;
   const plan = await provider.post('/v1/pricing_plans/create', {
@@ -158,19 +180,28 @@ beforeAll(async () => {
   await closing('valve_closed', inWeek);
   await closing('automatic_closing_triggered', inWeek);
   await closing('valve_closed', new Date('2026-12-01T12:00:00Z'));
-  await t.db.insert(zoneLeaks).values({
-    zoneId: z1,
-    asOf: new Date('2026-11-29T05:00:00Z'),
-    continuousHours: 30,
-    continuousAtLeast: false,
-    nightFlowLph: 12.5,
-    allowanceLph: 5,
-    aboveAllowance: true,
-    lossLph: 7.5,
-    lossLitresDay: 180,
-    continuousFlowDays: 3,
-    nights: [],
-  });
+  // Kitchen's hours (docs/reports.md "Continuous flow and night flow"): a day of continuous flow
+  // before the week (19th) and one in it (25th); low nights before the week; the week's nights at
+  // 12.5 to 30 L/h; a flowing day after it. Noon at zero on the other days: no flow runs 24 h there.
+  await hourly('2026-11-19', ALL_DAY, 40);
+  for (const day of ['2026-11-20', '2026-11-21', '2026-11-22']) {
+    await hourly(day, NIGHT, 1);
+    await hourly(day, [12], 0);
+  }
+  const weekNights: [string, number][] = [
+    ['2026-11-23', 12.5],
+    ['2026-11-24', 14],
+    ['2026-11-26', 12.5],
+    ['2026-11-27', 20],
+    ['2026-11-28', 30],
+    ['2026-11-29', 15],
+  ];
+  for (const [day, lph] of weekNights) {
+    await hourly(day, NIGHT, lph);
+    await hourly(day, [12], 0);
+  }
+  await hourly('2026-11-25', ALL_DAY, 13);
+  await hourly('2026-11-30', ALL_DAY, 50);
 });
 afterAll(() => t.close());
 
@@ -367,14 +398,15 @@ describe('a weekly report of a site, made by the job', () => {
       '2',
     ]);
     expect(cells(csv.body, 'Automatic closing')).toEqual(['Automatic closing', '1']);
-    expect(cells(csv.body, 'A site 1,Tower,Kitchen,3')).toEqual([
+    // The week's leak figures alone (the next describe compares them with the leaks API).
+    expect(cells(csv.body, 'A site 1,Tower,Kitchen,1')).toEqual([
       'A site 1',
       'Tower',
       'Kitchen',
-      '3',
+      '1',
       '12.5',
       '5.0',
-      '2026-11-29',
+      '7',
     ]);
   });
 
@@ -499,5 +531,65 @@ describe('schedules: edit and delete', () => {
     expect((await cmA.get(`${url}/info`)).statusCode).toBe(404);
     const lines = await t.db.select().from(events).where(eq(events.objectId, created.json().id));
     expect(lines.map((e) => e.actionName).sort()).toEqual(['created', 'deleted', 'updated']);
+  });
+});
+
+describe('a report’s leak figures are its period’s (docs/reports.md "Continuous flow and night flow")', () => {
+  /** The leaks API's answer for Kitchen, its analytics computed at `iso` as after a batch of readings. */
+  async function leaksAt(iso: string): Promise<LeakAnalytics> {
+    await setNow(iso);
+    await t.services.leakUpkeep.refresh([z1]);
+    const res = await cmA.get(`${siteUrl()}/buildings/${buildingId}/zones/${z1}/leaks`);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<LeakAnalytics>();
+  }
+
+  /** Kitchen's line of a CSV's leak section. */
+  const kitchenLeaks = (csv: string) => {
+    const lines = csv.split('\r\n');
+    const section = lines.indexOf('Continuous flow and night flow');
+    return lines
+      .slice(section)
+      .find((line) => line.startsWith('A site 1,Tower,Kitchen,'))
+      ?.split(',');
+  };
+
+  it('counts the week’s continuous-flow days and nights only, as the leaks API answers them over the same days', async () => {
+    const week = { from: '2026-11-23', to: '2026-11-29' };
+    const start = startOfLocalDay(week.from, 'Europe/Paris');
+    const end = startOfLocalDay(addDays(week.to, 1), 'Europe/Paris');
+    // The API counts continuous-flow days over the last 31 days: at the week's start the 19th's
+    // leak, at its end the 25th's too. The week's are the difference.
+    const atStart = await leaksAt(new Date(start.getTime() + 30_000).toISOString());
+    const atEnd = await leaksAt(new Date(end.getTime() + 30_000).toISOString());
+    expect([atStart.continuous_flow_days, atEnd.continuous_flow_days]).toEqual([1, 2]);
+    // At the week's end its last 7 nights are the week's.
+    const weekNights = atEnd.nights.filter((n) => n.night >= week.from && n.night <= week.to);
+    expect(atEnd.night_flow_lph).toBe(12.5);
+    const res = await cmA.post(`${siteUrl()}/reports/generate`, {
+      ...week,
+      language: 'en',
+      formats: ['csv'],
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const csv = await cmA.get(`${siteUrl()}/reports/${res.json().id}/report.csv`);
+    expect(kitchenLeaks(csv.body)).toEqual([
+      'A site 1',
+      'Tower',
+      'Kitchen',
+      String(atEnd.continuous_flow_days - atStart.continuous_flow_days),
+      atEnd.night_flow_lph!.toFixed(1),
+      atEnd.allowance_lph.toFixed(1),
+      String(weekNights.length),
+    ]);
+    // The 19th to the 29th: both leaks, and the low nights before the week (1 L/h).
+    const wider = await cmA.post(`${siteUrl()}/reports/generate`, {
+      from: '2026-11-19',
+      to: week.to,
+      language: 'en',
+      formats: ['csv'],
+    });
+    const widerCsv = await cmA.get(`${siteUrl()}/reports/${wider.json().id}/report.csv`);
+    expect(kitchenLeaks(widerCsv.body)!.slice(3)).toEqual(['2', '1.0', '5.0', '11']);
   });
 });
