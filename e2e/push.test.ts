@@ -10,14 +10,15 @@ import {
 } from '../packages/server/src/push/push.testing.ts';
 import { expectAccessible } from './axe.ts';
 import { baseUrl, DEMO, launchBrowser, newPage, signedIn, signIn } from './browser.ts';
-import { pairSimulatedDevice, subscribedZone, type SubscribedZone } from './fixtures.ts';
+import { invitedResident, pairSimulatedDevice, subscribedZone, type SubscribedZone } from './fixtures.ts';
 
 /*
  * Web Push in the browser (issue 33, docs/push.md "The web app"): the app installs (manifest,
  * icons, offline start), the settings page subscribes this browser, the server pushes a burst of a
  * real simulated flowbox to it through a push service on loopback, the service worker shows it, its
  * "Close the water" closes that flowbox's valve and its "Snooze 1 h" snoozes the alert, both with
- * the user's own session. "It's me" is the resident app's answer, tested with it.
+ * the user's own session; a resident's "It's me" answers the alert's "Was this you?" as that
+ * resident. Each action also marks the alert opened by the person (docs/alerts.md "Escalation").
  *
  * Headless Chromium has no vendor push service: the page's PushManager answers a subscription to
  * the loopback push service (made with a browser's keys, as push.testing.ts makes them), and the
@@ -36,11 +37,16 @@ let device: SimulatedFlowbox | undefined;
 let ticker: NodeJS.Timeout | undefined;
 let zone: SubscribedZone;
 let flowboxApi: string;
+/** A resident of the zone, whose phone the zone's alerts are pushed to as well. */
+const RESIDENT_PASSWORD = 'push-resident-1';
+let resident: { id: string; email: string };
+let residentPhone: TestBrowser;
 
 beforeAll(async () => {
   browser = await launchBrowser();
   service = await new TestPushService().start();
   phone = testBrowser(service.endpoint('e2e-customer-phone'));
+  residentPhone = testBrowser(service.endpoint('e2e-resident-phone'));
   // A litre-billed premium zone (bursts are premium alerts) whose water is not closed automatically:
   // a burst past 10 L is an alert, and the person closes the water from it.
   zone = await subscribedZone('Push', { volumeUnit: 'liter', profile: 'housing' });
@@ -57,6 +63,15 @@ beforeAll(async () => {
     pairingRetryMs: 500,
   });
   flowboxApi = paired.flowboxApi;
+  resident = await invitedResident([zone.api.split('/').pop()!], {
+    language: 'en',
+    password: RESIDENT_PASSWORD,
+    firstname: 'Pia',
+  });
+  await signedIn(resident.email, RESIDENT_PASSWORD)('POST', '/push/subscriptions', {
+    ...residentPhone.subscription,
+    label: 'Pia’s phone',
+  });
   device = paired.simulated;
   await device.start();
   // A lone device measures when ticked (a fleet runs this timer for its devices).
@@ -338,4 +353,95 @@ describe('notifications on this device', () => {
     expect(after.items.map((s) => s.endpoint)).not.toContain(phone.endpoint);
     await context.close();
   });
+});
+
+/** Records the worker's own calls to the API, "METHOD /path status", to read back after an action. */
+const recordWorkerCalls = (worker: Worker) =>
+  worker.evaluate(() => {
+    const calls: string[] = [];
+    const network = self.fetch.bind(self);
+    (self as unknown as { e2eCalls: string[] }).e2eCalls = calls;
+    self.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const response = await network(input, init);
+      const path = new URL(input instanceof Request ? input.url : String(input), self.location.href).pathname;
+      calls.push(`${init?.method ?? 'GET'} ${path} ${response.status}`);
+      return response;
+    };
+  });
+const workerCalls = (worker: Worker) =>
+  worker.evaluate(() => (self as unknown as { e2eCalls: string[] }).e2eCalls);
+
+describe('"It\'s me" from a notification', () => {
+  it('answers "Was this you?" on a burst as the resident whose phone it reached, the alert marked opened first', async () => {
+    const { context, page } = await newPage(browser);
+    await context.grantPermissions(['notifications'], { origin: baseUrl() });
+    await signIn(page, resident.email, RESIDENT_PASSWORD);
+    await workerReady(page);
+
+    // The burst of the test above reached the resident's phone too; run alone, this test makes one.
+    if (service.requestsTo(residentPhone.endpoint).length === 0) {
+      device!.setFaults([{ kind: 'burst_pipe' }]);
+      await expect
+        .poll(() => service.requestsTo(residentPhone.endpoint).length, { timeout: 60_000 })
+        .toBeGreaterThan(0);
+      device!.setFaults([]);
+    }
+    const payload = JSON.parse(
+      decryptPush(residentPhone, service.requestsTo(residentPhone.endpoint)[0]!.body),
+    ) as PushAlertPayload;
+    expect(payload).toMatchObject({ category: 'abnormal_water_consumption_no_ac', language: 'en' });
+    expect(payload.actions.map((a) => a.action)).toContain('its_me');
+
+    const { cdp, registrationId } = await registrationIdOf(context, page);
+    await cdp.send('ServiceWorker.deliverPushMessage', {
+      origin: baseUrl(),
+      registrationId,
+      data: JSON.stringify(payload),
+    });
+    const room = await page.evaluate(() => (Notification as unknown as { maxActions: number }).maxActions);
+    await expect
+      .poll(async () => (await shownNotifications(page)).find((n) => n.tag === payload.alert_id))
+      .toMatchObject({
+        title: 'Abnormal water consumption',
+        actions: payload.actions.map((a) => a.title).slice(0, room),
+      });
+
+    // "It's me", as the notification's click runs it, once the resident's access token has expired.
+    const worker = context.serviceWorkers().find((w) => w.url() === `${baseUrl()}/sw.js`) as Worker;
+    await recordWorkerCalls(worker);
+    await worker.evaluate(
+      (alert) =>
+        (
+          self as unknown as { answerNotification: (p: unknown, action: string) => Promise<void> }
+        ).answerNotification(alert, 'its_me'),
+      payload,
+    );
+    const info = await signedIn(resident.email, RESIDENT_PASSWORD)<{
+      answers?: { user_id: string | null; answer: string }[];
+    }>('GET', `/alerts/${payload.alert_id}/info`);
+    expect(info.answers).toEqual([expect.objectContaining({ user_id: resident.id, answer: 'me' })]);
+    // Opened first, then answered, each with the resident's session (renewed if need be); no
+    // notification saying it could not be done replaced the alert's.
+    const calls = (await workerCalls(worker)).filter((call) => !call.startsWith('POST /v1/users/refresh'));
+    expect(calls).toEqual(
+      expect.arrayContaining([
+        'POST /v1/alerts/opened 200',
+        `POST /v1/alerts/${payload.alert_id}/answer 200`,
+      ]),
+    );
+    expect(calls.indexOf('POST /v1/alerts/opened 200')).toBeLessThan(
+      calls.indexOf(`POST /v1/alerts/${payload.alert_id}/answer 200`),
+    );
+    expect((await shownNotifications(page)).map((n) => n.title)).not.toContain(
+      'Flowbox Manager could not do it',
+    );
+    // The zone's manager reads the resident's answer on the alert.
+    const seenByManager = await signedIn(DEMO.customer)<{
+      answers?: { user_id: string | null; answer: string }[];
+    }>('GET', `/alerts/${payload.alert_id}/info`);
+    expect(seenByManager.answers).toContainEqual(
+      expect.objectContaining({ user_id: resident.id, answer: 'me' }),
+    );
+    await context.close();
+  }, 120_000);
 });

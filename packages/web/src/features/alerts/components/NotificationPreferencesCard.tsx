@@ -6,6 +6,7 @@ import {
   type NotificationPreferencesAnswer,
   type NotificationSeverity,
 } from '@flowbox/shared';
+import { useEffect, useId } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Alert } from '../../../components/Alert.tsx';
 import { Button } from '../../../components/Button.tsx';
@@ -68,6 +69,7 @@ function PreferencesForm({ saved }: { saved: NotificationPreferencesAnswer }) {
     setError,
     control,
     reset,
+    setFocus,
     formState: { errors, isSubmitting, isDirty },
   } = useForm<Values>({ defaultValues: valuesOf(saved) });
   const quiet = useWatch({ control, name: 'quiet' });
@@ -90,6 +92,13 @@ function PreferencesForm({ saved }: { saved: NotificationPreferencesAnswer }) {
   // The server's rule on a severity as a whole ("a first channel") lands on the severity itself.
   const severityError = (severity: NotificationSeverity) =>
     (errors.channels?.[severity] as { message?: string } | undefined)?.message;
+  const errorIdPrefix = useId();
+  const refused = NOTIFICATION_SEVERITIES.find((severity) => severityError(severity));
+  // A refusal of a severity as a whole is a screen above the button on a phone: the person is taken
+  // to its first channel, whose group says what is wrong (its description).
+  useEffect(() => {
+    if (refused) setFocus(`channels.${refused}.${NOTIFICATION_CHANNELS[0]}`);
+  }, [refused, setFocus]);
 
   return (
     <form onSubmit={submit} noValidate className="space-y-5">
@@ -98,7 +107,11 @@ function PreferencesForm({ saved }: { saved: NotificationPreferencesAnswer }) {
       </p>
       {failure && <Alert title={t('dialog.error')}>{failure}</Alert>}
       {NOTIFICATION_SEVERITIES.map((severity) => (
-        <fieldset key={severity} className="space-y-2">
+        <fieldset
+          key={severity}
+          className="space-y-2"
+          aria-describedby={severityError(severity) ? `${errorIdPrefix}-${severity}` : undefined}
+        >
           <legend className="text-sm font-medium">{t(`notify.severity.${severity}`)}</legend>
           <p className="text-xs text-slate-600 dark:text-slate-400">
             {t(`notify.severity_hint.${severity}`)}
@@ -115,7 +128,11 @@ function PreferencesForm({ saved }: { saved: NotificationPreferencesAnswer }) {
             ))}
           </div>
           {severityError(severity) && (
-            <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+            <p
+              id={`${errorIdPrefix}-${severity}`}
+              role="alert"
+              className="text-sm text-red-700 dark:text-red-400"
+            >
               {severityError(severity)}
             </p>
           )}
