@@ -50,11 +50,11 @@ export const myzoneEn = {
   'myzone.graph_empty_hint': 'Your water meter’s readings appear here within seconds of water running.',
   'myzone.graph_empty_no_device': 'Readings will appear here once a water meter is fitted in your zone.',
 
-  'myzone.leak_title': 'Leak detection (away mode)',
+  'myzone.leak_title': 'Leak detection mode',
   'myzone.leak_on':
-    'On, as when you are away: any water that runs in your zone raises a leak alert. It does not close the water. Turn it off when you are back.',
+    'On: any water that runs in your zone raises a leak alert, until you turn it off. It does not close the water.',
   'myzone.leak_off':
-    'Off: water runs as usual. Water that runs {{hours}} hours without stopping still raises a leak alert. Turn it on when you go away: then any water that runs raises one.',
+    'Off: water runs as usual. Water that runs {{hours}} hours without stopping still raises a leak alert. Turned on, any water that runs raises one until you turn it off; for a trip, away mode above does it on its dates.',
   'myzone.leak_turn_on': 'Turn leak detection on',
   'myzone.leak_turn_off': 'Turn leak detection off',
   'myzone.leak_confirm_off_title': 'Turn leak detection off?',
@@ -72,6 +72,6 @@ export const myzoneEn = {
   'myzone.closed_by.away_mode': 'closed by away mode',
   'myzone.closed_by.device': 'closed by hand on the device',
   'myzone.closed_by.unknown': 'closed',
-  'myzone.all_alerts': 'See all my alerts',
+  'myzone.all_alerts': 'My alerts',
   'myzone.alert_history': 'My past alerts',
 } as const;

@@ -167,8 +167,29 @@ export function AwayModeCard({ zoneRef }: { zoneRef: ZoneRef }) {
   const [editing, setEditing] = useState(false);
   const data = away.data;
   const on = data?.state === 'away' || data?.state === 'scheduled';
+  const back = () =>
+    save.mutate(null, {
+      onSuccess: () => toast.success(t('away.cleared')),
+      onError: (error) => toast.error(error.message),
+    });
+  // Its one action beside its title, so that a phone shows it at once under the alert and the water
+  // (issue 33, docs/residents.md): "I'm back" when on, "Set away mode" when off.
+  const action =
+    data && mayChange && !editing ? (
+      <div className="min-w-0 flex-1 sm:flex-none [&_button]:min-h-12 [&_button]:w-full sm:[&_button]:w-auto">
+        {on ? (
+          <Button loading={save.isPending} onClick={back}>
+            {t('away.back')}
+          </Button>
+        ) : (
+          <Button variant="secondary" onClick={() => setEditing(true)}>
+            {t('away.set')}
+          </Button>
+        )}
+      </div>
+    ) : undefined;
   return (
-    <Card title={t('away.title')} headingId="away-title">
+    <Card title={t('away.title')} headingId="away-title" actions={action}>
       <div data-testid="away-card" data-state={data?.state ?? 'loading'}>
         {data && on && !editing && (
           <div className="space-y-2">
@@ -191,18 +212,7 @@ export function AwayModeCard({ zoneRef }: { zoneRef: ZoneRef }) {
               </p>
             )}
             {mayChange && (
-              <div className="flex flex-wrap gap-2 [&_button]:min-h-12 [&_button]:flex-1 sm:[&_button]:flex-none">
-                <Button
-                  loading={save.isPending}
-                  onClick={() =>
-                    save.mutate(null, {
-                      onSuccess: () => toast.success(t('away.cleared')),
-                      onError: (error) => toast.error(error.message),
-                    })
-                  }
-                >
-                  {t('away.back')}
-                </Button>
+              <div className="[&_button]:min-h-12 [&_button]:w-full sm:[&_button]:w-auto">
                 <Button variant="secondary" onClick={() => setEditing(true)}>
                   {t('away.change')}
                 </Button>
@@ -211,16 +221,7 @@ export function AwayModeCard({ zoneRef }: { zoneRef: ZoneRef }) {
           </div>
         )}
         {data && !on && !editing && (
-          <div className="space-y-3">
-            <p className="text-base text-slate-800 dark:text-slate-200">{t('away.explain')}</p>
-            {mayChange && (
-              <div className="[&_button]:min-h-12 [&_button]:w-full sm:[&_button]:w-auto">
-                <Button variant="secondary" onClick={() => setEditing(true)}>
-                  {t('away.set')}
-                </Button>
-              </div>
-            )}
-          </div>
+          <p className="text-base text-slate-800 dark:text-slate-200">{t('away.explain')}</p>
         )}
         {data && editing && (
           <AwayForm away={data} zoneRef={zoneRef} mayClose={mayClose} onDone={() => setEditing(false)} />

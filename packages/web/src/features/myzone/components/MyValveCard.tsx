@@ -34,7 +34,7 @@ function ClosedSince({ water }: { water: ZoneWater }) {
       : t(`myzone.closed_by.${water.closed_by}`);
   return (
     <p
-      className="text-base text-slate-800 dark:text-slate-200"
+      className="text-sm text-slate-800 dark:text-slate-200"
       data-testid="myzone-closed-since"
       data-by={water.closed_by}
     >
@@ -60,7 +60,7 @@ function ValveHeadline({ state }: { state: 'opened' | 'closed' | null }) {
         : 'bg-slate-100 text-slate-800 dark:bg-slate-800 dark:text-slate-100';
   return (
     <p
-      className={`rounded-lg px-4 py-3 text-xl font-bold ${tone}`}
+      className={`rounded-lg px-3 py-1.5 text-xl font-bold ${tone}`}
       data-testid="myzone-valve"
       data-valve={state ?? 'unknown'}
     >
@@ -86,8 +86,7 @@ function PairedValve({
   const locked = useAutomation(zoneRef).data?.locked === true;
   const water = useZoneWater(zoneRef, flowbox.valve).data;
   return (
-    <div className="space-y-3">
-      <ValveHeadline state={flowbox.valve} />
+    <div className="space-y-2">
       {water && flowbox.valve === 'closed' && <ClosedSince water={water} />}
       {locked && (
         <p className="text-sm font-medium text-red-800 dark:text-red-300" data-testid="myzone-locked">
@@ -102,7 +101,10 @@ function PairedValve({
         </p>
       )}
       {/* Large touch targets: the buttons fill the phone's width. */}
-      <div className="[&_button]:min-h-12 [&_button]:w-full [&_button]:text-base sm:[&_button]:w-auto">
+      <div
+        className="[&_button]:min-h-12 [&_button]:w-full [&_button]:text-base sm:[&_button]:w-auto"
+        data-testid="myzone-valve-action"
+      >
         {valveControl({
           flowboxRef,
           flowbox,
@@ -134,11 +136,15 @@ export function MyValveCard({
   const { t } = useLanguage();
   const flowboxes = useFlowboxes(zoneRef);
   const flowbox = flowboxes.data?.items.find((item) => item.pairing_state === 'ready');
+  // The state beside the card's title, so that its button follows at once (the first screen, issue 33).
+  const headline = flowboxes.isPending ? (
+    <ValveHeadline state={zone.valve_state} />
+  ) : flowbox ? (
+    <ValveHeadline state={flowbox.valve} />
+  ) : null;
   return (
-    <Card title={t('myzone.valve_title')} headingId="myzone-valve-title">
-      {flowboxes.isPending ? (
-        <ValveHeadline state={zone.valve_state} />
-      ) : flowbox ? (
+    <Card title={t('myzone.valve_title')} headingId="myzone-valve-title" actions={headline}>
+      {flowboxes.isPending ? null : flowbox ? (
         <PairedValve
           zoneRef={zoneRef}
           flowbox={flowbox}

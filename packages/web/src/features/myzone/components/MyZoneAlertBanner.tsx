@@ -1,6 +1,7 @@
 import { alertDetailsText, displayLocalDateTime, type Alert, type Language } from '@flowbox/shared';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
+import { FoldButton } from '../../../components/FoldButton.tsx';
 import { useLanguage } from '../../../lib/i18n/index.ts';
 import { paths } from '../../../paths.ts';
 import { useAlerts } from '../../alerts/index.ts';
@@ -24,6 +25,42 @@ function AlertsLink({ zoneId }: { zoneId: string }) {
   );
 }
 
+/** Wide screens have room for the advice; a phone folds it so the water and away mode stay in view. */
+const wideScreen = () =>
+  typeof window !== 'undefined' && window.matchMedia?.('(min-width: 640px)').matches === true;
+
+/**
+ * "What to do now", folded behind its button on a phone (issue 33: during a leak, the alert, "Was
+ * this you?", the water's button and away mode on the first screen at 390 px), with the way to
+ * all the zone's alerts on the same line.
+ */
+function Advice({ category, zoneId }: { category: Alert['category']; zoneId: string }) {
+  const { t } = useLanguage();
+  const [open, setOpen] = useState(wideScreen);
+  return (
+    <>
+      <div className="mt-1 flex flex-wrap items-center justify-between gap-x-3">
+        <h3 className="text-base font-semibold">
+          <FoldButton
+            open={open}
+            controls="myzone-advice"
+            onToggle={() => setOpen((o) => !o)}
+            className="-ml-1 inline-flex min-h-11 items-center gap-1 rounded px-1 font-semibold focus-visible:outline-2 focus-visible:outline-sky-600"
+          >
+            {t('myzone.what_to_do')}
+          </FoldButton>
+        </h3>
+        <Link to={paths.myZoneAlerts.getHref(zoneId)} className={`${LINK} py-3 text-sm`}>
+          {t('myzone.all_alerts')}
+        </Link>
+      </div>
+      <p id="myzone-advice" hidden={!open} className="mb-1 text-base" data-testid="myzone-advice">
+        {t(`myzone.advice.${category}`)}
+      </p>
+    </>
+  );
+}
+
 /** The alert told first: a leak, then whatever is critical, then the newest. */
 const URGENCY = (alert: Alert) =>
   (alert.category === 'leakage_detection' ? 4 : 0) +
@@ -39,8 +76,9 @@ function since(alert: Alert, language: Language): string {
 }
 
 /**
- * The zone's open alert, first on the page, in plain words: what happened and what to do now. The
- * other open alerts are counted under it; none, nothing is shown. Kept live by the alerts' sync.
+ * The zone's open alert, first on the page, in plain words: what happened, "Was this you?", and
+ * what to do now (folded on a phone). The other open alerts are counted under it; none, the way
+ * to the past ones. Kept live by the alerts' sync.
  */
 export function MyZoneAlertBanner({
   zoneId,
@@ -66,7 +104,7 @@ export function MyZoneAlertBanner({
       aria-labelledby="myzone-alert-title"
       data-testid="myzone-alert"
       data-category={first.category}
-      className="rounded-xl border-2 border-red-600 bg-red-50 p-4 text-red-950 sm:p-5 dark:border-red-500 dark:bg-red-950/60 dark:text-red-50"
+      className="rounded-xl border-2 border-red-600 bg-red-50 px-4 pt-3 pb-2 text-red-950 sm:px-5 sm:pt-5 dark:border-red-500 dark:bg-red-950/60 dark:text-red-50"
     >
       <h2 id="myzone-alert-title" className="text-lg font-bold">
         {t('myzone.alert_title', { category: t(`alerts.category.${first.category}`) })}
@@ -74,18 +112,10 @@ export function MyZoneAlertBanner({
       {details && <p className="mt-1 text-base break-words">{details}</p>}
       <p className="mt-1 text-sm">{t('myzone.alert_since', { date: since(first, language) })}</p>
       {wasThisYou(first)}
-      <h3 className="mt-3 text-base font-semibold">{t('myzone.what_to_do')}</h3>
-      <p className="mt-1 text-base" data-testid="myzone-advice">
-        {t(`myzone.advice.${first.category}`)}
-      </p>
       {others.length > 0 && (
         <p className="mt-3 text-sm">{t('myzone.alert_more', { count: others.length })}</p>
       )}
-      <p className="mt-3 text-sm">
-        <Link to={paths.myZoneAlerts.getHref(zoneId)} className={LINK}>
-          {t('myzone.all_alerts')}
-        </Link>
-      </p>
+      <Advice category={first.category} zoneId={zoneId} />
     </section>
   );
 }

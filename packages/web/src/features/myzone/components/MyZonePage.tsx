@@ -70,7 +70,7 @@ function MyZoneHome({
             : t('myzone.where', { building: summary.building_name, site: summary.site_name })
         }
       />
-      <div className="space-y-4 sm:space-y-6" data-testid="myzone-home">
+      <div className="space-y-3 sm:space-y-6" data-testid="myzone-home">
         <MyZoneAlertBanner zoneId={zone.id} wasThisYou={widgets.wasThisYou} />
         <MyValveCard
           zoneRef={zoneRef}

@@ -51,11 +51,11 @@ export const myzoneFr: Record<keyof typeof myzoneEn, string> = {
   'myzone.graph_empty_no_device':
     'Les relevés apparaîtront ici une fois un compteur installé dans votre zone.',
 
-  'myzone.leak_title': 'Détection de fuite (mode absence)',
+  'myzone.leak_title': 'Mode détection de fuite',
   'myzone.leak_on':
-    'Activée, comme en votre absence : toute eau qui coule dans votre zone lève une alerte de fuite. Elle ne ferme pas l’eau. Désactivez-la à votre retour.',
+    'Activée : toute eau qui coule dans votre zone lève une alerte de fuite, jusqu’à ce que vous la désactiviez. Elle ne ferme pas l’eau.',
   'myzone.leak_off':
-    'Désactivée : l’eau coule normalement. Une eau qui coule {{hours}} heures sans s’arrêter lève quand même une alerte de fuite. Activez-la quand vous partez : toute eau qui coule en lèvera une.',
+    'Désactivée : l’eau coule normalement. Une eau qui coule {{hours}} heures sans s’arrêter lève quand même une alerte de fuite. Activée, toute eau qui coule en lève une jusqu’à ce que vous la désactiviez ; pour un voyage, le mode absence ci-dessus le fait à ses dates.',
   'myzone.leak_turn_on': 'Activer la détection de fuite',
   'myzone.leak_turn_off': 'Désactiver la détection de fuite',
   'myzone.leak_confirm_off_title': 'Désactiver la détection de fuite ?',
@@ -72,6 +72,6 @@ export const myzoneFr: Record<keyof typeof myzoneEn, string> = {
   'myzone.closed_by.away_mode': 'fermée par le mode absence',
   'myzone.closed_by.device': 'fermée à la main sur l’appareil',
   'myzone.closed_by.unknown': 'fermée',
-  'myzone.all_alerts': 'Voir toutes mes alertes',
+  'myzone.all_alerts': 'Mes alertes',
   'myzone.alert_history': 'Mes alertes passées',
 };
