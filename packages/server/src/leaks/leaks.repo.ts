@@ -161,21 +161,6 @@ export async function buildingZoneLeaks(db: Db, buildingId: string) {
     .where(and(eq(zones.buildingId, buildingId), notMainSupply));
 }
 
-/** The stored analytics of these zones, those computed (reports/, docs/reports.md "Figures"). */
-export async function zoneLeakFigures(db: Db, zoneIds: readonly string[]) {
-  if (zoneIds.length === 0) return [];
-  return db
-    .select({
-      zoneId: zoneLeaks.zoneId,
-      asOf: zoneLeaks.asOf,
-      continuousFlowDays: zoneLeaks.continuousFlowDays,
-      nightFlowLph: zoneLeaks.nightFlowLph,
-      allowanceLph: zoneLeaks.allowanceLph,
-    })
-    .from(zoneLeaks)
-    .where(inArray(zoneLeaks.zoneId, [...zoneIds]));
-}
-
 /** The dashboard's leak figures over these zones: continuous flow, night above allowance, loss a day. */
 export async function leakSummary(db: Db, zoneIds: readonly string[]) {
   if (zoneIds.length === 0)
