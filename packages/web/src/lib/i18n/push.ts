@@ -39,7 +39,7 @@ export const pushEn = {
   'notify.timing.unopened': 'If not opened within {{minutes}} min',
   'notify.timing.off': 'Never',
   'notify.quiet_title': 'Quiet hours',
-  'notify.quiet_on': 'Hold back alerts that can wait during these hours ({{zone}} time)',
+  'notify.quiet_on': 'Hold back alerts that can wait during these hours (time zone {{zone}})',
   'notify.quiet_hint':
     'What is raised in your quiet hours reaches you when they end; critical alerts always go at once.',
   'notify.quiet_start': 'From',

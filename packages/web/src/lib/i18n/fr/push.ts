@@ -41,7 +41,7 @@ export const pushFr: Record<keyof typeof pushEn, string> = {
   'notify.timing.unopened': 'Si non ouverte sous {{minutes}} min',
   'notify.timing.off': 'Jamais',
   'notify.quiet_title': 'Heures calmes',
-  'notify.quiet_on': 'Retenir pendant ces heures les alertes qui peuvent attendre (heure de {{zone}})',
+  'notify.quiet_on': 'Retenir pendant ces heures les alertes qui peuvent attendre (fuseau horaire {{zone}})',
   'notify.quiet_hint':
     'Ce qui survient pendant vos heures calmes vous parvient à leur fin ; les alertes critiques partent toujours immédiatement.',
   'notify.quiet_start': 'De',
