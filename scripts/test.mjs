@@ -397,10 +397,10 @@ async function browserStep() {
     // Timed apart from e2e: a clean clone builds the web app here, a working copy only when stale.
     results.push({ name: 'web-build', ok: true, ...clock() });
   }
-  // Three groups side by side, each with its own server and browser: with two, the step kept under
-  // one core of two busy (596 s of CPU in 752 s on the quiet run of 2026-12-07): the browser and the
-  // server wait on each other. Three took 629 s (620 s of CPU) on 2026-12-07. Within a group, files
-  // still run one at a time.
+  // Two groups side by side, each with its own server and browser: alone, one group kept under one
+  // core of two busy (the browser and the server wait on each other). Three took 629 s against 752
+  // (quiet, 2026-12-07), but a firmware test timed out under their load: FLOWBOX_TEST_BROWSER_GROUPS=3
+  // until it holds (docs/decisions.md "CI's time budget"). Within a group, files run one at a time.
   await vitestSideBySide(
     'e2e',
     'e2e/vitest.config.ts',
@@ -411,7 +411,7 @@ async function browserStep() {
 
 const FUZZ_TIMEOUT_MS = 10 * 60_000;
 /** Browser test groups side by side, each with its own server and browser (browserStep). */
-const BROWSER_GROUPS = Number(process.env.FLOWBOX_TEST_BROWSER_GROUPS ?? 3);
+const BROWSER_GROUPS = Number(process.env.FLOWBOX_TEST_BROWSER_GROUPS ?? 2);
 // The database steps, then the browser step. Side by side (the "database lane" beside the browser
 // step) they took 1,045 s against about 1,235 one after the other, and two timing-sensitive tests
 // failed under the load: not worth it (docs/decisions.md "CI's time budget").
