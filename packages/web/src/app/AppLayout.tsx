@@ -250,7 +250,7 @@ export function AppLayout() {
             <main
               id={MAIN_ID}
               tabIndex={-1}
-              className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 focus:outline-none sm:px-6 lg:px-8 lg:py-8"
+              className="mx-auto w-full max-w-6xl flex-1 px-4 py-4 focus:outline-none sm:px-6 sm:py-6 lg:px-8 lg:py-8"
             >
               <Outlet />
             </main>

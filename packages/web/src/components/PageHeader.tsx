@@ -17,7 +17,7 @@ export function PageHeader({ title, description, actions, breadcrumbs }: PageHea
   const { t } = useTranslation();
   useDocumentTitle(title);
   return (
-    <header className="mb-6">
+    <header className="mb-4 sm:mb-6">
       {breadcrumbs && breadcrumbs.length > 0 && (
         <nav aria-label={t('nav.breadcrumbs')} className="mb-2 text-sm text-slate-500 dark:text-slate-400">
           <ol className="flex flex-wrap items-center gap-1">
