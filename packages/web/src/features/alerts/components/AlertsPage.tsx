@@ -8,6 +8,7 @@ import {
 } from '@flowbox/shared';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { useAddressQuery } from '../../../lib/params.ts';
 import { DateField } from '../../../components/DateField.tsx';
 import { CountBadge, FoldButton } from '../../../components/FoldButton.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
@@ -27,7 +28,7 @@ type Update = (patch: Record<string, string | undefined>) => void;
 
 /** The filters live in the address, so a filtered view can be shared and the back button works. */
 function useFilters(): [AlertFilters, Update] {
-  const [params, setParams] = useSearchParams();
+  const [params, update] = useAddressQuery();
   const category = params.get('category');
   const state = params.get('state');
   const filters: AlertFilters = {
@@ -42,18 +43,6 @@ function useFilters(): [AlertFilters, Update] {
     ...(params.get('from') ? { from: params.get('from')! } : {}),
     ...(params.get('to') ? { to: params.get('to')! } : {}),
   } satisfies Partial<AlertsQuery>;
-  const update: Update = (patch) =>
-    setParams(
-      (previous) => {
-        const next = new URLSearchParams(previous);
-        for (const [key, value] of Object.entries(patch)) {
-          if (value) next.set(key, value);
-          else next.delete(key);
-        }
-        return next;
-      },
-      { replace: true },
-    );
   return [filters, update];
 }
 

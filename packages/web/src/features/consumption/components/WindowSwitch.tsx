@@ -1,25 +1,18 @@
 import { CONSUMPTION_WINDOWS, type ConsumptionWindow } from '@flowbox/shared';
 import { useId, useRef, type KeyboardEvent } from 'react';
-import { useSearchParams } from 'react-router';
 import { useLanguage } from '../../../lib/i18n/index.ts';
+import { useAddressQuery } from '../../../lib/params.ts';
 
 const isWindow = (value: string | null): value is ConsumptionWindow =>
   (CONSUMPTION_WINDOWS as readonly (string | null)[]).includes(value);
 
 /** The graph window kept in the URL (`?window=week`), so a reload or a shared link shows the same. */
 export function useWindowParam(): [ConsumptionWindow, (window: ConsumptionWindow) => void] {
-  const [params, setParams] = useSearchParams();
+  const [params, change] = useAddressQuery();
   const value = params.get('window');
   const window: ConsumptionWindow = isWindow(value) ? value : 'day';
   const setWindow = (next: ConsumptionWindow) =>
-    setParams(
-      (current) => {
-        const updated = new URLSearchParams(current);
-        updated.set('window', next);
-        return updated;
-      },
-      { replace: true, preventScrollReset: true },
-    );
+    change({ window: next }, { preventScrollReset: true });
   return [window, setWindow];
 }
 

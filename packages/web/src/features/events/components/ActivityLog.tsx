@@ -1,6 +1,6 @@
 import { EVENT_OBJECTS, EventsQuerySchema, type EventObject } from '@flowbox/shared';
 import type { FieldError } from 'react-hook-form';
-import { useSearchParams } from 'react-router';
+import { useAddressQuery } from '../../../lib/params.ts';
 import { Alert } from '../../../components/Alert.tsx';
 import { Button } from '../../../components/Button.tsx';
 import { EmptyState } from '../../../components/EmptyState.tsx';
@@ -26,7 +26,7 @@ const OBJECTS_BY_LEVEL: Record<EventsScope['level'], readonly EventObject[]> = {
  * message and is left out of the query rather than sent to be refused.
  */
 function useFiltersFromAddress() {
-  const [params, setParams] = useSearchParams();
+  const [params, patch] = useAddressQuery();
   const values: FilterValues = {};
   for (const name of FILTER_NAMES) {
     const value = params.get(name);
@@ -42,18 +42,8 @@ function useFiltersFromAddress() {
     Object.entries(values).filter(([name]) => !errors[name as FilterName]),
   ) as EventsFilters;
 
-  function change(name: FilterName, value: string) {
-    setParams(
-      (previous) => {
-        const next = new URLSearchParams(previous);
-        if (value) next.set(name, value);
-        else next.delete(name);
-        return next;
-      },
-      { replace: true },
-    );
-  }
-  const clear = () => setParams(new URLSearchParams(), { replace: true });
+  const change = (name: FilterName, value: string) => patch({ [name]: value || undefined });
+  const clear = () => patch(new URLSearchParams());
   return { values, errors, applied, change, clear };
 }
 

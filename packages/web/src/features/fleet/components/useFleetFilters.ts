@@ -1,6 +1,5 @@
 import { FLEET_SORTS, FLOWBOX_MODELS, type FleetSort, type FlowboxModel } from '@flowbox/shared';
-import { useCallback } from 'react';
-import { useSearchParams } from 'react-router';
+import { useAddressQuery } from '../../../lib/params.ts';
 import type { FleetFilters } from '../api/list-fleet.ts';
 
 /** The yes-or-no filters, each a checkbox. */
@@ -22,7 +21,7 @@ export type FiltersUpdate = (patch: Record<string, string | undefined>) => void;
 
 /** The filters and sort live in the address: a filtered view is a link (the dashboard's figures). */
 export function useFleetFilters(): [FleetFilters, FiltersUpdate] {
-  const [params, setParams] = useSearchParams();
+  const [params, change] = useAddressQuery();
   const sort = params.get('sort');
   const dir = params.get('dir');
   const model = params.get('model');
@@ -43,20 +42,5 @@ export function useFleetFilters(): [FleetFilters, FiltersUpdate] {
     ...(sort && (FLEET_SORTS as readonly string[]).includes(sort) ? { sort: sort as FleetSort } : {}),
     ...(dir === 'desc' ? { dir: 'desc' as const } : {}),
   };
-  const update = useCallback(
-    (patch: Record<string, string | undefined>) =>
-      setParams(
-        (previous) => {
-          const next = new URLSearchParams(previous);
-          for (const [key, value] of Object.entries(patch)) {
-            if (value) next.set(key, value);
-            else next.delete(key);
-          }
-          return next;
-        },
-        { replace: true },
-      ),
-    [setParams],
-  );
-  return [filters, update];
+  return [filters, change];
 }
