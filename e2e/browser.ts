@@ -1,5 +1,5 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { expect, inject } from 'vitest';
+import { expect, inject, onTestFailed } from 'vitest';
 
 export const baseUrl = () => inject('baseUrl');
 export const mqttUrl = () => inject('mqttUrl');
@@ -38,7 +38,31 @@ export async function newPage(
     ...(options.clientAddress ? { extraHTTPHeaders: { 'x-forwarded-for': options.clientAddress } } : {}),
   });
   const page = await context.newPage();
+  describeOnFailure(page);
   return { context, page };
+}
+
+let failures = 0;
+/**
+ * When the test that opened the page fails, what the page showed: its address, what a screen reader
+ * finds on it (the roles and names the locators look for) and a screenshot, printed with the run's
+ * output. A page opened outside a test (beforeAll) is not described.
+ */
+export function describeOnFailure(page: Page): void {
+  try {
+    onTestFailed(async () => {
+      if (page.isClosed()) return;
+      const shot = `/tmp/e2e-failure-${process.pid}-${++failures}.png`;
+      const tree = await page
+        .locator('body')
+        .ariaSnapshot({ timeout: 5_000 })
+        .catch((error: Error) => `(no snapshot: ${error.message})`);
+      await page.screenshot({ path: shot, fullPage: true, timeout: 5_000 }).catch(() => undefined);
+      console.error(`The page at ${page.url()} when the test failed (${shot}):\n${tree.slice(0, 4_000)}`);
+    });
+  } catch {
+    // Outside a test: nothing to describe.
+  }
 }
 
 /** Calls the API directly (to read the outbox or prepare data), as a given user. */

@@ -404,7 +404,8 @@ async function browserStep() {
   await vitestSideBySide(
     'e2e',
     'e2e/vitest.config.ts',
-    { CHROMIUM_PATH: chromium },
+    // On PostgreSQL where it answers (e2e/global-setup.ts): a database of each group's own.
+    { CHROMIUM_PATH: chromium, ...(postgres ? { FLOWBOX_TEST_PG: pgUrl } : {}) },
     browserTestGroups(BROWSER_GROUPS),
   );
 }
@@ -432,7 +433,12 @@ for (const f of failures) {
   const firstLines = String(f.message ?? '')
     .split('\n')
     .slice(0, 6)
+    .map((line) => line.slice(0, 240))
     .join('\n      ');
   console.log(`\nFAILED  ${f.step}  ${f.file.replace(`${root}/`, '')}\n  ${f.test}\n      ${firstLines}`);
 }
+// Last, one line each: a record that keeps only the tail of a long run still names every failure.
+if (failures.length) console.log(`\n=== ${failures.length} failed test cases`);
+for (const f of failures)
+  console.log(`FAILED  ${f.step}  ${f.file.replace(`${root}/`, '')} > ${f.test.slice(0, 160)}`);
 process.exit(results.every((r) => r.ok) ? 0 : 1);
