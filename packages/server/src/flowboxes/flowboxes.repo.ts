@@ -9,6 +9,7 @@ import {
   zoneScopeColumns,
   type LocatedFlowbox,
 } from '../db/scope.ts';
+import type { PairingState } from '@flowbox/shared';
 import type { ZonePath } from '../http/params.ts';
 
 export type FlowboxRow = typeof flowboxes.$inferSelect;
@@ -68,6 +69,26 @@ export async function updateFlowbox(
     .where(eq(flowboxes.id, id))
     .returning();
   return row!;
+}
+
+/**
+ * The update, only while the flowbox is at one of these pairing steps: undefined when another hand
+ * moved it on (the operator validated, a repeat of the device's announcement) or removed it between
+ * the caller's read and this write, which then decides again on what is there now.
+ */
+export async function updateFlowboxAtStep(
+  db: Db,
+  id: string,
+  steps: readonly PairingState[],
+  patch: Partial<NewFlowboxRow>,
+  at: Date,
+): Promise<FlowboxRow | undefined> {
+  const [row] = await db
+    .update(flowboxes)
+    .set({ ...patch, updatedAt: at })
+    .where(and(eq(flowboxes.id, id), inArray(flowboxes.pairingState, [...steps])))
+    .returning();
+  return row;
 }
 
 export async function deleteFlowbox(db: Db, id: string): Promise<void> {

@@ -32,8 +32,9 @@ import {
   revokeCredentials,
   revokeOrphanCredentials,
   serialTaken,
-  updateFlowbox,
+  updateFlowboxAtStep,
   type FlowboxPath,
+  type NewFlowboxRow,
 } from './flowboxes.repo.ts';
 import { retireFlowboxesUnder } from './removal.ts';
 import { hashSecret, newDeviceSecret } from './secrets.ts';
@@ -122,17 +123,26 @@ export class FlowboxesService {
     if (located.flowbox.waterTemperature !== zone.waterTemperature)
       throw new AppError('errors.water_temperature_mismatch');
     const now = this.ctx.now();
-    const requestId = located.flowbox.pairingRequestId;
     const issued = await this.ctx.db.transaction(async (tx) => {
-      const row = await updateFlowbox(tx, located.flowbox.id, { pairingState: 'ready', pairedAt: now }, now);
+      // Still in step 2/3 as it is written (a second validation, a detach, may have come between).
+      const row = await updateFlowboxAtStep(
+        tx,
+        located.flowbox.id,
+        ['pending'],
+        { pairingState: 'ready', pairedAt: now },
+        now,
+      );
+      if (!row) throw new AppError('errors.pairing_step');
       const updated = { flowbox: row, scope: located.scope };
+      // The request the device repeats now: a repeat handled since the read may have brought a new one.
+      const requestId = row.pairingRequestId;
       const secret = requestId ? await this.issueCredentials(tx, updated, now) : null;
       await this.record(tx, updated, 'pairing_validated', { by: actor, origin: 'web' });
       await notifyLive(tx, { type: 'flowbox', flowbox: toApiFlowbox(updated) });
-      return secret;
+      return requestId && secret ? { requestId, secret } : null;
     });
-    if (requestId && issued)
-      this.answerPairing(located.flowbox.serial, requestId, { secret: issued, issuedAt: now });
+    if (issued)
+      this.answerPairing(located.flowbox.serial, issued.requestId, { secret: issued.secret, issuedAt: now });
     return this.info(actor, path);
   }
 
@@ -176,7 +186,7 @@ export class FlowboxesService {
    * announces what it is. A device validated but never signed in that asks again missed the
    * answer: it proved its factory secret, so it gets fresh credentials.
    */
-  async announce(serial: string, request: PairingRequest): Promise<void> {
+  async announce(serial: string, request: PairingRequest, again = true): Promise<void> {
     const located = await findFlowboxBySerial(this.ctx.db, serial);
     if (!located) return this.answerPairing(serial, request.request_id, 'not_prepared');
     const now = this.ctx.now();
@@ -197,27 +207,31 @@ export class FlowboxesService {
       const secret = await this.ctx.db.transaction((tx) => this.issueCredentials(tx, located, now));
       return this.answerPairing(serial, request.request_id, { secret, issuedAt: now });
     }
-    await this.ctx.db.transaction(async (tx) => {
-      const row = await updateFlowbox(
-        tx,
-        flowbox.id,
-        {
-          pairingState: 'pending',
-          pairingRequestId: request.request_id,
-          model: request.model,
-          waterTemperature: request.water_temperature,
-          espVersion: request.versions.esp,
-          boardVersion: request.versions.board,
-          firmwareVersion: request.versions.firmware,
-          lastSeenAt: now,
-        },
-        now,
-      );
+    // Written only while still in step 1 or 2: validated meanwhile, the flowbox must not go back to
+    // step 2 (the device holds its credentials, and readings count only from a flowbox in step 3);
+    // detached meanwhile, nothing is written. Either way the announcement is decided again on what
+    // is there now, once (a device repeats every PAIRING_REQUEST_RETRY_S anyway).
+    const written = await this.ctx.db.transaction(async (tx) => {
+      const patch: Partial<NewFlowboxRow> = {
+        pairingState: 'pending',
+        pairingRequestId: request.request_id,
+        model: request.model,
+        waterTemperature: request.water_temperature,
+        espVersion: request.versions.esp,
+        boardVersion: request.versions.board,
+        firmwareVersion: request.versions.firmware,
+        lastSeenAt: now,
+      };
+      // Step 1 to 2 logs the announcement once; a repeat in step 2 only refreshes what the device said.
+      const announced = await updateFlowboxAtStep(tx, flowbox.id, ['init'], patch, now);
+      const row = announced ?? (await updateFlowboxAtStep(tx, flowbox.id, ['pending'], patch, now));
+      if (!row) return false;
       const updated = { flowbox: row, scope: located.scope };
-      if (flowbox.pairingState === 'init')
-        await this.record(tx, updated, 'pairing_announced', { by: null, origin: 'device' });
+      if (announced) await this.record(tx, updated, 'pairing_announced', { by: null, origin: 'device' });
       await notifyLive(tx, { type: 'flowbox', flowbox: toApiFlowbox(updated) });
+      return true;
     });
+    if (!written) return again ? this.announce(serial, request, false) : undefined;
     this.answerPairing(serial, request.request_id, 'pending');
   }
 

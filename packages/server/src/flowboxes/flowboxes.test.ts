@@ -1,4 +1,4 @@
-import { PAIRING_REQUEST_RETRY_S, PROTOCOL_VERSION } from '@flowbox/shared';
+import { PAIRING_REQUEST_RETRY_S, PROTOCOL_VERSION, type PairingRequest } from '@flowbox/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alerts, deviceCommands, events, flowboxCredentials, flowboxes, zones } from '../db/schema.ts';
@@ -22,7 +22,11 @@ import {
   uniqueSerial,
   until,
 } from './testing.ts';
+import type { Context } from '../context.ts';
+import type { Db } from '../db/client.ts';
+import type { DeviceLink } from '../devices/index.ts';
 import { findFlowboxById } from './flowboxes.repo.ts';
+import { FlowboxesService } from './flowboxes.service.ts';
 
 let t: TestApp;
 let w: World;
@@ -666,6 +670,69 @@ describe('a repeated pairing request crossing the answer', () => {
       password: String(first.password),
     });
     await device.end();
+  });
+});
+
+/**
+ * The service with a database whose first transaction waits for `meanwhile`: what the operator (or
+ * another device message) did between the service's read of the flowbox and its write.
+ */
+function serviceWithTransactionAfter(meanwhile: () => Promise<void>): FlowboxesService {
+  const internals = t.services.flowboxes as unknown as { ctx: Context; link: DeviceLink };
+  let waited = false;
+  const db = new Proxy(internals.ctx.db, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key);
+      if (key === 'transaction' && !waited)
+        return async (...args: Parameters<Db['transaction']>) => {
+          waited = true;
+          await meanwhile();
+          return target.transaction(...args);
+        };
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return new FlowboxesService({ ...internals.ctx, db }, internals.link);
+}
+
+describe('a repeated announcement handled while the flowbox changes', () => {
+  const repeat = async (serial: string, id: string): Promise<PairingRequest> => ({
+    v: PROTOCOL_VERSION,
+    request_id: (await findFlowboxById(t.db, id))!.flowbox.pairingRequestId!,
+    serial,
+    at: new Date().toISOString(),
+    model: 'one_inch_v1',
+    water_temperature: 'cold',
+    versions: { esp: '1.0.0', board: '1.0', firmware: '3.7.1' },
+  });
+
+  it('leaves a flowbox validated meanwhile in step 3/3: the device it answered is not sent back to step 2, nor its readings dropped', async () => {
+    const a = await announced();
+    const request = await repeat(a.serial, a.id);
+    const racing = serviceWithTransactionAfter(async () => {
+      expect((await cmA.post(`${a.path}/validate`)).statusCode).toBe(200);
+    });
+    await racing.announce(a.serial, request);
+    expect((await findFlowboxById(t.db, a.id))!.flowbox.pairingState).toBe('ready');
+    expect((await cmA.get(`${a.path}/info`)).json()).toMatchObject({
+      pairing_state: 'ready',
+      pairing_step: 3,
+    });
+    await a.device.end();
+  });
+
+  it('writes nothing for a flowbox detached meanwhile, and ends without an error', async () => {
+    const a = await announced();
+    const request = await repeat(a.serial, a.id);
+    const racing = serviceWithTransactionAfter(async () => {
+      expect((await cmA.delete(`${a.path}/detach`, { confirm_name: a.serial })).statusCode).toBe(204);
+    });
+    // Decided again on what is there now: no flowbox, so not_prepared (the detach also closed the
+    // device's connection, which does not hear it).
+    await racing.announce(a.serial, request);
+    expect(await findFlowboxById(t.db, a.id)).toBeUndefined();
+    expect(await t.db.select().from(flowboxes).where(eq(flowboxes.serial, a.serial))).toEqual([]);
+    await a.device.end();
   });
 });
 
