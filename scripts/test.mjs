@@ -404,8 +404,7 @@ async function browserStep() {
   await vitestSideBySide(
     'e2e',
     'e2e/vitest.config.ts',
-    // On PostgreSQL where it answers (e2e/global-setup.ts): a database of each group's own.
-    { CHROMIUM_PATH: chromium, ...(postgres ? { FLOWBOX_TEST_PG: pgUrl } : {}) },
+    { CHROMIUM_PATH: chromium },
     browserTestGroups(BROWSER_GROUPS),
   );
 }
