@@ -43,6 +43,8 @@ export async function newPage(
 }
 
 let failures = 0;
+/** Where a failed test's error tells what its page showed (scripts/test.mjs prints it). */
+const PAGE_AT = 'The page at failure,';
 /**
  * When the test that opened the page fails, what the page showed: its address, what a screen reader
  * finds on it (the roles and names the locators look for) and a screenshot, printed with the run's
@@ -50,15 +52,24 @@ let failures = 0;
  */
 export function describeOnFailure(page: Page): void {
   try {
-    onTestFailed(async () => {
+    onTestFailed(async ({ task }) => {
       if (page.isClosed()) return;
       const shot = `/tmp/e2e-failure-${process.pid}-${++failures}.png`;
-      const tree = await page
-        .locator('body')
-        .ariaSnapshot({ timeout: 5_000 })
-        .catch((error: Error) => `(no snapshot: ${error.message})`);
+      const snapshot = (part: string) =>
+        page
+          .locator(part)
+          .first()
+          .ariaSnapshot({ timeout: 5_000 })
+          .catch((error: Error) => `(no snapshot: ${error.message})`);
+      const [tree, main] = [await snapshot('body'), await snapshot('main')];
       await page.screenshot({ path: shot, fullPage: true, timeout: 5_000 }).catch(() => undefined);
       console.error(`The page at ${page.url()} when the test failed (${shot}):\n${tree.slice(0, 4_000)}`);
+      // The page's main part goes with the error too: `npm test` repeats it at the end of its output,
+      // the part of a CI run's record that is kept.
+      const error = task.result?.errors?.[0];
+      const told = `\n${PAGE_AT} ${page.url()}:\n${main.slice(0, 1_500)}`;
+      if (error?.stack) error.stack += told;
+      else if (error) error.message += told;
     });
   } catch {
     // Outside a test: nothing to describe.

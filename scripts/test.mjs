@@ -429,12 +429,22 @@ console.log(
   `${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`,
 );
 for (const f of failures) {
-  const firstLines = String(f.message ?? '')
-    .split('\n')
-    .slice(0, 6)
-    .map((line) => line.slice(0, 240))
-    .join('\n      ');
-  console.log(`\nFAILED  ${f.step}  ${f.file.replace(`${root}/`, '')}\n  ${f.test}\n      ${firstLines}`);
+  const message = String(f.message ?? '');
+  const lines = (text) =>
+    text
+      .split('\n')
+      .map((line) => line.slice(0, 240))
+      .join('\n      ');
+  // A browser test's error ends with what its page showed (e2e/browser.ts): kept, up to 40 lines.
+  const pageAt = message.indexOf('The page at failure,');
+  const page =
+    pageAt < 0 ? '' : `\n      ${lines(message.slice(pageAt).split('\n').slice(0, 40).join('\n'))}`;
+  const firstLines = lines(
+    (pageAt < 0 ? message : message.slice(0, pageAt)).split('\n').slice(0, 6).join('\n'),
+  );
+  console.log(
+    `\nFAILED  ${f.step}  ${f.file.replace(`${root}/`, '')}\n  ${f.test}\n      ${firstLines}${page}`,
+  );
 }
 // Last, one line each: a record that keeps only the tail of a long run still names every failure.
 if (failures.length) console.log(`\n=== ${failures.length} failed test cases`);
