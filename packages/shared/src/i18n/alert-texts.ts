@@ -85,6 +85,7 @@ const TEXTS = {
     unit_m3: 'm³',
     unit_gallon: 'gal',
     unit_imperial_gallon: 'imp. gal',
+    less_than: 'less than {{volume}}',
     yes: 'yes',
     no: 'no',
     none: 'none',
@@ -151,6 +152,7 @@ const TEXTS = {
     unit_m3: 'm³',
     unit_gallon: 'gal',
     unit_imperial_gallon: 'gal imp.',
+    less_than: 'moins de {{volume}}',
     yes: 'oui',
     no: 'non',
     none: 'aucune',
@@ -185,9 +187,16 @@ class Writer {
     return new Intl.NumberFormat(LOCALE[this.language], { maximumFractionDigits: decimals }).format(value);
   }
 
+  /**
+   * A volume in the building's unit, to the unit's decimals. Some water that rounds to none (a few
+   * millilitres in a leak-mode alert) is "less than" the unit's smallest step, never "0 L".
+   */
   volume(liters: number): string {
     const unit = UNIT[this.place.volumeUnit] ?? UNIT.liter;
     const symbol = this.text(`unit_${this.place.volumeUnit in UNIT ? this.place.volumeUnit : 'liter'}`);
+    const step = 10 ** -unit.decimals;
+    if (liters > 0 && liters / unit.liters < step / 2)
+      return this.text('less_than', { volume: `${this.number(step, unit.decimals)} ${symbol}` });
     return `${this.number(liters / unit.liters, unit.decimals)} ${symbol}`;
   }
 
