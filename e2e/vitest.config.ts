@@ -14,5 +14,9 @@ export default defineConfig({
     // One file at a time: the files of a run share its server and demo data. `npm test` runs two
     // such runs side by side, each with its own server (scripts/test.mjs, browserTestGroups).
     fileParallelism: false,
+    // A file's imports (Playwright, the simulator, the helpers) stay loaded for the next file, as
+    // the server's tests do: imported again for each, they took 45 to 56 s of a group's run. Each
+    // file still makes its own browser, pages and data.
+    isolate: false,
   },
 });
