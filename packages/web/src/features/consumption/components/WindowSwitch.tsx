@@ -11,8 +11,7 @@ export function useWindowParam(): [ConsumptionWindow, (window: ConsumptionWindow
   const [params, change] = useAddressQuery();
   const value = params.get('window');
   const window: ConsumptionWindow = isWindow(value) ? value : 'day';
-  const setWindow = (next: ConsumptionWindow) =>
-    change({ window: next }, { preventScrollReset: true });
+  const setWindow = (next: ConsumptionWindow) => change({ window: next }, { preventScrollReset: true });
   return [window, setWindow];
 }
 
