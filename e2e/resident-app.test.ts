@@ -141,7 +141,7 @@ const LEAK_FR: LeakScreen = {
   notMe: 'Non, pas moi',
   open: 'Ouvrir la vanne',
   away: 'Mode absence',
-  awayBack: 'Je suis rentré : le désactiver',
+  awayBack: 'Je suis rentré',
   whatToDo: 'Que faire maintenant',
   advice: /Regardez sous les éviers/,
 };

@@ -85,7 +85,7 @@ describe('the sentence of an alert', () => {
     expect(text(7500)).toBe('10,7 L en 2 h 5 min à 00:43, au-delà de la marge de volume');
   });
 
-  it('never says a flow of some water was of none: less than the unit’s smallest step says so', () => {
+  it('never says a flow of some water was of none: under the unit’s smallest step it says “<” that step', () => {
     const drip = (volume_l: number, language: 'en' | 'fr', place: AlertPlace) =>
       alertDetailsText(
         alert(
@@ -97,14 +97,14 @@ describe('the sentence of an alert', () => {
         place,
       );
     expect(drip(0.017, 'en', PARIS_L)).toBe(
-      'Water flowed while leak detection mode was on: less than 0.1 L in 1 s at 00:43',
+      'Water flowed while leak detection mode was on: < 0.1 L in 1 s at 00:43',
     );
     expect(drip(0.017, 'fr', PARIS_L)).toBe(
-      'De l’eau a coulé alors que le mode détection de fuite était activé : moins de 0,1 L en 1 s à 00:43',
+      'De l’eau a coulé alors que le mode détection de fuite était activé : < 0,1 L en 1 s à 00:43',
     );
-    expect(drip(0.017, 'en', PARIS_M3)).toMatch(/: less than 0\.001 m³ in 1 s/);
+    expect(drip(0.017, 'en', PARIS_M3)).toMatch(/: < 0\.001 m³ in 1 s/);
     expect(drip(0.3, 'en', NEW_YORK_GAL)).toMatch(/: 0\.1 gal in 1 s/);
-    expect(drip(0.1, 'en', NEW_YORK_GAL)).toMatch(/: less than 0\.1 gal in 1 s/);
+    expect(drip(0.1, 'en', NEW_YORK_GAL)).toMatch(/: < 0\.1 gal in 1 s/);
     // What rounds to the step or above, and none at all, read as before.
     expect(drip(0.06, 'en', PARIS_L)).toMatch(/: 0\.1 L in 1 s/);
     expect(drip(0, 'en', PARIS_L)).toMatch(/: 0 L in 1 s/);

@@ -85,7 +85,7 @@ const TEXTS = {
     unit_m3: 'm³',
     unit_gallon: 'gal',
     unit_imperial_gallon: 'imp. gal',
-    less_than: 'less than {{volume}}',
+    less_than: '< {{volume}}',
     yes: 'yes',
     no: 'no',
     none: 'none',
@@ -152,7 +152,7 @@ const TEXTS = {
     unit_m3: 'm³',
     unit_gallon: 'gal',
     unit_imperial_gallon: 'gal imp.',
-    less_than: 'moins de {{volume}}',
+    less_than: '< {{volume}}',
     yes: 'oui',
     no: 'non',
     none: 'aucune',
@@ -189,7 +189,8 @@ class Writer {
 
   /**
    * A volume in the building's unit, to the unit's decimals. Some water that rounds to none (a few
-   * millilitres in a leak-mode alert) is "less than" the unit's smallest step, never "0 L".
+   * millilitres in a leak-mode alert) is "< 0.1 L", never "0 L": "<" rather than "less than", as the
+   * resident's first screen during a leak has no line to spare at 390 px (e2e/resident-app.test.ts).
    */
   volume(liters: number): string {
     const unit = UNIT[this.place.volumeUnit] ?? UNIT.liter;

@@ -123,7 +123,7 @@ export const automationFr: Record<keyof typeof automationEn, string> = {
     'Vous partez ? Pendant votre absence, toute eau qui coule chez vous lève une alerte ; vous pouvez aussi faire fermer l’eau aussitôt.',
   'away.set': 'Activer le mode absence',
   'away.change': 'Changer les dates',
-  'away.back': 'Je suis rentré : le désactiver',
+  'away.back': 'Je suis rentré',
   'away.on': 'Absent jusqu’au {{until}} (depuis le {{from}})',
   'away.scheduled': 'Absent du {{from}} au {{until}}',
   'away.does_alert': 'Toute eau qui coule entre-temps lève une alerte.',
