@@ -237,7 +237,9 @@ describe('firmware in the browser', () => {
     } finally {
       await page.getByRole('button', { name: 'Anglais' }).click();
     }
-  });
+    // The whole life of a rollout, from the upload to the flowbox's log: under the suite's load it
+    // reached its last check after the default minute (2026-12-07).
+  }, 180_000);
 
   it('holds a flowbox’s update back during its building’s opening hours: a warning with its box, then the update once asked for even so', async () => {
     const allDay = [{ start: '00:00', end: '24:00' }];
