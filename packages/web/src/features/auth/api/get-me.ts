@@ -15,8 +15,12 @@ export async function getMe(): Promise<User> {
   return user;
 }
 
-/** The signed-in user: fetched once, then kept until logout or a profile update replaces it. */
+/**
+ * The signed-in user: fetched once, then kept until logout or a profile update replaces it. Retried
+ * as every query is (twice, on a network or server failure, never on a refusal): without it, one
+ * dropped request or a 502 while an instance restarts sent a signed-in user to the sign-in page.
+ */
 export const meQueryOptions = () =>
-  queryOptions({ queryKey: ME_QUERY_KEY, queryFn: getMe, staleTime: Infinity, retry: false });
+  queryOptions({ queryKey: ME_QUERY_KEY, queryFn: getMe, staleTime: Infinity });
 
 export const useMe = () => useQuery(meQueryOptions());
