@@ -111,8 +111,14 @@ async function leakOnFirstScreen(page: Page, texts: LeakScreen): Promise<void> {
     waterAction: page.getByTestId('myzone-valve-action').getByRole('button', { name: texts.open }),
     awayMode: page.getByRole('region', { name: texts.away }).getByRole('button', { name: texts.awayBack }),
   };
-  for (const [name, target] of Object.entries(firstScreen))
-    expect(await onFirstScreen(page, target), `${name} on the first screen`).toBe(true);
+  for (const [name, target] of Object.entries(firstScreen)) {
+    // Where it was, for a failure to say by how much, and where the page's main part began.
+    const where = JSON.stringify({
+      box: await target.first().boundingBox(),
+      main: await page.locator('main').boundingBox(),
+    });
+    expect(await onFirstScreen(page, target), `${name} on the first screen: ${where}`).toBe(true);
+  }
   expect(await page.evaluate(() => window.scrollY)).toBe(0);
   const fold = banner.getByRole('button', { name: texts.whatToDo });
   const advice = banner.getByTestId('myzone-advice');
