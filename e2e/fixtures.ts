@@ -4,19 +4,25 @@ import { baseUrl, DEMO, mqttUrl, signedIn, type Api } from './browser.ts';
 
 type VolumeUnit = 'm3' | 'liter';
 
-/** The first site of the demo customer, or the one of that name: its path, the same in the API and the web app. */
-export async function customerSite(asCustomer: Api, name?: string): Promise<string> {
+/**
+ * The demo site where tests add their buildings, by name: never "the first site", which is whichever
+ * another test file's site sorts first (a site named with markup, from the map's test, once did).
+ */
+const DEMO_TEST_SITE = 'Grenoble Residence';
+
+/** A site of the demo customer (Grenoble Residence unless told): its path, the same in the API and the web app. */
+export async function customerSite(asCustomer: Api, name = DEMO_TEST_SITE): Promise<string> {
   const me = await asCustomer<{ customer_id: string }>('GET', '/users/me');
   const sites = await asCustomer<{ items: { id: string; name: string }[] }>(
     'GET',
-    `/customers/${me.customer_id}/sites/list`,
+    `/customers/${me.customer_id}/sites/list?search=${encodeURIComponent(name)}`,
   );
-  const site = name === undefined ? sites.items[0] : sites.items.find((s) => s.name === name);
-  if (!site) throw new Error(`no site ${name ?? ''} for ${me.customer_id}`);
+  const site = sites.items.find((s) => s.name === name);
+  if (!site) throw new Error(`no site ${name} for ${me.customer_id}`);
   return `/customers/${me.customer_id}/sites/${site.id}`;
 }
 
-/** A new building on the demo customer's first site: Lyon, m³ (unless told) and euros, weeks from Monday. */
+/** A new building on the demo customer's Grenoble site: Lyon, m³ (unless told) and euros, weeks from Monday. */
 export async function createBuilding(
   asCustomer: Api,
   name: string,
@@ -43,6 +49,8 @@ export type ZoneOptions = {
   volumeUnit?: VolumeUnit;
   /** The zone's profile, and its simulated flowbox's: office unless told. */
   profile?: 'office' | 'housing';
+  /** The building's name: "<label> test building" unless told. */
+  buildingName?: string;
 };
 
 export type TestZone = {
@@ -58,13 +66,9 @@ export type SubscribedZone = TestZone & { planId: string };
 
 /** "<label> test zone": a one-inch cold-water zone in a building of its own ("<label> test building"). */
 export async function testZone(label: string, options: ZoneOptions = {}): Promise<TestZone> {
-  const { volumeUnit = 'm3', profile = 'office' } = options;
+  const { volumeUnit = 'm3', profile = 'office', buildingName = `${label} test building` } = options;
   const asCustomer = signedIn(DEMO.customer);
-  const { site, buildingId, zonesApi } = await createBuilding(
-    asCustomer,
-    `${label} test building`,
-    volumeUnit,
-  );
+  const { site, buildingId, zonesApi } = await createBuilding(asCustomer, buildingName, volumeUnit);
   const name = `${label} test zone`;
   const zone = await asCustomer<{ id: string }>('POST', `${zonesApi}/create`, {
     name,

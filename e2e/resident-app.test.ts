@@ -35,7 +35,15 @@ const idOf = (api: string) => api.split('/').pop()!;
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  zone = await subscribedZone('Resident app', { volumeUnit: 'liter', profile: 'housing' });
+  zone = await subscribedZone('Resident app', {
+    volumeUnit: 'liter',
+    profile: 'housing',
+    // A long name (up to NAME_MAX) must not push what matters during a leak below the first screen.
+    buildingName: `Resident app test building, ${'Résidence des Jardins de la Part-Dieu, '.repeat(3)}`.slice(
+      0,
+      120,
+    ),
+  });
   const asCustomer = signedIn(DEMO.customer);
   // Leak alerts are premium by default (spec §6): the zone is premium.
   await asCustomer('PUT', `${zone.api}/subscription/update`, {

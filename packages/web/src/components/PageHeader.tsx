@@ -11,9 +11,20 @@ export function useDocumentTitle(title: string): void {
   }, [title]);
 }
 
-type PageHeaderProps = { title: string; description?: ReactNode; actions?: ReactNode; breadcrumbs?: Crumb[] };
+type PageHeaderProps = {
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+  breadcrumbs?: Crumb[];
+  /**
+   * The header keeps to a few lines whatever the names' lengths (up to NAME_MAX): the title to two,
+   * the description to one, cut with an ellipsis (a screen reader still reads them whole). For a
+   * page whose first screen must hold what matters (the resident's home during a leak).
+   */
+  compact?: boolean;
+};
 
-export function PageHeader({ title, description, actions, breadcrumbs }: PageHeaderProps) {
+export function PageHeader({ title, description, actions, breadcrumbs, compact = false }: PageHeaderProps) {
   const { t } = useTranslation();
   useDocumentTitle(title);
   return (
@@ -36,9 +47,16 @@ export function PageHeader({ title, description, actions, breadcrumbs }: PageHea
       )}
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
         <div className="min-w-0">
-          <h1 className="text-2xl font-bold tracking-tight break-words">{title}</h1>
+          <h1
+            className={`text-2xl font-bold tracking-tight break-words ${compact ? 'line-clamp-2' : ''}`}
+            title={compact ? title : undefined}
+          >
+            {title}
+          </h1>
           {description && (
-            <div className="mt-1 text-sm text-slate-600 dark:text-slate-400">{description}</div>
+            <div className={`mt-1 text-sm text-slate-600 dark:text-slate-400 ${compact ? 'truncate' : ''}`}>
+              {description}
+            </div>
           )}
         </div>
         {actions && <div className="flex shrink-0 flex-wrap gap-2">{actions}</div>}

@@ -59,6 +59,7 @@ function MyZoneHome({
         {t('myzone.kicker')}
       </p>
       <PageHeader
+        compact
         title={zone.name}
         description={
           summary.floor_label
