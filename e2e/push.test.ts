@@ -328,6 +328,10 @@ describe('notifications on this device', () => {
     // The app is taken to the alert's page, still signed in with the tokens the worker renewed.
     await page.waitForURL((url) => url.pathname === '/notifications');
     await page.getByRole('heading', { name: 'Notifications and alerts' }).waitFor();
+    // The alert says how soon after its reading the first notification went (issue 33).
+    await expect
+      .poll(() => page.getByTestId('alert-first-push').first().textContent())
+      .toMatch(/^First notification pushed \d+(\.\d)? (s|min) after the reading$/);
 
     // "Snooze 1 h" the same way: the person's snooze is logged on the alert.
     await worker.evaluate(

@@ -30,6 +30,7 @@ import type { Db } from '../db/client.ts';
 import { AppError, notFound } from '../errors.ts';
 import { changedFieldsOf, recordChange, recordEvent } from '../events/index.ts';
 import { notifyLive } from '../live/index.ts';
+import { firstPushesOfAlerts } from '../push/index.ts';
 import { withAnswers } from './alert-answers.service.ts';
 import { recordAlertOpens } from './alert-opens.repo.ts';
 import { allCategorySettings, categorySetting, saveCategorySetting } from './alert-settings.ts';
@@ -102,7 +103,7 @@ export class AlertsService {
   async list(actor: Actor, query: AlertsQuery): Promise<AlertsPage> {
     requireFilterRead(actor, await this.placesFiltered(query));
     const page = await listAlerts(this.ctx.db, scopeOf(actor), query);
-    return { ...page, items: await withAnswers(this.ctx.db, actor, page.items) };
+    return { ...page, items: await this.asRead(actor, page.items) };
   }
 
   async count(actor: Actor, query: AlertCountQuery = {}): Promise<AlertCount> {
@@ -116,7 +117,22 @@ export class AlertsService {
     requireZoneRead(actor, row);
     const zone = await findAlertZone(this.ctx.db, row.zoneId);
     if (!zone) throw notFound();
-    return (await withAnswers(this.ctx.db, actor, [toApiAlert(row, zone)]))[0]!;
+    return (await this.asRead(actor, [toApiAlert(row, zone)]))[0]!;
+  }
+
+  /** Alerts as a reader reads them: with the answers they may see and when the first push went. */
+  private async asRead(actor: Actor, alerts: Alert[]): Promise<Alert[]> {
+    const answered = await withAnswers(this.ctx.db, actor, alerts);
+    const pushes = await firstPushesOfAlerts(
+      this.ctx.db,
+      answered.map((a) => a.id),
+    );
+    return answered.map((alert) => {
+      const push = pushes.get(alert.id);
+      if (!push) return { ...alert, first_push: null };
+      const afterS = push.readingAt ? (push.sentAt.getTime() - push.readingAt.getTime()) / 1000 : null;
+      return { ...alert, first_push: { sent_at: push.sentAt.toISOString(), after_s: afterS } };
+    });
   }
 
   /** spec §4: silenced, unsilenced and resolved by the user; anyone who sees it and may manage alerts. */

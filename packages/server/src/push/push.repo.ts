@@ -205,3 +205,27 @@ export async function recordPushFailure(
 export async function deleteSubscription(db: Db, id: string): Promise<void> {
   await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, id));
 }
+
+/**
+ * Each alert's first notification a push service took, and the reading it followed: "reading →
+ * notification sent" per alert (issue 33). One query for a page of alerts, on push_messages_alert_idx.
+ */
+export async function firstPushesOfAlerts(
+  db: Db,
+  alertIds: readonly string[],
+): Promise<Map<string, { sentAt: Date; readingAt: Date | null }>> {
+  const byAlert = new Map<string, { sentAt: Date; readingAt: Date | null }>();
+  if (alertIds.length === 0) return byAlert;
+  const rows = await db
+    .select({
+      alertId: pushMessages.alertId,
+      sentAt: sql<Date>`min(${pushMessages.sentAt})`.mapWith(pushMessages.sentAt),
+      readingAt: sql<Date | null>`min(${pushMessages.readingAt})`.mapWith(pushMessages.readingAt),
+    })
+    .from(pushMessages)
+    .where(and(inArray(pushMessages.alertId, [...alertIds]), eq(pushMessages.status, 'sent')))
+    .groupBy(pushMessages.alertId);
+  for (const row of rows)
+    if (row.alertId) byAlert.set(row.alertId, { sentAt: row.sentAt, readingAt: row.readingAt });
+  return byAlert;
+}

@@ -2,6 +2,7 @@ import {
   ROLES,
   PushAlertPayloadSchema,
   translate,
+  type Alert,
   type MessageKey,
   type PushAlertPayload,
 } from '@flowbox/shared';
@@ -207,6 +208,7 @@ describe('critical alerts pushed to the browsers of the people the alert emails 
   let service: TestPushService;
   let zoneA1: string;
   let frenchId: string;
+  let asCmA: ApiClient;
   const browsers: Record<'cmA' | 'french' | 'cmB' | 'endUser', TestBrowser> = {} as never;
 
   beforeAll(async () => {
@@ -214,6 +216,7 @@ describe('critical alerts pushed to the browsers of the people the alert emails 
     t = await createTestApp();
     w = await createWorld(t.db);
     const cmA = await loginAs(t.app, 'cm.a@test.io');
+    asCmA = cmA;
     const site = `/v1/customers/${w.customers.a.id}/sites/${w.sites.a1.id}`;
     const building = (await cmA.post(`${site}/buildings/create`, buildingBody())).json<{ id: string }>().id;
     zoneA1 = (
@@ -334,6 +337,19 @@ describe('critical alerts pushed to the browsers of the people the alert emails 
     const scraped = await t.services.metrics.scrape();
     expect(scraped).toMatch(/flowbox_alert_push_latency_seconds_count 2/);
     expect(scraped).toMatch(/flowbox_push_messages_total\{outcome="sent"\} 2/);
+
+    // The alert says when its first notification went, and how long after its reading: on the
+    // alert and on the list, to whoever reads it.
+    const firstSent = Math.min(...rows.map((row) => row.sentAt!.getTime()));
+    const expected = {
+      sent_at: new Date(firstSent).toISOString(),
+      after_s: (firstSent - Date.parse(alert.opened_at)) / 1000,
+    };
+    const info = await asCmA.get(`/v1/alerts/${alert.id}/info`);
+    expect(info.json<Alert>().first_push).toEqual(expected);
+    const list = await asCmA.get(`/v1/alerts/list?zone_id=${zoneA1}&state=open`);
+    const listed = list.json<{ items: Alert[] }>().items.find((a) => a.id === alert.id);
+    expect(listed?.first_push).toEqual(expected);
   });
 
   it('a burst offers to close the water, and a repeat of the same cause is not pushed again', async () => {
@@ -348,11 +364,13 @@ describe('critical alerts pushed to the browsers of the people the alert emails 
   });
 
   it('an alert that is not critical is not pushed', async () => {
-    await raise('flowbox_internal_status', 'not-pushed');
+    const alert = await raise('flowbox_internal_status', 'not-pushed');
     await t.services.alertNotifier.idle();
     await t.services.alertNotifier.pushDue();
     await t.services.pushDelivery.deliverDue();
     expect(service.requests).toHaveLength(0);
+    const info = await asCmA.get(`/v1/alerts/${alert.id}/info`);
+    expect(info.json<Alert>().first_push).toBeNull();
   });
 
   it('a user who turned alert notifications off is not pushed either', async () => {

@@ -108,6 +108,12 @@ export const AlertSchema = z.object({
    * managers read everyone's, an end user its own.
    */
   answers: z.array(AlertAnswerSchema).optional(),
+  /**
+   * "Reading → notification sent" (issue 33, docs/push.md): when a push service first took one of
+   * the alert's notifications, and how many seconds after the reading that opened it; null when no
+   * push went (nobody to push to, or not yet). On the list and one alert, not in a live message.
+   */
+  first_push: z.object({ sent_at: z.string(), after_s: z.number().nullable() }).nullable().optional(),
 });
 export type Alert = z.infer<typeof AlertSchema>;
 

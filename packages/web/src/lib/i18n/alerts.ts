@@ -49,6 +49,8 @@ export const alertsEn = {
   'alerts.opened_at': 'Opened {{date}}',
   'alerts.last_seen': 'last seen {{date}}',
   'alerts.resolved_by': 'Resolved by {{name}}',
+  'alerts.first_push': 'First notification pushed {{after}} after the reading',
+  'alerts.first_push_at': 'First notification pushed at {{date}}',
   'alerts.resolved_auto': 'Resolved automatically: the cause cleared',
   'alerts.critical': 'Critical',
   'alerts.silence': 'Silence',

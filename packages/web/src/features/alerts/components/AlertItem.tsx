@@ -11,6 +11,7 @@ import { Button } from '../../../components/Button.tsx';
 import { Dialog } from '../../../components/Dialog.tsx';
 import { useToast } from '../../../components/Toasts.tsx';
 import { useLanguage, type TranslationKey } from '../../../lib/i18n/index.ts';
+import { numberFormat } from '../../../lib/intl.ts';
 import { paths } from '../../../paths.ts';
 import { END_USER, hasRole, MANAGER_OR_END_USER, useUser } from '../../auth/index.ts';
 import { useAlertTransition } from '../api/transition-alert.ts';
@@ -39,6 +40,14 @@ function buildingTime(alert: Alert, iso: string, language: Language): string {
   } catch {
     return iso;
   }
+}
+
+/** "0.4 s", "12 s", "3 min": how long after the reading its first notification went. */
+function delayText(seconds: number, language: Language): string {
+  const shown = Math.max(0, seconds);
+  if (shown < 60)
+    return `${numberFormat(language, { maximumFractionDigits: shown < 10 ? 1 : 0 }).format(shown)} s`;
+  return `${numberFormat(language, { maximumFractionDigits: 0 }).format(shown / 60)} min`;
 }
 
 /**
@@ -141,6 +150,13 @@ export function AlertItem({
               {alert.resolved_automatically
                 ? t('alerts.resolved_auto')
                 : t('alerts.resolved_by', { name: alert.resolved_by ?? '' })}
+            </p>
+          )}
+          {alert.first_push && (
+            <p className="mt-1 text-xs text-slate-600 dark:text-slate-400" data-testid="alert-first-push">
+              {alert.first_push.after_s === null
+                ? t('alerts.first_push_at', { date: buildingTime(alert, alert.first_push.sent_at, language) })
+                : t('alerts.first_push', { after: delayText(alert.first_push.after_s, language) })}
             </p>
           )}
           {!endUser && <AlertAnswersLine alert={alert} />}

@@ -51,6 +51,8 @@ export const alertsFr: Record<keyof typeof alertsEn, string> = {
   'alerts.opened_at': 'Ouverte le {{date}}',
   'alerts.last_seen': 'vue en dernier le {{date}}',
   'alerts.resolved_by': 'Résolue par {{name}}',
+  'alerts.first_push': 'Première notification envoyée {{after}} après la mesure',
+  'alerts.first_push_at': 'Première notification envoyée le {{date}}',
   'alerts.resolved_auto': 'Résolue automatiquement : la cause a disparu',
   'alerts.critical': 'Critique',
   'alerts.silence': 'Mettre en sourdine',
