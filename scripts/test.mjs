@@ -3,7 +3,7 @@
 // Prints each step's wall and CPU time as it ends, and closes with a table of the steps, the slowest
 // test files and a "N passed, N failed" line counting test cases (docs/decisions.md "CI's time budget").
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import pg from 'pg';
@@ -173,6 +173,7 @@ async function vitestSideBySide(name, config, env, groups) {
         new Promise((done) => {
           const command = vitestCommand(`${name}-${index + 1}`, config, files);
           const output = [];
+          const started = Date.now();
           const child = spawn(process.execPath, command.args, {
             cwd: root,
             env: { ...process.env, ...env, ...command.env },
@@ -180,12 +181,16 @@ async function vitestSideBySide(name, config, env, groups) {
           child.stdout.on('data', (chunk) => output.push(chunk));
           child.stderr.on('data', (chunk) => output.push(chunk));
           child.on('error', (error) => output.push(Buffer.from(`${error.message}\n`)));
-          child.on('close', (code) => done({ files, command, code, output }));
+          child.on('close', (code) =>
+            done({ files, command, code, output, seconds: (Date.now() - started) / 1000 }),
+          );
         }),
     ),
   );
   for (const [index, group] of ended.entries()) {
-    console.log(`\n=== ${name}, group ${index + 1} of ${groups.length}: ${group.files.join(' ')}`);
+    console.log(
+      `\n=== ${name}, group ${index + 1} of ${groups.length} (${group.seconds.toFixed(1)} s): ${group.files.join(' ')}`,
+    );
     process.stdout.write(Buffer.concat(group.output));
     readReports(name, group.command, group.code === 0);
   }
@@ -201,21 +206,50 @@ async function vitestSideBySide(name, config, env, groups) {
 }
 
 /**
- * The browser test files in `count` groups of about the same size, the largest first into the
- * smallest group: a file's bytes stand for its tests' time well enough to share out half an hour.
+ * The browser files' times of a quiet run, by path (`e2e/file-times.json`): the groups are shared out by
+ * them. A file not listed yet counts as its bytes at the listed files' median seconds a byte. Written
+ * again by a run of every browser file with FLOWBOX_RECORD_E2E_TIMES=1.
+ */
+const E2E_TIMES = join(root, 'e2e/file-times.json');
+
+/**
+ * The browser test files in `count` groups that should end together: the longest file first into the
+ * group with the least time (LPT). Bytes alone misled: the accessibility walk, one of the smaller
+ * files, takes the longest (200 s of a 700 s group).
  */
 function browserTestGroups(count) {
+  const recorded = existsSync(E2E_TIMES) ? JSON.parse(readFileSync(E2E_TIMES, 'utf8')) : {};
   const files = readdirSync(join(root, 'e2e'))
     .filter((file) => file.endsWith('.test.ts'))
-    .map((file) => ({ path: `e2e/${file}`, size: statSync(join(root, 'e2e', file)).size }))
-    .sort((a, b) => b.size - a.size);
-  const groups = Array.from({ length: count }, () => ({ size: 0, files: [] }));
-  for (const file of files) {
-    const smallest = groups.reduce((a, b) => (b.size < a.size ? b : a));
-    smallest.files.push(file.path);
-    smallest.size += file.size;
+    .map((file) => ({ path: `e2e/${file}`, size: statSync(join(root, 'e2e', file)).size }));
+  const perByte = files
+    .filter((f) => recorded[f.path] > 0)
+    .map((f) => recorded[f.path] / f.size)
+    .sort((a, b) => a - b);
+  const medianPerByte = perByte.length ? perByte[Math.floor(perByte.length / 2)] : 1;
+  const weighted = files
+    .map((f) => ({ ...f, seconds: recorded[f.path] > 0 ? recorded[f.path] : f.size * medianPerByte }))
+    .sort((a, b) => b.seconds - a.seconds);
+  const groups = Array.from({ length: count }, () => ({ seconds: 0, files: [] }));
+  for (const file of weighted) {
+    const least = groups.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+    least.files.push(file.path);
+    least.seconds += file.seconds;
   }
   return groups.map((group) => group.files.sort());
+}
+
+/** After a run of every browser file, all passed: their times become the next runs' shares. */
+function recordBrowserTimes() {
+  if (process.env.FLOWBOX_RECORD_E2E_TIMES !== '1') return;
+  const times = Object.fromEntries(
+    fileTimes
+      .filter((f) => f.step === 'e2e')
+      .map((f) => [f.file.replace(`${root}/`, ''), Math.round(f.seconds * 10) / 10])
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
+  writeFileSync(E2E_TIMES, `${JSON.stringify(times, null, 2)}\n`);
+  console.log(`=== e2e: the files' times written to ${E2E_TIMES}`);
 }
 
 /**
@@ -401,12 +435,13 @@ async function browserStep() {
   // core of two busy (the browser and the server wait on each other). Three took 629 s against 752
   // (quiet, 2026-12-07), but a firmware test timed out under their load: FLOWBOX_TEST_BROWSER_GROUPS=3
   // until it holds (docs/decisions.md "CI's time budget"). Within a group, files run one at a time.
-  await vitestSideBySide(
+  const ok = await vitestSideBySide(
     'e2e',
     'e2e/vitest.config.ts',
     { CHROMIUM_PATH: chromium },
     browserTestGroups(BROWSER_GROUPS),
   );
+  if (ok && selected('e2e')) recordBrowserTimes();
 }
 
 const FUZZ_TIMEOUT_MS = 10 * 60_000;

@@ -44,7 +44,9 @@ afterAll(async () => {
   for (const server of running) await server.close().catch(() => undefined);
 });
 
-describe('npm start on embedded defaults', () => {
+// The embedded defaults (PGlite, the embedded broker) whatever the step: they run once, in the PGlite
+// step, which every `npm test` runs; the PostgreSQL step runs the production services below.
+describe.skipIf(process.env.FLOWBOX_TEST_PG)('npm start on embedded defaults', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'fbx-start-'));
 
   it('serves the API over HTTP with the demo accounts and the admin from the environment', async () => {

@@ -6,6 +6,9 @@ import { testZone } from './fixtures.ts';
 import { sidewaysScrolls } from './layout.ts';
 
 /*
+ * The accessibility walk, run by e2e/a11y-desktop.test.ts and e2e/a11y-phone.test.ts (two files: the
+ * walk is the browser step's longest, and two files can go to two groups side by side).
+ *
  * axe-core (WCAG 2.1 A and AA) over every page issue 18 added, as the roles that use them, in
  * English and in French, on a phone and a desktop: each page loaded once per language and width.
  * The page must not scroll sideways either, nor any table in it. Lighthouse's accessibility score
@@ -16,31 +19,28 @@ import { sidewaysScrolls } from './layout.ts';
  */
 
 type Language = 'English' | 'Français';
-const COMBINATIONS: { language: Language; width: number }[] = [
-  { language: 'English', width: 1280 },
-  { language: 'Français', width: 390 },
-  { language: 'English', width: 390 },
-  { language: 'Français', width: 1280 },
-];
+export type Combination = { language: Language; width: number };
 const PHOTOGRAPHED = new Set(['/fleet', '/users', '/settings', '/notifications', '/map', '/plumbers']);
 
-let browser: Browser;
-let customerId: string;
-/** The customer manager's pages (issue 18), its end user's, plumber account's and plumber entry's included. */
-let customerPages: string[];
-let providerPages: string[];
-/** One registration link for each combination: a link works once. */
-const confirmLinks: string[] = [];
+/** The walk's people, pages and links, made by its file's set-up. */
+type Walked = {
+  browser: Browser;
+  customerPages: string[];
+  providerPages: string[];
+  /** One registration link for each combination: a link works once. */
+  confirmLinks: string[];
+};
 
-beforeAll(async () => {
-  browser = await launchBrowser();
+/** Makes the people and the links the walk needs: a zone of its own, `label` naming it. */
+async function setUp(label: string, combinations: number): Promise<Walked> {
+  const browser = await launchBrowser();
   const asCustomer = signedIn(DEMO.customer);
-  customerId = (await asCustomer<{ customer_id: string }>('GET', '/users/me')).customer_id;
+  const customerId = (await asCustomer<{ customer_id: string }>('GET', '/users/me')).customer_id;
   const customer = `/customers/${customerId}`;
-  const zone = await testZone('Accessibility');
+  const zone = await testZone(label);
   const zoneId = zone.api.split('/').pop()!;
   const siteId = zone.api.split('/')[4]!;
-  const stamp = Date.now();
+  const stamp = `${label.replaceAll(' ', '-').toLowerCase()}.${Date.now()}`;
   const [endUser, plumberUser, plumber, claim] = await Promise.all([
     asCustomer<{ id: string }>('POST', `${customer}/end_users/create`, {
       firstname: 'Axel',
@@ -62,7 +62,8 @@ beforeAll(async () => {
     }),
     asCustomer<{ code: string }>('POST', `${zone.api}/claim_codes/create`, { max_uses: 10 }),
   ]);
-  customerPages = [
+  // The customer manager's pages (issue 18), its end user's, plumber account's and plumber entry's included.
+  const customerPages = [
     '/fleet',
     '/plumbers',
     '/plumbers/add',
@@ -84,7 +85,7 @@ beforeAll(async () => {
   ];
   // Two pages of one component never follow each other: React would keep the title element the
   // walk waits to see replaced.
-  providerPages = [
+  const providerPages = [
     '/fleet',
     '/plumbers',
     '/plumbers/map',
@@ -98,7 +99,8 @@ beforeAll(async () => {
   ];
 
   // Residents registering with the zone's code: each gets its confirmation link by email.
-  const emails = COMBINATIONS.map((_, i) => `a11y.resident.${i}.${stamp}@example.test`);
+  const emails = Array.from({ length: combinations }, (_, i) => `a11y.resident.${i}.${stamp}@example.test`);
+  const confirmLinks: string[] = [];
   for (const email of emails) {
     const answer = await fetch(`${baseUrl()}/v1/users/register`, {
       method: 'POST',
@@ -128,10 +130,8 @@ beforeAll(async () => {
     },
     { timeout: 15_000, interval: 250 },
   );
-});
-afterAll(async () => {
-  await browser.close();
-});
+  return { browser, customerPages, providerPages, confirmLinks };
+}
 
 /** The page is drawn: its title is there and no section is still loading. */
 async function settled(page: Page): Promise<void> {
@@ -191,7 +191,13 @@ async function confirmationAnswered(page: Page): Promise<void> {
  * what is wrong: axe's violations, a page or a table that scrolls sideways, a control that cuts its
  * text off, a phone number broken over two lines.
  */
-async function walk(email: string | null, paths: string[], language: Language, width: number) {
+async function walk(
+  browser: Browser,
+  email: string | null,
+  paths: string[],
+  language: Language,
+  width: number,
+) {
   const { context, page } = await newPage(browser);
   const problems: string[] = [];
   try {
@@ -235,20 +241,35 @@ async function walk(email: string | null, paths: string[], language: Language, w
   return problems;
 }
 
-describe('the pages of issue 18 pass axe and fit the screen', () => {
-  COMBINATIONS.forEach(({ language, width }, i) => {
-    it(`in ${language} at ${width} px: a customer manager's, a provider's, a visitor's registration`, async () => {
-      const problems = [
-        ...(await walk(DEMO.customer, customerPages, language, width)),
-        ...(await walk(DEMO.provider, providerPages, language, width)),
-        ...(await walk(
-          null,
-          ['/register', confirmLinks[i]!, '/register/confirm?token=not-a-token'],
-          language,
-          width,
-        )),
-      ];
-      expect(problems).toEqual([]);
-    }, 180_000);
+/**
+ * The walk in each combination of language and width, a test each. `label` names the file's zone
+ * and people (two files walk side by side, in the browser step's groups).
+ */
+export function describeWalks(label: string, combinations: Combination[]): void {
+  describe('the pages of issue 18 pass axe and fit the screen', () => {
+    let walked: Walked;
+    beforeAll(async () => {
+      walked = await setUp(label, combinations.length);
+    });
+    afterAll(async () => {
+      await walked?.browser.close();
+    });
+    combinations.forEach(({ language, width }, i) => {
+      it(`in ${language} at ${width} px: a customer manager's, a provider's, a visitor's registration`, async () => {
+        const { browser, customerPages, providerPages, confirmLinks } = walked;
+        const problems = [
+          ...(await walk(browser, DEMO.customer, customerPages, language, width)),
+          ...(await walk(browser, DEMO.provider, providerPages, language, width)),
+          ...(await walk(
+            browser,
+            null,
+            ['/register', confirmLinks[i]!, '/register/confirm?token=not-a-token'],
+            language,
+            width,
+          )),
+        ];
+        expect(problems).toEqual([]);
+      }, 180_000);
+    });
   });
-});
+}
