@@ -431,10 +431,9 @@ async function browserStep() {
     // Timed apart from e2e: a clean clone builds the web app here, a working copy only when stale.
     results.push({ name: 'web-build', ok: true, ...clock() });
   }
-  // Two groups side by side, each with its own server and browser: alone, one group kept under one
-  // core of two busy (the browser and the server wait on each other). Three took 629 s against 752
-  // (quiet, 2026-12-07), but a firmware test timed out under their load: FLOWBOX_TEST_BROWSER_GROUPS=3
-  // until it holds (docs/decisions.md "CI's time budget"). Within a group, files run one at a time.
+  // Two groups side by side, each with its own server and browser, shared out by the files' times.
+  // Three overloaded two cores (1,298 s against 990, nine page loads timing out: docs/decisions.md
+  // "CI's time budget"). Within a group, files run one at a time.
   const ok = await vitestSideBySide(
     'e2e',
     'e2e/vitest.config.ts',
