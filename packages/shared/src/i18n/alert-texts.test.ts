@@ -110,6 +110,25 @@ describe('the sentence of an alert', () => {
     expect(drip(0, 'en', PARIS_L)).toMatch(/: 0 L in 1 s/);
   });
 
+  it('tells a flow seen in a single reading without a length: no “in 0 s”', () => {
+    const once = (flow_s: number, language: 'en' | 'fr') =>
+      alertDetailsText(
+        alert(
+          'leakage_detection',
+          { event_started_at: STARTED, volume_l: 0.017, flow_s },
+          'leak_detection_mode',
+        ),
+        language,
+        PARIS_L,
+      );
+    expect(once(0, 'en')).toBe('Water flowed while leak detection mode was on: < 0.1 L at 00:43');
+    expect(once(0.4, 'fr')).toBe(
+      'De l’eau a coulé alors que le mode détection de fuite était activé : < 0,1 L à 00:43',
+    );
+    // Half a second and more reads as a length, as before.
+    expect(once(0.6, 'en')).toMatch(/: < 0\.1 L in 1 s at 00:43$/);
+  });
+
   it('tells a leak by its cause', () => {
     const details = { event_started_at: STARTED, volume_l: 3.2, flow_minutes: 62 };
     expect(alertDetailsText(alert('leakage_detection', details, 'continuous_flow'), 'en', PARIS_L)).toBe(

@@ -27,6 +27,7 @@ export type AlertFacts = {
 const TEXTS = {
   en: {
     flow: '{{volume}} in {{minutes}} {{when}}',
+    flow_instant: '{{volume}} {{when}}',
     beyond_volume: 'beyond the {{margin}} margin',
     beyond_duration: 'beyond the {{margin}} margin',
     beyond_volume_unknown: 'beyond the volume margin',
@@ -92,6 +93,7 @@ const TEXTS = {
   },
   fr: {
     flow: '{{volume}} en {{minutes}} {{when}}',
+    flow_instant: '{{volume}} {{when}}',
     beyond_volume: 'au-delà de la marge de {{margin}}',
     beyond_duration: 'au-delà de la marge de {{margin}}',
     beyond_volume_unknown: 'au-delà de la marge de volume',
@@ -348,6 +350,9 @@ function flowText(w: Writer, f: Facts): string | null {
   const when = started === null ? null : w.when(started);
   const length = seconds !== null ? w.seconds(seconds) : minutes !== null ? w.minutes(minutes) : null;
   if (volume === null || length === null || when === null) return null;
+  // A flow seen in one reading has no length to tell: "< 0.1 L at 18:25", not "… in 0 s at 18:25".
+  if (seconds !== null && Math.round(seconds) === 0)
+    return w.text('flow_instant', { volume: w.volume(volume), when });
   return w.text('flow', { volume: w.volume(volume), minutes: length, when });
 }
 
