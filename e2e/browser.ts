@@ -37,9 +37,35 @@ export async function newPage(
     // client address, like registrations, counts for this page alone, not for the whole suite.
     ...(options.clientAddress ? { extraHTTPHeaders: { 'x-forwarded-for': options.clientAddress } } : {}),
   });
+  // Every tab of the context is described when its test fails, a second tab too.
+  context.on('page', (tab) => describeOnFailure(tab));
+  keepLastSightOnClose(context);
   const page = await context.newPage();
-  describeOnFailure(page);
   return { context, page };
+}
+
+/** What a page showed when its context was closed: its address and its main part for a screen reader. */
+const lastSight = new WeakMap<Page, string>();
+
+/**
+ * A test closes its context in `finally`, before its failure hooks run: the pages are read as they
+ * close, so that a failure still says what they showed (describeOnFailure). A short look (the main
+ * part's accessibility tree, no screenshot) at each close.
+ */
+function keepLastSightOnClose(context: BrowserContext): void {
+  const close = context.close.bind(context);
+  context.close = async (...args: Parameters<BrowserContext['close']>) => {
+    for (const tab of context.pages()) {
+      const part = (await tab.locator('main').count()) > 0 ? 'main' : 'body';
+      const main = await tab
+        .locator(part)
+        .first()
+        .ariaSnapshot({ timeout: 2_000 })
+        .catch((error: Error) => `(no snapshot: ${error.message.split('\n')[0]})`);
+      lastSight.set(tab, `${tab.url()}:\n${main}`);
+    }
+    return close(...args);
+  };
 }
 
 let failures = 0;
@@ -53,7 +79,15 @@ const PAGE_AT = 'The page at failure,';
 export function describeOnFailure(page: Page): void {
   try {
     onTestFailed(async ({ task }) => {
-      if (page.isClosed()) return;
+      const error = task.result?.errors?.[0];
+      if (page.isClosed()) {
+        // Closed by the test's own `finally`: what it showed then.
+        const seen = lastSight.get(page);
+        const told = `\n${PAGE_AT} ${seen?.slice(0, 1_500) ?? '(closed before it could be read)'}`;
+        if (error?.stack) error.stack += told;
+        else if (error) error.message += told;
+        return;
+      }
       const shot = `/tmp/e2e-failure-${process.pid}-${++failures}.png`;
       const snapshot = (part: string) =>
         page
@@ -66,7 +100,6 @@ export function describeOnFailure(page: Page): void {
       console.error(`The page at ${page.url()} when the test failed (${shot}):\n${tree.slice(0, 4_000)}`);
       // The page's main part goes with the error too: `npm test` repeats it at the end of its output,
       // the part of a CI run's record that is kept.
-      const error = task.result?.errors?.[0];
       const told = `\n${PAGE_AT} ${page.url()}:\n${main.slice(0, 1_500)}`;
       if (error?.stack) error.stack += told;
       else if (error) error.message += told;

@@ -2,16 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { SimulatedFlowbox } from '@flowbox/simulator';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  baseUrl,
-  DEMO,
-  describeOnFailure,
-  launchBrowser,
-  newPage,
-  seen,
-  signedIn,
-  signIn,
-} from './browser.ts';
+import { baseUrl, DEMO, launchBrowser, newPage, seen, signedIn, signIn } from './browser.ts';
 import { pairSimulatedDevice, subscribedZone, type SubscribedZone } from './fixtures.ts';
 
 /*
@@ -174,7 +165,6 @@ describe('firmware in the browser', () => {
       const rolloutId = new URL(page.url()).pathname.split('/').at(-1)!;
       // The list of rollouts, in a second tab, follows the same pushes.
       const list = await page.context().newPage();
-      describeOnFailure(list);
       await list.goto('/firmware/rollouts');
       const listed = list.getByRole('row', {
         name: new RegExp(`Déploiement de ${VERSION.replaceAll('.', '\\.')}`),
