@@ -57,16 +57,19 @@ function keepLastSightOnClose(context: BrowserContext): void {
   context.close = async (...args: Parameters<BrowserContext['close']>) => {
     for (const tab of context.pages()) {
       const part = (await tab.locator('main').count()) > 0 ? 'main' : 'body';
-      const main = await tab
-        .locator(part)
-        .first()
-        .ariaSnapshot({ timeout: 2_000 })
-        .catch((error: Error) => `(no snapshot: ${error.message.split('\n')[0]})`);
-      lastSight.set(tab, `${tab.url()}:\n${main}`);
+      lastSight.set(tab, `${tab.url()}:\n${await ariaOf(tab, part, 2_000)}`);
     }
     return close(...args);
   };
 }
+
+/** What a screen reader finds in a part of the page (its roles and names), or why it could not be read. */
+const ariaOf = (page: Page, part: string, timeout: number) =>
+  page
+    .locator(part)
+    .first()
+    .ariaSnapshot({ timeout })
+    .catch((error: Error) => `(no snapshot: ${error.message.split('\n')[0]})`);
 
 let failures = 0;
 /** Where a failed test's error tells what its page showed (scripts/test.mjs prints it). */
@@ -89,13 +92,7 @@ export function describeOnFailure(page: Page): void {
         return;
       }
       const shot = `/tmp/e2e-failure-${process.pid}-${++failures}.png`;
-      const snapshot = (part: string) =>
-        page
-          .locator(part)
-          .first()
-          .ariaSnapshot({ timeout: 5_000 })
-          .catch((error: Error) => `(no snapshot: ${error.message})`);
-      const [tree, main] = [await snapshot('body'), await snapshot('main')];
+      const [tree, main] = [await ariaOf(page, 'body', 5_000), await ariaOf(page, 'main', 5_000)];
       await page.screenshot({ path: shot, fullPage: true, timeout: 5_000 }).catch(() => undefined);
       console.error(`The page at ${page.url()} when the test failed (${shot}):\n${tree.slice(0, 4_000)}`);
       // The page's main part goes with the error too: `npm test` repeats it at the end of its output,
