@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect, inject, onTestFailed } from 'vitest';
 
@@ -8,10 +9,16 @@ export const mqttUrl = () => inject('mqttUrl');
 export const seen = (page: Page, text: string | RegExp, timeout = 20_000) =>
   expect.poll(() => page.getByText(text).count(), { timeout }).toBeGreaterThan(0);
 
-/** Debian's Chromium, headless, with the flags this sandboxed machine needs (no network beyond loopback). */
-export function launchBrowser(): Promise<Browser> {
+/**
+ * Debian's Chromium, headless, with the flags this sandboxed machine needs (no network beyond loopback).
+ * By default its headless shell (Debian's `chromium-headless-shell`, `CHROMIUM_HEADLESS_SHELL_PATH`):
+ * the same Blink and V8 without the browser's user interface layer, which took half the browser
+ * step's CPU (docs/decisions.md "CI's time budget"). `webPush` asks for the whole browser
+ * (`CHROMIUM_PATH`): the shell has no push messaging, so its notification permission stays blocked.
+ */
+export function launchBrowser(options: { webPush?: boolean } = {}): Promise<Browser> {
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: options.webPush ? fullChromium() : headlessChromium(),
     args: [
       '--no-sandbox',
       '--disable-gpu',
@@ -24,6 +31,13 @@ export function launchBrowser(): Promise<Browser> {
     ],
   });
 }
+
+const fullChromium = () => process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const DEBIAN_HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+/** The headless shell, or the whole browser where it is not installed (slower, same checks). */
+const headlessChromium = () =>
+  process.env.CHROMIUM_HEADLESS_SHELL_PATH ??
+  (existsSync(DEBIAN_HEADLESS_SHELL) ? DEBIAN_HEADLESS_SHELL : fullChromium());
 
 export async function newPage(
   browser: Browser,

@@ -43,7 +43,8 @@ let resident: { id: string; email: string };
 let residentPhone: TestBrowser;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  // Push messaging is the whole browser's: the headless shell blocks notifications.
+  browser = await launchBrowser({ webPush: true });
   service = await new TestPushService().start();
   phone = testBrowser(service.endpoint('e2e-customer-phone'));
   residentPhone = testBrowser(service.endpoint('e2e-resident-phone'));

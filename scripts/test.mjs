@@ -13,6 +13,8 @@ const root = resolve(import.meta.dirname, '..');
 const ci = process.env.CI === 'true' || process.env.CI === '1';
 const pgUrl = process.env.FLOWBOX_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** The browser tests' usual browser (e2e/browser.ts): Chromium's headless shell, half the CPU. */
+const headlessShell = process.env.CHROMIUM_HEADLESS_SHELL_PATH ?? '/usr/bin/chromium-headless-shell';
 const only = process.argv.slice(2);
 const results = [];
 const totals = { passed: 0, failed: 0, skipped: 0 };
@@ -425,6 +427,17 @@ async function browserStep() {
     skip('e2e', `Chromium not found at ${chromium} (apt-get install chromium, or set CHROMIUM_PATH)`);
     return;
   }
+  // Without the headless shell the whole browser runs every file, twice the CPU: CI installs it.
+  let shell = headlessShell;
+  if (!existsSync(shell)) {
+    const missing = `Chromium's headless shell not found at ${shell} (apt-get install chromium-headless-shell, or set CHROMIUM_HEADLESS_SHELL_PATH)`;
+    if (ci) {
+      skip('e2e', missing);
+      return;
+    }
+    if (selected('e2e')) console.warn(`\n=== NOTE: ${missing}: the browser tests run in the whole browser`);
+    shell = chromium;
+  }
   if (selected('e2e')) {
     const clock = stepClock();
     ensureWebBuild();
@@ -437,7 +450,7 @@ async function browserStep() {
   const ok = await vitestSideBySide(
     'e2e',
     'e2e/vitest.config.ts',
-    { CHROMIUM_PATH: chromium },
+    { CHROMIUM_PATH: chromium, CHROMIUM_HEADLESS_SHELL_PATH: shell },
     browserTestGroups(BROWSER_GROUPS),
   );
   if (ok && selected('e2e')) recordBrowserTimes();
