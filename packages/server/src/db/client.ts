@@ -15,7 +15,8 @@ import * as schema from './schema.ts';
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Database = { db: Db; driver: 'pglite' | 'postgres'; close: () => Promise<void> };
 
-const migrationsFolder = join(import.meta.dirname, '../../drizzle');
+/** The migrations, applied by every open (test/harness.ts names its migrated template by them). */
+export const migrationsFolder = join(import.meta.dirname, '../../drizzle');
 /** Any fixed number: only one instance applies migrations at a time (DESIGN.md §7). */
 const MIGRATION_LOCK = 727_001;
 

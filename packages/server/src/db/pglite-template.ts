@@ -20,9 +20,10 @@ export async function openMigratedPglite(
   const file = join(tmpdir(), `flowbox-pglite-${digest(migrationsFolder)}.tar`);
   if (existsSync(file)) {
     try {
-      return await PGlite.create({ loadDataDir: new Blob([readFileSync(file)]) });
+      return await PGlite.create({ loadDataDir: new TarBytes(templateBytes(file)) });
     } catch {
       // A copy cut short (a disk full) or unreadable: made again below.
+      loaded = undefined;
     }
   }
   const client = await PGlite.create();
@@ -39,11 +40,48 @@ export async function openMigratedPglite(
   return client;
 }
 
+/** The copy's bytes, read once per process: PGlite copies them into each database's own files. */
+let loaded: { file: string; bytes: ArrayBuffer } | undefined;
+
+function templateBytes(file: string): ArrayBuffer {
+  if (loaded?.file !== file) {
+    const read = readFileSync(file);
+    loaded = { file, bytes: read.buffer.slice(read.byteOffset, read.byteOffset + read.byteLength) };
+  }
+  return loaded.bytes;
+}
+
+/**
+ * The copy as the Blob PGlite loads, answering its bytes at once: Node's own Blob hands 43 MB out
+ * in small chunks joined again, a third of each database's opening (1.2 s to 0.7 s per database).
+ */
+class TarBytes extends Blob {
+  readonly #bytes: ArrayBuffer;
+
+  constructor(bytes: ArrayBuffer) {
+    super([], { type: 'application/x-tar' });
+    this.#bytes = bytes;
+  }
+
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    return Promise.resolve(this.#bytes);
+  }
+}
+
 function digest(migrationsFolder: string): string {
-  const hash = createHash('sha256');
   const pglite = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
   const manifest = join(pglite, '..', 'package.json');
-  hash.update(existsSync(manifest) ? readFileSync(manifest) : pglite);
+  return migrationsDigest(migrationsFolder, existsSync(manifest) ? readFileSync(manifest) : pglite);
+}
+
+/**
+ * A digest of the migrations' files (names and contents) and of `also` (what else the copy depends
+ * on): a copy named by it is never used once a migration changes. Also names the test suites'
+ * migrated PostgreSQL template (test/harness.ts).
+ */
+export function migrationsDigest(migrationsFolder: string, also: string | Buffer = ''): string {
+  const hash = createHash('sha256');
+  hash.update(also);
   const files = (folder: string): string[] =>
     readdirSync(folder, { withFileTypes: true })
       .flatMap((entry) =>

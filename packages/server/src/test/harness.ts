@@ -7,7 +7,8 @@ import pg from 'pg';
 import { buildApp, type AppOptions, type Services } from '../app.ts';
 import { subscriptionRenewalsJob } from '../billing/subscription-renewals.job.ts';
 import { hashPassword } from '../auth/passwords.ts';
-import { openDatabase, type Database, type Db } from '../db/client.ts';
+import { migrationsFolder, openDatabase, type Database, type Db } from '../db/client.ts';
+import { migrationsDigest } from '../db/pglite-template.ts';
 import { ConnectionGuard } from '../db/connection-guard.ts';
 import { customers, sites, users, zones } from '../db/schema.ts';
 import type { App } from '../http/types.ts';
@@ -47,22 +48,18 @@ export async function openUnguardedTestDatabase(poolSize?: number): Promise<Test
   const adminUrl = process.env.FLOWBOX_TEST_PG;
   if (!adminUrl) return openDatabase({ dataDir: null });
   const name = `fbx_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  await copyMigratedTemplate(adminUrl, name);
+  const url = databaseUrl(adminUrl, name);
   // The drop below ends connections still closing: expected, not a failure.
   const database = await openDatabase({
-    databaseUrl: url.toString(),
+    databaseUrl: url,
     dataDir: null,
     ...(poolSize ? { poolSize } : {}),
     onConnectionError: () => undefined,
   });
   return {
     ...database,
-    url: url.toString(),
+    url,
     close: async () => {
       await database.close();
       const dropper = new pg.Client({ connectionString: adminUrl });
@@ -71,6 +68,96 @@ export async function openUnguardedTestDatabase(poolSize?: number): Promise<Test
       await dropper.end();
     },
   };
+}
+
+const databaseUrl = (adminUrl: string, name: string) => {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+};
+
+/**
+ * A migrated template's name, and how its copies are made: PostgreSQL 15's default copies it block by
+ * block through the write-ahead log, FILE_COPY copies its files (older servers only copy files).
+ */
+type Template = { name: string; strategy: string };
+
+/** This process's migrated template, once made or found (migratedTemplate). */
+let templateOfProcess: Promise<Template> | undefined;
+
+/**
+ * A migrated database the throw-away ones are copied from: a copy takes a fraction of a second where
+ * running the 30-odd migrations took one to two, for each of the hundreds of files' databases (the
+ * suites' PGlite databases start from a migrated copy too: db/pglite-template.ts). Named by a digest
+ * of the migrations, so a changed migration makes a new one (and drops the older ones); made under
+ * another name and renamed, so a concurrent worker never copies a half-migrated one. The migrator
+ * still runs on each copy and finds nothing to apply.
+ */
+function migratedTemplate(adminUrl: string): Promise<Template> {
+  templateOfProcess ??= makeMigratedTemplate(adminUrl).catch((error: unknown) => {
+    templateOfProcess = undefined;
+    throw error;
+  });
+  return templateOfProcess;
+}
+
+async function copyMigratedTemplate(adminUrl: string, name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    for (let attempt = 1; ; attempt++) {
+      const template = await migratedTemplate(adminUrl);
+      try {
+        await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template.name}${template.strategy}`);
+        return;
+      } catch (error) {
+        // Dropped by a run of other migrations since this process found it (invalid_catalog_name):
+        // made again.
+        if ((error as { code?: string }).code !== '3D000' || attempt > 1) throw error;
+        templateOfProcess = undefined;
+      }
+    }
+  } finally {
+    await admin.end();
+  }
+}
+
+async function makeMigratedTemplate(adminUrl: string): Promise<Template> {
+  const template = `fbx_template_${migrationsDigest(migrationsFolder)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    const version = await admin.query<{ v: string }>('SELECT current_setting($1) AS v', [
+      'server_version_num',
+    ]);
+    const made = {
+      name: template,
+      strategy: Number(version.rows[0]!.v) >= 150_000 ? ' STRATEGY FILE_COPY' : '',
+    };
+    const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [template]);
+    if (found.rowCount) return made;
+    const partial = `fbx_partial_${process.pid}_${randomBytes(4).toString('hex')}`;
+    await admin.query(`CREATE DATABASE ${partial}`);
+    try {
+      const database = await openDatabase({ databaseUrl: databaseUrl(adminUrl, partial), dataDir: null });
+      await database.close();
+      await admin.query(`ALTER DATABASE ${partial} RENAME TO ${template}`);
+    } catch (error) {
+      await admin.query(`DROP DATABASE IF EXISTS ${partial} WITH (FORCE)`);
+      // Another worker published the same template first: theirs serves.
+      const now = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [template]);
+      if (!now.rowCount) throw error;
+    }
+    const older = await admin.query<{ datname: string }>(
+      `SELECT datname FROM pg_database WHERE datname LIKE 'fbx\\_template\\_%' AND datname <> $1`,
+      [template],
+    );
+    for (const { datname } of older.rows)
+      await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+    return template;
+  } finally {
+    await admin.end();
+  }
 }
 
 /** Every port `freePort` answered in this process. */
