@@ -154,7 +154,7 @@ async function makeMigratedTemplate(adminUrl: string): Promise<Template> {
     );
     for (const { datname } of older.rows)
       await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
-    return template;
+    return made;
   } finally {
     await admin.end();
   }
