@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Cookie, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, launchBrowser, newPage, signIn } from './browser.ts';
 import { E2E_ACCESS_TOKEN_TTL } from './global-setup.ts';
@@ -19,6 +19,13 @@ afterAll(async () => {
 });
 
 const outliveAccessToken = (page: Page) => page.waitForTimeout(E2E_ACCESS_TOKEN_TTL * 1000 + 500);
+
+/** The tabs' access token cookie, as it is now. */
+async function accessCookie(context: BrowserContext): Promise<Cookie> {
+  const cookie = (await context.cookies()).find((c) => c.name === 'access_token');
+  if (!cookie) throw new Error('no access_token cookie: the tabs are not signed in');
+  return cookie;
+}
 
 async function onDashboard(page: Page): Promise<void> {
   await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
@@ -57,7 +64,13 @@ describe('a session', () => {
       });
       for (let round = 0; round < 2; round++) {
         const pairsBefore = pairs;
+        const stale = await accessCookie(context);
         await outliveAccessToken(first);
+        // A tab's live channel may have renewed the tokens on its own meanwhile (at the token's
+        // expiry, earlier than the reloads): the reloads would then find a fresh access token and
+        // send no refresh at all. The tabs are given back the access token that has now expired,
+        // as a slower live channel leaves it, so that both reloads refresh.
+        await context.addCookies([stale]);
         await Promise.all([first.reload(), second.reload()]);
         await Promise.all([onDashboard(first), onDashboard(second)]);
         // The two tabs' refreshes did cross: held together, sent at the same moment.

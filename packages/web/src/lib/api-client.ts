@@ -155,6 +155,14 @@ export function endSession(reason: SessionEnd): void {
 /** A refresh the server refused: the token is unknown, expired, reused or its session revoked. */
 const endsSession = (error: ApiRequestError) => error.status === 401 || error.status === 403;
 
+/**
+ * Another tab of this browser is refreshing: the cookies are shared, and a refresh puts the refresh
+ * token in the access token cookie until its answer comes (refreshSession). Retried with it, a call
+ * would be refused and its screen would sign the user out: this tab refreshes too, with the same
+ * refresh token, which the server's reuse grace answers (docs/decisions.md "Refresh token reuse").
+ */
+const anotherTabRefreshing = () => Boolean(accessToken()) && accessToken() === refreshToken();
+
 function mayRefresh(): boolean {
   return Boolean(refreshToken()) && window.location.pathname !== '/login';
 }
@@ -169,7 +177,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   const usedToken = bearer;
   if (refreshing) {
     await refreshing.catch(() => undefined);
-  } else if (accessToken() === usedToken || !accessToken()) {
+  } else if (accessToken() === usedToken || !accessToken() || anotherTabRefreshing()) {
     if (!mayRefresh()) throw await errorOf(response);
     try {
       await refreshSession();
