@@ -163,6 +163,35 @@ function vitest(name, config, env = {}, { timeoutMs, node = process.execPath, fi
 }
 
 /**
+ * One Vitest run in the background, its output kept to be printed whole once it ends; `timeoutMs`
+ * kills it, as `run` does a step that no longer answers.
+ */
+function spawnVitest(label, config, files, env, timeoutMs) {
+  return new Promise((done) => {
+    const command = vitestCommand(label, config, files);
+    const output = [];
+    const started = Date.now();
+    const child = spawn(process.execPath, command.args, {
+      cwd: root,
+      env: { ...process.env, ...env, ...command.env },
+    });
+    const timer = timeoutMs
+      ? setTimeout(() => {
+          output.push(Buffer.from(`\n=== ${label}: stopped after ${timeoutMs / 1000} s\n`));
+          child.kill('SIGKILL');
+        }, timeoutMs)
+      : undefined;
+    child.stdout.on('data', (chunk) => output.push(chunk));
+    child.stderr.on('data', (chunk) => output.push(chunk));
+    child.on('error', (error) => output.push(Buffer.from(`${error.message}\n`)));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ files, command, code, output, seconds: (Date.now() - started) / 1000 });
+    });
+  });
+}
+
+/**
  * A step whose files are split into groups that run side by side, each a Vitest run of its own (its own
  * global setup: the browser tests' server and data), each printed whole once all have ended.
  */
@@ -170,24 +199,7 @@ async function vitestSideBySide(name, config, env, groups) {
   if (only.length && !only.includes(name)) return true;
   const clock = stepClock();
   const ended = await Promise.all(
-    groups.map(
-      (files, index) =>
-        new Promise((done) => {
-          const command = vitestCommand(`${name}-${index + 1}`, config, files);
-          const output = [];
-          const started = Date.now();
-          const child = spawn(process.execPath, command.args, {
-            cwd: root,
-            env: { ...process.env, ...env, ...command.env },
-          });
-          child.stdout.on('data', (chunk) => output.push(chunk));
-          child.stderr.on('data', (chunk) => output.push(chunk));
-          child.on('error', (error) => output.push(Buffer.from(`${error.message}\n`)));
-          child.on('close', (code) =>
-            done({ files, command, code, output, seconds: (Date.now() - started) / 1000 }),
-          );
-        }),
-    ),
+    groups.map((files, index) => spawnVitest(`${name}-${index + 1}`, config, files, env)),
   );
   for (const [index, group] of ended.entries()) {
     console.log(
@@ -205,6 +217,34 @@ async function vitestSideBySide(name, config, env, groups) {
   console.log(`=== ${name}: ${ok ? 'ok' : 'FAILED'} in ${timesOf({ seconds, cpu })}`);
   results.push({ name, ok, seconds, cpu });
   return ok;
+}
+
+/**
+ * Vitest steps of their own (each its configuration and environment) run at the same time, each
+ * printed whole, in the order given, once all have ended. For steps that leave a core idle: the
+ * faults wait on killed processes and restarted brokers. A step's CPU is what the children waited
+ * for since the previous one ended, as in runSideBySide.
+ */
+async function vitestStepsSideBySide(steps) {
+  const chosen = steps.filter(({ name }) => !only.length || only.includes(name));
+  let cpuBefore = childrenCpuSeconds();
+  const ended = await Promise.all(
+    chosen.map((step) =>
+      spawnVitest(step.name, step.config, [], step.env, step.timeoutMs).then((result) => {
+        const cpuNow = childrenCpuSeconds();
+        const cpu = cpuNow === null ? null : cpuNow - cpuBefore;
+        cpuBefore = cpuNow;
+        return { ...step, ...result, cpu };
+      }),
+    ),
+  );
+  for (const step of ended) {
+    console.log(`\n=== ${step.name}: vitest --config ${step.config}`);
+    process.stdout.write(Buffer.concat(step.output));
+    console.log(`=== ${step.name}: ${step.code === 0 ? 'ok' : 'FAILED'} in ${timesOf(step)}`);
+    results.push({ name: step.name, ok: step.code === 0, seconds: step.seconds, cpu: step.cpu });
+    readReports(step.name, step.command, step.code === 0);
+  }
 }
 
 /**
@@ -386,8 +426,8 @@ if (selected('unit-pglite')) console.log(`\n=== unit-pglite runs on this machine
 // go to vitest.config.ts by FLOWBOX_TEST_ELSEWHERE.
 vitest('unit-pglite', undefined, postgresStepRuns ? { FLOWBOX_TEST_ELSEWHERE: POSTGRES_ONCE.join(',') } : {});
 
-/** The PostgreSQL integration step, the faults and the fuzz steps, one after the other. */
-function databaseSteps() {
+/** The PostgreSQL integration step, then the faults beside the PGlite fuzz step, then the PostgreSQL one. */
+async function databaseSteps() {
   if (!postgres)
     skip('integration-postgres', `PostgreSQL is not reachable at ${pgUrl} (set FLOWBOX_TEST_PG)`);
   else if (!postgresNode.node) skip('integration-postgres', postgresNode.note);
@@ -404,13 +444,26 @@ function databaseSteps() {
   }
   // Faults (docs/reliability.md): kill -9, terminated database connections, broker restarts. They run on
   // PostgreSQL and the machine's Mosquitto binary, with throw-away databases and brokers on free ports.
-  if (postgres) vitest('faults', 'vitest.faults.config.ts', { FLOWBOX_TEST_PG: pgUrl });
-  else skip('faults', `PostgreSQL is not reachable at ${pgUrl} (set FLOWBOX_TEST_PG)`);
   // Fuzz (docs/fuzz.md): every route of docs/openapi.json called as each role with values generated from
   // its schemas and their edges; no 5xx, no answer over a second. Seeded: FUZZ_SEED=<n> replays a run. A
   // call that blocks the event loop for good (issue #20's year 9999) cannot fail its own test: the step
-  // stops.
-  vitest('fuzz-pglite', 'vitest.fuzz.config.ts', {}, { timeoutMs: FUZZ_TIMEOUT_MS });
+  // stops. The faults mostly wait (a killed server, a restarted broker: 45 CPU seconds in 56): they run
+  // beside the PGlite fuzz step, which keeps one core busy (docs/decisions.md "CI's time budget").
+  const fuzzPglite = {
+    name: 'fuzz-pglite',
+    config: 'vitest.fuzz.config.ts',
+    env: {},
+    timeoutMs: FUZZ_TIMEOUT_MS,
+  };
+  if (postgres)
+    await vitestStepsSideBySide([
+      { name: 'faults', config: 'vitest.faults.config.ts', env: { FLOWBOX_TEST_PG: pgUrl } },
+      fuzzPglite,
+    ]);
+  else {
+    skip('faults', `PostgreSQL is not reachable at ${pgUrl} (set FLOWBOX_TEST_PG)`);
+    vitest(fuzzPglite.name, fuzzPglite.config, fuzzPglite.env, { timeoutMs: FUZZ_TIMEOUT_MS });
+  }
   if (postgres)
     vitest(
       'fuzz-postgres',
@@ -462,7 +515,7 @@ const BROWSER_GROUPS = Number(process.env.FLOWBOX_TEST_BROWSER_GROUPS ?? 2);
 // The database steps, then the browser step. Side by side (the "database lane" beside the browser
 // step) they took 1,045 s against about 1,235 one after the other, and two timing-sensitive tests
 // failed under the load: not worth it (docs/decisions.md "CI's time budget").
-databaseSteps();
+await databaseSteps();
 lastEndCpu = childrenCpuSeconds();
 await browserStep();
 // Deploy (docs/operations.md "Build and deploy"): `npm run build` installed elsewhere with production
