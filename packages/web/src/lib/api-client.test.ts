@@ -72,34 +72,25 @@ describe('a call refused for an expired access token', () => {
     setSessionEndedHandler((reason) => ended.push(reason));
     // A signed-in screen: the sign-in page never refreshes.
     vi.stubGlobal('window', { location: { pathname: '/' } });
+    // An access token that has expired, and its session's refresh token.
+    jar.access = 'A1';
+    jar.refresh = 'R1';
   });
   afterEach(() => {
     vi.unstubAllGlobals();
   });
 
-  it('refreshes with the refresh token and is sent again', async () => {
-    jar.access = 'A1';
-    jar.refresh = 'R1';
-    const calls = server({ valid: 'none yet', refreshTokens: ['R1'] });
-    await expect(apiRequest('/users/me')).resolves.toEqual({ id: 'me' });
-    expect(calls).toEqual([
-      { path: '/users/me', bearer: 'A1' },
-      { path: '/users/refresh', bearer: 'R1' },
-      { path: '/users/me', bearer: 'A2' },
-    ]);
-    expect(ended).toEqual([]);
-  });
-
-  it("refreshes too while another tab's refresh is on the wire, never sending the refresh token as an access token", async () => {
-    jar.access = 'A1';
-    jar.refresh = 'R1';
-    // Another tab starts its refresh as this call is refused: the shared access cookie now holds
-    // the refresh token until that tab's answer comes (api-client.ts refreshSession).
-    const calls = server({
-      valid: 'none yet',
-      refreshTokens: ['R1'],
+  // Alone, or as another tab starts its refresh while this call is refused: the shared access cookie
+  // then holds the refresh token until that tab's answer comes (api-client.ts refreshSession), and
+  // is never sent as an access token.
+  it.each([
+    { when: 'alone', whileFirstCallIsRefused: undefined },
+    {
+      when: "while another tab's refresh is on the wire",
       whileFirstCallIsRefused: () => (jar.access = 'R1'),
-    });
+    },
+  ])('refreshes with the refresh token and is sent again ($when)', async ({ whileFirstCallIsRefused }) => {
+    const calls = server({ valid: 'none yet', refreshTokens: ['R1'], whileFirstCallIsRefused });
     await expect(apiRequest('/users/me')).resolves.toEqual({ id: 'me' });
     expect(calls).toEqual([
       { path: '/users/me', bearer: 'A1' },
@@ -110,8 +101,6 @@ describe('a call refused for an expired access token', () => {
   });
 
   it('is sent again with the new access token another tab has already saved', async () => {
-    jar.access = 'A1';
-    jar.refresh = 'R1';
     const calls = server({
       valid: 'A9',
       refreshTokens: ['R1'],
@@ -128,7 +117,6 @@ describe('a call refused for an expired access token', () => {
   });
 
   it('ends the session when the server refuses the refresh', async () => {
-    jar.access = 'A1';
     jar.refresh = 'R-revoked';
     server({ valid: 'none yet', refreshTokens: [] });
     await expect(apiRequest('/users/me')).rejects.toMatchObject({ status: 401 });
