@@ -1,5 +1,5 @@
-import type { Browser, BrowserContext, Cookie, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Cookie, Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { DEMO, launchBrowser, newPage, signIn } from './browser.ts';
 import { E2E_ACCESS_TOKEN_TTL } from './global-setup.ts';
 
@@ -27,6 +27,54 @@ async function accessCookie(context: BrowserContext): Promise<Cookie> {
   return cookie;
 }
 
+/**
+ * Every API call of the context's tabs, in order: which tab, the call, the last characters of its
+ * Bearer and of the tokens a refresh answered. A failure of the test tells it with its error: a tab
+ * sent to the sign-in page has a reason in it (a refused refresh, a call sent with the wrong token).
+ */
+function logApiCalls(context: BrowserContext): void {
+  const lines: string[] = [];
+  const tabs = new Map<Page, number>();
+  const tab = (request: Request) => {
+    let page: Page;
+    try {
+      page = request.frame().page();
+    } catch {
+      return 'worker'; // a service worker's request has no frame
+    }
+    if (!tabs.has(page)) tabs.set(page, tabs.size + 1);
+    return `tab ${tabs.get(page)}`;
+  };
+  const started = Date.now();
+  const at = () => `${((Date.now() - started) / 1000).toFixed(2)} s`;
+  const tail = (token: string | undefined) => (token ? token.slice(-8) : '-');
+  context.on('request', (request) => {
+    const url = new URL(request.url());
+    if (!url.pathname.startsWith('/v1/')) return;
+    const bearer = request.headers().authorization?.replace(/^Bearer /, '');
+    lines.push(`${at()} ${tab(request)} ${request.method()} ${url.pathname} bearer ${tail(bearer)}`);
+  });
+  context.on('response', async (response) => {
+    const url = new URL(response.url());
+    if (!url.pathname.startsWith('/v1/')) return;
+    let tokens = '';
+    if (url.pathname === '/v1/users/refresh' && response.ok()) {
+      const body = (await response.json().catch(() => ({}))) as {
+        access_token?: string;
+        refresh_token?: string;
+      };
+      tokens = ` access ${tail(body.access_token)} refresh ${tail(body.refresh_token)}`;
+    }
+    lines.push(`${at()} ${tab(response.request())} ${response.status()} ${url.pathname}${tokens}`);
+  });
+  onTestFailed(({ task }) => {
+    const error = task.result?.errors?.[0];
+    const told = `\nThe tabs' API calls:\n${lines.slice(-80).join('\n')}`;
+    if (error?.stack) error.stack += told;
+    else if (error) error.message += told;
+  });
+}
+
 async function onDashboard(page: Page): Promise<void> {
   await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
   expect(new URL(page.url()).pathname).toBe('/');
@@ -35,6 +83,7 @@ async function onDashboard(page: Page): Promise<void> {
 describe('a session', () => {
   it('stays open in two tabs that refresh their tokens at the same moment', async () => {
     const { context, page: first } = await newPage(browser);
+    logApiCalls(context);
     try {
       await signIn(first, DEMO.customer);
       const second = await context.newPage();
