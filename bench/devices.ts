@@ -22,8 +22,10 @@
 // process from its own source address (127.0.0.2, .3, …: all of 127/8 is loopback on Linux, and each
 // address has its own 28,000 ephemeral ports towards one broker port), and one Mosquitto holds at most
 // ~19,500 devices: beyond, BENCH_BROKERS brokers (default: enough for the devices), device i on broker
-// i mod B, each broker read by its own instance(s) (MQTT_URL per instance, one shared subscription
-// group per broker: docs/operations.md "A broker for a fleet"), so BENCH_INSTANCES is at least B.
+// i mod B, each broker holding its own devices' accounts. Every instance reads every broker (MQTT_URL
+// lists them all: docs/operations.md "Beyond one Mosquitto"); with several brokers the instances do
+// not manage device accounts (no MQTT_DYNSEC_*: an operator's choice the product supports), since
+// the server would make every account on every broker.
 //
 // The devices are raw sockets (bench/lib/mqtt-packets.ts), not mqtt.js clients: measured on this
 // machine (2,000 clients connected with a will and two subscriptions, then idle for 65 s), mqtt.js took
@@ -80,7 +82,7 @@ const PER_PROCESS = Number(process.env.BENCH_DEVICES_PER_PROCESS ?? 10_000);
 /** Devices one Mosquitto holds under a 20,000-descriptor limit, with room for the servers' connections. */
 const PER_BROKER = 19_500;
 const BROKERS = Number(process.env.BENCH_BROKERS ?? Math.ceil(DEVICES / PER_BROKER));
-const INSTANCES = Math.max(BROKERS, Number(process.env.BENCH_INSTANCES ?? 1));
+const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 1);
 const INGEST_CONNECTIONS = process.env.BENCH_INGEST_CONNECTIONS;
 const KEEP_LOGS = process.env.BENCH_KEEP_LOGS === '1';
 /** After the run, how long devices have to get every reading confirmed: two resends and a margin. */
@@ -481,10 +483,10 @@ class GeneratorProcess {
 
 type Instance = { child: ChildProcess; url: string; logFile: string };
 
-/** One server process, as production runs it (main.ts), reading broker `broker`. */
+/** One server process, as production runs it (main.ts), reading every broker. */
 async function startInstance(
   index: number,
-  broker: FleetBroker,
+  brokers: FleetBroker[],
   databaseUrl: string,
   dir: string,
 ): Promise<Instance> {
@@ -503,10 +505,14 @@ async function startInstance(
         HOST: '127.0.0.1',
         DATA_DIR: join(dir, `data-${index}`),
         DATABASE_URL: databaseUrl,
-        MQTT_URL: broker.serverUrl,
+        MQTT_URL: brokers.map((broker) => broker.serverUrl).join(','),
         MQTT_CLIENT_ID: `flowbox-bench-${index}`,
-        MQTT_DYNSEC_USERNAME: broker.admin.username,
-        MQTT_DYNSEC_PASSWORD: broker.admin.password,
+        ...(brokers.length === 1
+          ? {
+              MQTT_DYNSEC_USERNAME: brokers[0]!.admin.username,
+              MQTT_DYNSEC_PASSWORD: brokers[0]!.admin.password,
+            }
+          : {}),
         JWT_SECRET: randomBytes(32).toString('hex'),
         DEMO: 'false',
         DEMO_FLEET: 'false',
@@ -602,8 +608,7 @@ async function main(): Promise<void> {
         `${ms(await timeGrant(brokers[0]!))}, serving nobody meanwhile`,
     );
     t0 = performance.now();
-    for (let j = 0; j < INSTANCES; j++)
-      instances.push(await startInstance(j, brokers[j % BROKERS]!, database.url!, dir));
+    for (let j = 0; j < INSTANCES; j++) instances.push(await startInstance(j, brokers, database.url!, dir));
     console.log(
       `  ${INSTANCES} server instance(s) ready in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
     );

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { brokerUrls, ConfigError, loadConfig } from './config.ts';
 
 const dataDir = () => mkdtempSync(join(tmpdir(), 'fbx-config-'));
 
@@ -100,6 +100,21 @@ describe('configuration (DESIGN.md §8)', () => {
     }
   });
 
+  it('takes one broker or several independent ones in MQTT_URL, each a URL', () => {
+    const env = (MQTT_URL: string) => ({ DATA_DIR: dataDir(), MQTT_URL });
+    const several = 'mqtt://flowbox.server:pw@broker-1:1883, mqtts://flowbox.server:pw@broker-2:8883';
+    expect(loadConfig(env(several)).mqttUrl).toBe(several);
+    expect(brokerUrls(several)).toEqual([
+      'mqtt://flowbox.server:pw@broker-1:1883',
+      'mqtts://flowbox.server:pw@broker-2:8883',
+    ]);
+    expect(brokerUrls('mqtt://broker:1883')).toEqual(['mqtt://broker:1883']);
+    for (const bad of ['mqtt://a:1883,http://b', 'mqtt://a:1883,broker-2', ','])
+      expect(() => loadConfig(env(bad)), bad).toThrow(
+        'Invalid configuration: MQTT_URL must be a URL starting with mqtt:// or mqtts:// or tcp:// or ws:// or wss://, or several separated by commas',
+      );
+  });
+
   it('takes the Mosquitto dynamic-security account with an external broker, and refuses one that cannot work', () => {
     const broker = { DATA_DIR: dataDir(), MQTT_URL: 'mqtts://flowbox.server:pw@broker:8883' };
     const account = { MQTT_DYNSEC_USERNAME: 'flowbox.admin', MQTT_DYNSEC_PASSWORD: 's3cret' };
@@ -123,6 +138,10 @@ describe('configuration (DESIGN.md §8)', () => {
       ],
       [
         { ...broker, ...account, MQTT_URL: 'mqtt://server:pw@broker:1883' },
+        `Invalid configuration: MQTT_URL's user name must not read as a device's when the server manages device accounts: put a "." or "$" in it, such as flowbox.server`,
+      ],
+      [
+        { ...broker, ...account, MQTT_URL: 'mqtt://flowbox.server:pw@a:1883,mqtt://server:pw@b:1883' },
         `Invalid configuration: MQTT_URL's user name must not read as a device's when the server manages device accounts: put a "." or "$" in it, such as flowbox.server`,
       ],
     ];
@@ -286,7 +305,7 @@ describe('configuration (DESIGN.md §8)', () => {
     ],
     [
       { MQTT_URL: 'http://broker' },
-      'Invalid configuration: MQTT_URL must be a URL starting with mqtt:// or mqtts:// or tcp:// or ws:// or wss://',
+      'Invalid configuration: MQTT_URL must be a URL starting with mqtt:// or mqtts:// or tcp:// or ws:// or wss://, or several separated by commas',
     ],
     [{ DEMO: 'maybe' }, 'Invalid configuration: DEMO must be true or false (got "maybe")'],
     [{ DEMO_FLEET: 'few' }, 'Invalid configuration: DEMO_FLEET must be true or false (got "few")'],

@@ -47,6 +47,29 @@ const urlWithScheme = (schemes: string[]) =>
     `must be a URL starting with ${schemes.map((s) => `${s}://`).join(' or ')}`,
   );
 
+const MQTT_SCHEMES = ['mqtt', 'mqtts', 'tcp', 'ws', 'wss'];
+
+/**
+ * MQTT_URL: one broker, or several independent ones separated by commas (docs/operations.md "Beyond
+ * one Mosquitto"): each instance then reads every broker, and sends commands and makes device
+ * accounts on all of them.
+ */
+export const brokerUrls = (mqttUrl: string): string[] =>
+  mqttUrl
+    .split(',')
+    .map((url) => url.trim())
+    .filter((url) => url !== '');
+
+const brokerList = (schemes: string[]) =>
+  z.string().refine(
+    (v) => {
+      const urls = brokerUrls(v);
+      const one = urlWithScheme(schemes);
+      return urls.length > 0 && urls.every((url) => one.safeParse(url).success);
+    },
+    `must be a URL starting with ${schemes.map((s) => `${s}://`).join(' or ')}, or several separated by commas`,
+  );
+
 /** Names proxy-addr (Fastify's trustProxy) accepts for well-known ranges. */
 const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
@@ -126,7 +149,7 @@ const EnvSchema = z.object({
     .min(1, 'must be an integer between 1 and 200')
     .max(200, 'must be an integer between 1 and 200')
     .default(DEFAULT_POOL_SIZE),
-  MQTT_URL: urlWithScheme(['mqtt', 'mqtts', 'tcp', 'ws', 'wss']).optional(),
+  MQTT_URL: brokerList(MQTT_SCHEMES).optional(),
   MQTT_PORT: port(1883),
   MQTT_CLIENT_ID: z
     .string()
@@ -226,6 +249,7 @@ export type Config = {
    * own). N instances open up to N × (this + 1): keep it under PostgreSQL's max_connections.
    */
   databasePoolSize: number;
+  /** MQTT_URL as given: one broker's URL, or several separated by commas (`brokerUrls`). */
   mqttUrl: string | undefined;
   mqttPort: number;
   /**
@@ -423,8 +447,8 @@ function dynsecAccount(
     throw fail(
       `MQTT_DYNSEC_USERNAME must not read as a device's user name: put a "." or "$" in it, such as flowbox.admin (got "${username}")`,
     );
-  const own = decodeURIComponent(new URL(mqttUrl).username);
-  if (own && identityFromUsername(own))
+  const owns = brokerUrls(mqttUrl).map((url) => decodeURIComponent(new URL(url).username));
+  if (owns.some((own) => own && identityFromUsername(own)))
     throw fail(
       `MQTT_URL's user name must not read as a device's when the server manages device accounts: put a "." or "$" in it, such as flowbox.server`,
     );

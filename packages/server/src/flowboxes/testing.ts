@@ -13,7 +13,7 @@ import { pricingPlans, zoneSubscriptions } from '../db/schema.ts';
 import { JobRunner, type JobLog } from '../jobs/index.ts';
 import { messagingJobs, startJobs } from '../jobs/registry.ts';
 import { startDeviceMessaging, type DeviceMessaging, type MessagingOptions } from '../mqtt/index.ts';
-import { freePort, type TestApp } from '../test/harness.ts';
+import { freePort, type ApiClient, type TestApp } from '../test/harness.ts';
 import type { CommandsService } from './commands.service.ts';
 
 /*
@@ -218,6 +218,17 @@ export class TestDevice {
     });
   }
 
+  /** Acknowledges a command as done (docs/protocol.md `acks`). */
+  acknowledge(commandId: string): Promise<void> {
+    return this.publish('acks', {
+      v: PROTOCOL_VERSION,
+      command_id: commandId,
+      at: new Date().toISOString(),
+      result: 'done',
+      reason: null,
+    });
+  }
+
   /** The next message on a topic kind after `after` messages. */
   next(kind: TopicKind, after = 0): Promise<Received> {
     return until(() => this.received.slice(after).find((r) => r.topic === deviceTopic(this.serial, kind)));
@@ -244,4 +255,37 @@ export function deviceState(overrides: Partial<DeviceState> = {}): DeviceState {
     humidity_pct: 54,
     ...overrides,
   };
+}
+
+/**
+ * A device paired through an external broker that makes device accounts (dynamic security): the
+ * bootstrap handshake on `bootstrapUrl`, then the device signs in with its own secret on `deviceUrl`
+ * (the same broker, or another of several).
+ */
+export async function pairThroughBroker(
+  api: ApiClient,
+  zone: string,
+  {
+    bootstrapUrl,
+    deviceUrl = bootstrapUrl,
+    prefix,
+  }: { bootstrapUrl: string; deviceUrl?: string; prefix: string },
+) {
+  const serial = uniqueSerial(prefix);
+  const factorySecret = newSecret();
+  const prepared = await api.post(`${zone}/flowboxes/pair`, { serial, factory_secret: factorySecret });
+  if (prepared.statusCode !== 201)
+    throw new Error(`pairing not prepared: ${prepared.statusCode} ${prepared.body}`);
+  const path = `${zone}/flowboxes/${prepared.json().id}`;
+  const bootstrap = await TestDevice.bootstrap(bootstrapUrl, serial, factorySecret);
+  await bootstrap.subscribe('pairing/response');
+  const request = await bootstrap.requestPairing();
+  if (request.result !== 'pending') throw new Error(`pairing request answered ${request.result}`);
+  const seen = bootstrap.received.length;
+  const validated = await api.post(`${path}/validate`);
+  if (validated.statusCode !== 200) throw new Error(`pairing not validated: ${validated.statusCode}`);
+  const password = String((await bootstrap.next('pairing/response', seen)).message.password);
+  await bootstrap.end();
+  const device = await TestDevice.connect(deviceUrl, serial, { username: serial, password });
+  return { serial, factorySecret, password, path, device, id: prepared.json().id as string };
 }

@@ -92,6 +92,10 @@ const bindClientId = (username: string): DynsecCommand => ({
  *
  * All three take one database lock, so a reconciliation never reads an account made for a
  * transaction still open, and a late revocation never deletes an account granted again since.
+ *
+ * With several independent brokers (MQTT_URL's list, docs/operations.md "Beyond one Mosquitto") a
+ * device may connect to any of them: each account is made on every broker (a broker that does not
+ * confirm fails the grant), deleted from every one, and each broker is reconciled on its own.
  */
 export class DynsecDeviceAccounts implements DeviceAccounts {
   readonly counters: AccountCounters = {
@@ -106,11 +110,15 @@ export class DynsecDeviceAccounts implements DeviceAccounts {
   };
   private reconciling: Promise<void> | undefined;
 
+  private readonly controls: readonly DynsecControl[];
+
   constructor(
-    private readonly control: DynsecControl,
+    controls: DynsecControl | readonly DynsecControl[],
     private readonly db: Db,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.controls = Array.isArray(controls) ? controls : [controls as DynsecControl];
+  }
 
   async grant(db: Db, identity: DeviceIdentity, secret: string): Promise<void> {
     await lockDeviceAccounts(db);
@@ -119,7 +127,7 @@ export class DynsecDeviceAccounts implements DeviceAccounts {
     try {
       // Replaces whatever was there (a fresh secret for a device that missed its answer, or an
       // account a failed revocation left behind); "not found" answers to the deletions are fine.
-      const answers = await this.control.run([
+      const commands = [
         ...deleteAccount(username),
         { command: 'createRole', rolename, textname: TEXTNAME, acls: aclOf(identity) },
         {
@@ -130,8 +138,9 @@ export class DynsecDeviceAccounts implements DeviceAccounts {
           textname: TEXTNAME,
           roles: [{ rolename }],
         },
-      ]);
-      const refused = answers.slice(2).find((a) => a.error);
+      ];
+      const answered = await Promise.all(this.controls.map((control) => control.run(commands)));
+      const refused = answered.flatMap((answers) => answers.slice(2)).find((a) => a.error);
       if (refused) throw new Error(`${refused.command}: ${refused.error}`);
       this.counters.granted += 1;
     } catch (error) {
@@ -172,74 +181,87 @@ export class DynsecDeviceAccounts implements DeviceAccounts {
   }
 
   private async reconcileOnce(): Promise<void> {
-    if (!this.control.connected) return;
+    const connected = this.controls.filter((control) => control.connected);
+    if (connected.length === 0) return;
     try {
-      await this.db.transaction(async (tx) => {
-        await lockDeviceAccounts(tx);
-        const clients = await this.list<ListedClient>('listClients', 'clients', true);
-        const listedRoles = await this.list<ListedRole>('listRoles', 'roles', true);
-        const roles = listedRoles.map((r) => r.rolename);
-        const roleAcls = new Map(listedRoles.map((r) => [r.rolename, r.acls ?? []]));
-        const backed = await backedAccounts(tx);
-        const isBacked = (username: string) => {
-          const identity = identityFromUsername(username);
-          if (!identity) return false;
-          return (identity.role === 'device' ? backed.device : backed.bootstrap).has(identity.serial);
-        };
-        const managed = clients.filter((c) => c.roles?.some((r) => r.rolename === roleOf(c.username)));
-        const stale = managed.map((c) => c.username).filter((u) => !isBacked(u));
-        const staleRoles = roles.filter(
-          (r) => r.startsWith(DEVICE_ROLE_PREFIX) && !isBacked(r.slice(DEVICE_ROLE_PREFIX.length)),
-        );
-        // Accounts made before client ids were bound (or unbound by hand) are bound now.
-        const unbound = managed
-          .filter((c) => isBacked(c.username) && c.clientid !== c.username)
-          .map((c) => c.username);
-        // Roles made before the protocol gained a topic (a device's `confirm`) get its ACL now.
-        const widened = managed
-          .filter((c) => isBacked(c.username))
-          .flatMap((c) => missingAcls(c.username, roleAcls.get(roleOf(c.username)) ?? []));
-        await this.runAll([
-          ...stale.map((username) => ({ command: 'deleteClient', username })),
-          ...staleRoles.map((rolename) => ({ command: 'deleteRole', rolename })),
-          ...unbound.map(bindClientId),
-          ...widened,
-        ]);
-        const present = new Set(clients.map((c) => c.username));
-        const missing = [
-          ...[...backed.device].filter((s) => !present.has(s)),
-          ...[...backed.bootstrap].map(bootstrapUsername).filter((u) => !present.has(u)),
-        ];
-        this.counters.reconcile_passes += 1;
-        this.counters.reconcile_removed += stale.length;
-        this.counters.missing = missing.length;
-        if (stale.length > 0)
-          this.log.info(
-            { count: stale.length, usernames: stale.slice(0, 10) },
-            'dynamic security: stale device accounts deleted',
-          );
-        if (unbound.length > 0)
-          this.log.info(
-            { count: unbound.length, usernames: unbound.slice(0, 10) },
-            'dynamic security: device accounts bound to their client id',
-          );
-        if (missing.length > 0)
-          this.log.warn(
-            { count: missing.length, usernames: missing.slice(0, 10) },
-            'dynamic security: device accounts missing on the broker; their secrets are not kept, so these devices need pairing again',
-          );
-      });
+      let missing = 0;
+      for (const control of connected) missing += await this.reconcileBroker(control);
+      this.counters.reconcile_passes += 1;
+      this.counters.missing = missing;
     } catch (error) {
       this.counters.reconcile_failures += 1;
       this.log.warn({ err: String(error) }, 'dynamic security: reconciliation failed; it runs again later');
     }
   }
 
-  /** Every client or role, a page at a time. */
-  private async list<T>(command: string, field: string, verbose: boolean): Promise<T[]> {
+  /** One broker's pass; answers how many accounts the database backs that this broker lacks. */
+  private reconcileBroker(control: DynsecControl): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      await lockDeviceAccounts(tx);
+      const clients = await this.list<ListedClient>(control, 'listClients', 'clients', true);
+      const listedRoles = await this.list<ListedRole>(control, 'listRoles', 'roles', true);
+      const roles = listedRoles.map((r) => r.rolename);
+      const roleAcls = new Map(listedRoles.map((r) => [r.rolename, r.acls ?? []]));
+      const backed = await backedAccounts(tx);
+      const isBacked = (username: string) => {
+        const identity = identityFromUsername(username);
+        if (!identity) return false;
+        return (identity.role === 'device' ? backed.device : backed.bootstrap).has(identity.serial);
+      };
+      const managed = clients.filter((c) => c.roles?.some((r) => r.rolename === roleOf(c.username)));
+      const stale = managed.map((c) => c.username).filter((u) => !isBacked(u));
+      const staleRoles = roles.filter(
+        (r) => r.startsWith(DEVICE_ROLE_PREFIX) && !isBacked(r.slice(DEVICE_ROLE_PREFIX.length)),
+      );
+      // Accounts made before client ids were bound (or unbound by hand) are bound now.
+      const unbound = managed
+        .filter((c) => isBacked(c.username) && c.clientid !== c.username)
+        .map((c) => c.username);
+      // Roles made before the protocol gained a topic (a device's `confirm`) get its ACL now.
+      const widened = managed
+        .filter((c) => isBacked(c.username))
+        .flatMap((c) => missingAcls(c.username, roleAcls.get(roleOf(c.username)) ?? []));
+      await this.runOn(control, [
+        ...stale.map((username) => ({ command: 'deleteClient', username })),
+        ...staleRoles.map((rolename) => ({ command: 'deleteRole', rolename })),
+        ...unbound.map(bindClientId),
+        ...widened,
+      ]);
+      const present = new Set(clients.map((c) => c.username));
+      const missing = [
+        ...[...backed.device].filter((s) => !present.has(s)),
+        ...[...backed.bootstrap].map(bootstrapUsername).filter((u) => !present.has(u)),
+      ];
+      this.counters.reconcile_removed += stale.length;
+      if (stale.length > 0)
+        this.log.info(
+          { count: stale.length, usernames: stale.slice(0, 10) },
+          'dynamic security: stale device accounts deleted',
+        );
+      if (unbound.length > 0)
+        this.log.info(
+          { count: unbound.length, usernames: unbound.slice(0, 10) },
+          'dynamic security: device accounts bound to their client id',
+        );
+      if (missing.length > 0)
+        this.log.warn(
+          { count: missing.length, usernames: missing.slice(0, 10) },
+          'dynamic security: device accounts missing on the broker; their secrets are not kept, so these devices need pairing again',
+        );
+      return missing.length;
+    });
+  }
+
+  /** Every client or role of the broker, a page at a time. */
+  private async list<T>(
+    control: DynsecControl,
+    command: string,
+    field: string,
+    verbose: boolean,
+  ): Promise<T[]> {
     const all: T[] = [];
     for (let offset = 0; ; offset += PAGE) {
-      const [answer] = await this.control.run([{ command, verbose, count: PAGE, offset }]);
+      const [answer] = await control.run([{ command, verbose, count: PAGE, offset }]);
       if (!answer || answer.error) throw new Error(`${command}: ${answer?.error ?? 'no answer'}`);
       const data = answer.data as { totalCount: number } & Record<string, T[]>;
       all.push(...(data[field] ?? []));
@@ -247,10 +269,15 @@ export class DynsecDeviceAccounts implements DeviceAccounts {
     }
   }
 
-  /** Commands in messages of a hundred; "not found" answers mean done already (a deletion raced). */
+  /** The commands on every broker. */
   private async runAll(commands: DynsecCommand[]): Promise<void> {
+    for (const control of this.controls) await this.runOn(control, commands);
+  }
+
+  /** Commands in messages of a hundred; "not found" answers mean done already (a deletion raced). */
+  private async runOn(control: DynsecControl, commands: DynsecCommand[]): Promise<void> {
     for (let i = 0; i < commands.length; i += COMMANDS_PER_MESSAGE) {
-      const answers = await this.control.run(commands.slice(i, i + COMMANDS_PER_MESSAGE));
+      const answers = await control.run(commands.slice(i, i + COMMANDS_PER_MESSAGE));
       const failed = answers.find((a) => a.error && !/not found/i.test(a.error));
       if (failed) throw new Error(`${failed.command}: ${failed.error}`);
     }

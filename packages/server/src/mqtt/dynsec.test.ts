@@ -7,6 +7,7 @@ import { flowboxes } from '../db/schema.ts';
 import {
   deviceState,
   newSecret,
+  pairThroughBroker,
   startMessaging,
   subscribe,
   TestDevice,
@@ -73,22 +74,7 @@ afterAll(async () => {
 });
 
 /** Prepares, runs the bootstrap handshake and validates; the device signs in with its own secret. */
-async function paired() {
-  const serial = uniqueSerial('FBD');
-  const factorySecret = newSecret();
-  const prepared = await cmA.post(`${zone}/flowboxes/pair`, { serial, factory_secret: factorySecret });
-  expect(prepared.statusCode, prepared.body).toBe(201);
-  const path = `${zone}/flowboxes/${prepared.json().id}`;
-  const bootstrap = await TestDevice.bootstrap(broker!.url, serial, factorySecret);
-  await bootstrap.subscribe('pairing/response');
-  expect((await bootstrap.requestPairing()).result).toBe('pending');
-  const seen = bootstrap.received.length;
-  expect((await cmA.post(`${path}/validate`)).statusCode).toBe(200);
-  const password = String((await bootstrap.next('pairing/response', seen)).message.password);
-  await bootstrap.end();
-  const device = await TestDevice.connect(broker!.url, serial, { username: serial, password });
-  return { serial, factorySecret, password, path, device, id: prepared.json().id as string };
-}
+const paired = () => pairThroughBroker(cmA, zone, { bootstrapUrl: broker!.url, prefix: 'FBD' });
 
 /** A connection with a chosen client id, as a device impersonating another would open it. */
 const signIn = (username: string, password: string, clientId: string, clean = true) =>

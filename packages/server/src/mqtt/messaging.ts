@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
-import { HEARTBEAT_TIMEOUT_S, TOPIC_PUBLISHER, TOPIC_KINDS, type TopicKind } from '@flowbox/shared';
-import type { IClientOptions } from 'mqtt';
+import {
+  HEARTBEAT_TIMEOUT_S,
+  parseTopic,
+  TOPIC_PUBLISHER,
+  TOPIC_KINDS,
+  type TopicKind,
+} from '@flowbox/shared';
+import type { IClientOptions, MqttClient } from 'mqtt';
+import { brokerUrls } from '../config.ts';
 import type { Context } from '../context.ts';
 import { deviceAuthenticator } from '../flowboxes/index.ts';
 import { TelemetryHooks, type TelemetryWriter, type WriterOptions } from '../telemetry/index.ts';
@@ -32,7 +39,7 @@ export type DeviceMessaging = {
 };
 
 export type MessagingOptions = {
-  /** MQTT_URL: an external broker; without it the embedded one listens on port/host. */
+  /** MQTT_URL: an external broker, or several separated by commas (`brokerUrls`); without it the embedded one listens on port/host. */
   mqttUrl: string | undefined;
   port: number;
   host: string;
@@ -123,9 +130,9 @@ export async function startDeviceMessaging(options: MessagingOptions): Promise<D
   let broker: EmbeddedBroker | undefined;
   // The embedded broker hands telemetry to ingest itself; set below, once confirmations exist.
   let brokerHandle = (topic: string, payload: Uint8Array) => ingest.handle(topic, payload);
-  let connect: { url: string; options: IClientOptions };
+  let connect: { urls: string[]; options: IClientOptions };
   if (options.mqttUrl) {
-    connect = { url: options.mqttUrl, options: {} };
+    connect = { urls: brokerUrls(options.mqttUrl), options: {} };
   } else {
     broker = await startEmbeddedBroker(
       options.port,
@@ -135,8 +142,19 @@ export async function startDeviceMessaging(options: MessagingOptions): Promise<D
       (topic, payload) => brokerHandle(topic, payload),
       options.brokerLimits,
     );
-    connect = { url: broker.internalUrl, options: broker.internalCredentials };
+    connect = { urls: [broker.internalUrl], options: broker.internalCredentials };
   }
+  // Several independent brokers (docs/operations.md "Beyond one Mosquitto"): this instance reads
+  // every one, and remembers which broker each device last spoke through, where its confirmations go.
+  const several = connect.urls.length > 1;
+  const brokerOf = new Map<string, number>();
+  const throughBroker =
+    (index: number, handle: (topic: string, payload: Uint8Array) => Promise<void>) =>
+    (topic: string, payload: Uint8Array) => {
+      const serial = parseTopic(topic)?.serial;
+      if (serial !== undefined) brokerOf.set(serial, index);
+      return handle(topic, payload);
+    };
   const outbound: OutboundCounters = { published: 0, failed: 0 };
   // Commands' failures are logged; a lost acknowledgement costs only a replay, and is counted.
   const counted = (topic: string, logFailure: boolean) => (error?: Error) => {
@@ -144,8 +162,14 @@ export async function startDeviceMessaging(options: MessagingOptions): Promise<D
     outbound.failed += 1;
     if (logFailure) log.warn({ err: error, topic }, 'mqtt publish failed');
   };
+  /** The first connection of each broker: what the server publishes goes through it. */
+  const publishers: MqttClient[] = [];
   const confirmations = new Confirmations(
-    (topic, payload) => clients[0]?.client.publish(topic, payload, { qos: 0 }, counted(topic, false)),
+    (topic, payload) => {
+      const known = several ? brokerOf.get(parseTopic(topic)?.serial ?? '') : 0;
+      for (const publisher of known === undefined ? publishers : publishers.slice(known, known + 1))
+        publisher.publish(topic, payload, { qos: 0 }, counted(topic, false));
+    },
     ctx.now,
     options.confirmEveryMs,
   );
@@ -157,7 +181,12 @@ export async function startDeviceMessaging(options: MessagingOptions): Promise<D
   const clients: IngestConnection[] = [];
   const readiness = options.readiness;
   const report = () => {
-    const down = clients.map((c, i) => (c.problem ? `ingest connection ${i + 1}: ${c.problem}` : undefined));
+    const down = clients.map((c, i) => {
+      if (!c.problem) return undefined;
+      const broker = Math.floor(i / connections);
+      const which = `ingest connection ${(i % connections) + 1}`;
+      return `${several ? `broker ${broker + 1} ` : ''}${which}: ${c.problem}`;
+    });
     readiness?.set(
       'broker',
       down.find((problem) => problem !== undefined),
@@ -165,63 +194,63 @@ export async function startDeviceMessaging(options: MessagingOptions): Promise<D
   };
   readiness?.set('broker', 'connecting');
   try {
-    for (let i = 0; i < connections; i++) {
-      clients.push(
-        await IngestConnection.open({
-          url: connect.url,
-          connect: {
-            ...connect.options,
-            clientId: options.clientId
-              ? `${options.clientId}-ingest-${i}`
-              : `flowbox-server-${randomBytes(6).toString('hex')}`,
-            // Aedes speaks MQTT 3.1.1; shared subscriptions on an external broker need MQTT 5.
-            protocolVersion: options.mqttUrl ? 5 : 4,
-            // External broker: a session that outlives a dropped connection, so what was in flight
-            // (never acknowledged) is delivered again when this connection comes back.
-            ...(options.mqttUrl
-              ? {
-                  clean: false,
-                  properties: {
-                    sessionExpiryInterval: options.clientId ? STABLE_SESSION_EXPIRY_S : SESSION_EXPIRY_S,
-                  },
-                }
-              : { clean: true }),
-            reconnectPeriod: 2000,
-            connectTimeout: 10_000,
-          },
-          kinds: connectionKinds(i, connections, kinds),
-          shareGroup: options.mqttUrl ? (options.shareGroup ?? null) : undefined,
-          endSessionOnClose: options.mqttUrl !== undefined && !options.clientId,
-          handle,
-          onStatus: report,
-          log,
-        }),
-      );
-    }
+    for (const [b, url] of connect.urls.entries())
+      for (let i = 0; i < connections; i++) {
+        clients.push(
+          await IngestConnection.open({
+            url,
+            connect: {
+              ...connect.options,
+              clientId: options.clientId
+                ? `${options.clientId}-ingest-${i}`
+                : `flowbox-server-${randomBytes(6).toString('hex')}`,
+              // Aedes speaks MQTT 3.1.1; shared subscriptions on an external broker need MQTT 5.
+              protocolVersion: options.mqttUrl ? 5 : 4,
+              // External broker: a session that outlives a dropped connection, so what was in flight
+              // (never acknowledged) is delivered again when this connection comes back.
+              ...(options.mqttUrl
+                ? {
+                    clean: false,
+                    properties: {
+                      sessionExpiryInterval: options.clientId ? STABLE_SESSION_EXPIRY_S : SESSION_EXPIRY_S,
+                    },
+                  }
+                : { clean: true }),
+              reconnectPeriod: 2000,
+              connectTimeout: 10_000,
+            },
+            kinds: connectionKinds(i, connections, kinds),
+            shareGroup: options.mqttUrl ? (options.shareGroup ?? null) : undefined,
+            endSessionOnClose: options.mqttUrl !== undefined && !options.clientId,
+            handle: several ? throughBroker(b, handle) : handle,
+            onStatus: report,
+            log,
+          }),
+        );
+      }
   } catch (error) {
     for (const c of clients) await c.client.endAsync(true);
     await broker?.close();
     throw error;
   }
   report();
-  const client = clients[0]!.client;
+  for (let b = 0; b < connect.urls.length; b++) publishers.push(clients[b * connections]!.client);
+  const dynsecId = options.clientId
+    ? `${options.clientId}-dynsec`
+    : `flowbox-dynsec-${randomBytes(6).toString('hex')}`;
   const dynsec =
     options.mqttUrl && options.dynsec
-      ? DynsecControl.connect(
-          options.mqttUrl,
-          options.dynsec,
-          options.clientId
-            ? `${options.clientId}-dynsec`
-            : `flowbox-dynsec-${randomBytes(6).toString('hex')}`,
-          log,
-        )
-      : undefined;
-  const accounts = dynsec ? new DynsecDeviceAccounts(dynsec, ctx.db, log) : undefined;
-  dynsec?.onReady(() => void accounts!.reconcile());
+      ? connect.urls.map((url) => DynsecControl.connect(url, options.dynsec!, dynsecId, log))
+      : [];
+  const accounts = dynsec.length > 0 ? new DynsecDeviceAccounts(dynsec, ctx.db, log) : undefined;
+  for (const control of dynsec) control.onReady(() => void accounts!.reconcile());
   options.link.attach(
     {
-      publish: (topic, payload, publishOptions) =>
-        client.publish(topic, payload, publishOptions, counted(topic, true)),
+      // Commands, firmware offers and retained messages go to every broker: a device may be on any.
+      publish: (topic, payload, publishOptions) => {
+        for (const publisher of publishers)
+          publisher.publish(topic, payload, publishOptions, counted(topic, true));
+      },
       disconnect: (serial) => broker?.disconnect(serial),
     },
     {
@@ -234,7 +263,9 @@ export async function startDeviceMessaging(options: MessagingOptions): Promise<D
     accounts,
   );
 
-  const where = options.mqttUrl ? `MQTT broker ${redact(options.mqttUrl)}` : broker!.describe;
+  const where = options.mqttUrl
+    ? `MQTT broker${several ? 's' : ''} ${connect.urls.map(redact).join(', ')}`
+    : broker!.describe;
   log.info({ broker: where }, 'device messaging started');
   return {
     describe: where,
@@ -246,7 +277,7 @@ export async function startDeviceMessaging(options: MessagingOptions): Promise<D
     accounts,
     close: async () => {
       options.link.detach();
-      await dynsec?.close();
+      for (const control of dynsec) await control.close();
       await writer.flush();
       confirmations.close();
       for (const c of clients) await c.close();
