@@ -510,6 +510,8 @@ async function browserStep() {
 }
 
 const FUZZ_TIMEOUT_MS = 10 * 60_000;
+/** What a failed test's error may end with, kept in the summary up to so many lines each. */
+const TOLD_ON_FAILURE = { 'The page at failure,': 40, "The tabs' API calls:": 90 };
 /** Browser test groups side by side, each with its own server and browser (browserStep). */
 const BROWSER_GROUPS = Number(process.env.FLOWBOX_TEST_BROWSER_GROUPS ?? 2);
 // The database steps, then the browser step. Side by side (the "database lane" beside the browser
@@ -535,15 +537,27 @@ for (const f of failures) {
       .split('\n')
       .map((line) => line.slice(0, 240))
       .join('\n      ');
-  // A browser test's error ends with what its page showed (e2e/browser.ts): kept, up to 40 lines.
-  const pageAt = message.indexOf('The page at failure,');
-  const page =
-    pageAt < 0 ? '' : `\n      ${lines(message.slice(pageAt).split('\n').slice(0, 40).join('\n'))}`;
+  // A browser test's error ends with what its page showed (e2e/browser.ts) and, for some tests, what
+  // its tabs sent (e2e/sessions.test.ts): each part kept, up to its number of lines.
+  const parts = Object.entries(TOLD_ON_FAILURE)
+    .map(([marker, most]) => ({ at: message.indexOf(marker), most }))
+    .filter((part) => part.at >= 0)
+    .sort((a, b) => a.at - b.at);
+  const told = parts
+    .map((part, i) =>
+      message
+        .slice(part.at, parts[i + 1]?.at)
+        .split('\n')
+        .slice(0, part.most)
+        .join('\n'),
+    )
+    .map((part) => `\n      ${lines(part)}`)
+    .join('');
   const firstLines = lines(
-    (pageAt < 0 ? message : message.slice(0, pageAt)).split('\n').slice(0, 6).join('\n'),
+    (parts.length === 0 ? message : message.slice(0, parts[0].at)).split('\n').slice(0, 6).join('\n'),
   );
   console.log(
-    `\nFAILED  ${f.step}  ${f.file.replace(`${root}/`, '')}\n  ${f.test}\n      ${firstLines}${page}`,
+    `\nFAILED  ${f.step}  ${f.file.replace(`${root}/`, '')}\n  ${f.test}\n      ${firstLines}${told}`,
   );
 }
 // Last, one line each: a record that keeps only the tail of a long run still names every failure.
