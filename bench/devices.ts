@@ -18,14 +18,21 @@
 // every device was connected again and, at the end, whether anything was lost.
 //
 // Descriptors and addresses: this machine allows 20,000 descriptors a process (`ulimit -n`, hard
-// limit). So the devices run in child processes of BENCH_DEVICES_PER_PROCESS (10,000) each, every
-// process from its own source address (127.0.0.2, .3, …: all of 127/8 is loopback on Linux, and each
-// address has its own 28,000 ephemeral ports towards one broker port), and one Mosquitto holds at most
-// ~19,500 devices: beyond, BENCH_BROKERS brokers (default: enough for the devices), device i on broker
+// limit). So the devices run in child processes of BENCH_DEVICES_PER_PROCESS (17,000) each, and one
+// Mosquitto holds at most ~19,500 devices: beyond, BENCH_BROKERS brokers (default: enough for the devices), device i on broker
 // i mod B, each broker holding its own devices' accounts. Every instance reads every broker (MQTT_URL
 // lists them all: docs/operations.md "Beyond one Mosquitto"); with several brokers the instances do
 // not manage device accounts (no MQTT_DYNSEC_*: an operator's choice the product supports), since
 // the server would make every account on every broker.
+//
+// Ephemeral ports: each broker listens on several loopback addresses (bench/lib/fleet-broker.ts), and
+// device i connects to address i mod that count, so that no destination address and port has more
+// than a few thousand connections. Linux looks for a free local port for each connection by walking
+// the ports in use towards that destination: measured, with one destination per broker (16,700
+// connections each) the walk (`__inet_hash_connect`, `__inet_check_established` in perf) took a whole
+// core once 85,000 devices were connected and the rest could not connect; with each socket bound to a
+// source address first, the bound ports' search (`inet_bind2_bucket_find`) took 80 % of both cores
+// from 17,000. Either way the run measured the kernel, not the server.
 //
 // The devices are raw sockets (bench/lib/mqtt-packets.ts), not mqtt.js clients: measured on this
 // machine (2,000 clients connected with a will and two subscriptions, then idle for 65 s), mqtt.js took
@@ -35,7 +42,7 @@
 //
 // Knobs: BENCH_DEVICES (2000), BENCH_INSTANCES (1), BENCH_INTERVAL_S (60), BENCH_RAMP_S (60),
 // BENCH_SECONDS (180), BENCH_STEP_S (10), BENCH_BROKER_RESTART_AT_S (off), BENCH_BROKERS,
-// BENCH_DEVICES_PER_PROCESS (10000), BENCH_INGEST_CONNECTIONS (the server's MQTT_INGEST_CONNECTIONS,
+// BENCH_DEVICES_PER_PROCESS (17000), BENCH_INGEST_CONNECTIONS (the server's MQTT_INGEST_CONNECTIONS,
 // its default if unset), BENCH_KEEP_LOGS (1: keep the broker's and servers' logs).
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -78,7 +85,7 @@ const STEP_S = Number(process.env.BENCH_STEP_S ?? 10);
 const RESTART_AT_S = process.env.BENCH_BROKER_RESTART_AT_S
   ? Number(process.env.BENCH_BROKER_RESTART_AT_S)
   : null;
-const PER_PROCESS = Number(process.env.BENCH_DEVICES_PER_PROCESS ?? 10_000);
+const PER_PROCESS = Number(process.env.BENCH_DEVICES_PER_PROCESS ?? 17_000);
 /** Devices one Mosquitto holds under a 20,000-descriptor limit, with room for the servers' connections. */
 const PER_BROKER = 19_500;
 const BROKERS = Number(process.env.BENCH_BROKERS ?? Math.ceil(DEVICES / PER_BROKER));
@@ -94,9 +101,8 @@ const TICK_MS = 200;
 
 /** What the bench gives a generator process: its devices and when the run started. */
 type Assignment = {
-  devices: (PairedBenchDevice & { port: number; index: number })[];
+  devices: (PairedBenchDevice & { host: string; port: number; index: number })[];
   total: number;
-  localAddress: string;
   startedAt: number;
 };
 /** A generator's figures so far (counts since the start; latencies since the last step). */
@@ -140,8 +146,8 @@ class FleetDevice {
   constructor(
     readonly serial: string,
     private readonly password: string,
+    private readonly host: string,
     private readonly port: number,
-    private readonly localAddress: string,
     private readonly fleet: Generator,
     connectAt: number,
   ) {
@@ -187,9 +193,8 @@ class FleetDevice {
   private open(): void {
     this.retryAt = 0;
     const socket = connect({
-      host: '127.0.0.1',
+      host: this.host,
       port: this.port,
-      localAddress: this.localAddress,
       noDelay: true,
     });
     this.socket = socket;
@@ -351,7 +356,7 @@ class FleetDevice {
   }
 }
 
-/** A child process holding its share of the devices (under the descriptor limit), from one source address. */
+/** A child process holding its share of the devices (under the descriptor limit). */
 class Generator {
   readonly figures = {
     offered: 0,
@@ -376,8 +381,8 @@ class Generator {
         new FleetDevice(
           d.serial,
           d.password,
+          d.host,
           d.port,
-          assignment.localAddress,
           this,
           assignment.startedAt + (rampMs * d.index) / assignment.total,
         ),
@@ -578,7 +583,7 @@ async function main(): Promise<void> {
   const generators = Math.ceil(DEVICES / PER_PROCESS);
   console.log(
     `Fleet bench: ${DEVICES} devices (${generators} generator process${generators > 1 ? 'es' : ''}, ` +
-      `source addresses 127.0.0.2–${1 + generators}), one reading every ${INTERVAL_S} s, connections over ` +
+      `${PER_PROCESS} devices a process at most), one reading every ${INTERVAL_S} s, connections over ` +
       `the first ${RAMP_S} s, ${SECONDS} s then up to ${DRAIN_S} s for the last confirmations; ` +
       `${BROKERS} Mosquitto (deploy/mosquitto.conf, dynamic security), ${INSTANCES} server instance(s) on ` +
       `PostgreSQL (${new URL(process.env.FLOWBOX_TEST_PG).host}, throw-away database)` +
@@ -619,10 +624,13 @@ async function main(): Promise<void> {
       fleet.map((generator, g) =>
         generator.assign({
           devices: devices
-            .map((d, index) => ({ ...d, index, port: brokers[index % BROKERS]!.port }))
+            .map((d, index) => {
+              const broker = brokers[index % BROKERS]!;
+              const host = broker.hosts[Math.floor(index / BROKERS) % broker.hosts.length]!;
+              return { ...d, index, host, port: broker.port };
+            })
             .slice(g * PER_PROCESS, (g + 1) * PER_PROCESS),
           total: DEVICES,
-          localAddress: `127.0.0.${2 + g}`,
           startedAt,
         }),
       ),

@@ -17,8 +17,13 @@ const SERVER_PASSWORD = 'bench-server-secret';
 /** Mosquitto 2.0's dynamic-security password hash: PBKDF2-SHA512, 101 iterations, 12 bytes of salt. */
 const HASH_ITERATIONS = 101;
 
+/** The loopback addresses each fleet broker listens on (all of 127/8 is loopback on Linux). */
+const BROKER_HOSTS = ['127.0.0.1', '127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5', '127.0.0.6'];
+
 export type FleetBroker = {
   port: number;
+  /** Its addresses, all on `port`. */
+  hosts: readonly string[];
   /** The broker signed in as the server's account (what MQTT_URL holds). */
   serverUrl: string;
   admin: { username: string; password: string };
@@ -45,12 +50,13 @@ export async function startFleetBroker(dir: string, devices: PairedBenchDevice[]
   const securityFile = join(dir, 'dynamic-security.json');
   execFileSync('/usr/bin/mosquitto_ctrl', ['dynsec', 'init', securityFile, ADMIN.username, ADMIN.password]);
   writeDeviceAccounts(securityFile, devices);
+  // One listener per address, the same port: devices spread over them (bench/devices.ts "Ephemeral ports").
+  const listeners = BROKER_HOSTS.map((host) => `listener ${port} ${host}`).join('\n');
   const conf = readFileSync(join(ROOT, 'deploy/mosquitto.conf'), 'utf8')
-    .replace(/^listener 1883$/m, `listener ${port} 127.0.0.1`)
+    .replace(/^listener 1883$/m, listeners)
     .replaceAll('/mosquitto/data/', `${dir}/`)
     .replace('/usr/lib/mosquitto_dynamic_security.so', plugin);
-  if (!conf.includes(`listener ${port} 127.0.0.1`))
-    throw new Error('deploy/mosquitto.conf: no `listener 1883`');
+  if (!conf.includes(listeners)) throw new Error('deploy/mosquitto.conf: no `listener 1883`');
   const configFile = join(dir, 'mosquitto.conf');
   // Started as root, Mosquitto would switch to the `mosquitto` user, who cannot read this folder.
   writeFileSync(configFile, `${conf}\nuser ${userInfo().username}\n`);
@@ -93,6 +99,7 @@ export async function startFleetBroker(dir: string, devices: PairedBenchDevice[]
   if (setup.status !== 0) throw new Error(`deploy/mosquitto-setup.sh failed: ${setup.stdout}${setup.stderr}`);
   return {
     port,
+    hosts: BROKER_HOSTS,
     serverUrl: `mqtt://flowbox.server:${SERVER_PASSWORD}@127.0.0.1:${port}`,
     admin: ADMIN,
     pid: () => child?.pid,
