@@ -71,7 +71,7 @@ export async function startFleetBroker(dir: string, devices: PairedBenchDevice[]
     closeSync(log);
     child = started;
     for (let i = 0; !(await listening(port)); i++) {
-      if (started.exitCode !== null || i > 100)
+      if (started.exitCode !== null || i > 600)
         throw new Error(`mosquitto did not start on port ${port}: ${readFileSync(logFile, 'utf8')}`);
       await new Promise((done) => setTimeout(done, 100));
     }

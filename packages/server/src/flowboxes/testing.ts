@@ -31,7 +31,7 @@ export async function startMessaging(
   {
     accountsReconcileMs,
     ...more
-  }: Pick<MessagingOptions, 'dynsec' | 'writer' | 'ingestConnections'> &
+  }: Pick<MessagingOptions, 'dynsec' | 'writer' | 'ingestConnections' | 'ingestInFlight'> &
     Partial<Pick<MessagingOptions, 'log'>> & { accountsReconcileMs?: number } = {},
 ): Promise<DeviceMessaging & { port: number }> {
   const port = await freePort();

@@ -149,6 +149,50 @@ describe(`an external broker (${MQTT_URL})`, () => {
     await other.device.end();
   });
 
+  it('lets the broker send each ingest connection a bounded number of messages unacknowledged (issue 32)', async () => {
+    // An instance of its own group whose writer does not commit: without a Receive Maximum the broker
+    // would hand it every reading (MQTT 5's default window is 65,535), held in its memory.
+    const { app, services } = await buildApp({
+      config: testConfig(),
+      db: t.db,
+      logger: false,
+      now: t.clock.now,
+    });
+    await app.ready();
+    const stalled = await startMessaging({ ...t, app, services }, MQTT_URL, `${GROUP}-stalled`, {
+      ingestInFlight: 4,
+    });
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const submit = stalled.telemetry.submit.bind(stalled.telemetry);
+    let handed = 0;
+    stalled.telemetry.submit = (serial, telemetry) => {
+      handed += 1;
+      return gate.then(() => submit(serial, telemetry));
+    };
+    const p = await pairedDevice();
+    try {
+      const start = Date.now() - 30 * 60_000;
+      for (let seq = 1; seq <= 12; seq++)
+        await p.device.publish('telemetry', reading(seq, new Date(start + seq * 60_000)));
+      // The first instance stores all twelve; the stalled one was given four, and no more.
+      const stored = async () =>
+        (await t.db.select().from(telemetryReadings).where(readingsOfFlowbox(p.id))).length;
+      await until(async () => (await stored()) === 12, 20_000);
+      await until(() => handed === 4, 10_000);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(handed).toBe(4);
+      // Once it commits, the broker sends it the rest.
+      open();
+      await until(() => handed === 12, 20_000);
+    } finally {
+      open();
+      await p.device.end();
+      await stalled.close();
+      await app.close();
+    }
+  });
+
   it('gives telemetry ingest connections of its own (MQTT_INGEST_CONNECTIONS): each message read once', async () => {
     expect(connectionKinds(0, 1, ['telemetry', 'presence'])).toEqual(['telemetry', 'presence']);
     expect(connectionKinds(0, 3, ['telemetry', 'presence', 'state'])).toEqual(['presence', 'state']);

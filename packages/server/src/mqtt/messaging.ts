@@ -65,6 +65,11 @@ export type MessagingOptions = {
    */
   ingestConnections?: number;
   /**
+   * External broker: messages each ingest connection lets the broker send it unacknowledged (MQTT 5
+   * Receive Maximum; INGEST_RECEIVE_MAXIMUM by default). Tests lower it.
+   */
+  ingestInFlight?: number;
+  /**
    * External broker: a stable client id prefix for this instance (MQTT_CLIENT_ID). Its sessions then
    * survive a crash and a restart (an hour), and the broker redelivers what it had sent unacknowledged.
    * Without it the ids are random and sessions last 30 s, enough for a reconnection only.
@@ -82,6 +87,16 @@ export type MessagingOptions = {
   /** The period of the end-to-end confirmations to each device (ms). */
   confirmEveryMs?: number;
 };
+
+/**
+ * What an external broker may send one ingest connection unacknowledged. MQTT 5 leaves it to the
+ * client (its Receive Maximum, 65,535 when not said), and Mosquitto's `max_inflight_messages` applies
+ * to MQTT 3.1.1 clients only: since every PUBACK waits for its commit, a database slower than the
+ * devices had each connection hold 65,535 messages, and a backlog grew in this process's memory (4 GB
+ * in a 100,000-device run) instead of at the broker, whose queue is bounded and counted (issue 32).
+ * 1,000 covers a commit of half a second at a fleet's 1,700 readings a second.
+ */
+export const INGEST_RECEIVE_MAXIMUM = 1000;
 
 /** How long the external broker keeps an ingest session (and its unacknowledged messages) after a drop. */
 const SESSION_EXPIRY_S = 30;
@@ -213,6 +228,7 @@ export async function startDeviceMessaging(options: MessagingOptions): Promise<D
                     clean: false,
                     properties: {
                       sessionExpiryInterval: options.clientId ? STABLE_SESSION_EXPIRY_S : SESSION_EXPIRY_S,
+                      receiveMaximum: options.ingestInFlight ?? INGEST_RECEIVE_MAXIMUM,
                     },
                   }
                 : { clean: true }),
