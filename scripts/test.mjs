@@ -419,6 +419,8 @@ const POSTGRES_ONCE = [
   'packages/server/src/http/bad-input.test.ts',
   'packages/server/src/demo/leaks.test.ts',
   'packages/server/src/automation/office-week.test.ts',
+  // Two Mosquittos of its own: what it checks is the routing among brokers, not the database.
+  'packages/server/src/mqtt/several-brokers.test.ts',
 ];
 const postgresStepRuns = postgres && postgresNode.node !== null && selected('integration-postgres');
 if (selected('unit-pglite')) console.log(`\n=== unit-pglite runs on this machine's Node ${process.version}`);
