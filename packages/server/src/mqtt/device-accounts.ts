@@ -269,9 +269,11 @@ export class DynsecDeviceAccounts implements DeviceAccounts {
     }
   }
 
-  /** The commands on every broker. */
+  /** The commands on every broker: one that fails does not keep them from the others. */
   private async runAll(commands: DynsecCommand[]): Promise<void> {
-    for (const control of this.controls) await this.runOn(control, commands);
+    const results = await Promise.allSettled(this.controls.map((control) => this.runOn(control, commands)));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   /** Commands in messages of a hundred; "not found" answers mean done already (a deletion raced). */
