@@ -54,6 +54,18 @@ afterAll(async () => {
   await t.close();
 });
 
+/** A second server instance on the same database and clock, as a deployment's second process. */
+async function anotherInstance() {
+  const { app, services } = await buildApp({
+    config: testConfig(),
+    db: t.db,
+    logger: false,
+    now: t.clock.now,
+  });
+  await app.ready();
+  return { app, services };
+}
+
 async function pairedDevice() {
   const serial = uniqueSerial('FBX');
   const factorySecret = newSecret();
@@ -152,13 +164,7 @@ describe(`an external broker (${MQTT_URL})`, () => {
   it('lets the broker send each ingest connection a bounded number of messages unacknowledged (issue 32)', async () => {
     // An instance of its own group whose writer does not commit: without a Receive Maximum the broker
     // would hand it every reading (MQTT 5's default window is 65,535), held in its memory.
-    const { app, services } = await buildApp({
-      config: testConfig(),
-      db: t.db,
-      logger: false,
-      now: t.clock.now,
-    });
-    await app.ready();
+    const { app, services } = await anotherInstance();
     const stalled = await startMessaging({ ...t, app, services }, MQTT_URL, `${GROUP}-stalled`, {
       ingestInFlight: 4,
     });
@@ -197,13 +203,7 @@ describe(`an external broker (${MQTT_URL})`, () => {
     expect(connectionKinds(0, 1, ['telemetry', 'presence'])).toEqual(['telemetry', 'presence']);
     expect(connectionKinds(0, 3, ['telemetry', 'presence', 'state'])).toEqual(['presence', 'state']);
     expect(connectionKinds(2, 3, ['telemetry', 'presence', 'state'])).toEqual(['telemetry']);
-    const { app, services } = await buildApp({
-      config: testConfig(),
-      db: t.db,
-      logger: false,
-      now: t.clock.now,
-    });
-    await app.ready();
+    const { app, services } = await anotherInstance();
     // In the same group as the first instance: four connections share the device messages. (The
     // test below runs once this instance closed: a closed instance takes no share any more.)
     const second = await startMessaging({ ...t, app, services }, MQTT_URL, GROUP, { ingestConnections: 3 });
@@ -229,13 +229,7 @@ describe(`an external broker (${MQTT_URL})`, () => {
   });
 
   it('splits ingest between instances with a shared subscription: each message is read once', async () => {
-    const { app, services } = await buildApp({
-      config: testConfig(),
-      db: t.db,
-      logger: false,
-      now: t.clock.now,
-    });
-    await app.ready();
+    const { app, services } = await anotherInstance();
     const second = await startMessaging({ ...t, app, services }, MQTT_URL, GROUP);
     const p = await pairedDevice();
     const before = messaging.ingest.counters.received + second.ingest.counters.received;
